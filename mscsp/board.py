@@ -1,0 +1,436 @@
+"""Board geometry, board sizes and mine layouts.
+
+A board is a set of cells on a ``width`` x ``height`` grid, minus optional *holes*
+(cells that do not exist, used for the irregular boards of Kaye-style generalised
+instances). Cells are flat indices ``y * width + x``; coordinates ``(x, y)`` appear
+only at the edges of the toolkit. :class:`Geometry` owns the one neighbour function
+of the whole project, so clue numbers, flood fill, chording and the solvers agree on
+what touches what.
+
+A :class:`Layout` is the hidden truth of a game: one mine bit per cell (an immutable
+numpy array) and the clue number every cell would show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .errors import InputError, ParseError
+from .textformat import parse_count, read_grid_text
+
+__all__ = ["Geometry", "Spec", "Layout", "PRESETS", "parse_layout", "format_layout"]
+
+# Above this many grid positions the neighbour table is not precomputed: a table of
+# tuples costs ~300 bytes a cell, and huge generalised boards only ever touch the
+# cells near their clues.
+_TABLE_LIMIT = 1 << 16
+
+_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+
+
+def _check_dimension(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} must be an integer, not {value!r}")
+    if value < 1:
+        raise InputError(f"{name} must be at least 1, not {value}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The cells of a board and which of them touch.
+
+    Parameters
+    ----------
+    width, height : int
+        Size of the bounding grid, at least 1 each.
+    holes : iterable of int, optional
+        Flat indices of grid positions that are not cells. A hole is nobody's
+        neighbour and never holds a mine.
+
+    Examples
+    --------
+    >>> g = Geometry(3, 2)
+    >>> g.neighbours(0)
+    (1, 3, 4)
+    >>> g.coords(4), g.index(1, 1)
+    ((1, 1), 4)
+    >>> Geometry(3, 1, holes={1}).neighbours(0)
+    ()
+    """
+
+    width: int
+    height: int
+    holes: frozenset[int] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "width", _check_dimension("width", self.width))
+        object.__setattr__(self, "height", _check_dimension("height", self.height))
+        holes = frozenset(int(h) for h in self.holes)
+        area = self.width * self.height
+        bad = [h for h in holes if not 0 <= h < area]
+        if bad:
+            raise InputError(f"hole {min(bad)} is outside the {self.width}x{self.height} grid")
+        if len(holes) == area:
+            raise InputError("a board needs at least one cell; every position is a hole")
+        object.__setattr__(self, "holes", holes)
+
+    @classmethod
+    def from_mask(cls, mask: np.ndarray) -> "Geometry":
+        """Build a geometry from a ``height`` x ``width`` boolean array of real cells."""
+        mask = np.asarray(mask, dtype=bool)
+        if mask.ndim != 2:
+            raise InputError("a cell mask must be two-dimensional")
+        height, width = mask.shape
+        return cls(width, height, frozenset(np.flatnonzero(~mask.ravel()).tolist()))
+
+    # -- sizes ---------------------------------------------------------------------
+    @property
+    def area(self) -> int:
+        """Number of grid positions, holes included."""
+        return self.width * self.height
+
+    @property
+    def size(self) -> int:
+        """Number of cells (grid positions that are not holes)."""
+        return self.area - len(self.holes)
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """Flat read-only boolean array, True where a cell exists."""
+        mask = np.ones(self.area, dtype=bool)
+        if self.holes:
+            mask[np.fromiter(self.holes, dtype=np.int64, count=len(self.holes))] = False
+        mask.flags.writeable = False
+        return mask
+
+    @cached_property
+    def cells(self) -> np.ndarray:
+        """Flat indices of all cells, ascending (row by row)."""
+        cells = np.flatnonzero(self.mask)
+        cells.flags.writeable = False
+        return cells
+
+    # -- coordinates ---------------------------------------------------------------
+    def index(self, x: int, y: int) -> int:
+        """Flat index of the cell at column ``x``, row ``y``; InputError if it is none."""
+        if not self.contains(x, y):
+            raise InputError(f"[{x}, {y}] is not a cell of this {self.width}x{self.height} board")
+        return y * self.width + x
+
+    def coords(self, cell: int) -> tuple[int, int]:
+        """``(x, y)`` of a flat index."""
+        y, x = divmod(int(cell), self.width)
+        return x, y
+
+    def contains(self, x: int, y: int) -> bool:
+        """Whether ``(x, y)`` is a cell (inside the grid and not a hole)."""
+        return (
+            0 <= x < self.width
+            and 0 <= y < self.height
+            and (not self.holes or y * self.width + x not in self.holes)
+        )
+
+    def is_cell(self, cell: int) -> bool:
+        """Whether a flat index names a cell."""
+        return 0 <= cell < self.area and cell not in self.holes
+
+    # -- neighbourhoods ------------------------------------------------------------
+    def _compute_neighbours(self, cell: int) -> tuple[int, ...]:
+        w, h, holes = self.width, self.height, self.holes
+        y, x = divmod(cell, w)
+        out = []
+        for dx, dy in _OFFSETS:
+            xx, yy = x + dx, y + dy
+            if 0 <= xx < w and 0 <= yy < h:
+                j = yy * w + xx
+                if j not in holes:
+                    out.append(j)
+        return tuple(out)
+
+    @cached_property
+    def _table(self) -> tuple[tuple[int, ...], ...] | None:
+        if self.area > _TABLE_LIMIT:
+            return None
+        return tuple(self._compute_neighbours(c) for c in range(self.area))
+
+    def neighbours(self, cell: int) -> tuple[int, ...]:
+        """The cells touching ``cell`` (up to eight), ascending.
+
+        This is the one neighbour function of the project. A hole has no neighbours
+        and is no cell's neighbour.
+        """
+        if cell in self.holes:
+            return ()
+        table = self._table
+        if table is not None:
+            return table[cell]
+        return self._compute_neighbours(cell)
+
+    def closed_neighbourhood(self, cell: int) -> tuple[int, ...]:
+        """``cell`` together with its neighbours, ascending."""
+        return tuple(sorted((cell, *self.neighbours(cell))))
+
+    def neighbour_count(self, bits: np.ndarray) -> np.ndarray:
+        """For every grid position, how many of its neighbours have their bit set.
+
+        Vectorised twin of :meth:`neighbours`: bits at holes are ignored, and holes
+        get 0.
+
+        Parameters
+        ----------
+        bits : numpy.ndarray
+            Flat boolean array of length :attr:`area`.
+
+        Returns
+        -------
+        numpy.ndarray
+            Flat ``int8`` array of length :attr:`area`.
+
+        Examples
+        --------
+        >>> g = Geometry(3, 3)
+        >>> g.neighbour_count(np.eye(1, 9, 4, dtype=bool)[0]).reshape(3, 3).tolist()
+        [[1, 1, 1], [1, 0, 1], [1, 1, 1]]
+        """
+        grid = (np.asarray(bits, dtype=bool) & self.mask).reshape(self.height, self.width)
+        padded = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
+        padded[1:-1, 1:-1] = grid
+        total = np.zeros((self.height, self.width), dtype=np.int8)
+        for dx, dy in _OFFSETS:
+            total += padded[1 + dy : 1 + dy + self.height, 1 + dx : 1 + dx + self.width]
+        total = total.ravel()
+        total[~self.mask] = 0
+        return total
+
+    @cached_property
+    def degree(self) -> np.ndarray:
+        """Flat ``int8`` array: the number of neighbours of every cell (0 at holes)."""
+        degree = self.neighbour_count(self.mask)
+        degree.flags.writeable = False
+        return degree
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.cells.tolist())
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A rectangular board size and mine count, such as Expert's 30x16 with 99 mines.
+
+    Examples
+    --------
+    >>> Spec.preset("expert")
+    Spec(width=30, height=16, mines=99)
+    >>> Spec.preset("expert").name, Spec(8, 8, 10).name
+    ('expert', '8x8/10')
+    """
+
+    width: int
+    height: int
+    mines: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "width", _check_dimension("width", self.width))
+        object.__setattr__(self, "height", _check_dimension("height", self.height))
+        mines = self.mines
+        if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
+            raise InputError(f"mines must be an integer, not {mines!r}")
+        if mines < 0:
+            raise InputError(f"mines must not be negative, not {mines}")
+        if mines > self.width * self.height:
+            raise InputError(
+                f"{mines} mines do not fit on a {self.width}x{self.height} board "
+                f"of {self.width * self.height} cells"
+            )
+        object.__setattr__(self, "mines", int(mines))
+
+    @classmethod
+    def preset(cls, name: str) -> "Spec":
+        """One of ``beginner``, ``intermediate``, ``expert``."""
+        try:
+            return PRESETS[name.lower()]
+        except KeyError:
+            raise InputError(
+                f"unknown board {name!r}; choose one of {', '.join(PRESETS)}"
+            ) from None
+
+    @property
+    def geometry(self) -> Geometry:
+        return Geometry(self.width, self.height)
+
+    @property
+    def name(self) -> str:
+        """The preset's name, or ``WxH/M`` for any other size."""
+        for key, spec in PRESETS.items():
+            if spec == self:
+                return key
+        return f"{self.width}x{self.height}/{self.mines}"
+
+
+PRESETS: dict[str, Spec] = {
+    "beginner": Spec(9, 9, 10),
+    "intermediate": Spec(16, 16, 40),
+    "expert": Spec(30, 16, 99),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Where the mines are: the hidden truth of one game.
+
+    Parameters
+    ----------
+    geometry : Geometry
+        The board.
+    mines : numpy.ndarray
+        Flat boolean array of length ``geometry.area``; never True at a hole. It is
+        copied and frozen.
+
+    Examples
+    --------
+    >>> lay = Layout.from_rows(["*..", "..*"])
+    >>> lay.mine_count, lay.numbers.reshape(2, 3).tolist()
+    (2, [[0, 2, 1], [1, 2, 0]])
+    >>> lay.rows()
+    ['*..', '..*']
+    """
+
+    geometry: Geometry
+    mines: np.ndarray
+
+    def __post_init__(self) -> None:
+        mines = np.array(self.mines, dtype=bool).ravel()
+        if mines.shape != (self.geometry.area,):
+            raise InputError(
+                f"a layout of a {self.geometry.width}x{self.geometry.height} board needs "
+                f"{self.geometry.area} mine bits, not {mines.size}"
+            )
+        if self.geometry.holes and (mines & ~self.geometry.mask).any():
+            raise InputError("a layout cannot put a mine in a hole")
+        mines.flags.writeable = False
+        object.__setattr__(self, "mines", mines)
+
+    @classmethod
+    def from_cells(cls, geometry: Geometry, cells: Iterable[int]) -> "Layout":
+        """A layout with mines exactly on the given flat indices."""
+        bits = np.zeros(geometry.area, dtype=bool)
+        cells = list(cells)
+        for c in cells:
+            if not geometry.is_cell(c):
+                raise InputError(f"mine at {c} is not a cell of the board")
+        bits[cells] = True
+        return cls(geometry, bits)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> "Layout":
+        """A layout from rows of ``*`` (mine), ``.`` (safe) and ``-`` (no cell)."""
+        rows = list(rows)
+        width = len(rows[0]) if rows else 0
+        if not rows or any(len(r) != width for r in rows):
+            raise InputError("layout rows must be non-empty and of equal length")
+        flat = "".join(rows)
+        if set(flat) - set("*.-"):
+            raise InputError("layout rows may hold only '*', '.' and '-'")
+        geometry = Geometry(width, len(rows), frozenset(i for i, ch in enumerate(flat) if ch == "-"))
+        return cls(geometry, np.frombuffer(flat.encode(), dtype=np.uint8) == ord("*"))
+
+    @property
+    def mine_count(self) -> int:
+        return int(self.mines.sum())
+
+    @property
+    def safe_count(self) -> int:
+        """Number of cells without a mine: what a winner must open."""
+        return self.geometry.size - self.mine_count
+
+    @cached_property
+    def numbers(self) -> np.ndarray:
+        """Flat ``int8`` array: the number each cell shows when opened (mines included)."""
+        numbers = self.geometry.neighbour_count(self.mines)
+        numbers.flags.writeable = False
+        return numbers
+
+    def is_mine(self, cell: int) -> bool:
+        return bool(self.mines[cell])
+
+    def mine_cells(self) -> list[int]:
+        """Flat indices of the mines, ascending."""
+        return np.flatnonzero(self.mines).tolist()
+
+    def rows(self) -> list[str]:
+        """The layout as rows of ``*``, ``.`` and ``-``."""
+        chars = np.where(self.mines, ord("*"), ord(".")).astype(np.uint8)
+        if self.geometry.holes:
+            chars[~self.geometry.mask] = ord("-")
+        w = self.geometry.width
+        text = chars.tobytes().decode()
+        return [text[i : i + w] for i in range(0, len(text), w)]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self.geometry == other.geometry and np.array_equal(self.mines, other.mines)
+
+    def __hash__(self) -> int:
+        return hash((self.geometry, self.mines.tobytes()))
+
+    def __repr__(self) -> str:
+        g = self.geometry
+        return f"Layout({g.width}x{g.height}, {self.mine_count} mines)"
+
+
+LAYOUT_ALPHABET = "*.-"
+
+
+def parse_layout(text: str, source: str | None = None) -> Layout:
+    """Read a layout file (CONTRACT.md): the position grid with ``*`` mines, ``.`` safe.
+
+    A ``mines`` header, when present, must match the number of ``*`` cells.
+
+    Raises
+    ------
+    ParseError
+        Naming line and column of the first problem.
+
+    Examples
+    --------
+    >>> parse_layout("# a board\\nmines: 1\\n.*\\n..\\n").mine_cells()
+    [1]
+    """
+    try:
+        grid = read_grid_text(text, alphabet=LAYOUT_ALPHABET, keys=frozenset({"mines"}), what="layout")
+        layout = Layout.from_rows(grid.rows)
+        if "mines" in grid.headers:
+            header = grid.headers["mines"]
+            declared = parse_count(header, "mines")
+            if declared != layout.mine_count:
+                raise ParseError(
+                    f"mines: {declared} but the grid has {layout.mine_count} '*' cells",
+                    line=header.line,
+                    column=header.column,
+                )
+    except ParseError as exc:
+        raise exc.with_source(source) if source else exc
+    return layout
+
+
+def format_layout(layout: Layout, comments: Iterable[str] = ()) -> str:
+    """Write a layout file: comment lines, a ``mines`` header, then the grid.
+
+    Examples
+    --------
+    >>> print(format_layout(Layout.from_rows(["*.", ".."]), ["seed: 7"]), end="")
+    # seed: 7
+    mines: 1
+    *.
+    ..
+    """
+    lines = [f"# {c}" for c in comments]
+    lines.append(f"mines: {layout.mine_count}")
+    lines.extend(layout.rows())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,194 @@
+"""The ``mscsp`` command line (CONTRACT.md).
+
+Bad input of any kind ends with one line on standard error and exit status 2, never
+a traceback; a command writes its output only once it has all of it, so nothing is
+half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, Sequence
+
+from . import __version__
+from .board import PRESETS, Spec, format_layout
+from .errors import InconsistentError, InputError, MscspError
+from .rules import FirstClickRule, generate
+
+__all__ = ["main", "build_parser", "parse_cell"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    """Read ``X,Y`` as a pair of non-negative integers.
+
+    Examples
+    --------
+    >>> parse_cell("15,8")
+    (15, 8)
+    """
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected X,Y with non-negative integers, not {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def _non_negative(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected a positive integer")
+    return value
+
+
+def add_board_arguments(parser: argparse.ArgumentParser, *, rule_default: str = "safe") -> None:
+    """Board size, mines, rule, click and seed, shared by ``generate`` and ``play``."""
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="a standard board (sizes can still be overridden)")
+    parser.add_argument("--width", type=_positive, help="columns")
+    parser.add_argument("--height", type=_positive, help="rows")
+    parser.add_argument("--mines", type=_non_negative, help="number of mines")
+    parser.add_argument("--seed", type=_non_negative, help="random seed (default: a fresh one, printed)")
+    parser.add_argument(
+        "--rule",
+        default=rule_default,
+        choices=[r.value for r in FirstClickRule],
+        help=f"first-click rule (default: {rule_default})",
+    )
+
+
+def spec_from_args(args: argparse.Namespace) -> Spec:
+    """The board size the arguments ask for: a preset, explicit sizes, or both."""
+    base = PRESETS[args.preset] if args.preset else None
+    width = args.width if args.width is not None else (base.width if base else None)
+    height = args.height if args.height is not None else (base.height if base else None)
+    mines = args.mines if args.mines is not None else (base.mines if base else None)
+    missing = [n for n, v in (("--width", width), ("--height", height), ("--mines", mines)) if v is None]
+    if missing:
+        raise InputError(f"give {', '.join(missing)} or a --preset")
+    return Spec(width, height, mines)
+
+
+# -- generate --------------------------------------------------------------------------
+def _cmd_generate(args: argparse.Namespace) -> int:
+    spec = spec_from_args(args)
+    click = args.click if args.click is not None else (spec.width // 2, spec.height // 2)
+    board = generate(spec, args.rule, click, args.seed)
+    layout = board.layout
+    if args.json:
+        record = {
+            "width": spec.width,
+            "height": spec.height,
+            "mines": spec.mines,
+            "seed": board.seed,
+            "rule": board.rule.value,
+            "click": list(click),
+            "layout": layout.rows(),
+            "no_guess": False,
+            "attempts": 1,
+            "seconds": round(board.seconds, 6),
+            "generator": board.generator,
+        }
+        sys.stdout.write(json.dumps(record) + "\n")
+    else:
+        comments = [
+            f"mscsp generate: {spec.width}x{spec.height}, {spec.mines} mines, "
+            f"rule {board.rule.value}, click {click[0]},{click[1]}",
+            f"seed: {board.seed}",
+            f"generator: {board.generator}",
+        ]
+        sys.stdout.write(format_layout(layout, comments))
+    return 0
+
+
+# -- play and replay -----------------------------------------------------------------
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import play_terminal
+
+    spec = spec_from_args(args)
+    return play_terminal(
+        spec,
+        args.rule,
+        args.seed,
+        save=args.save,
+        default_save=not args.no_save,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        color=args.color,
+    )
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .game import Replay
+    from .terminal import render
+    from .textformat import read_source
+
+    replay = Replay.from_json(read_source(args.file))
+    game = replay.play()
+    sys.stdout.write(render(game, reveal_mines=game.status.over))
+    sys.stdout.write(f"{game.status.value} after {len(replay.actions)} actions, {game.elapsed:.1f} s\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mscsp", description="Minesweeper as constraint satisfaction.")
+    parser.add_argument("--version", action="version", version=f"mscsp {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    gen = commands.add_parser("generate", help="generate a board under a first-click rule")
+    add_board_arguments(gen)
+    gen.add_argument("--click", type=parse_cell, metavar="X,Y", help="first click (default: the centre)")
+    gen.add_argument("--json", action="store_true", help="print one JSON object instead of a layout file")
+    gen.set_defaults(func=_cmd_generate)
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    add_board_arguments(play)
+    play.add_argument("--save", metavar="FILE", help="where to save the replay (default: mscsp-replay-SEED.json)")
+    play.add_argument("--no-save", action="store_true", help="do not save a replay")
+    play.add_argument("--color", action="store_true", help="colour the numbers (ANSI)")
+    play.set_defaults(func=_cmd_play)
+
+    rep = commands.add_parser("replay", help="replay a saved game and show where it ended")
+    rep.add_argument("file", metavar="FILE", help="a replay saved by mscsp play ('-' for standard input)")
+    rep.set_defaults(func=_cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except InputError as exc:
+        sys.stderr.write(f"mscsp {args.command}: error: {exc}\n")
+        return 2
+    except InconsistentError as exc:
+        sys.stderr.write(f"mscsp {args.command}: inconsistent: {exc}\n")
+        return 1
+    except MscspError as exc:
+        sys.stderr.write(f"mscsp {args.command}: failed: {exc}\n")
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""What a player sees: revealed numbers, covered cells, flags and the mine total.
+
+A :class:`Position` never holds the hidden layout. It is what every solver takes as
+input, what ``mscsp solve`` reads from a file, and what a game hands to a player
+(:meth:`mscsp.game.Game.position`). The text format is CONTRACT.md's::
+
+    # a comment line; blank lines are ignored
+    mines: 3
+    ..1F.
+    .122.
+    --...
+
+``.`` covered, ``F`` flagged (taken as a mine), ``0``-``8`` a revealed number,
+``-`` not a cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cached_property
+
+import numpy as np
+
+from .board import Geometry, Layout
+from .errors import InputError, ParseError
+from .textformat import parse_count, read_grid_text
+
+__all__ = ["Mark", "Position", "parse_position", "format_position", "POSITION_ALPHABET"]
+
+POSITION_ALPHABET = ".F012345678-"
+
+
+class Mark(IntEnum):
+    """Grid codes of a position for cells that show no number (numbers are 0-8)."""
+
+    COVERED = -1
+    FLAG = -2
+    HOLE = -3
+
+
+_CHAR_OF = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: "-"}
+_CODE_OF = {".": Mark.COVERED, "F": Mark.FLAG, "-": Mark.HOLE, **{str(d): d for d in range(9)}}
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """A player's view of a board.
+
+    Parameters
+    ----------
+    geometry : Geometry
+        The board; its holes are exactly the grid's :attr:`Mark.HOLE` codes.
+    grid : numpy.ndarray
+        Flat ``int8`` array of length ``geometry.area``: 0-8 for a revealed number,
+        else a :class:`Mark`. Copied and frozen.
+    mines : int or None
+        Total number of mines on the board, flagged ones included, when known.
+
+    Examples
+    --------
+    >>> p = parse_position("mines: 2\\n.1.\\n.F.\\n")
+    >>> p.covered_cells(), p.flagged_cells(), p.revealed_cells()
+    ([0, 2, 3, 5], [4], [1])
+    >>> print(format_position(p), end="")
+    mines: 2
+    .1.
+    .F.
+    """
+
+    geometry: Geometry
+    grid: np.ndarray
+    mines: int | None = None
+
+    def __post_init__(self) -> None:
+        grid = np.array(self.grid, dtype=np.int8).ravel()
+        g = self.geometry
+        if grid.shape != (g.area,):
+            raise InputError(f"a {g.width}x{g.height} position needs {g.area} cells, not {grid.size}")
+        if ((grid < Mark.HOLE) | (grid > 8)).any():
+            raise InputError("position codes must be 0-8 or a Mark")
+        if not np.array_equal(grid == Mark.HOLE, ~g.mask):
+            raise InputError("holes of the grid and of the geometry differ")
+        if self.mines is not None:
+            if isinstance(self.mines, bool) or not isinstance(self.mines, (int, np.integer)):
+                raise InputError(f"mines must be an integer or None, not {self.mines!r}")
+            if self.mines < 0:
+                raise InputError(f"mines must not be negative, not {self.mines}")
+            object.__setattr__(self, "mines", int(self.mines))
+        grid.flags.writeable = False
+        object.__setattr__(self, "grid", grid)
+
+    # -- construction ----------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: list[str], mines: int | None = None) -> "Position":
+        """A position from grid rows in the text format's characters.
+
+        Examples
+        --------
+        >>> Position.from_rows(["1.", ".."], mines=1).covered_count
+        3
+        """
+        header = "" if mines is None else f"mines: {mines}\n"
+        return parse_position(header + "\n".join(rows) + "\n")
+
+    @classmethod
+    def from_view(
+        cls,
+        layout: Layout,
+        revealed: np.ndarray,
+        flagged: np.ndarray,
+        *,
+        mines_known: bool = True,
+    ) -> "Position":
+        """What a player sees of ``layout`` given which cells are open and flagged.
+
+        This is the one place where a game's view is cut from its layout: revealed
+        cells show their number, flagged cells a flag, everything else is covered.
+        A revealed mine (the one that ended a lost game) is shown as a flag, since
+        the player knows it is a mine.
+        """
+        g = layout.geometry
+        revealed = np.asarray(revealed, dtype=bool)
+        flagged = np.asarray(flagged, dtype=bool) & ~revealed
+        grid = np.full(g.area, Mark.COVERED, dtype=np.int8)
+        grid[flagged] = Mark.FLAG
+        shown = revealed & ~layout.mines
+        grid[shown] = layout.numbers[shown]
+        grid[revealed & layout.mines] = Mark.FLAG
+        grid[~g.mask] = Mark.HOLE
+        return cls(g, grid, layout.mine_count if mines_known else None)
+
+    def with_mines(self, mines: int | None) -> "Position":
+        """The same view with another (or no) mine total."""
+        return Position(self.geometry, self.grid, mines)
+
+    # -- queries -------------------------------------------------------------------
+    @cached_property
+    def covered(self) -> np.ndarray:
+        """Flat boolean array: covered and not flagged."""
+        return self._frozen(self.grid == Mark.COVERED)
+
+    @cached_property
+    def flagged(self) -> np.ndarray:
+        return self._frozen(self.grid == Mark.FLAG)
+
+    @cached_property
+    def revealed(self) -> np.ndarray:
+        return self._frozen(self.grid >= 0)
+
+    @staticmethod
+    def _frozen(a: np.ndarray) -> np.ndarray:
+        a.flags.writeable = False
+        return a
+
+    @property
+    def covered_count(self) -> int:
+        return int(self.covered.sum())
+
+    @property
+    def flag_count(self) -> int:
+        return int(self.flagged.sum())
+
+    def covered_cells(self) -> list[int]:
+        return np.flatnonzero(self.covered).tolist()
+
+    def flagged_cells(self) -> list[int]:
+        return np.flatnonzero(self.flagged).tolist()
+
+    def revealed_cells(self) -> list[int]:
+        return np.flatnonzero(self.revealed).tolist()
+
+    def number(self, cell: int) -> int | None:
+        """The number shown at ``cell``, or None if it shows none."""
+        v = int(self.grid[cell])
+        return v if v >= 0 else None
+
+    @property
+    def remaining_mines(self) -> int | None:
+        """Mines not yet flagged, when the total is known."""
+        return None if self.mines is None else self.mines - self.flag_count
+
+    def rows(self) -> list[str]:
+        """The grid as rows of the text format's characters."""
+        lut = np.frombuffer(b"-F.012345678", dtype=np.uint8)  # indexed by code + 3
+        chars = lut[self.grid.astype(np.int16) + 3]
+        text = chars.tobytes().decode()
+        w = self.geometry.width
+        return [text[i : i + w] for i in range(0, len(text), w)]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self.geometry == other.geometry
+            and self.mines == other.mines
+            and np.array_equal(self.grid, other.grid)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.geometry, self.mines, self.grid.tobytes()))
+
+    def __repr__(self) -> str:
+        g = self.geometry
+        return f"Position({g.width}x{g.height}, mines={self.mines}, covered={self.covered_count})"
+
+
+def parse_position(text: str, source: str | None = None) -> Position:
+    """Read the position text format (CONTRACT.md).
+
+    Besides the syntax, a number larger than its count of neighbouring cells is
+    out of range and rejected here, with its line and column: no board of this shape
+    can show it. Other impossibilities (a 3 with two covered neighbours) are left to
+    the solvers, which report them as contradictions.
+
+    Raises
+    ------
+    ParseError
+        One located message for the first problem found.
+
+    Examples
+    --------
+    >>> parse_position("4.\\n..\\n")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.ParseError: line 1:1: number 4 out of range: this cell has only 3 neighbouring cells
+    """
+    try:
+        parsed = read_grid_text(text, alphabet=POSITION_ALPHABET, keys=frozenset({"mines"}))
+        mines = None
+        if "mines" in parsed.headers:
+            mines = parse_count(parsed.headers["mines"], "mines")
+        flat = "".join(parsed.rows)
+        codes = np.frombuffer(flat.encode(), dtype=np.uint8)
+        grid = np.full(codes.shape, Mark.COVERED, dtype=np.int8)
+        digits = (codes >= ord("0")) & (codes <= ord("8"))
+        grid[digits] = codes[digits] - ord("0")
+        grid[codes == ord("F")] = Mark.FLAG
+        grid[codes == ord("-")] = Mark.HOLE
+        try:
+            geometry = Geometry.from_mask((grid != Mark.HOLE).reshape(parsed.height, parsed.width))
+        except InputError:
+            raise ParseError("the grid has no cells, only '-'", line=parsed.row_lines[0], column=1) from None
+        too_big = np.flatnonzero(digits & (grid > geometry.degree))
+        if too_big.size:
+            cell = int(too_big[0])
+            x, y = geometry.coords(cell)
+            raise ParseError(
+                f"number {grid[cell]} out of range: this cell has only "
+                f"{geometry.degree[cell]} neighbouring cells",
+                line=parsed.row_lines[y],
+                column=x + 1,
+            )
+        return Position(geometry, grid, mines)
+    except ParseError as exc:
+        raise exc.with_source(source) if source else exc
+
+
+def format_position(position: Position, comments: list[str] | tuple[str, ...] = ()) -> str:
+    """Write a position in the text format, with optional comment lines first."""
+    lines = [f"# {c}" for c in comments]
+    if position.mines is not None:
+        lines.append(f"mines: {position.mines}")
+    lines.extend(position.rows())
+    return "\n".join(lines) + "\n"

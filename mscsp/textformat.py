@@ -1,0 +1,154 @@
+"""Reading the grid text format shared by position and layout files.
+
+The format (CONTRACT.md): whole-line comments starting with ``#``, blank lines
+ignored, ``key: value`` header lines before the grid, then rows of equal length.
+This module knows the syntax only; :mod:`mscsp.position` and :mod:`mscsp.layoutfile`
+give the characters their meaning. Every error names its line and column (1-based).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+
+from .errors import InputError, ParseError
+
+__all__ = ["Header", "GridText", "read_grid_text", "parse_count", "read_source"]
+
+_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True)
+class Header:
+    """One ``key: value`` line: the value and where it starts."""
+
+    value: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class GridText:
+    """The parts of a grid file: its headers and its rows with their line numbers."""
+
+    headers: dict[str, Header]
+    rows: tuple[str, ...]
+    row_lines: tuple[int, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+
+def _describe(ch: str) -> str:
+    return repr(ch) if ch.isprintable() and ch != " " else f"U+{ord(ch):04X}"
+
+
+def read_grid_text(
+    text: str, *, alphabet: str, keys: frozenset[str], what: str = "position"
+) -> GridText:
+    """Split grid text into headers and rows, checking the syntax.
+
+    Parameters
+    ----------
+    text : str
+        The file's contents.
+    alphabet : str
+        The characters a grid row may contain.
+    keys : frozenset of str
+        The header keys this kind of file knows; any other is an error.
+    what : str
+        The kind of file, for messages.
+
+    Raises
+    ------
+    ParseError
+        On an unknown or repeated key, a header after the grid, a character outside
+        ``alphabet``, a row of another length, or no grid at all.
+
+    Examples
+    --------
+    >>> g = read_grid_text("# c\\nmines: 2\\n..\\n1.\\n", alphabet=".1", keys=frozenset({"mines"}))
+    >>> g.headers["mines"].value, g.rows, g.row_lines
+    ('2', ('..', '1.'), (3, 4))
+    """
+    headers: dict[str, Header] = {}
+    rows: list[str] = []
+    row_lines: list[int] = []
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r").rstrip(" \t")
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        if ":" in line:
+            if rows:
+                raise ParseError(
+                    "header line after the grid (headers come first)", line=number, column=1
+                )
+            key, _, value = line.partition(":")
+            key_text = key.strip()
+            key_col = len(key) - len(key.lstrip(" \t")) + 1
+            if not _KEY.fullmatch(key_text):
+                raise ParseError(f"bad header key {key_text!r}", line=number, column=key_col)
+            if key_text not in keys:
+                known = ", ".join(sorted(keys)) or "none"
+                raise ParseError(
+                    f"unknown header {key_text!r} (a {what} file knows: {known})",
+                    line=number,
+                    column=key_col,
+                )
+            if key_text in headers:
+                raise ParseError(f"header {key_text!r} given twice", line=number, column=key_col)
+            value_col = len(key) + 2 + (len(value) - len(value.lstrip(" \t")))
+            headers[key_text] = Header(value.strip(), number, value_col)
+            continue
+        for column, ch in enumerate(line, start=1):
+            if ch not in alphabet:
+                raise ParseError(
+                    f"unexpected character {_describe(ch)} in a {what} grid "
+                    f"(allowed: {' '.join(alphabet)})",
+                    line=number,
+                    column=column,
+                )
+        if rows and len(line) != len(rows[0]):
+            raise ParseError(
+                f"row has {len(line)} cells but the first row (line {row_lines[0]}) has {len(rows[0])}",
+                line=number,
+                column=min(len(line), len(rows[0])) + 1,
+            )
+        rows.append(line)
+        row_lines.append(number)
+    if not rows:
+        last = len(lines) if lines[-1] else max(len(lines) - 1, 1)
+        raise ParseError(f"no grid: the file has no {what} rows", line=last, column=1)
+    return GridText(headers, tuple(rows), tuple(row_lines))
+
+
+def parse_count(header: Header, name: str) -> int:
+    """Read a header value as a non-negative integer, or raise a located error."""
+    if not re.fullmatch(r"[0-9]+", header.value):
+        raise ParseError(
+            f"{name} must be a non-negative integer, not {header.value!r}",
+            line=header.line,
+            column=header.column,
+        )
+    return int(header.value)
+
+
+def read_source(path: str) -> str:
+    """Read a file (``-`` for standard input) as text, as a located error if unreadable."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None

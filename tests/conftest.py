@@ -1,0 +1,19 @@
+"""Shared fixtures and hypothesis profiles.
+
+CI runs with ``CI=true``: hypothesis then derandomises, so a red run can be replayed
+exactly; locally it explores new examples on every run.
+"""
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+REPO = Path(__file__).resolve().parent.parent
+POSITIONS = REPO / "examples" / "positions"

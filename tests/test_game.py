@@ -1,0 +1,216 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mscsp.board import Geometry, Layout, Spec
+from mscsp.errors import IllegalMove, InputError
+from mscsp.game import Action, ActionKind, Game, Replay, Status
+from mscsp.position import Mark, Position
+from oracles import flood_region
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@st.composite
+def boards(draw, max_side=7):
+    w = draw(st.integers(1, max_side))
+    h = draw(st.integers(1, max_side))
+    holes = draw(st.sets(st.integers(0, w * h - 1), max_size=(w * h) // 4))
+    if len(holes) == w * h:
+        holes = set()
+    g = Geometry(w, h, frozenset(holes))
+    mines = draw(st.sets(st.sampled_from(g.cells.tolist()), max_size=g.size - 1))
+    return Layout.from_cells(g, mines)
+
+
+@given(boards(), st.data())
+def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data):
+    g = layout.geometry
+    safe = [c for c in g.cells.tolist() if not layout.is_mine(c)]
+    start = data.draw(st.sampled_from(safe))
+    flags = data.draw(st.sets(st.sampled_from(g.cells.tolist())).map(lambda s: s - {start}))
+    game = Game(layout)
+    for f in sorted(flags):
+        game.flag(f)
+    opened = game.reveal(start)
+    expected = flood_region(g.width, g.height, g.holes, set(layout.mine_cells()), flags, start)
+    assert set(opened) == expected
+    assert len(opened) == len(set(opened))  # each cell once
+    assert not any(layout.is_mine(c) for c in opened)
+    assert not any(c in flags for c in opened)
+    assert set(np.flatnonzero(game.revealed).tolist()) == expected
+
+
+def test_flood_fill_on_a_huge_empty_board_needs_no_recursion():
+    g = Geometry(1000, 1000)
+    layout = Layout.from_cells(g, [999_999])
+    game = Game(layout)
+    opened = game.reveal(0)
+    assert len(opened) == 999_999 and game.status is Status.WON
+
+
+def test_reveal_mine_loses_and_game_is_then_over():
+    game = Game(Layout.from_rows(["*.", ".."]))
+    assert game.reveal(0) == (0,)
+    assert game.status is Status.LOST and game.exploded == 0
+    with pytest.raises(IllegalMove, match="over"):
+        game.reveal(1)
+    assert game.position().grid[0] == Mark.FLAG  # the player saw the mine
+
+
+def test_reveal_flagged_or_open_cell_does_nothing():
+    game = Game(Layout.from_rows(["*..", "..."]))
+    game.flag(2)
+    assert game.reveal(2) == ()
+    assert game.reveal(1) == (1,)
+    assert game.reveal(1) == ()
+    assert game.status is Status.PLAYING
+
+
+def test_chord_only_when_flags_match_the_number():
+    #  * . .
+    #  . . .
+    game = Game(Layout.from_rows(["*..", "...", "..."]))
+    game.reveal(4)  # the centre shows 1
+    assert game.chord(4) == ()  # no flag yet: nothing happens
+    game.flag(0)
+    opened = game.chord(4)
+    assert 0 not in opened and game.status is Status.WON
+
+
+def test_chord_with_a_wrong_flag_loses():
+    game = Game(Layout.from_rows(["*..", "...", "..."]))
+    game.reveal(4)
+    game.flag(1)  # wrong flag
+    game.chord(4)
+    assert game.status is Status.LOST and game.exploded == 0
+
+
+def test_chord_needs_an_open_cell_and_flag_needs_a_covered_one():
+    game = Game(Layout.from_rows(["*..", "...", "..."]))
+    with pytest.raises(IllegalMove):
+        game.chord(4)
+    game.reveal(4)
+    with pytest.raises(IllegalMove):
+        game.flag(4)
+    with pytest.raises(IllegalMove):
+        game.reveal(9)
+
+
+def test_win_needs_every_safe_cell_open_and_flags_are_optional():
+    game = Game(Layout.from_rows(["*.*", "..."]))
+    for c in (1, 3, 4, 5):
+        game.reveal(c)
+    assert game.status is Status.WON
+
+
+def test_elapsed_runs_from_first_reveal_to_the_end():
+    clock = FakeClock()
+    game = Game(Layout.from_rows(["*..", "..."]), clock=clock)
+    clock.now += 5
+    game.flag(0)
+    assert game.elapsed == 0.0  # not started: flags before the first reveal do not start it
+    clock.now += 1
+    game.reveal(1)  # a 1: opens only itself
+    clock.now += 3
+    assert game.elapsed == 3.0 and game.status is Status.PLAYING
+    game.reveal(2)  # a 0: opens 4 and 5 with it
+    game.reveal(3)
+    clock.now += 50
+    assert game.status is Status.WON and game.elapsed == 3.0
+
+
+def test_deferred_placement_follows_the_first_click():
+    game = Game.deferred(Spec(9, 9, 60), "opening", seed=4)
+    assert game.position().covered_count == 81 and game.position().mines == 60
+    with pytest.raises(InputError):
+        game.layout()
+    game.reveal(0)
+    assert game.position().number(0) == 0
+
+
+def test_position_never_shows_covered_truth():
+    game = Game.deferred(Spec(16, 16, 40), "safe", seed=8)
+    game.reveal(100)
+    position = game.position()
+    layout = game.layout()
+    revealed = game.revealed
+    assert np.array_equal(position.grid[revealed], layout.numbers[revealed])
+    assert (position.grid[~revealed] == Mark.COVERED).all()
+    # Moving a mine between covered cells that touch no open cell changes nothing visible.
+    g = layout.geometry
+    touching = {n for c in np.flatnonzero(revealed).tolist() for n in g.neighbours(c)}
+    far = [c for c in np.flatnonzero(~revealed).tolist() if c not in touching]
+    mine = next(c for c in far if layout.is_mine(c))
+    free = next(c for c in far if not layout.is_mine(c))
+    moved = Layout.from_cells(g, (set(layout.mine_cells()) - {mine}) | {free})
+    assert Position.from_view(moved, revealed, game.flagged) == position
+
+
+@st.composite
+def action_lists(draw):
+    kinds = st.sampled_from(list(ActionKind))
+    cells = st.tuples(st.integers(0, 8), st.integers(0, 8))
+    return draw(st.lists(st.tuples(kinds, cells), max_size=40))
+
+
+@given(st.integers(0, 10**6), st.sampled_from(["uniform", "safe", "opening", "winxp"]), action_lists())
+def test_replay_round_trips_to_the_identical_state(seed, rule, actions):
+    clock = FakeClock()
+    game = Game.deferred(Spec(9, 9, 12), rule, seed, clock=clock)
+    for kind, (x, y) in actions:
+        clock.now += 0.25
+        try:
+            game.apply((kind, y * 9 + x))
+        except IllegalMove:
+            if game.status.over:
+                break
+    clock.now += 1
+    replay = Replay.from_json(game.replay().to_json())
+    again = replay.play()
+    assert again.position() == game.position()
+    assert again.status is game.status
+    assert again.actions == game.actions
+    assert again.exploded == game.exploded
+    assert again.elapsed == pytest.approx(game.elapsed, abs=1e-5)
+    assert again.replay().to_json() == game.replay().to_json()
+
+
+def test_replay_of_a_fixed_layout_game():
+    game = Game(Layout.from_rows(["*..-", "...."]))
+    game.reveal(3 - 1)
+    game.flag(0)
+    again = Replay.from_json(game.replay().to_json()).play()
+    assert again.position() == game.position()
+
+
+def test_replay_detects_a_changed_layout_and_bad_json():
+    game = Game.deferred(Spec(5, 5, 3), "safe", 1)
+    game.reveal(12)
+    data = game.replay()
+    tampered = Replay(**{**data.__dict__, "layout": ("*" + data.layout[0][1:],) + data.layout[1:]})
+    with pytest.raises(InputError, match="sampler"):
+        tampered.play()
+    with pytest.raises(InputError, match="not JSON"):
+        Replay.from_json("{")
+    with pytest.raises(InputError, match="format"):
+        Replay.from_json("{}")
+    with pytest.raises(InputError):
+        Replay.from_json('{"format": "mscsp-replay/1", "width": 2}')
+
+
+def test_actions_are_recorded_as_distinct_kinds():
+    game = Game(Layout.from_rows(["*..", "..."]))
+    game.flag(0)
+    game.unflag(0)
+    game.reveal(2)
+    game.chord(2)
+    assert [a.kind for a in game.actions] == [ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.REVEAL, ActionKind.CHORD]
+    assert all(isinstance(a, Action) for a in game.actions)

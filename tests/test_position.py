@@ -1,0 +1,104 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import POSITIONS
+from mscsp.board import Geometry
+from mscsp.errors import ParseError
+from mscsp.position import Mark, Position, format_position, parse_position
+
+
+@st.composite
+def positions(draw):
+    w = draw(st.integers(1, 6))
+    h = draw(st.integers(1, 6))
+    chars = []
+    for _ in range(h):
+        chars.append(draw(st.text(alphabet=".F0123-", min_size=w, max_size=w)))
+    text = "\n".join(chars)
+    if set(text) <= {"-", "\n"}:
+        chars[0] = "." + chars[0][1:]
+    g = Geometry(w, h, frozenset(i for i, ch in enumerate("".join(chars)) if ch == "-"))
+    # Keep numbers within their neighbour count so the grid is in range.
+    rows = []
+    for y, row in enumerate(chars):
+        out = []
+        for x, ch in enumerate(row):
+            if ch.isdigit() and int(ch) > g.degree[y * w + x]:
+                ch = "."
+            out.append(ch)
+        rows.append("".join(out))
+    mines = draw(st.one_of(st.none(), st.integers(0, 50)))
+    return rows, mines
+
+
+@given(positions())
+def test_text_round_trip(case):
+    rows, mines = case
+    text = ("" if mines is None else f"mines: {mines}\n") + "\n".join(rows) + "\n"
+    position = parse_position(text)
+    assert position.rows() == rows and position.mines == mines
+    assert format_position(position) == text
+    assert parse_position(format_position(position, ["again"])) == position
+
+
+def test_cells_are_classified():
+    p = parse_position("# comment\n\nmines: 3\n..1F.\n.122.\n--...\n")
+    g = p.geometry
+    assert (g.width, g.height, g.size, p.mines) == (5, 3, 13, 3)
+    assert p.flagged_cells() == [3] and p.number(2) == 1 and p.number(0) is None
+    assert p.grid[10] == Mark.HOLE and g.holes == frozenset({10, 11})
+    assert p.remaining_mines == 2
+    assert p.covered_count == 8
+
+
+@pytest.mark.parametrize(
+    "text,line,column,fragment",
+    [
+        ("..\n.x\n", 2, 2, "unexpected character 'x'"),
+        ("..\n.9\n", 2, 2, "unexpected character '9'"),
+        ("...\n..\n", 2, 3, "row has 2 cells"),
+        ("...\n....\n", 2, 4, "row has 4 cells"),
+        ("mines: 3\nwidth: 4\n..\n", 2, 1, "unknown header 'width'"),
+        ("..\nmines: 1\n", 2, 1, "header line after the grid"),
+        ("mines: 3\n# only a comment\n", 2, 1, "no grid"),
+        ("", 1, 1, "no grid"),
+        ("mines: lots\n..\n", 1, 8, "non-negative integer"),
+        ("mines: -1\n..\n", 1, 8, "non-negative integer"),
+        ("mines: 1\nmines: 2\n..\n", 2, 1, "given twice"),
+        ("..\n4.\n", 2, 1, "out of range"),
+        ("-.-\n.8.\n...\n", 2, 2, "out of range"),
+        ("...\n.\t.\n", 2, 2, "U+0009"),
+        ("---\n", 1, 1, "no cells"),
+    ],
+)
+def test_bad_input_is_located(text, line, column, fragment):
+    with pytest.raises(ParseError) as err:
+        parse_position(text, source="pos.txt")
+    e = err.value
+    assert (e.line, e.column) == (line, column), str(e)
+    assert fragment in str(e)
+    assert str(e).startswith(f"pos.txt:{line}:{column}: ")
+    assert "\n" not in str(e)
+
+
+def test_windows_line_endings_and_trailing_spaces_are_fine():
+    assert parse_position("mines: 1\r\n.1 \r\n..\r\n").rows() == [".1", ".."]
+
+
+@pytest.mark.parametrize("path", sorted(POSITIONS.glob("*.txt")), ids=lambda p: p.name)
+def test_sample_positions_parse(path):
+    position = parse_position(path.read_text(), source=path.name)
+    assert position.mines is not None
+    assert format_position(position).count("\n") == position.geometry.height + 1
+
+
+def test_position_validation():
+    g = Geometry(2, 1)
+    with pytest.raises(ValueError):
+        Position(g, np.array([9, 0]))
+    with pytest.raises(ValueError):
+        Position(g, np.array([Mark.HOLE, 0]))
+    with pytest.raises(ValueError):
+        Position(g, np.array([0, 0]), mines=-1)
