@@ -128,3 +128,45 @@ def test_cell_frequencies_match_the_rule(rule, excluded):
     for c in allowed:
         assert stats.binomtest(int(counts[c]), n, p).pvalue > 1e-4, c
     assert counts.sum() == spec.mines * n
+
+
+def _opening_probability(rule, g, click, m):
+    """Closed forms, derived independently of the sampler.
+
+    uniform: C(N-K-1, M) / C(N, M); safe: C(N-K-1, M) / C(N-1, M) (K neighbours).
+    winxp: safe-click case as ``safe``; when the click holds a mine (probability M/N)
+    the other M-1 mines are uniform on the N-1 other cells and the mine moves to the
+    first free cell in scan order. With the neighbours clear, that cell is a neighbour
+    exactly when all p cells scanned before the first neighbour are mines.
+    """
+    from math import comb
+
+    n, k = g.size, len(g.neighbours(click))
+    if rule == "opening":
+        return 1.0
+    if rule == "uniform":
+        return comb(n - k - 1, m) / comb(n, m)
+    safe = comb(n - k - 1, m) / comb(n - 1, m)
+    if rule == "safe":
+        return safe
+    first = min(g.neighbours(click))
+    p = sum(1 for c in g.cells.tolist() if c < first and c != click)
+    hit = (comb(n - k - 1, m - 1) - (comb(n - k - 1 - p, m - 1 - p) if m - 1 - p >= 0 else 0)) / comb(n - 1, m - 1)
+    return (n - m) / n * safe + m / n * hit
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("click", [(0, 0), (3, 0), (2, 3), (5, 5)])
+def test_first_click_opening_frequency_matches_closed_form(rule, click):
+    spec, n = Spec(6, 6, 5), 2500
+    g = spec.geometry
+    cell = g.index(*click)
+    opened = 0
+    for seed in range(n):
+        layout = place_mines(g, spec.mines, rule, cell, seed)
+        opened += not layout.is_mine(cell) and layout.numbers[cell] == 0
+    expected = _opening_probability(rule, g, cell, spec.mines)
+    if expected in (0.0, 1.0):
+        assert opened == expected * n
+    else:
+        assert stats.binomtest(opened, n, expected).pvalue > 1e-4, (opened / n, expected)
