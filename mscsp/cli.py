@@ -142,6 +142,88 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- solve and verify -----------------------------------------------------------------
+SOLVERS = ["single-point", "subset", "sat"]
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .errors import ParseError
+    from .position import parse_position
+    from .report import error_record, solve_record, solve_text
+    from .solvers import solve
+    from .textformat import read_source
+
+    if args.dimacs:
+        from .dimacs import format_dimacs
+
+        if len(args.files) != 1:
+            raise InputError("--dimacs takes exactly one position file")
+        name = args.files[0]
+        position = parse_position(read_source(name), source=name)
+        sys.stdout.write(format_dimacs(position, use_total=not args.no_total))
+        return 0
+    worst = 0
+    for name in args.files:
+        try:
+            position = parse_position(read_source(name), source=name)
+        except InputError as exc:
+            worst = 2
+            if args.json:
+                sys.stdout.write(json.dumps(error_record(name, str(exc))) + "\n")
+            sys.stderr.write(f"mscsp solve: error: {exc}\n")
+            continue
+        result = solve(position, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
+        if not result.consistent:
+            worst = max(worst, 1)
+        shown = None if name == "-" else name
+        if args.json:
+            sys.stdout.write(json.dumps(solve_record(position, result, file=shown)) + "\n")
+        else:
+            sys.stdout.write(solve_text(position, result, file=shown))
+        sys.stdout.flush()
+    return worst
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .board import parse_layout
+    from .textformat import read_source
+    from .verify import verify
+
+    layout = parse_layout(read_source(args.layout), source=args.layout)
+    cell = layout.geometry.index(*args.click)
+    result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
+    if args.json:
+        record = result.to_dict()
+        record.update({"solver": args.solver, "total": not args.no_total, "click": list(args.click)})
+        sys.stdout.write(json.dumps(record) + "\n")
+    else:
+        verdict = "solved" if result.solved else "not solved"
+        sys.stdout.write(
+            f"{verdict}: opened {result.opened} of {result.safe_cells} safe cells in {result.steps} steps "
+            f"(solver {args.solver}, mine total {'used' if not args.no_total else 'not used'})\n"
+        )
+    return 0
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("expected a positive number of seconds")
+    return value
+
+
+def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
+    """``--solver``, ``--no-total``, ``--json`` and ``--time-limit``, shared by solve and verify."""
+    parser.add_argument("--solver", choices=SOLVERS, default="sat", help="the solver (default: sat)")
+    parser.add_argument("--no-total", action="store_true", help="ignore the mine total even when given")
+    parser.add_argument("--json", action="store_true", help="JSON output (one object per line)")
+    parser.add_argument("--time-limit", type=_positive_float, default=30.0, metavar="S",
+                        help=f"seconds for the complete search {budget} (default: 30)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mscsp", description="Minesweeper as constraint satisfaction.")
     parser.add_argument("--version", action="version", version=f"mscsp {__version__}")
@@ -160,6 +242,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--no-save", action="store_true", help="do not save a replay")
     play.add_argument("--color", action="store_true", help="colour the numbers (ANSI)")
     play.set_defaults(func=_cmd_play)
+
+    sol = commands.add_parser("solve", help="prove safe cells and mines of positions")
+    sol.add_argument("files", nargs="+", metavar="FILE", help="position files ('-' for standard input)")
+    add_solver_arguments(sol, "per file")
+    sol.add_argument("--dimacs", action="store_true", help="print the position as DIMACS CNF instead")
+    sol.set_defaults(func=_cmd_solve)
+
+    ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
+    ver.add_argument("layout", metavar="LAYOUT", help="a layout file ('-' for standard input)")
+    ver.add_argument("--click", type=parse_cell, required=True, metavar="X,Y", help="the first click")
+    add_solver_arguments(ver, "per solver round")
+    ver.set_defaults(func=_cmd_verify)
 
     rep = commands.add_parser("replay", help="replay a saved game and show where it ended")
     rep.add_argument("file", metavar="FILE", help="a replay saved by mscsp play ('-' for standard input)")

@@ -11,6 +11,7 @@ The command line turns :class:`InputError` into a one-line message and exit stat
 from __future__ import annotations
 
 __all__ = [
+    "parse_choice",
     "MscspError",
     "InputError",
     "ParseError",
@@ -71,10 +72,13 @@ class InconsistentError(MscspError):
         Why, in words a player can follow.
     clues : tuple of int
         Flat indices of a small set of clues that cannot all hold.
+    uses_total : bool
+        Whether the mine total is part of the clash.
     """
 
-    def __init__(self, message: str, clues: tuple[int, ...] = ()):
+    def __init__(self, message: str, clues: tuple[int, ...] = (), uses_total: bool = False):
         self.clues = tuple(clues)
+        self.uses_total = uses_total
         super().__init__(message)
 
 
@@ -97,3 +101,23 @@ class GenerationError(MscspError):
 class IllegalMove(InputError):
     """A game action that the rules do not allow in the current state."""
 
+
+
+def parse_choice(enum_cls, value, what: str):
+    """The member of a string-valued enum named ``value``, or an InputError naming the choices.
+
+    Examples
+    --------
+    >>> from enum import Enum
+    >>> class Colour(Enum):
+    ...     RED = "red"
+    >>> parse_choice(Colour, "RED", "colour")
+    <Colour.RED: 'red'>
+    """
+    if isinstance(value, enum_cls):
+        return value
+    try:
+        return enum_cls(str(value).lower())
+    except ValueError:
+        choices = ", ".join(m.value for m in enum_cls)
+        raise InputError(f"unknown {what} {value!r}; choose one of {choices}") from None

@@ -192,6 +192,12 @@ class Game:
         """Flat boolean array of flagged cells (a copy)."""
         return np.frombuffer(bytes(self._flagged), dtype=bool)
 
+    def is_flagged(self, cell: int) -> bool:
+        return bool(self._flagged[cell])
+
+    def is_revealed(self, cell: int) -> bool:
+        return bool(self._revealed[cell])
+
     @property
     def opened_count(self) -> int:
         return self._opened

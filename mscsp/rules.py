@@ -30,7 +30,7 @@ from enum import Enum
 import numpy as np
 
 from .board import Geometry, Layout, Spec
-from .errors import InputError
+from .errors import InputError, parse_choice
 from .sampling import as_generator, fresh_seed, sample_without_replacement
 
 __all__ = ["FirstClickRule", "GeneratedBoard", "GENERATOR_VERSION", "place_mines", "generate", "max_mines"]
@@ -56,13 +56,7 @@ class FirstClickRule(Enum):
         >>> FirstClickRule.parse("opening")
         <FirstClickRule.OPENING: 'opening'>
         """
-        if isinstance(name, cls):
-            return name
-        try:
-            return cls(str(name).lower())
-        except ValueError:
-            choices = ", ".join(r.value for r in cls)
-            raise InputError(f"unknown first-click rule {name!r}; choose one of {choices}") from None
+        return parse_choice(cls, name, "first-click rule")
 
     def excluded(self, geometry: Geometry, click: int) -> tuple[int, ...]:
         """Cells that may not hold a mine when placement starts."""

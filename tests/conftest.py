@@ -15,5 +15,8 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+#: Examples per oracle-checked property; MSCSP_EXAMPLES=5000 for a long hunt.
+EXAMPLES = int(os.environ.get("MSCSP_EXAMPLES", "300"))
+
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "examples" / "positions"

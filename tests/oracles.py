@@ -41,3 +41,40 @@ def flood_region(width, height, holes, mines: set[int], flags: set[int], start: 
                 seen.add(n)
                 queue.append(n)
     return seen
+
+
+def brute_force(position, clues=None, use_total=True):
+    """Enumerate every assignment of the covered cells (vectorised over 2**n rows).
+
+    ``clues`` restricts the check to those revealed cells (default: all of them);
+    flags count as mines, as everywhere in mscsp. Returns a dict with ``count`` (the
+    number of consistent layouts), ``safe`` and ``mine`` (cells forced either way,
+    empty when there is no layout) and ``per_cell`` (layouts with a mine on each
+    covered cell).
+    """
+    import numpy as np
+
+    g = position.geometry
+    covered = position.covered_cells()
+    flagged = set(position.flagged_cells())
+    n = len(covered)
+    assert n <= 20, "too many covered cells to enumerate"
+    rows = np.arange(2**n, dtype=np.int64)
+    bits = ((rows[:, None] >> np.arange(n)) & 1).astype(np.int8)  # (2**n, n)
+    ok = np.ones(2**n, dtype=bool)
+    clue_cells = position.revealed_cells() if clues is None else list(clues)
+    col = {c: i for i, c in enumerate(covered)}
+    for clue in clue_cells:
+        nbrs = brute_neighbours(g.width, g.height, g.holes, clue)
+        need = position.number(clue) - len(nbrs & flagged)
+        idx = [col[c] for c in nbrs if c in col]
+        have = bits[:, idx].sum(axis=1) if idx else np.zeros(2**n, dtype=np.int64)
+        ok &= have == need
+    if use_total and position.mines is not None:
+        ok &= bits.sum(axis=1) == position.mines - len(flagged)
+    good = bits[ok]
+    count = int(ok.sum())
+    per_cell = {c: int(good[:, i].sum()) for c, i in col.items()}
+    safe = {c for c in covered if count and per_cell[c] == 0}
+    mine = {c for c in covered if count and per_cell[c] == count}
+    return {"count": count, "safe": safe, "mine": mine, "per_cell": per_cell}

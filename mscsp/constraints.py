@@ -1,0 +1,194 @@
+"""From a position to linear constraints over covered cells.
+
+Every revealed number becomes one equation: among its covered, unflagged neighbours
+there are exactly ``number - adjacent flags`` mines (flags are taken as mines). Cells
+that touch no clue form the unconstrained remainder; when the mine total is known it
+adds one more equation over all covered cells. The clue equations split into
+connected components (two clues connect when they share a cell), which the solvers
+and counters treat independently except through the total.
+
+This layer sees only cells and equations, never grid geometry beyond the neighbour
+function, so holes and irregular boards cost nothing. The formulation is the usual
+one (see minesweepr's "supercells and fronts" and JSMinesweeper's witnesses); the
+local impossibilities it rejects are the first-order ones of the solver tutorials:
+a remainder below zero or above the number of unknown neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InconsistentError
+from .position import Mark, Position
+
+__all__ = ["Constraint", "ConstraintSystem", "build_constraints", "cell_name", "clue_name"]
+
+
+def cell_name(position: Position, cell: int) -> str:
+    """``[x, y]`` of a cell, as players and the JSON output write it."""
+    x, y = position.geometry.coords(cell)
+    return f"[{x},{y}]"
+
+
+def clue_name(position: Position, clue: int) -> str:
+    """``the 3 at [x, y]``."""
+    return f"the {position.number(clue)} at {cell_name(position, clue)}"
+
+
+_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
+
+
+def _count_words(n: int, noun: str) -> str:
+    word = _WORDS[n] if n < len(_WORDS) else str(n)
+    return f"{word} {noun}{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``count`` mines among ``cells`` (ascending flat indices of covered cells).
+
+    ``clue`` is the flat index of the number the equation comes from.
+    """
+
+    cells: tuple[int, ...]
+    count: int
+    clue: int
+
+
+@dataclass(frozen=True, eq=False)
+class ConstraintSystem:
+    """The equations of a position.
+
+    Attributes
+    ----------
+    position : Position
+    constraints : tuple of Constraint
+        One per revealed number that touches a covered cell, in cell order.
+    covered : tuple of int
+        Every covered, unflagged cell.
+    remaining : int or None
+        Mines not flagged, when the total is known.
+    """
+
+    position: Position
+    constraints: tuple[Constraint, ...]
+    covered: tuple[int, ...]
+    remaining: int | None
+
+    @cached_property
+    def frontier(self) -> tuple[int, ...]:
+        """Covered cells that touch at least one clue, ascending."""
+        return tuple(sorted({c for con in self.constraints for c in con.cells}))
+
+    @cached_property
+    def unconstrained(self) -> tuple[int, ...]:
+        """Covered cells that touch no clue, ascending."""
+        front = set(self.frontier)
+        return tuple(c for c in self.covered if c not in front)
+
+    @cached_property
+    def by_cell(self) -> dict[int, list[int]]:
+        """For each frontier cell, the indices of the constraints on it."""
+        out: dict[int, list[int]] = {}
+        for i, con in enumerate(self.constraints):
+            for c in con.cells:
+                out.setdefault(c, []).append(i)
+        return out
+
+    @cached_property
+    def components(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of constraint indices connected through shared cells.
+
+        Ordered by their smallest cell, so the order does not depend on dict order.
+        """
+        parent = list(range(len(self.constraints)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for idx in self.by_cell.values():
+            root = find(idx[0])
+            for j in idx[1:]:
+                rj = find(j)
+                if rj != root:
+                    parent[rj] = root
+        groups: dict[int, list[int]] = {}
+        for i in range(len(self.constraints)):
+            groups.setdefault(find(i), []).append(i)
+        comps = sorted(groups.values(), key=lambda g: min(self.constraints[g[0]].cells))
+        return tuple(tuple(g) for g in comps)
+
+    def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
+        """The cells of a component, ascending."""
+        return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
+
+
+def build_constraints(position: Position) -> ConstraintSystem:
+    """The clue equations of a position, rejecting first-order impossibilities.
+
+    Raises
+    ------
+    InconsistentError
+        When a clue's remainder is negative or exceeds its covered neighbours, or the
+        mine total is below the flags or above flags plus covered cells; the error
+        carries the clue and a sentence saying what cannot be true.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> s = build_constraints(parse_position("mines: 2\\n.1.\\nF2.\\n"))
+    >>> [(c.cells, c.count, c.clue) for c in s.constraints]
+    [((0, 2, 5), 0, 1), ((0, 2, 5), 1, 4)]
+    >>> s.remaining, s.unconstrained
+    (1, ())
+    """
+    g = position.geometry
+    grid = position.grid
+    covered = position.covered
+    flagged = position.flagged
+    revealed = position.revealed
+    n_covered = g.neighbour_count(covered)
+    n_flags = g.neighbour_count(flagged)
+    number = np.where(revealed, grid, 0).astype(np.int16)
+    remainder = number - n_flags
+    relevant = np.flatnonzero(revealed & ((n_covered > 0) | (remainder != 0)))
+    neighbours = g.neighbours
+    constraints = []
+    for clue in relevant.tolist():
+        rem = int(remainder[clue])
+        unknown = int(n_covered[clue])
+        if rem < 0:
+            raise InconsistentError(
+                f"{clue_name(position, clue)} already touches "
+                f"{_count_words(int(n_flags[clue]), 'flag')}",
+                (clue,),
+            )
+        if rem > unknown:
+            have = "only " if unknown else ""
+            extra = f" and {_count_words(int(n_flags[clue]), 'flag')}" if n_flags[clue] else ""
+            raise InconsistentError(
+                f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
+                (clue,),
+            )
+        cells = tuple(n for n in neighbours(clue) if grid[n] == Mark.COVERED)
+        constraints.append(Constraint(cells, rem, clue))
+    remaining = None
+    if position.mines is not None:
+        flags = int(flagged.sum())
+        remaining = position.mines - flags
+        if remaining < 0:
+            raise InconsistentError(
+                f"the board has {position.mines} mines in all but {flags} flags", (), uses_total=True
+            )
+        n_cov = int(covered.sum())
+        if remaining > n_cov:
+            raise InconsistentError(
+                f"{remaining} mines are left to place but only {n_cov} cells are covered", (), uses_total=True
+            )
+    return ConstraintSystem(position, tuple(constraints), tuple(np.flatnonzero(covered).tolist()), remaining)

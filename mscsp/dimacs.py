@@ -1,0 +1,67 @@
+"""DIMACS CNF export of a position, so outside SAT and #SAT solvers can check us.
+
+Variable ``i`` (1-based) is the i-th covered cell in row order: true means a mine.
+Each clue is an exact-k constraint in the binomial encoding (no auxiliary
+variables); the mine total, when known, is a sequential counter whose auxiliary
+variables are fully defined (:func:`~mscsp.solvers.encoding.exact_counter`). Every
+layout consistent with the position is therefore exactly one model: a plain model
+counter's answer is ``mscsp count``'s. A ``c p show`` line names the cell variables
+for projected counters as well.
+
+The first comment lines map variables to cells (``c cell VAR X Y``).
+"""
+
+from __future__ import annotations
+
+from .constraints import build_constraints
+from .position import Position
+from .solvers.encoding import exact_counter, exactly
+
+__all__ = ["position_to_cnf", "format_dimacs"]
+
+
+def position_to_cnf(position: Position, *, use_total: bool = True) -> tuple[list[list[int]], int, dict[int, int]]:
+    """The clauses, the number of variables and the cell -> variable map.
+
+    Raises
+    ------
+    InconsistentError
+        For a first-order impossibility (the CNF would be trivially false).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> clauses, nv, var = position_to_cnf(parse_position(".1.\\n"), use_total=False)
+    >>> clauses, nv, var
+    ([[-1, -2], [1, 2]], 2, {0: 1, 2: 2})
+    """
+    if not use_total:
+        position = position.with_mines(None)
+    system = build_constraints(position)
+    var = {c: i + 1 for i, c in enumerate(system.covered)}
+    top = len(var)
+    clauses: list[list[int]] = []
+    for con in system.constraints:
+        body, top = exactly([var[c] for c in con.cells], con.count, top=top)
+        clauses.extend(body)
+    if use_total and system.remaining is not None:
+        body, top = exact_counter(list(var.values()), system.remaining, top=top)
+        clauses.extend(body)
+    return clauses, top, var
+
+
+def format_dimacs(position: Position, *, use_total: bool = True) -> str:
+    """The DIMACS text, with the variable map and a projection line in comments."""
+    clauses, nv, var = position_to_cnf(position, use_total=use_total)
+    g = position.geometry
+    lines = [
+        f"c mscsp position {g.width}x{g.height}, mines {position.mines if use_total else 'not used'}",
+        "c variable i is true when its cell holds a mine; every layout is exactly one model",
+    ]
+    for cell, v in var.items():
+        x, y = g.coords(cell)
+        lines.append(f"c cell {v} {x} {y}")
+    lines.append("c p show " + " ".join(str(v) for v in var.values()) + " 0")
+    lines.append(f"p cnf {nv} {len(clauses)}")
+    lines.extend(" ".join(map(str, c)) + " 0" for c in clauses)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,146 @@
+"""The solver ladder: single-point, subset and complete (SAT) deduction.
+
+All three are functions of a :class:`~mscsp.position.Position` — what a player sees
+— and never of a hidden layout. Each is sound (a cell it calls safe is safe in every
+layout consistent with the clues, flags taken as mines); ``sat`` is also complete
+(it finds every cell the clues, and the mine total when given, force).
+
+Examples
+--------
+>>> from mscsp.position import parse_position
+>>> r = solve(parse_position("mines: 2\\n.....\\n.121.\\n"))
+>>> r.mines, r.safe
+((1, 3), (0, 2, 4, 5, 9))
+>>> r.explanations[1].text
+'the 2 at [2,1] needs two mines among [1,0], [2,0] and [3,0]; the 1 at [3,1] needs one mine among [2,0], [3,0], [4,0] and [4,1]: so [1,0] is a mine'
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..constraints import ConstraintSystem, build_constraints
+from ..errors import InconsistentError
+from ..position import Position
+from .explain import describe_contradiction, describe_deduction
+from .propagation import Propagator
+from .result import Contradiction, Deduction, Explanation, SolveResult, SolverName
+from .sat import SatEngine
+
+__all__ = [
+    "solve",
+    "deduce",
+    "SolverName",
+    "SolveResult",
+    "Deduction",
+    "Explanation",
+    "Contradiction",
+]
+
+
+def _contradiction(position: Position, system: ConstraintSystem | None, err: InconsistentError) -> Contradiction:
+    if system is None or len(err.clues) <= 1 and not err.uses_total and str(err) and "no layout" not in str(err):
+        text = str(err)  # a first-order impossibility already said in words
+    else:
+        text = describe_contradiction(position, system, err.clues, err.uses_total)
+    return Contradiction(tuple(sorted(err.clues)), err.uses_total, text)
+
+
+def deduce(
+    position: Position,
+    solver: SolverName | str = SolverName.SAT,
+    *,
+    use_total: bool = True,
+    time_limit: float = 30.0,
+    system: ConstraintSystem | None = None,
+) -> tuple[dict[int, bool], bool]:
+    """The fast path: proven cells only, no explanations.
+
+    Returns ``(known, complete)`` with ``known`` mapping cell -> True for a mine,
+    False for safe. Raises InconsistentError (not minimised) on a contradiction.
+    This is what play loops (verification, generation, experiments) call.
+    """
+    solver = SolverName.parse(solver)
+    if not use_total and position.mines is not None:
+        position = position.with_mines(None)
+        system = None
+    system = system if system is not None else build_constraints(position)
+    if solver is SolverName.SAT:
+        out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
+        return out.known, out.complete
+    prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
+    return prop.known, True
+
+
+def solve(
+    position: Position,
+    solver: SolverName | str = SolverName.SAT,
+    *,
+    use_total: bool = True,
+    explain: bool = True,
+    time_limit: float = 30.0,
+) -> SolveResult:
+    """Prove what can be proven about a position, with reasons.
+
+    Parameters
+    ----------
+    position : Position
+        What the player sees.
+    solver : {'single-point', 'subset', 'sat'}
+        Which rung of the ladder decides the reported ``safe`` and ``mines``.
+    use_total : bool
+        Let the solver use the mine total when the position gives one.
+    explain : bool
+        Give each proven cell a small set of clues that forces it (and sentences).
+    time_limit : float
+        Seconds for the SAT search; what is not finished is reported as incomplete.
+
+    Returns
+    -------
+    SolveResult
+        Consistency is always decided completely (by SAT), whatever the solver: a
+        contradiction carries a minimal set of clues that cannot all hold.
+    """
+    solver = SolverName.parse(solver)
+    started = time.perf_counter()
+    if not use_total and position.mines is not None:
+        position = position.with_mines(None)
+    try:
+        system = build_constraints(position)
+    except InconsistentError as err:
+        return SolveResult(solver, contradiction=_contradiction(position, None, err))
+    engine = SatEngine(system, use_total=use_total, time_limit=time_limit)
+    try:
+        if solver is SolverName.SAT:
+            out = engine.run(explain=explain)
+            known, reason, complete, calls = out.known, out.reason, out.complete, out.calls
+        else:
+            clash = engine.contradiction()
+            if clash is not None:
+                raise clash
+            prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
+            known, reason, complete, calls = prop.known, prop.reason, True, engine.calls
+    except InconsistentError as err:
+        return SolveResult(solver, contradiction=_contradiction(position, system, err), complete=True)
+    deductions = []
+    for cell in sorted(known):
+        why = reason.get(cell)
+        clues, total = (tuple(sorted(why[0])), why[1]) if why is not None else ((), False)
+        deductions.append(Deduction(cell, known[cell], clues, total))
+    explanations: list[Explanation] = []
+    if explain:
+        groups: dict[tuple, list[int]] = {}
+        for d in deductions:
+            groups.setdefault((d.mine, d.clues, d.uses_total), []).append(d.cell)
+        for (mine, clues, total), cells in sorted(groups.items(), key=lambda kv: min(kv[1])):
+            text = describe_deduction(position, system, cells, mine, clues, total)
+            explanations.append(Explanation(tuple(cells), clues, total, text))
+    return SolveResult(
+        solver,
+        safe=tuple(c for c in sorted(known) if not known[c]),
+        mines=tuple(c for c in sorted(known) if known[c]),
+        deductions=tuple(deductions),
+        explanations=tuple(explanations),
+        complete=complete,
+        stats={"sat_calls": calls, "seconds": time.perf_counter() - started},
+    )

@@ -1,0 +1,124 @@
+"""Sentences a player can follow, for deductions and contradictions.
+
+The solvers give each proven cell a small set of clues (and whether the mine total
+is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
+
+- one clue: "the 2 at [4,3] has exactly two covered neighbours, [5,2] and [5,3],
+  so they are mines";
+- a few clues: "the 1 at [3,3] needs one mine among [4,2] and [4,3]; the 2 at [4,3]
+  needs two among [4,2], [4,3] and [5,2]: so [5,2] is a mine";
+- with the total: "...; and 1 mine is left on the whole board: so ... are safe".
+"""
+
+from __future__ import annotations
+
+from ..constraints import ConstraintSystem, cell_name, clue_name
+from ..position import Position
+
+__all__ = ["describe_deduction", "describe_contradiction", "cells_text"]
+
+_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
+
+
+def _n(k: int) -> str:
+    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+
+
+def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: int = 8) -> str:
+    """``[1,2]``, ``[1,2] and [3,4]``, ``[1,2], [3,4] and [5,6]`` (long lists cut)."""
+    names = [cell_name(position, c) for c in sorted(cells)]
+    if len(names) > limit:
+        shown = names[: limit - 1]
+        return ", ".join(shown) + f" and {len(names) - len(shown)} more cells"
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _flag_note(position: Position, clue: int) -> str:
+    flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+    if not flags:
+        return ""
+    return f" (it touches {_n(flags)} flag{'s' if flags != 1 else ''})"
+
+
+def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
+    con = next((c for c in system.constraints if c.clue == clue), None)
+    if con is None:
+        return f"{clue_name(position, clue)} is already satisfied"
+    more = " more" if _flag_note(position, clue) else ""
+    noun = "mine" if con.count == 1 else "mines"
+    return (
+        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{_flag_note(position, clue)} "
+        f"among {cells_text(position, con.cells)}"
+    )
+
+
+def _conclusion(position: Position, cells: list[int], mine: bool) -> str:
+    many = len(cells) > 1
+    what = ("are mines" if many else "is a mine") if mine else ("are safe" if many else "is safe")
+    return f"{cells_text(position, cells)} {what}"
+
+
+def _total_text(system: ConstraintSystem) -> str:
+    r = system.remaining
+    return f"{_n(r)} mine{'s are' if r != 1 else ' is'} left on the whole board, flags aside"
+
+
+def describe_deduction(
+    position: Position, system: ConstraintSystem, cells: list[int], mine: bool, clues: tuple[int, ...], uses_total: bool
+) -> str:
+    """One sentence for cells forced, all the same way, by ``clues`` (and the total).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.constraints import build_constraints
+    >>> p = parse_position(".2.\\n")
+    >>> s = build_constraints(p)
+    >>> describe_deduction(p, s, [0, 2], True, (1,), False)
+    'the 2 at [1,0] has exactly two covered neighbours, [0,0] and [2,0], so they are mines'
+    """
+    if len(clues) == 1 and not uses_total:
+        clue = clues[0]
+        con = next((c for c in system.constraints if c.clue == clue), None)
+        if con is not None and con.count == len(con.cells) and mine:
+            pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
+            return (
+                f"{clue_name(position, clue)} has exactly {_n(len(con.cells))} covered "
+                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position, clue)}, "
+                f"{cells_text(position, con.cells)}, so {pron}"
+            )
+        if con is not None and con.count == 0 and not mine:
+            if position.number(clue) == 0:
+                return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
+            flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+            return (
+                f"{clue_name(position, clue)} already has its {_n(flags)} "
+                f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
+            )
+    parts = [_need(position, system, c) for c in clues]
+    if uses_total:
+        parts.append(_total_text(system))
+    if not parts:
+        return _conclusion(position, cells, mine)
+    if len(parts) > 4:
+        head = f"taking {len(clues)} clues together ({'; '.join(parts[:3])}; and more)"
+    else:
+        head = "; ".join(parts)
+    return f"{head}: so {_conclusion(position, cells, mine)}"
+
+
+def describe_contradiction(position: Position, system: ConstraintSystem | None, clues: tuple[int, ...], uses_total: bool) -> str:
+    """A sentence saying which clues (and the total) cannot all hold."""
+    if system is None:
+        names = ", ".join(clue_name(position, c) for c in clues)
+        return f"no layout satisfies {names}" + (" and the mine total" if uses_total else "")
+    parts = [_need(position, system, c) for c in clues]
+    if uses_total:
+        parts.append(_total_text(system))
+    if not parts:
+        return "no layout satisfies the position"
+    if len(parts) == 1:
+        return f"{parts[0]}, which is impossible"
+    return "; ".join(parts) + ": no layout satisfies them all"

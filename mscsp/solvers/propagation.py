@@ -1,0 +1,222 @@
+"""The cheap, sound rungs of the solver ladder: single-point and subset propagation.
+
+*single-point* applies the two per-clue rules of the reference article (Sheng 2026,
+"No-Guess Minesweeper Boards", after the classic solver tutorials) to a fixed point:
+
+- a clue whose remaining mines equal its unknown neighbours makes them all mines;
+- a clue whose remaining mines are zero makes its unknown neighbours safe.
+
+*subset* adds pairwise subset reduction — when one equation's cells lie inside
+another's, the difference carries the difference of the counts, and becomes an
+equation of its own — and the simple global-count rules: no mines left means every
+unknown cell is safe, as many mines as unknown cells means all are mines, and
+pairwise-disjoint equations that use up every remaining mine make all other cells
+safe.
+
+Each deduction keeps its provenance: the clues (and whether the mine total) whose
+equations produced it, so every proven cell arrives with a set of clues that forces
+it, and every contradiction with a set of clues that cannot all hold.
+"""
+
+from __future__ import annotations
+
+from ..constraints import ConstraintSystem
+from ..errors import InconsistentError
+
+__all__ = ["Propagator"]
+
+
+class _Equation:
+    __slots__ = ("cells", "count", "clues", "total", "alive")
+
+    def __init__(self, cells: set[int], count: int, clues: frozenset[int], total: bool):
+        self.cells = cells
+        self.count = count
+        self.clues = clues
+        self.total = total
+        self.alive = True
+
+
+class Propagator:
+    """Forward reasoning over the equations of one position.
+
+    Parameters
+    ----------
+    system : ConstraintSystem
+    subset : bool
+        False for single-point, True for subset reasoning and the global-count rules.
+    use_total : bool
+        Whether the global-count rules may use the mine total (subset only).
+    derived_limit : int
+        At most this many derived equations are kept (subset reasoning is bounded
+        so it never explodes; it may then miss deductions, never invent them).
+
+    Attributes
+    ----------
+    known : dict
+        cell -> True (mine) / False (safe) for every proven cell.
+    reason : dict
+        cell -> (clues, uses_total) that prove it.
+    """
+
+    def __init__(self, system: ConstraintSystem, *, subset: bool, use_total: bool = True, derived_limit: int | None = None):
+        self.system = system
+        self.subset = subset
+        self.use_total = use_total and system.remaining is not None and subset
+        self.known: dict[int, bool] = {}
+        self.reason: dict[int, tuple[frozenset[int], bool]] = {}
+        self.order: list[int] = []
+        self._eqs: list[_Equation] = []
+        self._by_cell: dict[int, set[int]] = {}
+        self._keys: set[frozenset[int]] = set()
+        n = len(system.constraints)
+        self._derived_left = derived_limit if derived_limit is not None else 8 * n + 64
+        for con in system.constraints:
+            self._add(set(con.cells), con.count, frozenset((con.clue,)), False)
+
+    # -- bookkeeping -----------------------------------------------------------------
+    def _add(self, cells: set[int], count: int, clues: frozenset[int], total: bool) -> int:
+        i = len(self._eqs)
+        self._eqs.append(_Equation(cells, count, clues, total))
+        self._keys.add(frozenset(cells))
+        for c in cells:
+            self._by_cell.setdefault(c, set()).add(i)
+        return i
+
+    def _fail(self, clues: frozenset[int], total: bool, text: str) -> None:
+        raise InconsistentError(text, tuple(sorted(clues)), uses_total=total)
+
+    def _set(self, cell: int, mine: bool, clues: frozenset[int], total: bool, work: list[int]) -> None:
+        if cell in self.known:
+            if self.known[cell] != mine:
+                c2, t2 = self.reason[cell]
+                self._fail(clues | c2, total or t2, "these clues force a cell to be both a mine and safe")
+            return
+        self.known[cell] = mine
+        self.reason[cell] = (clues, total)
+        self.order.append(cell)
+        for i in self._by_cell.pop(cell, ()):
+            eq = self._eqs[i]
+            if not eq.alive:
+                continue
+            eq.cells.discard(cell)
+            if mine:
+                eq.count -= 1
+            eq.clues = eq.clues | clues
+            eq.total = eq.total or total
+            work.append(i)
+
+    # -- rules -----------------------------------------------------------------------
+    def _trivial(self, i: int, work: list[int]) -> bool:
+        eq = self._eqs[i]
+        n = len(eq.cells)
+        if eq.count < 0 or eq.count > n:
+            self._fail(eq.clues, eq.total, "these clues need more mines, or fewer, than their cells allow")
+        if n and (eq.count == 0 or eq.count == n):
+            eq.alive = False
+            mine = eq.count == n
+            for c in sorted(eq.cells):
+                self._set(c, mine, eq.clues, eq.total, work)
+            return True
+        if not n:
+            eq.alive = False
+        return False
+
+    def _subsets(self, i: int, work: list[int]) -> None:
+        a = self._eqs[i]
+        if not a.alive or not a.cells:
+            return
+        others: set[int] = set()
+        for c in a.cells:
+            others |= self._by_cell.get(c, set())
+        others.discard(i)
+        for j in sorted(others):
+            b = self._eqs[j]
+            if not b.alive or not a.alive:
+                continue
+            if len(a.cells) < len(b.cells) and a.cells <= b.cells:
+                small, big = a, b
+            elif len(b.cells) < len(a.cells) and b.cells <= a.cells:
+                small, big = b, a
+            elif a.cells == b.cells and a.count != b.count:
+                self._fail(a.clues | b.clues, a.total or b.total, "these clues need different numbers of mines in the same cells")
+            else:
+                continue
+            rest = big.cells - small.cells
+            key = frozenset(rest)
+            if key in self._keys:
+                continue
+            if self._derived_left <= 0:
+                return
+            self._derived_left -= 1
+            k = self._add(set(rest), big.count - small.count, small.clues | big.clues, small.total or big.total)
+            work.append(k)
+
+    def _global(self, work: list[int]) -> None:
+        """The simple rules that use the mine total."""
+        system = self.system
+        known = self.known
+        unknown = [c for c in system.covered if c not in known]
+        if not unknown:
+            return
+        mine_clues: frozenset[int] = frozenset()
+        all_clues: frozenset[int] = frozenset()
+        mines_known = 0
+        for c, mine in known.items():
+            clues, _ = self.reason[c]
+            all_clues |= clues
+            if mine:
+                mines_known += 1
+                mine_clues |= clues
+        left = system.remaining - mines_known
+        if left < 0 or left > len(unknown):
+            self._fail(all_clues, True, "the mine total cannot be met with these clues")
+        if left == 0:
+            for c in unknown:
+                self._set(c, False, mine_clues, True, work)
+            return
+        if left == len(unknown):
+            for c in unknown:
+                self._set(c, True, all_clues, True, work)
+            return
+        # Pairwise-disjoint equations that already hold every remaining mine.
+        used: set[int] = set()
+        held = 0
+        clues = mine_clues
+        for eq in sorted((e for e in self._eqs if e.alive and e.cells), key=lambda e: (-e.count, min(e.cells))):
+            if eq.cells & used:
+                continue
+            used |= eq.cells
+            held += eq.count
+            clues |= eq.clues
+        if held == left:
+            for c in unknown:
+                if c not in used:
+                    self._set(c, False, clues, True, work)
+
+    def run(self) -> "Propagator":
+        """Propagate to a fixed point.
+
+        Raises
+        ------
+        InconsistentError
+            With the clues whose equations clash.
+        """
+        work = list(range(len(self._eqs)))
+        while True:
+            while work:
+                i = work.pop()
+                eq = self._eqs[i]
+                if not eq.alive:
+                    continue
+                if self._trivial(i, work):
+                    continue
+                if self.subset:
+                    self._subsets(i, work)
+            if not self.use_total:
+                break
+            before = len(self.known)
+            self._global(work)
+            if len(self.known) == before and not work:
+                break
+        return self

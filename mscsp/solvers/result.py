@@ -1,0 +1,85 @@
+"""What a solver returns: proven cells, why, and what cannot be true."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..errors import parse_choice
+
+__all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation"]
+
+
+class SolverName(Enum):
+    """The solver ladder: each is sound; each finds at least what the previous finds."""
+
+    SINGLE_POINT = "single-point"
+    SUBSET = "subset"
+    SAT = "sat"
+
+    @classmethod
+    def parse(cls, name: "str | SolverName") -> "SolverName":
+        return parse_choice(cls, name, "solver")
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """One proven cell and a set of clues that forces it.
+
+    Attributes
+    ----------
+    cell : int
+    mine : bool
+        True for a proven mine, False for a proven safe cell.
+    clues : tuple of int
+        Flat indices of revealed numbers that, with ``uses_total``, force the cell.
+    uses_total : bool
+        Whether the mine total is part of the reason.
+    """
+
+    cell: int
+    mine: bool
+    clues: tuple[int, ...]
+    uses_total: bool = False
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Cells forced by the same reason, with a sentence a player can follow."""
+
+    cells: tuple[int, ...]
+    clues: tuple[int, ...]
+    uses_total: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A small set of clues (and maybe the total) that no layout satisfies."""
+
+    clues: tuple[int, ...]
+    uses_total: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of one solver on one position.
+
+    ``safe`` and ``mines`` are sorted flat indices. ``complete`` is False when a
+    bounded search stopped early: the proven cells are still proven, but a complete
+    solver may have missed some.
+    """
+
+    solver: SolverName
+    safe: tuple[int, ...] = ()
+    mines: tuple[int, ...] = ()
+    deductions: tuple[Deduction, ...] = ()
+    explanations: tuple[Explanation, ...] = ()
+    contradiction: Contradiction | None = None
+    complete: bool = True
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def consistent(self) -> bool:
+        return self.contradiction is None

@@ -1,0 +1,357 @@
+"""The complete solver: every cell the clues (and the mine total) force, proven by SAT.
+
+A covered cell is proven safe when "this cell is a mine" is unsatisfiable together
+with every clue equation (and the total), and proven a mine symmetrically. All tests
+run on one incremental solver per independent part, under assumptions:
+
+- every clue equation is guarded by a selector literal, so the same solver finds
+  unsatisfiable cores over clues — small sets of clues that force a cell (an
+  explanation) or that cannot all hold (a contradiction) — shrunk to a minimal set
+  by deletion (the classic deletion-based MUS extraction; Marques-Silva, "Minimal
+  unsatisfiability: models, algorithms and applications", ISMVL 2010);
+- the mine total is two incremental totalizers over the frontier (Bailleux &
+  Boufkhad 2003; pysat's ``ITotalizer``), one over the cells and one over their
+  negations, so its upper and lower bounds — and the bounds that decide the
+  unconstrained cells — are plain assumptions;
+- every model found marks the cells it shows as a mine and as safe; a cell already
+  seen both ways needs no call (the phase of the next call is set against the last
+  model, so each model tends to flip many cells);
+- the cheap rules (subset propagation) run first and SAT is called only on what
+  they leave; without a binding total, each component gets its own small solver.
+
+Every call has a conflict budget and the whole run a time budget: what is not
+finished is reported (``complete = False``), never guessed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from pysat.card import ITotalizer
+from pysat.solvers import Solver
+
+from ..constraints import ConstraintSystem
+from ..errors import InconsistentError
+from .encoding import exactly
+from .propagation import Propagator
+
+__all__ = ["SatEngine", "SatOutcome"]
+
+#: The SAT backend; chosen by ``benchmarks/encodings.py`` (see the README).
+DEFAULT_BACKEND = "g4"
+
+
+@dataclass
+class SatOutcome:
+    """What the complete search established."""
+
+    known: dict[int, bool]
+    reason: dict[int, tuple[frozenset[int], bool]]
+    undecided: list[int]
+    complete: bool
+    calls: int
+
+
+class _Part:
+    """One incremental solver over a set of clue equations (and maybe the total)."""
+
+    def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
+                 total: tuple[int, int] | None, backend: str, encoding: str):
+        self.system = system
+        self.eq_ids = eq_ids
+        self.cells = cells
+        self.var = {c: i + 1 for i, c in enumerate(cells)}
+        top = len(cells)
+        self.selector: dict[int, int] = {}
+        clauses: list[list[int]] = []
+        for e in eq_ids:
+            con = system.constraints[e]
+            top += 1
+            sel = top
+            self.selector[e] = sel
+            body, top = exactly([self.var[c] for c in con.cells], con.count, top=top, encoding=encoding)
+            clauses.extend(cl + [-sel] for cl in body)
+        self.clue_of_selector = {s: system.constraints[e].clue for e, s in self.selector.items()}
+        top += 1
+        self.false_lit = top  # assumed when a bound is impossible: an immediate conflict
+        clauses.append([-self.false_lit])
+        self.upper_tot = self.lower_tot = None
+        self.total = total  # (remaining, unconstrained count)
+        if total is not None:
+            remaining, u = total
+            n = len(cells)
+            lits = [self.var[c] for c in cells]
+            # sum(F) <= remaining (and remaining - 1, to test unconstrained cells)
+            if remaining <= n:
+                self.upper_tot = ITotalizer(lits=lits, ubound=max(remaining, 0) + 1, top_id=top)
+                clauses.extend(self.upper_tot.cnf.clauses)
+                top = self.upper_tot.top_id
+            # sum(not F) <= n - (remaining - u)  (and one less, for unconstrained cells)
+            if remaining - u >= 0:
+                self.lower_tot = ITotalizer(lits=[-v for v in lits], ubound=min(n, n - (remaining - u) + 1), top_id=top)
+                clauses.extend(self.lower_tot.cnf.clauses)
+                top = self.lower_tot.top_id
+        self.solver = Solver(name=backend, bootstrap_with=clauses)
+        self.calls = 0
+
+    # -- assumptions for the total --------------------------------------------------
+    def total_assumptions(self, *, upper_shift: int = 0, lower_shift: int = 0) -> list[int]:
+        """Assumptions imposing ``rem - u + lower_shift <= sum(F) <= rem - upper_shift``."""
+        if self.total is None:
+            return []
+        remaining, u = self.total
+        n = len(self.cells)
+        out = []
+        hi = remaining - upper_shift
+        if hi < 0:
+            return [self.false_lit]
+        if self.upper_tot is not None and hi < n:
+            out.append(-self.upper_tot.rhs[hi])
+        lo = remaining - u + lower_shift
+        if lo > n:
+            return [self.false_lit]
+        if self.lower_tot is not None and lo > 0:
+            out.append(-self.lower_tot.rhs[n - lo])
+        return out
+
+    def selectors(self) -> list[int]:
+        return list(self.selector.values())
+
+    def solve(self, assumptions: list[int], budget: int) -> bool | None:
+        self.calls += 1
+        self.solver.conf_budget(budget)
+        return self.solver.solve_limited(assumptions=assumptions)
+
+    def model_values(self) -> dict[int, bool]:
+        model = self.solver.get_model()
+        return {c: model[v - 1] > 0 for c, v in self.var.items()}
+
+    def delete(self) -> None:
+        self.solver.delete()
+        for t in (self.upper_tot, self.lower_tot):
+            if t is not None:
+                t.delete()
+
+
+class SatEngine:
+    """Complete deduction on a constraint system.
+
+    Parameters
+    ----------
+    system : ConstraintSystem
+    use_total : bool
+        Use the mine total when the position gives one.
+    time_limit : float
+        Seconds for the whole search; cells not settled by then stay undecided
+        and the outcome says ``complete=False``.
+    conflict_budget : int
+        Conflicts allowed per SAT call.
+    """
+
+    def __init__(self, system: ConstraintSystem, *, use_total: bool = True, time_limit: float = 30.0,
+                 conflict_budget: int = 200_000, backend: str = DEFAULT_BACKEND, encoding: str = "binomial"):
+        self.system = system
+        self.use_total = use_total and system.remaining is not None
+        self.deadline = time.perf_counter() + time_limit
+        self.budget = conflict_budget
+        self.backend = backend
+        self.encoding = encoding
+        self.parts: list[_Part] = []
+        self.calls = 0
+
+    # -- structure ------------------------------------------------------------------
+    def _total_binds(self) -> bool:
+        s = self.system
+        if not self.use_total:
+            return False
+        f, u, r = len(s.frontier), len(s.unconstrained), s.remaining
+        # Unbinding when every frontier count is allowed and unconstrained cells can go either way.
+        return not (f <= r - 1 and r <= u - 1)
+
+    def _build(self) -> None:
+        s = self.system
+        if self._total_binds():
+            total = (s.remaining, len(s.unconstrained))
+            self.parts = [_Part(s, list(range(len(s.constraints))), list(s.frontier), total=total,
+                                backend=self.backend, encoding=self.encoding)]
+        else:
+            self.parts = [
+                _Part(s, list(comp), list(s.component_cells(comp)), total=None, backend=self.backend, encoding=self.encoding)
+                for comp in s.components
+            ]
+
+    def close(self) -> None:
+        for p in self.parts:
+            p.delete()
+        self.parts = []
+
+    # -- cores ------------------------------------------------------------------------
+    def _shrink(self, part: _Part, extra: list[int], include_total: bool) -> tuple[frozenset[int], bool] | None:
+        """A minimal set of clues (and whether the total) that, with ``extra``, is unsatisfiable.
+
+        Deletion-based: start from the solver's core, drop each clue in turn and keep
+        it dropped when the rest stays unsatisfiable (using each new, smaller core).
+        Returns None when out of time or budget.
+        """
+        cands = part.selectors()
+        t_lits = part.total_assumptions() if include_total else []
+        res = part.solve(extra + cands + t_lits, self.budget)
+        if res is not False:
+            return None
+        core = set(part.solver.get_core() or cands + t_lits)
+        keep = [x for x in cands if x in core]
+        use_total = bool(t_lits) and any(x in core for x in t_lits)
+        if use_total and part.solve(extra + keep, self.budget) is False:
+            use_total = False
+            core = set(part.solver.get_core() or keep)
+            keep = [x for x in keep if x in core]
+        t_used = t_lits if use_total else []
+        i = 0
+        while i < len(keep):
+            if time.perf_counter() > self.deadline:
+                return None
+            trial = keep[:i] + keep[i + 1 :]
+            res = part.solve(extra + trial + t_used, self.budget)
+            if res is False:
+                core = set(part.solver.get_core() or trial)
+                keep = [x for x in trial if x in core]
+            elif res is None:
+                return None
+            else:
+                i += 1
+        return frozenset(part.clue_of_selector[x] for x in keep), use_total
+
+    def _clash(self, part: _Part) -> InconsistentError:
+        small = self._shrink(part, [], include_total=True)
+        if small is None:
+            clues, total = frozenset(part.clue_of_selector.values()), part.total is not None
+        else:
+            clues, total = small
+        return InconsistentError("no layout satisfies these clues together", tuple(sorted(clues)), uses_total=total)
+
+    def contradiction(self) -> InconsistentError | None:
+        """Check consistency; return a minimal clash if there is one."""
+        self._build()
+        try:
+            for part in self.parts:
+                res = part.solve(part.selectors() + part.total_assumptions(), self.budget)
+                if res is False:
+                    return self._clash(part)
+            return None
+        finally:
+            self.close()
+
+    # -- the search ---------------------------------------------------------------------
+    def run(self, *, explain: bool = False) -> SatOutcome:
+        """Settle every covered cell the equations force.
+
+        Without ``explain``, cells proven by SAT carry no reason (``None``); with it,
+        every proven cell carries a minimal set of clues and whether the total is
+        needed.
+
+        Raises
+        ------
+        InconsistentError
+            When no layout satisfies the clues (and the total), with a minimal core.
+        """
+        s = self.system
+        try:
+            cheap = Propagator(s, subset=True, use_total=self.use_total).run()
+        except InconsistentError:
+            clash = self.contradiction()
+            if clash is None:  # pragma: no cover - the cheap rules are sound
+                raise
+            raise clash from None
+        known = dict(cheap.known)
+        reason: dict[int, tuple[frozenset[int], bool] | None] = dict(cheap.reason)
+        self._build()
+        complete = True
+        try:
+            for part in self.parts:
+                complete = self._settle_part(part, known, reason, explain) and complete
+            complete = self._settle_unconstrained(known, reason, explain) and complete
+        finally:
+            self.calls = sum(p.calls for p in self.parts)
+            self.close()
+        undecided = [c for c in s.covered if c not in known]
+        return SatOutcome(known, reason, undecided, complete, self.calls)
+
+    def _settle_part(self, part: _Part, known: dict[int, bool], reason: dict, explain: bool) -> bool:
+        base = part.selectors() + part.total_assumptions()
+        fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
+        res = part.solve(base + fixed, self.budget)
+        if res is None:
+            return False
+        if res is False:
+            raise self._clash(part)
+        seen_mine: set[int] = set()
+        seen_safe: set[int] = set()
+
+        def absorb() -> None:
+            values = part.model_values()
+            for c, v in values.items():
+                (seen_mine if v else seen_safe).add(c)
+            # Prefer the opposite values next time, so one model flips many cells.
+            part.solver.set_phases([(-part.var[c] if v else part.var[c]) for c, v in values.items()])
+
+        absorb()
+        complete = True
+        for c in part.cells:
+            for want_mine in (True, False):
+                if c in known or c in (seen_mine if want_mine else seen_safe):
+                    continue
+                if time.perf_counter() > self.deadline:
+                    return False
+                lit = part.var[c] if want_mine else -part.var[c]
+                res = part.solve(base + fixed + [lit], self.budget)
+                if res is True:
+                    absorb()
+                elif res is False:
+                    known[c] = not want_mine
+                    fixed.append(-lit)
+                    reason[c] = None
+                else:
+                    complete = False
+        if explain:
+            for c in part.cells:
+                if c in known:
+                    opposite = -part.var[c] if known[c] else part.var[c]
+                    small = self._shrink(part, [opposite], include_total=True)
+                    if small is None:
+                        complete = False
+                    reason[c] = small
+        return complete
+
+    def _settle_unconstrained(self, known: dict[int, bool], reason: dict, explain: bool) -> bool:
+        """Cells touching no clue: all alike, so decided together, only by the total.
+
+        One of them can be a mine exactly when the frontier can hold at most
+        ``remaining - 1`` mines; one can be safe exactly when it can hold at least
+        ``remaining - u + 1``.
+        """
+        s = self.system
+        cells = list(s.unconstrained)
+        if not cells or not self.use_total or not self._total_binds():
+            return True
+        part = self.parts[0]
+        fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
+        verdict = None
+        for mine, shift in ((False, {"upper_shift": 1}), (True, {"lower_shift": 1})):
+            res = part.solve(part.selectors() + fixed + part.total_assumptions(**shift), self.budget)
+            if res is None:
+                return False
+            if res is False:
+                verdict = (mine, part.total_assumptions(**shift))
+                break
+        if verdict is None:
+            return True
+        mine, shifted = verdict
+        why: tuple[frozenset[int], bool] | None = None
+        if explain:
+            small = self._shrink(part, shifted, include_total=False)
+            why = None if small is None else (small[0], True)
+        for c in cells:
+            known[c] = mine
+            reason[c] = why
+        return True

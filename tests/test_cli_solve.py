@@ -1,0 +1,85 @@
+import json
+
+import pytest
+
+from conftest import POSITIONS
+from mscsp.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_json_lines_in_order_with_worst_exit_status(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("mines: 2\n..\n.x\n")
+    files = [str(POSITIONS / "one_two_one.txt"), str(bad), str(POSITIONS / "contradiction.txt")]
+    code, out, err = run(capsys, "solve", "--json", *files)
+    assert code == 2
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [r["file"] for r in lines] == files
+    first, second, third = lines
+    assert first["consistent"] is True and first["solver"] == "sat"
+    assert first["mine"] == [[1, 0], [3, 0]]
+    assert first["safe"] == [[0, 0], [2, 0], [4, 0], [0, 1], [4, 1]]
+    assert (first["width"], first["height"], first["mines"]) == (5, 2, 2)
+    assert all({"cells", "clues", "text"} <= set(e) for e in first["explanations"])
+    assert first["contradiction"] is None
+    assert "error" in second and ":3:2:" in second["error"]
+    assert third["consistent"] is False and third["contradiction"]["clues"] == [[0, 0]]
+    assert "only two covered neighbours" in third["contradiction"]["text"]
+    assert err.count("\n") == 1 and "bad.txt:3:2" in err
+
+
+def test_contradiction_alone_exits_1(capsys):
+    code, out, _ = run(capsys, "solve", str(POSITIONS / "contradiction.txt"))
+    assert code == 1 and "impossible" in out
+
+
+@pytest.mark.parametrize("solver", ["single-point", "subset", "sat"])
+def test_solver_choice_is_reported(capsys, solver):
+    code, out, _ = run(capsys, "solve", "--json", "--solver", solver, str(POSITIONS / "global_count.txt"))
+    record = json.loads(out)
+    assert code == 0 and record["solver"] == solver
+    expected = [] if solver == "single-point" else [[3, 0], [4, 0]]
+    assert record["safe"] == expected
+
+
+def test_mines_null_when_not_given(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text(".1.\n")
+    code, out, _ = run(capsys, "solve", "--json", str(f))
+    assert code == 0 and json.loads(out)["mines"] is None
+
+
+def test_solve_reads_standard_input(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("mines: 1\n.1...\n"))
+    code, out, _ = run(capsys, "solve", "-")
+    assert code == 0 and "o proven safe (2)" in out
+
+
+def test_dimacs_export(capsys):
+    code, out, _ = run(capsys, "solve", "--dimacs", str(POSITIONS / "one_two_one.txt"))
+    assert code == 0 and "p cnf" in out
+
+
+def test_verify_command(capsys, tmp_path):
+    f = tmp_path / "layout.txt"
+    f.write_text("*..-..\n...-..\n")
+    code, out, _ = run(capsys, "verify", str(f), "--click", "2,1", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["solved"] is False
+    assert (record["opened"], record["safe_cells"]) == (8, 9) and record["steps"] >= 1
+    code, out, _ = run(capsys, "verify", str(f), "--click", "2,1", "--no-total")
+    assert "not solved: opened 4 of 9" in out
+
+
+def test_verify_bad_layout_exits_2(capsys, tmp_path):
+    f = tmp_path / "layout.txt"
+    f.write_text("*..\n..\n")
+    code, _, err = run(capsys, "verify", str(f), "--click", "0,0")
+    assert code == 2 and ":2:3:" in err
