@@ -22,7 +22,7 @@ from functools import cached_property
 import numpy as np
 
 from .errors import InconsistentError
-from .position import Mark, Position
+from .position import Position
 
 __all__ = ["Constraint", "ConstraintSystem", "build_constraints", "cell_name", "clue_name"]
 
@@ -159,6 +159,7 @@ def build_constraints(position: Position) -> ConstraintSystem:
     remainder = number - n_flags
     relevant = np.flatnonzero(revealed & ((n_covered > 0) | (remainder != 0)))
     neighbours = g.neighbours
+    is_covered = covered.tolist()  # plain list: per-item numpy and enum access dominate here
     constraints = []
     for clue in relevant.tolist():
         rem = int(remainder[clue])
@@ -176,7 +177,7 @@ def build_constraints(position: Position) -> ConstraintSystem:
                 f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
                 (clue,),
             )
-        cells = tuple(n for n in neighbours(clue) if grid[n] == Mark.COVERED)
+        cells = tuple(n for n in neighbours(clue) if is_covered[n])
         constraints.append(Constraint(cells, rem, clue))
     remaining = None
     if position.mines is not None:

@@ -192,6 +192,12 @@ class Game:
         """Flat boolean array of flagged cells (a copy)."""
         return np.frombuffer(bytes(self._flagged), dtype=bool)
 
+    def shown(self, cell: int) -> int | None:
+        """The number an open cell shows (what the player reads), or None if it is not open."""
+        if not self._revealed[cell] or self._is_mine[cell]:
+            return None
+        return self._numbers[cell]
+
     def is_flagged(self, cell: int) -> bool:
         return bool(self._flagged[cell])
 
