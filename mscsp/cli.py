@@ -147,10 +147,9 @@ SOLVERS = ["single-point", "subset", "sat"]
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .errors import ParseError
+    from .analysis import analyse
     from .position import parse_position
     from .report import error_record, solve_record, solve_text
-    from .solvers import solve
     from .textformat import read_source
 
     if args.dimacs:
@@ -172,14 +171,21 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                 sys.stdout.write(json.dumps(error_record(name, str(exc))) + "\n")
             sys.stderr.write(f"mscsp solve: error: {exc}\n")
             continue
-        result = solve(position, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
-        if not result.consistent:
+        analysis = analyse(
+            position,
+            args.solver,
+            use_total=not args.no_total,
+            counter=args.counter,
+            density=args.density,
+            time_limit=args.time_limit,
+        )
+        if not analysis.result.consistent:
             worst = max(worst, 1)
         shown = None if name == "-" else name
         if args.json:
-            sys.stdout.write(json.dumps(solve_record(position, result, file=shown)) + "\n")
+            sys.stdout.write(json.dumps(solve_record(analysis, file=shown, fractions=args.fractions)) + "\n")
         else:
-            sys.stdout.write(solve_text(position, result, file=shown))
+            sys.stdout.write(solve_text(analysis, file=shown))
         sys.stdout.flush()
     return worst
 
@@ -203,6 +209,42 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             f"(solver {args.solver}, mine total {'used' if not args.no_total else 'not used'})\n"
         )
     return 0
+
+
+def _density(text: str):
+    from fractions import Fraction
+
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected a density such as 0.2 or 1/5, not {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError("a density lies strictly between 0 and 1")
+    return value
+
+
+def _cmd_count(args: argparse.Namespace) -> int:
+    from .counting import probabilities
+    from .position import parse_position
+    from .textformat import read_source
+
+    position = parse_position(read_source(args.file), source=args.file)
+    if args.no_total:
+        position = position.with_mines(None)
+    try:
+        layouts, status, reason = probabilities(position, backend=args.counter).layouts, 0, None
+    except InconsistentError as exc:
+        layouts, status, reason = 0, 1, str(exc)
+    if args.json:
+        record = {"layouts": str(layouts), "mines": position.mines}
+        if reason:
+            record["contradiction"] = reason
+        sys.stdout.write(json.dumps(record) + "\n")
+    else:
+        sys.stdout.write(f"{layouts}\n")
+    if reason:
+        sys.stderr.write(f"mscsp count: inconsistent: {reason}\n")
+    return status
 
 
 def _positive_float(text: str) -> float:
@@ -247,6 +289,11 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("files", nargs="+", metavar="FILE", help="position files ('-' for standard input)")
     add_solver_arguments(sol, "per file")
     sol.add_argument("--dimacs", action="store_true", help="print the position as DIMACS CNF instead")
+    sol.add_argument("--counter", choices=["dp", "cpsat"], default="dp",
+                     help="counting backend: dynamic programme (default) or CP-SAT enumeration")
+    sol.add_argument("--density", type=_density, metavar="P",
+                     help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5)")
+    sol.add_argument("--fractions", action="store_true", help="add exact probabilities as 'p/q' strings (JSON)")
     sol.set_defaults(func=_cmd_solve)
 
     ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
@@ -254,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--click", type=parse_cell, required=True, metavar="X,Y", help="the first click")
     add_solver_arguments(ver, "per solver round")
     ver.set_defaults(func=_cmd_verify)
+
+    cnt = commands.add_parser("count", help="the exact number of layouts consistent with a position")
+    cnt.add_argument("file", metavar="FILE", help="a position file ('-' for standard input)")
+    cnt.add_argument("--counter", choices=["dp", "cpsat"], default="dp", help="counting backend (default: dp)")
+    cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
+    cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
+    cnt.set_defaults(func=_cmd_count)
 
     rep = commands.add_parser("replay", help="replay a saved game and show where it ended")
     rep.add_argument("file", metavar="FILE", help="a replay saved by mscsp play ('-' for standard input)")

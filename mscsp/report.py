@@ -6,8 +6,8 @@ The JSON keys are CONTRACT.md's. Cells are ``[x, y]``, lists sorted by ``y`` the
 
 from __future__ import annotations
 
+from .analysis import Analysis
 from .position import Mark, Position
-from .solvers.result import SolveResult
 
 __all__ = ["solve_record", "solve_text", "error_record"]
 
@@ -20,8 +20,28 @@ def _cells(position: Position, cells) -> list[list[int]]:
     return [_xy(position, c) for c in sorted(cells)]
 
 
-def solve_record(position: Position, result: SolveResult, *, file: str | None = None, extra: dict | None = None) -> dict:
-    """The CONTRACT.md JSON object for one solved position."""
+def _probability_rows(analysis: Analysis, fractions: bool) -> list[list] | None:
+    probs = analysis.probabilities
+    if probs is None:
+        return None
+    g = analysis.position.geometry
+    rows = []
+    for y in range(g.height):
+        row = []
+        for x in range(g.width):
+            p = probs.cells.get(y * g.width + x)
+            row.append(None if p is None else (f"{p.numerator}/{p.denominator}" if fractions else float(p)))
+        rows.append(row)
+    return rows
+
+
+def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool = False) -> dict:
+    """The CONTRACT.md JSON object for one analysed position.
+
+    With ``fractions`` an extra ``probability_exact`` field gives every probability
+    as an exact ``"p/q"`` string.
+    """
+    position, result, probs = analysis.position, analysis.result, analysis.probabilities
     g = position.geometry
     record = {
         "file": file,
@@ -32,10 +52,10 @@ def solve_record(position: Position, result: SolveResult, *, file: str | None = 
         "consistent": result.consistent,
         "safe": _cells(position, result.safe),
         "mine": _cells(position, result.mines),
-        "probability": None,
-        "exact": None,
-        "layouts": None,
-        "best": None,
+        "probability": _probability_rows(analysis, False),
+        "exact": None if probs is None else probs.exact,
+        "layouts": None if probs is None or probs.layouts is None else str(probs.layouts),
+        "best": None if analysis.best is None else _xy(position, analysis.best),
         "explanations": [
             {"cells": _cells(position, e.cells), "clues": _cells(position, e.clues), "total": e.uses_total, "text": e.text}
             for e in result.explanations
@@ -49,8 +69,12 @@ def solve_record(position: Position, result: SolveResult, *, file: str | None = 
         },
         "complete": result.complete,
     }
-    if extra:
-        record.update(extra)
+    if probs is not None and probs.model is not None:
+        record["model"] = probs.model
+    if probs is not None and "estimate" in probs.stats:
+        record["estimate"] = probs.stats["estimate"]
+    if fractions:
+        record["probability_exact"] = _probability_rows(analysis, True)
     return record
 
 
@@ -58,11 +82,15 @@ def error_record(file: str, message: str) -> dict:
     return {"file": file, "error": message}
 
 
-def solve_text(position: Position, result: SolveResult, *, file: str | None = None) -> str:
-    """A readable board: ``o`` proven safe, ``*`` proven mine, ``.`` undecided."""
+def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
+    """A readable board: ``o`` proven safe, ``*`` proven mine, mine chances in percent."""
+    position, result, probs = analysis.position, analysis.result, analysis.probabilities
     g = position.geometry
     head = f"{file + ': ' if file else ''}{g.width}x{g.height}"
-    head += f", {position.mines} mines" if position.mines is not None else ", mine total not given"
+    if position.mines is not None:
+        head += f", {position.mines} mine{'s' if position.mines != 1 else ''}"
+    else:
+        head += ", mine total not given"
     head += f", solver {result.solver.value}"
     lines = [head]
     if result.contradiction is not None:
@@ -73,25 +101,43 @@ def solve_text(position: Position, result: SolveResult, *, file: str | None = No
             lines.append(f"clues involved: {names}" + (" and the mine total" if c.uses_total else ""))
         return "\n".join(lines) + "\n"
     safe, mines = set(result.safe), set(result.mines)
-    cw = max(2, len(str(g.width - 1)) + 1)
+    cw = max(4, len(str(g.width - 1)) + 1)
     lw = len(str(g.height - 1))
     lines.append(" " * (lw + 1) + "".join(str(x).rjust(cw) for x in range(g.width)))
+    cells = probs.cells if probs is not None else {}
     for y in range(g.height):
         row = []
         for x in range(g.width):
             i = y * g.width + x
             code = int(position.grid[i])
+            p = cells.get(i)
             if i in safe:
                 ch = "o"
             elif i in mines:
                 ch = "*"
             elif code >= 0:
                 ch = str(code)
+            elif code == Mark.COVERED and p is not None:
+                pct = 100 * p
+                ch = "<1" if 0 < pct < 1 else (">99" if 99 < pct < 100 else f"{round(pct)}")
             else:
                 ch = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: " "}[Mark(code)]
+            if i == analysis.best:
+                ch = "(" + ch + ")"
             row.append(ch.rjust(cw))
         lines.append(str(y).rjust(lw) + " " + "".join(row))
-    lines.append(f"o proven safe ({len(safe)}), * proven mine ({len(mines)}), . undecided")
+    lines.append(
+        f"o proven safe ({len(safe)}), * proven mine ({len(mines)}), numbers on covered cells: "
+        f"mine chance in %, (..) suggested click"
+    )
+    if probs is not None:
+        if probs.layouts is not None:
+            lines.append(f"layouts consistent with the position: {probs.layouts}")
+        if not probs.exact:
+            est = probs.stats.get("estimate", {})
+            lines.append(f"percentages are ESTIMATES ({est.get('method', 'sampling')}); proven cells are exact")
+        if probs.model:
+            lines.append(f"model: {probs.model}")
     if not result.complete:
         lines.append("note: the search hit its time limit; undecided cells may still be forced")
     if result.explanations:

@@ -59,7 +59,7 @@ def test_solve_reads_standard_input(capsys, monkeypatch):
 
     monkeypatch.setattr("sys.stdin", io.StringIO("mines: 1\n.1...\n"))
     code, out, _ = run(capsys, "solve", "-")
-    assert code == 0 and "o proven safe (2)" in out
+    assert code == 0 and "o proven safe (2)" in out and "50" in out
 
 
 def test_dimacs_export(capsys):
@@ -83,3 +83,33 @@ def test_verify_bad_layout_exits_2(capsys, tmp_path):
     f.write_text("*..\n..\n")
     code, _, err = run(capsys, "verify", str(f), "--click", "0,0")
     assert code == 2 and ":2:3:" in err
+
+
+def test_probability_fields_follow_the_contract(capsys):
+    code, out, _ = run(capsys, "solve", "--json", "--solver", "single-point", "--fractions",
+                       str(POSITIONS / "global_count.txt"))
+    record = json.loads(out)
+    assert record["probability"] == [[0.5, None, 0.5, 0.0, 0.0]]
+    assert record["probability_exact"] == [["1/2", None, "1/2", "0/1", "0/1"]]
+    assert record["exact"] is True and record["layouts"] == "2" and record["best"] == [3, 0]
+    assert record["safe"] == []  # the solver's deductions, not the counter's
+
+
+def test_model_is_named_without_a_total(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text(".1.\n...\n")
+    code, out, _ = run(capsys, "solve", "--json", str(f))
+    record = json.loads(out)
+    assert record["mines"] is None and "model" in record
+    assert record["probability"][0][0] == 0.2
+    code, out, _ = run(capsys, "solve", "--json", "--density", "1/5", str(f))
+    assert "density 1/5" in json.loads(out)["model"]
+
+
+def test_count_command(capsys):
+    code, out, _ = run(capsys, "count", str(POSITIONS / "one_two_one.txt"))
+    assert code == 0 and out == "1\n"
+    code, out, err = run(capsys, "count", str(POSITIONS / "contradiction.txt"))
+    assert code == 1 and out == "0\n" and "only two covered" in err
+    code, out, _ = run(capsys, "count", "--counter", "cpsat", "--json", str(POSITIONS / "global_count.txt"))
+    assert json.loads(out) == {"layouts": "2", "mines": 1}

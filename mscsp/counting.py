@@ -1,0 +1,597 @@
+"""Exact layout counting and mine probabilities.
+
+A pipeline of pure stages, after minesweepr's and JSMinesweeper's probability
+engines (see ``STYLE.md``), with exact integers throughout:
+
+1. **Equations** — :func:`mscsp.constraints.build_constraints`.
+2. **Groups** — covered cells touched by exactly the same clues are one weighted
+   variable: a group of ``n`` cells holding ``j`` mines counts ``C(n, j)`` ways.
+3. **Components** — groups linked through shared clues; independent but for the
+   mine total.
+4. **Tallies** — for each component and each mine count ``k``, the number of
+   consistent assignments ``W[k]`` and, for each group, the number of mines it holds
+   summed over them ``M[g][k]``. Counted by dynamic programming along the frontier,
+   not by enumerating assignments: groups are processed in an order of small width,
+   the table is keyed by the partial sums of the still-open clues (a clue leaves the
+   key once all its groups are decided) and each entry is a polynomial in the mine
+   count. A backward sweep stores the tables; the forward sweep meets them to give
+   every group's tally in one pass (forward–backward, as for hidden Markov chains).
+5. **Combination** — components convolve over ``k``; the unconstrained cells add
+   ``C(U, u)`` ways for ``u`` mines; the mine total picks the coefficient. Every
+   probability is an exact :class:`fractions.Fraction` and the layout count a Python
+   int, however large.
+
+Polynomials are packed into single Python integers (Kronecker substitution: the
+coefficient of ``x**k`` sits at bit ``k * B``), so shifting by a mine is a bit
+shift, weighting by ``C(n, j)`` is one multiplication and the product of two
+polynomials is one big-integer product, all in C. ``B`` is chosen above the largest
+coefficient any product can reach, so no carry ever crosses into a neighbour.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+from .constraints import ConstraintSystem, build_constraints
+from .errors import InconsistentError, InputError
+from .position import Position
+
+__all__ = [
+    "estimate_component",
+    "Group",
+    "Tally",
+    "Probabilities",
+    "group_cells",
+    "tally_component",
+    "probabilities",
+    "count_layouts",
+    "StateLimit",
+]
+
+#: Default bound on the number of DP states of one step before a component is
+#: declared too large to count exactly.
+DEFAULT_STATE_LIMIT = 200_000
+
+
+class StateLimit(Exception):
+    """A component's DP table outgrew its bound."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Covered cells touched by exactly the same clue equations."""
+
+    cells: tuple[int, ...]
+    constraints: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Exact counts for one component.
+
+    ``ways[k]`` is the number of assignments of the component's cells with ``k``
+    mines satisfying its clues; ``mines[g][k]`` sums, over those assignments, the
+    mines in group ``g``.
+    """
+
+    groups: tuple[Group, ...]
+    ways: tuple[int, ...]
+    mines: tuple[tuple[int, ...], ...]
+    exact: bool = True
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(sorted(c for g in self.groups for c in g.cells))
+
+
+def group_cells(system: ConstraintSystem, component: tuple[int, ...]) -> list[Group]:
+    """Split a component's cells into groups with identical clue sets (ordered by first cell)."""
+    by_set: dict[tuple[int, ...], list[int]] = {}
+    for c in system.component_cells(component):
+        by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
+    groups = [Group(tuple(cells), key) for key, cells in by_set.items()]
+    groups.sort(key=lambda g: g.cells[0])
+    return groups
+
+
+# -- packed polynomials ------------------------------------------------------------------
+def _unpack(value: int, bits: int, length: int) -> list[int]:
+    mask = (1 << bits) - 1
+    out = []
+    for _ in range(length):
+        out.append(value & mask)
+        value >>= bits
+    return out
+
+
+def _pack(coeffs: list[int], bits: int) -> int:
+    value = 0
+    for c in reversed(coeffs):
+        value = (value << bits) | c
+    return value
+
+
+# -- ordering ----------------------------------------------------------------------------
+def _order(groups: list[Group], constraints: dict[int, list[int]]) -> list[int]:
+    """A processing order of small width: grow from an end, always taking the group
+    that closes the most open clues and opens the fewest new ones."""
+    m = len(groups)
+    if m <= 2:
+        return list(range(m))
+    remaining_of = {c: len(gs) for c, gs in constraints.items()}
+    neighbours: list[set[int]] = [set() for _ in range(m)]
+    for gs in constraints.values():
+        for g in gs:
+            neighbours[g].update(gs)
+    start = min(range(m), key=lambda g: (len(groups[g].constraints), len(neighbours[g]), g))
+    order = []
+    done = [False] * m
+    open_cons: set[int] = set()
+    frontier = {start}
+    while len(order) < m:
+        if not frontier:
+            frontier = {next(g for g in range(m) if not done[g])}
+        best = None
+        best_score = None
+        for g in frontier:
+            closes = sum(1 for c in groups[g].constraints if remaining_of[c] == 1)
+            opens = sum(1 for c in groups[g].constraints if c not in open_cons and remaining_of[c] > 1)
+            score = (opens - closes, -closes, g)
+            if best_score is None or score < best_score:
+                best, best_score = g, score
+        g = best
+        frontier.discard(g)
+        done[g] = True
+        order.append(g)
+        for c in groups[g].constraints:
+            remaining_of[c] -= 1
+            if remaining_of[c] == 0:
+                open_cons.discard(c)
+            else:
+                open_cons.add(c)
+        frontier.update(n for n in neighbours[g] if not done[n])
+    return order
+
+
+# -- the dynamic programme -----------------------------------------------------------------
+def _layout(system: ConstraintSystem, component: tuple[int, ...]) -> tuple[list[Group], dict[int, int], list[int]]:
+    """A component's groups, its clues' targets and a processing order of small width."""
+    groups = group_cells(system, component)
+    targets = {c: system.constraints[c].count for c in component}
+    members: dict[int, list[int]] = {c: [] for c in component}
+    for gi, g in enumerate(groups):
+        for c in g.constraints:
+            members[c].append(gi)
+    return groups, targets, _order(groups, members)
+
+
+class _Sweep:
+    """Precomputed transitions for one direction of processing."""
+
+    def __init__(self, groups: list[Group], order: list[int], targets: dict[int, int], bits: int):
+        self.groups = groups
+        self.order = order
+        self.targets = targets
+        self.bits = bits
+        pos = {g: i for i, g in enumerate(order)}
+        first: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for g in order:
+            for c in groups[g].constraints:
+                first[c] = min(first.get(c, pos[g]), pos[g])
+                last[c] = max(last.get(c, pos[g]), pos[g])
+        cap_after: list[dict[int, int]] = []  # capacity of each clue among groups after step i
+        cap: dict[int, int] = {c: 0 for c in targets}
+        for i in range(len(order) - 1, -1, -1):
+            cap_after.append(dict(cap))
+            for c in groups[order[i]].constraints:
+                cap[c] += groups[order[i]].size
+        cap_after.reverse()
+        self.interfaces: list[tuple[int, ...]] = []  # interface before step i
+        self.steps = []
+        current: tuple[int, ...] = ()
+        for i, g in enumerate(order):
+            self.interfaces.append(current)
+            starts = sorted(c for c in groups[g].constraints if first[c] == i)
+            ext = tuple(sorted(set(current) | set(starts)))
+            src = tuple(current.index(c) if c in current else -1 for c in ext)
+            hit = tuple(k for k, c in enumerate(ext) if c in groups[g].constraints)
+            ends = tuple((k, targets[c]) for k, c in enumerate(ext) if last[c] == i)
+            nxt = tuple(c for c in ext if last[c] != i)
+            keep = tuple(ext.index(c) for c in nxt)
+            bounds = tuple((targets[c], targets[c] - cap_after[i][c]) for c in nxt)
+            self.steps.append((g, ext, src, hit, ends, keep, bounds))
+            current = nxt
+        self.interfaces.append(current)
+
+    def transitions(self, i: int, state: tuple[int, ...]):
+        """Yield ``(j, next_state)`` for every mine count of step ``i``'s group that
+        keeps every clue satisfiable."""
+        g, ext, src, hit, ends, keep, bounds = self.steps[i]
+        base = [state[k] if k >= 0 else 0 for k in src]
+        n = self.groups[g].size
+        for j in range(n + 1):
+            vals = base[:]
+            for k in hit:
+                vals[k] += j
+            if any(vals[k] != t for k, t in ends):
+                continue
+            nxt = tuple(vals[k] for k in keep)
+            if any(v > hi or v < lo for v, (hi, lo) in zip(nxt, bounds)):
+                continue
+            yield j, nxt
+
+
+def tally_component(
+    system: ConstraintSystem, component: tuple[int, ...], *, state_limit: int = DEFAULT_STATE_LIMIT
+) -> Tally:
+    """Exact tallies of one component by forward–backward dynamic programming.
+
+    Raises
+    ------
+    StateLimit
+        If a DP table would exceed ``state_limit`` entries.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> s = build_constraints(parse_position(".2.\\n...\\n"))
+    >>> t = tally_component(s, s.components[0])
+    >>> t.ways  # C(5, 2) assignments, all with two mines
+    (0, 0, 10, 0, 0, 0)
+    """
+    groups, targets, order = _layout(system, component)
+    ncells = sum(g.size for g in groups)
+    bits = ncells + max(ncells, 1).bit_length() + 2
+    binom = [[comb(g.size, j) for j in range(g.size + 1)] for g in groups]
+
+    # backward sweep: tables keyed by the right-hand partial sums at every cut
+    back = _Sweep(groups, order[::-1], targets, bits)
+    m = len(order)
+    tables: list[dict[tuple[int, ...], int]] = [dict() for _ in range(m + 1)]
+    tables[0] = {(): 1}
+    for t in range(m):
+        g = back.steps[t][0]
+        cur: dict[tuple[int, ...], int] = {}
+        for state, poly in tables[t].items():
+            for j, nxt in back.transitions(t, state):
+                cur[nxt] = cur.get(nxt, 0) + ((poly << (bits * j)) * binom[g][j])
+        if len(cur) > state_limit:
+            raise StateLimit(f"{len(cur)} states")
+        tables[t + 1] = cur
+    total = tables[m].get((), 0)
+
+    # forward sweep, meeting the stored backward tables to tally every group
+    fwd = _Sweep(groups, order, targets, bits)
+    marg = [0] * len(groups)
+    table: dict[tuple[int, ...], int] = {(): 1}
+    for i in range(m):
+        g = fwd.steps[i][0]
+        interface = fwd.interfaces[i + 1]
+        right = tables[m - i - 1]
+        need = tuple(targets[c] for c in interface)
+        cur = {}
+        acc = 0
+        for state, poly in table.items():
+            for j, nxt in fwd.transitions(i, state):
+                term = (poly << (bits * j)) * binom[g][j]
+                cur[nxt] = cur.get(nxt, 0) + term
+                if j:
+                    other = right.get(tuple(t - v for t, v in zip(need, nxt)))
+                    if other:
+                        acc += j * term * other
+        if len(cur) > state_limit:
+            raise StateLimit(f"{len(cur)} states")
+        marg[g] = acc
+        table = cur
+    length = ncells + 1
+    return Tally(
+        tuple(groups),
+        tuple(_unpack(total, bits, length)),
+        tuple(tuple(_unpack(marg[gi], bits, length)) for gi in range(len(groups))),
+    )
+
+
+def estimate_component(
+    system: ConstraintSystem, component: tuple[int, ...], *, samples: int = 20_000, seed: int = 0
+) -> tuple[Tally, float]:
+    """Unbiased estimates of a component's tallies by sequential importance sampling.
+
+    Knuth's estimator for the size of a search tree (D. E. Knuth, "Estimating the
+    efficiency of backtrack programs", Math. Comp. 29, 1975), run along the DP's
+    processing order: each group draws its mine count among the values that keep
+    every clue satisfiable, with probability proportional to ``C(n, j)``; the path's
+    weight is the product of the normalisers, and zero if a clue fails at the end.
+    The mean weight with ``k`` mines is an unbiased estimate of ``W[k]`` (and of
+    ``M[g][k]`` when multiplied by group ``g``'s draw).
+
+    Returns the estimated tally (``exact=False``) and the relative standard error of
+    the estimated total count.
+    """
+    import numpy as np
+
+    groups, targets, order = _layout(system, component)
+    sweep = _Sweep(groups, order, targets, 1)
+    ncells = sum(g.size for g in groups)
+    rng = np.random.default_rng(seed)
+    ways = [Fraction(0)] * (ncells + 1)
+    mines = [[Fraction(0)] * (ncells + 1) for _ in groups]
+    totals = []
+    for _ in range(samples):
+        state: tuple[int, ...] = ()
+        weight = 1
+        k = 0
+        draws = []
+        for i in range(len(order)):
+            g = sweep.steps[i][0]
+            options = list(sweep.transitions(i, state))
+            if not options:
+                weight = 0
+                break
+            w = [comb(groups[g].size, j) for j, _ in options]
+            norm = sum(w)
+            pick = int(rng.choice(len(options), p=[x / norm for x in w]))
+            j, state = options[pick]
+            weight *= norm
+            k += j
+            draws.append((g, j))
+        totals.append(weight)
+        if weight:
+            ways[k] += weight
+            for g, j in draws:
+                if j:
+                    mines[g][k] += weight * j
+    n = Fraction(samples)
+    mean = sum(totals) / samples
+    var = sum((t - mean) ** 2 for t in totals) / max(samples - 1, 1)
+    rel = float((var / samples) ** 0.5 / mean) if mean else float("inf")
+    tally = Tally(
+        tuple(groups),
+        tuple(w / n for w in ways),
+        tuple(tuple(m / n for m in row) for row in mines),
+        exact=False,
+    )
+    return tally, rel
+
+
+# -- combination -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Probabilities:
+    """Exact mine probabilities of a position.
+
+    Attributes
+    ----------
+    cells : dict
+        Covered (unflagged) cell -> :class:`~fractions.Fraction` (or None where the
+        model gives no number: cells away from clues when the total is unknown).
+    layouts : int or None
+        Exact number of layouts of the covered cells consistent with everything
+        visible (and the total, when given).
+    exact : bool
+        False when a component was estimated rather than counted.
+    model : str or None
+        How layouts are weighted when the mine total is unknown; None when it is
+        known (then every consistent layout of the whole board counts once).
+    """
+
+    cells: dict[int, Fraction | None]
+    layouts: int | None
+    exact: bool = True
+    model: str | None = None
+    stats: dict = field(default_factory=dict, compare=False)
+
+    def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
+        """The suggested next click.
+
+        A proven-safe cell if there is one (the first in row order); otherwise the
+        covered cell with the least mine probability, ties broken by row order
+        (smallest ``y``, then ``x``). None when nothing is covered or every
+        probability is unknown.
+        """
+        if proven_safe:
+            return min(proven_safe)
+        known = [(p, c) for c, p in self.cells.items() if p is not None]
+        if not known:
+            return None
+        return min(known)[1]
+
+
+def _poly_mul(a: list, b: list) -> list:
+    """Exact product of two coefficient lists, through one big-integer product.
+
+    Estimated tallies carry Fractions; they take the plain quadratic product.
+    """
+    if not a or not b:
+        return []
+    if any(not isinstance(v, int) for v in a) or any(not isinstance(v, int) for v in b):
+        out = [Fraction(0)] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            if x:
+                for j, y in enumerate(b):
+                    out[i + j] += x * y
+        return out
+    top = max(max(a), max(b))
+    bits = 2 * max(top.bit_length(), 1) + max(len(a), len(b)).bit_length() + 1
+    prod = _pack(a, bits) * _pack(b, bits)
+    return _unpack(prod, bits, len(a) + len(b) - 1)
+
+
+def probabilities(
+    position: Position,
+    *,
+    system: ConstraintSystem | None = None,
+    backend: str = "dp",
+    state_limit: int = DEFAULT_STATE_LIMIT,
+    density: Fraction | None = None,
+    samples: int = 20_000,
+    seed: int = 0,
+) -> Probabilities:
+    """Exact mine probability of every covered cell, and the number of layouts.
+
+    Parameters
+    ----------
+    position : Position
+    backend : {'dp', 'cpsat'}
+        The dynamic programme, or OR-tools CP-SAT enumeration (an independent
+        second backend for cross-checks; exponential, for small components).
+    density : Fraction, optional
+        Without a mine total, weight each layout as independent mines of this
+        density; cells away from clues then get ``density``. Without it, each
+        consistent assignment of the clue cells counts once and cells away from
+        clues get no number.
+    state_limit : int
+        A component whose DP table outgrows this many states is not counted but
+        estimated (:func:`estimate_component`, ``samples`` paths, ``seed``); the
+        result then says ``exact=False`` and gives no layout count.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout is consistent with the position.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
+    >>> p.layouts, p.cells[0], p.cells[4]
+    (2, Fraction(1, 2), Fraction(0, 1))
+    """
+    started = time.perf_counter()
+    system = system if system is not None else build_constraints(position)
+    tallies: list[Tally] = []
+    errors: list[float] = []
+    for comp in system.components:
+        if backend == "dp":
+            try:
+                tallies.append(tally_component(system, comp, state_limit=state_limit))
+            except StateLimit:
+                tally, rel = estimate_component(system, comp, samples=samples, seed=seed)
+                tallies.append(tally)
+                errors.append(rel)
+        elif backend == "cpsat":
+            from .cpsat_count import tally_component_cpsat
+
+            tallies.append(tally_component_cpsat(system, comp))
+        else:
+            raise InputError(f"unknown counting backend {backend!r}; choose dp or cpsat")
+    for t in tallies:
+        if t.exact and not any(t.ways):
+            raise InconsistentError("no layout satisfies the clues of one part of the board", ())
+    exact = all(t.exact for t in tallies)
+    stats: dict = {}
+    if not exact:
+        stats["estimate"] = {
+            "method": "sequential importance sampling (Knuth 1975) along the DP order",
+            "samples": samples,
+            "seed": seed,
+            "relative_standard_errors": errors,
+        }
+    unconstrained = system.unconstrained
+    u = len(unconstrained)
+    cells: dict[int, Fraction | None] = {}
+    remaining = system.remaining
+    if remaining is None:
+        model = _model_without_total(tallies, unconstrained, density, cells)
+        layouts = None
+        if density is None and exact:
+            layouts = 1
+            for t in tallies:
+                layouts *= sum(t.ways)
+            layouts *= 2**u
+        stats["seconds"] = time.perf_counter() - started
+        return Probabilities(cells, layouts, exact, model, stats)
+
+    # prefix / suffix products of the components' mine-count polynomials
+    polys = [list(t.ways) for t in tallies]
+    prefix = [[1]]
+    for p in polys:
+        prefix.append(_poly_mul(prefix[-1], p))
+    suffix = [[1]]
+    for p in reversed(polys):
+        suffix.append(_poly_mul(suffix[-1], p))
+    suffix.reverse()
+    every = prefix[-1]
+
+    def rest_ways(frontier_mines: int) -> int:
+        left = remaining - frontier_mines
+        return comb(u, left) if 0 <= left <= u else 0
+
+    total = sum(w * rest_ways(k) for k, w in enumerate(every))
+    if total == 0 and exact:
+        raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
+    for ci, t in enumerate(tallies):
+        others = _poly_mul(prefix[ci], suffix[ci + 1])
+        # weight of the rest of the board when this component holds k mines
+        weight = []
+        for k in range(len(t.ways)):
+            weight.append(sum(w * rest_ways(k + m) for m, w in enumerate(others)))
+        for gi, g in enumerate(t.groups):
+            num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight))
+            p = Fraction(num, g.size * total)
+            for c in g.cells:
+                cells[c] = p
+    if u:
+        # expected mines among the unconstrained cells
+        num = 0
+        for k, w in enumerate(every):
+            left = remaining - k
+            if 1 <= left <= u:
+                num += w * comb(u - 1, left - 1) * u  # left * C(u, left) == u * C(u-1, left-1)
+        p = Fraction(num, u * total)
+        for c in unconstrained:
+            cells[c] = p
+    stats["seconds"] = time.perf_counter() - started
+    return Probabilities(cells, total if exact else None, exact, None, stats)
+
+
+def _model_without_total(tallies, unconstrained, density, cells) -> str:
+    if density is None:
+        for t in tallies:
+            z = sum(t.ways)
+            for gi, g in enumerate(t.groups):
+                p = Fraction(sum(t.mines[gi]), g.size * z)
+                for c in g.cells:
+                    cells[c] = p
+        for c in unconstrained:
+            cells[c] = None
+        return (
+            "no mine total: every consistent assignment of the cells next to clues "
+            "counts once; cells away from clues get no number"
+        )
+    density = Fraction(density)
+    if not 0 < density < 1:
+        raise InputError(f"a mine density must lie strictly between 0 and 1, not {density}")
+    odds = density / (1 - density)
+    for t in tallies:
+        weights = [w * odds**k for k, w in enumerate(t.ways)]
+        z = sum(weights)
+        for gi, g in enumerate(t.groups):
+            num = sum(m * odds**k for k, m in enumerate(t.mines[gi]))
+            p = num / (g.size * z)
+            for c in g.cells:
+                cells[c] = p
+    for c in unconstrained:
+        cells[c] = density
+    return f"no mine total: each covered cell a mine independently with density {density}, conditioned on the clues"
+
+
+def count_layouts(position: Position, **kwargs) -> int:
+    """The exact number of layouts consistent with a position (and its total).
+
+    Without a total, every covered cell is free beyond the clues: the count is over
+    all mine counts.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> count_layouts(parse_position("mines: 10\\n" + "." * 30 + "\\n"))
+    30045015
+    """
+    return probabilities(position, **kwargs).layouts

@@ -1,0 +1,148 @@
+from fractions import Fraction
+from math import comb
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import EXAMPLES, POSITIONS
+from mscsp.board import Spec
+from mscsp.constraints import build_constraints
+from mscsp.counting import count_layouts, probabilities, tally_component
+from mscsp.errors import InconsistentError
+from mscsp.game import Game
+from mscsp.position import parse_position
+from mscsp.rules import generate
+from oracles import brute_force
+from strategies import small_positions
+
+
+def _expected(position, truth):
+    return {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(max_covered=14))
+def test_probabilities_equal_brute_force(position):
+    truth = brute_force(position)
+    if truth["count"] == 0:
+        with pytest.raises(InconsistentError):
+            probabilities(position)
+        return
+    result = probabilities(position)
+    if position.mines is not None:
+        assert result.layouts == truth["count"]
+        assert result.cells == _expected(position, truth)
+        assert result.model is None
+    else:
+        # model: consistent frontier assignments equally likely; cells away from clues unknown
+        s = build_constraints(position)
+        front = set(s.frontier)
+        assert result.layouts == truth["count"]  # all mine counts, unconstrained cells free
+        for c, p in result.cells.items():
+            if c in front:
+                assert p == _expected(position, truth)[c]
+            else:
+                assert p is None
+        assert result.model
+
+
+@settings(max_examples=EXAMPLES // 2)
+@given(small_positions(max_covered=12, allow_wrong=False))
+def test_both_backends_give_identical_integers(position):
+    s = build_constraints(position)
+    from mscsp.cpsat_count import tally_component_cpsat
+
+    for comp in s.components:
+        dp = tally_component(s, comp)
+        cp = tally_component_cpsat(s, comp)
+        assert dp.groups == cp.groups
+        n = max(len(dp.ways), len(cp.ways))
+        pad = lambda xs: list(xs) + [0] * (n - len(xs))  # noqa: E731
+        assert pad(dp.ways) == pad(cp.ways)
+        assert [pad(m) for m in dp.mines] == [pad(m) for m in cp.mines]
+    if position.mines is not None:
+        assert probabilities(position) == probabilities(position, backend="cpsat")
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10**6))
+def test_larger_components_against_brute_force(seed):
+    # a 5x5 board mostly open: up to 18 covered cells in one or two components
+    board = generate(Spec(6, 5, 7), "opening", (2, 2), seed)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    position = game.position()
+    if position.covered_count > 18:
+        return
+    truth = brute_force(position)
+    result = probabilities(position)
+    assert result.layouts == truth["count"]
+    assert result.cells == _expected(position, truth)
+
+
+def test_no_clues_gives_m_over_n_everywhere_and_huge_exact_counts():
+    p = parse_position("mines: 99\n" + ("." * 30 + "\n") * 16)
+    result = probabilities(p)
+    assert result.layouts == comb(480, 99) and result.layouts > 2**64
+    assert set(result.cells.values()) == {Fraction(99, 480)}
+
+
+def test_total_alone_decides_cells():
+    result = probabilities(parse_position("mines: 1\n.1...\n"))
+    assert result.cells == {0: Fraction(1, 2), 2: Fraction(1, 2), 3: 0, 4: 0}
+    assert result.layouts == 2
+
+
+def test_unconstrained_cells_weighted_by_the_rest_of_the_board():
+    # the 1 sees two cells; four cells far away; two mines in all
+    p = parse_position("mines: 2\n.1.---\n---...\n---.-.\n")
+    truth = brute_force(p)
+    result = probabilities(p)
+    assert result.layouts == truth["count"] == 2 * 5
+    assert result.cells[0] == Fraction(1, 2)
+    assert result.cells[9] == Fraction(1, 5)
+
+
+def test_long_frontier_is_exact_and_fast():
+    p = parse_position((POSITIONS / "long_frontier.txt").read_text())
+    result = probabilities(p)
+    assert result.exact and result.layouts > 2**64
+    assert sum(result.cells.values()) == 70  # expected mines = the total, exactly
+    assert result.stats["seconds"] < 1.0
+
+
+def test_expected_mines_equal_the_total_on_expert_positions():
+    for seed in range(5):
+        board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
+        game = Game.from_board(board)
+        game.reveal(board.click)
+        position = game.position()
+        result = probabilities(position)
+        assert sum(result.cells.values()) == position.remaining_mines
+        assert all(0 <= v <= 1 for v in result.cells.values())
+        # every cell that is a mine in the true layout has positive probability
+        assert all(result.cells[c] > 0 for c in result.cells if board.layout.is_mine(c))
+
+
+def test_density_model_without_total():
+    p = parse_position(".1.\n...\n")
+    result = probabilities(p, density=Fraction(1, 5))
+    assert "density 1/5" in result.model
+    truth_weights = {}
+    # brute force with weights (1/5)^k (4/5)^(n-k)
+    import itertools
+
+    covered = p.covered_cells()
+    z = Fraction(0)
+    acc = {c: Fraction(0) for c in covered}
+    for bits in itertools.product((0, 1), repeat=len(covered)):
+        mines = {c for c, b in zip(covered, bits) if b}
+        if len(mines & {0, 2, 3, 4, 5}) != 1:
+            continue
+        w = Fraction(1, 5) ** len(mines) * Fraction(4, 5) ** (len(covered) - len(mines))
+        z += w
+        for c in mines:
+            acc[c] += w
+    assert result.cells == {c: acc[c] / z for c in covered}
+    assert count_layouts(parse_position("mines: 2\n....\n")) == 6
