@@ -45,3 +45,43 @@ def test_first_click_on_a_mine_is_not_solved():
 def test_click_must_be_a_cell():
     with pytest.raises(InputError):
         verify(Layout.from_rows(["*."]), 5)
+
+
+def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from mscsp.board import Geometry
+    from mscsp.verify import dead_pair
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.integers(3, 7), st.integers(3, 6), st.data())
+    def check(w, h, data):
+        g = Geometry(w, h)
+        mines = data.draw(st.sets(st.integers(0, w * h - 1), min_size=1, max_size=w * h - 2))
+        layout = Layout.from_cells(g, mines)
+        safe = [c for c in range(w * h) if c not in mines]
+        click = data.draw(st.sampled_from(safe))
+        pair = dead_pair(layout, click)
+        if pair is None:
+            return
+        a, b = pair
+        assert layout.is_mine(a) and not layout.is_mine(b) and b != click
+        swapped = Layout.from_cells(g, (set(mines) - {a}) | {b})
+        for c in safe:
+            if c not in (a, b) and not swapped.is_mine(c):
+                assert swapped.numbers[c] == layout.numbers[c]
+        assert not verify(layout, click, "sat").solved
+        quick = verify(layout, click, "sat", quick=True)
+        assert not quick.solved and quick.opened is None and "look the same" in quick.reason
+
+    check()
+
+
+def test_dead_pair_across_the_board():
+    # two sealed cells far apart: a safe one walled in by mines, and a mine walled in too
+    rows = ["***....***", "*.*....***", "***....***"]
+    layout = Layout.from_rows(rows)
+    from mscsp.verify import dead_pair
+
+    assert dead_pair(layout, 4) == (8, 11)

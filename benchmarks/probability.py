@@ -1,0 +1,223 @@
+"""Exact mine probabilities on Expert positions from real play: mscsp against ms_toollib.
+
+The corpus is built by playing seeded Expert games (30x16, 99 mines, opening rule
+at the centre [15,8]) with the complete solver: proven-safe cells are opened and
+proven mines flagged (``mscsp.solvers.deduce``); when nothing is proven, the covered
+cell with the least mine probability (mscsp's engine) is opened, and a mine ends the
+game. The player's position is kept after the opening, every few solver rounds and
+at every stuck position (never a won or lost game's final state), without duplicates.
+
+On each position both engines run in the same process, best of ``--repeat`` runs:
+
+- ``mscsp.counting.probabilities`` (exact fractions, the mine total used);
+- ``ms_toollib.cal_probability_onboard`` (Rust; PyPI ms-toollib), given the same
+  position as rows of codes (flags as 11, which it re-derives: they are proven mines).
+
+Every covered unflagged cell must agree to 1e-9; disagreements are counted and the
+first ones shown. Prints median, p90 and max milliseconds per position for each
+engine, the ratio of medians, and the same timing and check on
+``examples/positions/long_frontier.txt``. Needs ``pip install ms-toollib`` (a
+benchmark-only dependency).
+
+    python benchmarks/probability.py --positions 200 --seed 2026 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mscsp.board import Spec
+from mscsp.counting import probabilities
+from mscsp.game import Game, Status
+from mscsp.position import Mark, Position, parse_position
+from mscsp.rules import generate
+from mscsp.solvers import deduce
+
+TOLERANCE = 1e-9
+SNAPSHOT_EVERY = 4  # solver rounds between snapshots of a game that is not stuck
+SHOW = 5  # disagreements printed in full
+LONG_FRONTIER = Path(__file__).resolve().parent.parent / "examples" / "positions" / "long_frontier.txt"
+MS_COVERED, MS_FLAG = 10, 11
+
+
+def _play(board, every: int):
+    """Yield the player's positions during one game played by the complete solver."""
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    rounds = 0
+    while game.status is Status.PLAYING:
+        position = game.position()
+        known, _ = deduce(position, "sat")
+        new = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}
+        stuck = not new
+        if stuck or rounds % every == 0:
+            yield position
+        rounds += 1
+        if stuck:
+            guess = probabilities(position).best()
+            if guess is None:
+                return
+            game.reveal(guess)
+            continue
+        for c, mine in sorted(new.items()):
+            if game.status is not Status.PLAYING:
+                break
+            if mine:
+                game.flag(c)
+            else:
+                game.reveal(c)
+
+
+def build_corpus(n: int, seed: int, every: int = SNAPSHOT_EVERY) -> tuple[list[Position], int]:
+    """The first ``n`` distinct positions of seeded Expert games, and the games played."""
+    spec, click = Spec.preset("expert"), (15, 8)
+    root = np.random.SeedSequence(seed)
+    corpus: dict[Position, None] = {}
+    games = 0
+    while len(corpus) < n:
+        (ss,) = root.spawn(1)  # the same children as root.spawn(games), one at a time
+        board = generate(spec, "opening", click, np.random.default_rng(ss))
+        games += 1
+        for position in _play(board, every):
+            corpus.setdefault(position)
+            if len(corpus) == n:
+                break
+    return list(corpus), games
+
+
+def ms_board(position: Position) -> list[list[int]]:
+    """The position as ms_toollib's ``game_board[row][col]``: 0-8, 10 covered, 11 flag."""
+    g = position.geometry
+    if not g.mask.all():
+        raise ValueError("ms_toollib has no holes: the board must be a full rectangle")
+    if g.width < 3 or g.height < 3:
+        raise ValueError("ms_toollib aborts the process on boards smaller than 3x3")
+    grid = position.grid.astype(np.int16)
+    grid = np.where(grid == Mark.COVERED, MS_COVERED, np.where(grid == Mark.FLAG, MS_FLAG, grid))
+    return grid.reshape(g.height, g.width).tolist()
+
+
+def _timed(fn, repeat: int):
+    """(result of the last run, wall time of each run in milliseconds)."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return result, times
+
+
+def time_both(position: Position, repeat: int):
+    """Time both engines on one position: (ours, theirs, mscsp runs, ms_toollib runs).
+
+    Run times are in milliseconds; callers take the best (the minimum).
+    ``theirs`` is ms_toollib's probability grid, or the RuntimeError it raised. Each
+    mscsp run gets a fresh copy of the position, so no cached view carries over.
+    """
+    import ms_toollib as ms
+
+    board = ms_board(position)
+    ours, t_ours = _timed(lambda: probabilities(Position(position.geometry, position.grid, position.mines)), repeat)
+
+    def theirs_call():
+        try:
+            return ms.cal_probability_onboard(board, position.mines)[0]
+        except RuntimeError as exc:
+            return exc
+
+    theirs, t_theirs = _timed(theirs_call, repeat)
+    return ours, theirs, t_ours, t_theirs
+
+
+def disagreements(position: Position, ours, theirs) -> list[tuple[int, object, object]]:
+    """(cell, ours, theirs) for every covered unflagged cell off by more than TOLERANCE.
+
+    An error raised by ms_toollib is one disagreement with cell None.
+    """
+    if isinstance(theirs, Exception):
+        return [(None, "a probability table", f"{type(theirs).__name__}: {theirs}")]
+    w = position.geometry.width
+    bad = []
+    for c in position.covered_cells():
+        mine = ours.cells[c]
+        other = theirs[c // w][c % w]
+        if mine is None or not abs(float(mine) - other) <= TOLERANCE:
+            bad.append((c, mine, other))
+    return bad
+
+
+def _describe(position: Position, index, cell, ours, theirs) -> str:
+    where = "" if cell is None else " cell [{},{}]".format(*position.geometry.coords(cell))
+    value = ours if cell is None else f"{float(ours):.12f} ({ours})"
+    other = theirs if cell is None else f"{theirs:.12f}"
+    return f"  position {index}{where}: mscsp {value}, ms_toollib {other}"
+
+
+def _summary(name: str, ms_times: list[float]) -> str:
+    q = statistics.quantiles(ms_times, n=10)
+    return (f"{name:34s} median {statistics.median(ms_times):9.3f} ms  p90 {q[8]:9.3f} ms  "
+            f"max {max(ms_times):9.3f} ms")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.positions < 2 or args.repeat < 1:
+        parser.error("need --positions >= 2 and --repeat >= 1")
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        print("ms_toollib is not installed: pip install ms-toollib", file=sys.stderr)
+        return 2
+
+    corpus, games = build_corpus(args.positions, args.seed)
+    t_ours, t_theirs = [], []
+    bad_positions, shown, inexact = 0, [], 0
+    for i, position in enumerate(corpus):
+        ours, theirs, a, b = time_both(position, args.repeat)
+        t_ours.append(min(a))
+        t_theirs.append(min(b))
+        inexact += not ours.exact
+        bad = disagreements(position, ours, theirs)
+        bad_positions += bool(bad)
+        shown.extend(_describe(position, i, *d) for d in bad[: SHOW - len(shown)])
+
+    n = len(corpus)
+    covered = [p.covered_count for p in corpus]
+    print(f"{n} distinct Expert positions (30x16/99, opening at [15,8]) from {games} games, "
+          f"seed {args.seed}; best of {args.repeat} runs each")
+    print(f"covered unflagged cells per position: median {statistics.median(covered):.0f}, "
+          f"min {min(covered)}, max {max(covered)}; positions mscsp only estimated: {inexact}")
+    print(_summary("mscsp probabilities", t_ours))
+    print(_summary("ms_toollib cal_probability_onboard", t_theirs))
+    print(f"median ratio mscsp/ms_toollib: {statistics.median(t_ours) / statistics.median(t_theirs):.2f}x "
+          f"(<= 1.0: mscsp faster)")
+    print(f"positions where they disagree (|diff| > {TOLERANCE:g} on a covered cell): {bad_positions}/{n}")
+    for line in shown:
+        print(line)
+
+    position = parse_position(LONG_FRONTIER.read_text(), str(LONG_FRONTIER))
+    g = position.geometry
+    ours, theirs, a, b = time_both(position, args.repeat)
+    bad = disagreements(position, ours, theirs)
+    print(f"{LONG_FRONTIER.name} ({g.width}x{g.height}/{position.mines}): best mscsp {min(a):.3f} ms, "
+          f"ms_toollib {min(b):.3f} ms, ratio {min(a) / min(b):.3f}x; "
+          f"{'agree' if not bad else f'DISAGREE on {len(bad)} cells'}")
+    print(f"  slowest of the {args.repeat} runs: mscsp {max(a):.3f} ms, ms_toollib {max(b):.3f} ms")
+    for d in bad[:SHOW]:
+        print(_describe(position, LONG_FRONTIER.name, *d))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
