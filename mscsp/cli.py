@@ -247,6 +247,45 @@ def _cmd_count(args: argparse.Namespace) -> int:
     return status
 
 
+#: What ``mscsp reproduce`` runs: (results folder, experiment module, extra arguments).
+REPRODUCE = [
+    ("first_click", "first_click", []),
+    ("first_click_article", "first_click", ["--rng", "article"]),
+    ("completion", "completion", []),
+    ("completion_article", "completion", ["--rng", "article"]),
+    ("winrate", "winrate", []),
+]
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    import importlib
+    import os
+    import time
+
+    out = args.out or ("results-quick" if args.quick else "results")
+    jobs = args.jobs or os.cpu_count() or 1
+    selected = [r for r in REPRODUCE if not args.only or r[0] in args.only]
+    unknown = set(args.only or ()) - {r[0] for r in REPRODUCE}
+    if unknown:
+        raise InputError(f"unknown experiment {sorted(unknown)[0]!r}; choose from {', '.join(r[0] for r in REPRODUCE)}")
+    for folder, module, extra in selected:
+        started = time.perf_counter()
+        sys.stderr.write(f"== {folder}\n")
+        main_fn = importlib.import_module(f"mscsp.experiments.{module}").main
+        argv = [*extra, "--out", f"{out}/{folder}", "--jobs", str(jobs)]
+        if args.quick:
+            argv.append("--quick")
+        if args.resume:
+            argv.append("--resume")
+        if args.seed is not None:
+            argv += ["--seed", str(args.seed)]
+        status = main_fn(argv)
+        if status:
+            return status
+        sys.stderr.write(f"== {folder}: {time.perf_counter() - started:.1f} s, written to {out}/{folder}\n")
+    return 0
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -308,6 +347,15 @@ def build_parser() -> argparse.ArgumentParser:
     cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
     cnt.set_defaults(func=_cmd_count)
+
+    repro = commands.add_parser("reproduce", help="run every experiment and write results/")
+    repro.add_argument("--quick", action="store_true", help="small runs (written to results-quick/ by default)")
+    repro.add_argument("--jobs", type=_positive, help="worker processes (default: all cores)")
+    repro.add_argument("--out", help="results folder (default: results, or results-quick with --quick)")
+    repro.add_argument("--only", nargs="+", metavar="NAME", help="run only these experiments")
+    repro.add_argument("--resume", action="store_true", help="reuse finished chunks of an interrupted run")
+    repro.add_argument("--seed", type=_non_negative, help="override every experiment's default seed")
+    repro.set_defaults(func=_cmd_reproduce)
 
     rep = commands.add_parser("replay", help="replay a saved game and show where it ended")
     rep.add_argument("file", metavar="FILE", help="a replay saved by mscsp play ('-' for standard input)")

@@ -80,6 +80,9 @@ class Game:
         Returns seconds; ``time.monotonic`` by default. Tests and replays inject one.
     board : GeneratedBoard, optional
         Where the layout came from (seed, rule, click), kept for the replay.
+    record : bool
+        Keep the actions for a replay (default); play loops that need no replay
+        switch it off.
 
     Examples
     --------
@@ -101,6 +104,7 @@ class Game:
         *,
         clock: Callable[[], float] = time.monotonic,
         board: GeneratedBoard | None = None,
+        record: bool = True,
         _deferred: tuple[Spec, FirstClickRule, int] | None = None,
     ):
         if (layout is None) == (_deferred is None):
@@ -110,6 +114,7 @@ class Game:
         self._started: float | None = None
         self._ended: float | None = None
         self._actions: list[Action] = []
+        self._recording = record
         self._status = Status.READY
         self._exploded: int | None = None
         self._deferred = _deferred
@@ -151,9 +156,10 @@ class Game:
         return cls(clock=clock, _deferred=(spec, rule, seed))
 
     @classmethod
-    def from_board(cls, board: GeneratedBoard, *, clock: Callable[[], float] = time.monotonic) -> "Game":
+    def from_board(cls, board: GeneratedBoard, *, clock: Callable[[], float] = time.monotonic,
+                   record: bool = True) -> "Game":
         """A game on a generated board, keeping its seed, rule and click for the replay."""
-        return cls(board.layout, clock=clock, board=board)
+        return cls(board.layout, clock=clock, board=board, record=record)
 
     def _set_layout(self, layout: Layout) -> None:
         self._layout = layout
@@ -247,7 +253,8 @@ class Game:
         return int(cell)
 
     def _record(self, kind: ActionKind, cell: int) -> None:
-        self._actions.append(Action(kind, cell, self._clock() - self._created))
+        if self._recording:
+            self._actions.append(Action(kind, cell, self._clock() - self._created))
 
     def reveal(self, cell: int) -> tuple[int, ...]:
         """Open a cell; a zero opens its region. Returns the newly opened cells.

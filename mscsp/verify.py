@@ -22,11 +22,9 @@ from functools import lru_cache
 import numpy as np
 
 from .board import Layout
-from .constraints import build_constraints
 from .errors import InputError
 from .game import Game, Status
-from .solvers import deduce
-from .solvers.propagation import Propagator
+from .play import Deducer
 from .solvers.result import SolverName
 
 __all__ = ["VerifyResult", "verify", "dead_pair"]
@@ -155,80 +153,6 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
     return None
 
 
-class _SinglePoint:
-    """The single-point rules, kept current as cells open and mines are proven.
-
-    It reads only what the player sees: the numbers of opened cells (through
-    :meth:`Game.shown`) and its own proven mines, which it flags on the game.
-    """
-
-    def __init__(self, game: Game):
-        self.game = game
-        area = game.geometry.area
-        self.neighbours = game.geometry.neighbours
-        self.rem = [0] * area  # mines still needed by each open number
-        self.unk = [0] * area  # its neighbours neither open nor proven mines
-        self.open = bytearray(area)
-        self.mine = bytearray(area)
-        self.work: list[int] = []
-
-    def opened(self, cells: tuple[int, ...]) -> None:
-        is_open, mine, neighbours, rem, unk = self.open, self.mine, self.neighbours, self.rem, self.unk
-        for r in cells:
-            is_open[r] = 1
-        new = set(cells)
-        for r in cells:
-            u = m = 0
-            for n in neighbours(r):
-                if is_open[n]:
-                    if n not in new:
-                        unk[n] -= 1
-                        self.work.append(n)
-                elif mine[n]:
-                    m += 1
-                else:
-                    u += 1
-            unk[r] = u
-            rem[r] = self.game.shown(r) - m
-            if u:
-                self.work.append(r)
-
-    def proven_mine(self, cell: int) -> None:
-        if self.mine[cell]:
-            return
-        self.mine[cell] = 1
-        self.game.flag(cell)
-        for n in self.neighbours(cell):
-            if self.open[n]:
-                self.rem[n] -= 1
-                self.unk[n] -= 1
-                self.work.append(n)
-
-    def reveal(self, cell: int) -> None:
-        if self.game.status is Status.PLAYING and not self.open[cell]:
-            self.opened(self.game.reveal(cell))
-
-    def run(self) -> bool:
-        """Apply the two rules to a fixed point; True if anything was proven."""
-        progress = False
-        work, rem, unk, is_open, mine = self.work, self.rem, self.unk, self.open, self.mine
-        while work and self.game.status is Status.PLAYING:
-            c = work.pop()
-            if not unk[c]:
-                continue
-            if rem[c] == 0:
-                progress = True
-                for n in self.neighbours(c):
-                    if not is_open[n] and not mine[n]:
-                        self.reveal(n)
-            elif rem[c] == unk[c]:
-                progress = True
-                for n in self.neighbours(c):
-                    if not is_open[n] and not mine[n]:
-                        self.proven_mine(n)
-        return progress
-
-
 def verify(
     layout: Layout,
     click: int,
@@ -274,37 +198,16 @@ def verify(
             reason = (f"the mine at {list(g.coords(pair[0]))} and the safe cell at {list(g.coords(pair[1]))} "
                       "look the same to every number on the board")
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason)
-    game = Game(layout)
+    game = Game(layout, record=False)
     first = game.reveal(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started)
-    rules = _SinglePoint(game)
-    rules.opened(first)
-    steps = 0
-    complete = True
-    while game.status is Status.PLAYING:
-        steps += rules.run()
-        if game.status is not Status.PLAYING or solver is SolverName.SINGLE_POINT:
-            break
-        position = game.position(mines_known=use_total)
-        system = build_constraints(position)
-        known = Propagator(system, subset=True, use_total=use_total).run().known
-        if solver is SolverName.SAT and all(known.values()):
-            known, ok = deduce(position, solver, use_total=use_total, time_limit=time_limit, system=system)
-            complete = complete and ok
-        safe = [c for c, mine in known.items() if not mine]
-        if not known:
-            break
-        steps += 1
-        for c, mine in known.items():
-            if mine:
-                rules.proven_mine(c)
-        for c in safe:
-            rules.reveal(c)
-        if not safe and not rules.work:
-            break
+    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
+    deducer.opened(first)
+    deducer.run()
     if game.status is Status.LOST:  # pragma: no cover - a sound solver never opens a mine
         raise AssertionError("the solver opened a mine: it is unsound")
+    steps, complete = deducer.steps, deducer.complete
     return VerifyResult(
         solved=game.status is Status.WON,
         opened=game.opened_count,

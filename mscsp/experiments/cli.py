@@ -1,0 +1,93 @@
+"""The command line shared by every experiment script (CONTRACT.md).
+
+``python experiments/NAME.py --samples N --seed S --jobs J --out DIR`` with, besides,
+``--quick`` (a small run for tests and smoke checks), ``--resume`` (reuse finished
+chunks of an interrupted run), ``--dask ADDRESS`` (run chunks on a Dask cluster),
+``--rng numpy|article`` where the article's own random stream can be replayed, and
+``--quiet`` (no progress line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from .output import provenance, write_results
+
+__all__ = ["experiment_parser", "finish"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, not {text!r}")
+    return int(text)
+
+
+def experiment_parser(name: str, doc: str | None, *, samples: int, seed: int, quick: int | None = None,
+                      article: bool = False) -> argparse.ArgumentParser:
+    """The shared options; ``--samples`` defaults to ``samples`` (``quick`` with --quick)."""
+    parser = _Parser(prog=f"experiments/{name}.py", description=(doc or "").strip().splitlines()[0],
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--samples", type=_positive, default=None,
+                        help=f"samples per table row (default: {samples}; with --quick: {quick or max(1, samples // 100)})")
+    parser.add_argument("--seed", type=_seed, default=seed, help=f"random seed (default: {seed})")
+    parser.add_argument("--jobs", type=_positive, default=1, help="local worker processes (default: 1)")
+    parser.add_argument("--dask", metavar="ADDRESS", help="run chunks on a Dask scheduler, e.g. tcp://host:8786")
+    parser.add_argument("--out", default=f"results/{name}", help=f"output folder (default: results/{name})")
+    parser.add_argument("--resume", action="store_true", help="reuse chunks an interrupted run already finished")
+    parser.add_argument("--quick", action="store_true", help="a small run, for tests and smoke checks")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    if article:
+        parser.add_argument("--rng", choices=["numpy", "article"], default="numpy",
+                            help="numpy: per-sample SeedSequence streams; article: replay the article's random stream")
+    parser.set_defaults(_default_samples=samples, _quick_samples=quick or max(1, samples // 100), rng="numpy")
+    _parse = parser.parse_args
+
+    def parse(args=None, namespace=None):
+        ns = _parse(args, namespace)
+        if ns.samples is None:
+            ns.samples = ns._quick_samples if ns.quick else ns._default_samples
+        ns.argv = list(sys.argv[1:] if args is None else args)
+        return ns
+
+    parser.parse_args = parse  # type: ignore[method-assign]
+    return parser
+
+
+def finish(out: Path, name: str, args: argparse.Namespace, tables: dict[str, pd.DataFrame], markdown: str,
+           started: float, figures: dict | None = None, extra: dict | None = None) -> None:
+    """Write the results folder with its ``config.json``."""
+    config = {
+        "experiment": name,
+        "seed": args.seed,
+        "samples": args.samples,
+        "quick": args.quick,
+        "jobs": args.jobs,
+        "dask": args.dask,
+        "rng": args.rng,
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        **provenance([f"python experiments/{name}.py", *args.argv]),
+    }
+    if extra:
+        config.update(extra)
+    write_results(Path(out), tables, markdown, config, figures)
+    if figures:
+        import matplotlib.pyplot as plt
+
+        for fig in figures.values():
+            plt.close(fig)

@@ -1,0 +1,205 @@
+"""Playing a game with a solver: deduction-driven moves and, when stuck, a guessing policy.
+
+:class:`Deducer` opens every cell its solver proves safe and flags every proven mine
+until nothing more can be proven. It reads only what the player sees — the numbers
+of open cells and its own flags — through :class:`~mscsp.game.Game`, which alone
+holds the layout, in the manner of Simon Tatham's Mines (a solver with a knowledge
+grid and an ``open`` callback that never reads the mines).
+
+The single-point rules are kept up to date incrementally as cells open (each event
+touches only the clues around it); subset reasoning runs when they stall, and the
+complete solver only when subset reasoning stalls too. That changes the speed but
+not the outcome: knowledge only grows, so the cells a sound solver ends up opening
+do not depend on the order in which its deductions are applied.
+
+:func:`play_game` adds the guessing policy of the win-rate experiments: when nothing
+is proven, click the covered cell with the least exact mine probability (ties in row
+order, as :meth:`mscsp.counting.Probabilities.best`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .constraints import build_constraints
+from .counting import probabilities
+from .game import Game, Status
+from .solvers import deduce
+from .solvers.propagation import Propagator
+from .solvers.result import SolverName
+
+__all__ = ["Deducer", "GameRecord", "play_game"]
+
+
+class _SinglePoint:
+    """The single-point rules, kept current as cells open and mines are proven.
+
+    It reads only what the player sees: the numbers of opened cells (through
+    :meth:`Game.shown`) and its own proven mines, which it flags on the game.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        area = game.geometry.area
+        self.neighbours = game.geometry.neighbours
+        self.rem = [0] * area  # mines still needed by each open number
+        self.unk = [0] * area  # its neighbours neither open nor proven mines
+        self.open = bytearray(area)
+        self.mine = bytearray(area)
+        self.work: list[int] = []
+
+    def opened(self, cells: tuple[int, ...]) -> None:
+        is_open, mine, neighbours, rem, unk = self.open, self.mine, self.neighbours, self.rem, self.unk
+        for r in cells:
+            is_open[r] = 1
+        new = set(cells)
+        for r in cells:
+            u = m = 0
+            for n in neighbours(r):
+                if is_open[n]:
+                    if n not in new:
+                        unk[n] -= 1
+                        self.work.append(n)
+                elif mine[n]:
+                    m += 1
+                else:
+                    u += 1
+            unk[r] = u
+            rem[r] = self.game.shown(r) - m
+            if u:
+                self.work.append(r)
+
+    def proven_mine(self, cell: int) -> None:
+        if self.mine[cell]:
+            return
+        self.mine[cell] = 1
+        self.game.flag(cell)
+        for n in self.neighbours(cell):
+            if self.open[n]:
+                self.rem[n] -= 1
+                self.unk[n] -= 1
+                self.work.append(n)
+
+    def reveal(self, cell: int) -> None:
+        if self.game.status is Status.PLAYING and not self.open[cell]:
+            self.opened(self.game.reveal(cell))
+
+    def run(self) -> bool:
+        """Apply the two rules to a fixed point; True if anything was proven."""
+        progress = False
+        work, rem, unk, is_open, mine = self.work, self.rem, self.unk, self.open, self.mine
+        while work and self.game.status is Status.PLAYING:
+            c = work.pop()
+            if not unk[c]:
+                continue
+            if rem[c] == 0:
+                progress = True
+                for n in self.neighbours(c):
+                    if not is_open[n] and not mine[n]:
+                        self.reveal(n)
+            elif rem[c] == unk[c]:
+                progress = True
+                for n in self.neighbours(c):
+                    if not is_open[n] and not mine[n]:
+                        self.proven_mine(n)
+        return progress
+
+
+class Deducer:
+    """Open what a solver proves, flag what it proves a mine, until it is stuck.
+
+    Parameters
+    ----------
+    game : Game
+        A game in progress (the first click already made).
+    solver : {'single-point', 'subset', 'sat'}
+    use_total : bool
+        Whether the solver may use the mine total.
+    time_limit : float
+        Seconds for each complete-solver call.
+
+    Attributes
+    ----------
+    steps : int
+        Deduction rounds that proved something: a single-point pass to its fixed
+        point, or one stronger-solver call at a stall.
+    complete : bool
+        False if a bounded search gave up somewhere.
+    """
+
+    def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+                 time_limit: float = 30.0):
+        self.game = game
+        self.solver = SolverName.parse(solver)
+        self.use_total = use_total
+        self.time_limit = time_limit
+        self.rules = _SinglePoint(game)
+        self.steps = 0
+        self.complete = True
+
+    def opened(self, cells: tuple[int, ...]) -> None:
+        """Tell the deducer about cells opened by other means (the first click, a guess)."""
+        self.rules.opened(cells)
+
+    def run(self) -> None:
+        """Deduce and play until the game is over or nothing more can be proven."""
+        game, rules = self.game, self.rules
+        while game.status is Status.PLAYING:
+            self.steps += rules.run()
+            if game.status is not Status.PLAYING or self.solver is SolverName.SINGLE_POINT:
+                return
+            position = game.position(mines_known=self.use_total)
+            system = build_constraints(position)
+            known = Propagator(system, subset=True, use_total=self.use_total).run().known
+            if self.solver is SolverName.SAT and all(known.values()):
+                known, ok = deduce(position, self.solver, use_total=self.use_total,
+                                   time_limit=self.time_limit, system=system)
+                self.complete = self.complete and ok
+            if not known:
+                return
+            self.steps += 1
+            for c, mine in known.items():
+                if mine:
+                    rules.proven_mine(c)
+            safe = [c for c, mine in known.items() if not mine]
+            for c in safe:
+                rules.reveal(c)
+            if not safe and not rules.work:
+                return
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one played game went."""
+
+    won: bool
+    guesses: int
+    opened: int
+    safe_cells: int
+    seconds: float
+
+
+def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.SAT, use_total: bool = True,
+              time_limit: float = 30.0) -> GameRecord:
+    """Play to the end: the first click, then proofs, and least-probability guesses when stuck.
+
+    The first click is not counted as a guess.
+    """
+    started = time.perf_counter()
+    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
+    deducer.opened(game.reveal(click))
+    guesses = 0
+    while game.status is Status.PLAYING:
+        deducer.run()
+        if game.status is not Status.PLAYING:
+            break
+        position = game.position(mines_known=use_total)
+        best = probabilities(position).best()
+        guesses += 1
+        opened = game.reveal(best)
+        if game.status is Status.PLAYING:
+            deducer.opened(opened)
+    layout = game.layout()
+    return GameRecord(game.status is Status.WON, guesses, game.opened_count - (game.status is Status.LOST),
+                      layout.safe_count, time.perf_counter() - started)

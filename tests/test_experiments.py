@@ -1,0 +1,127 @@
+"""Experiments: quick runs finish in seconds, tables do not depend on --jobs, runs resume."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import REPO
+from mscsp.cli import main as cli_main
+from mscsp.experiments import completion, first_click, winrate
+
+TIMING = {"ms_per_verification", "expected_wait_s", "ms_per_game"}
+
+
+def _table(folder):
+    df = pd.read_csv(folder / "summary.csv")
+    return df[[c for c in df.columns if c not in TIMING]]
+
+
+@pytest.mark.parametrize("module", [first_click, completion, winrate])
+def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert module.main(["--quick", "--quiet", "--out", str(one), "--jobs", "1", "--seed", "7"]) == 0
+    assert module.main(["--quick", "--quiet", "--out", str(two), "--jobs", "2", "--seed", "7"]) == 0
+    pd.testing.assert_frame_equal(_table(one), _table(two))
+    config = json.loads((one / "config.json").read_text())
+    assert config["seed"] == 7 and config["quick"] is True and config["packages"]["numpy"]
+    assert "revision" in config["git"] and config["wall_seconds"] >= 0
+    assert (one / "README.md").read_text().startswith("# ")
+    summary = pd.read_csv(one / "summary.csv")
+    for col in ["board", "width", "height", "mines", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "exact"]:
+        assert col in summary.columns
+    assert "solver" in summary.columns or "policy" in summary.columns
+    assert ((summary["low"] <= summary["p"]) & (summary["p"] <= summary["high"])).all()
+
+
+def test_an_interrupted_run_resumes_to_the_same_table(tmp_path, monkeypatch):
+    full = tmp_path / "full"
+    assert completion.main(["--samples", "60", "--quiet", "--out", str(full), "--seed", "3"]) == 0
+    part = tmp_path / "part"
+    calls = {"n": 0}
+    real = completion._work
+
+    def flaky(chunk):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(chunk)
+
+    monkeypatch.setattr(completion, "_work", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        completion.main(["--samples", "60", "--quiet", "--out", str(part), "--seed", "3"])
+    saved = list((part / ".chunks").rglob("*.json"))
+    assert len(saved) == 4  # finished chunks were kept
+    monkeypatch.setattr(completion, "_work", real)
+    counted = {"n": 0}
+
+    def counting(chunk):
+        counted["n"] += 1
+        return real(chunk)
+
+    monkeypatch.setattr(completion, "_work", counting)
+    assert completion.main(["--samples", "60", "--quiet", "--out", str(part), "--seed", "3", "--resume"]) == 0
+    total_chunks = len(list((full / ".chunks").rglob("*.json")))
+    assert counted["n"] == total_chunks - 4  # nothing recomputed
+    pd.testing.assert_frame_equal(_table(full), _table(part))
+
+
+def test_dask_local_cluster_gives_identical_results(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert first_click.main(["--quick", "--quiet", "--out", str(local), "--seed", "5"]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert first_click.main(["--quick", "--quiet", "--out", str(remote), "--seed", "5",
+                                 "--dask", cluster.scheduler_address]) == 0
+    pd.testing.assert_frame_equal(_table(local), _table(remote))
+
+
+def test_article_mode_reproduces_the_single_point_table_digits():
+    df = completion.article_table(samples=2000, seed=42)
+    assert completion.article_lines(df) == (
+        "Beginner 9x9/10          single-point solver finishes without guessing: 0.637 +/- 0.021  (n=2000)\n"
+        "Intermediate 16x16/40    single-point solver finishes without guessing: 0.241 +/- 0.019  (n=2000)\n"
+        "Expert 30x16/99          single-point solver finishes without guessing: 0.001 +/- 0.001  (n=2000)\n"
+    )
+
+
+def test_article_mode_first_click_matches_a_small_replay_of_the_script():
+    # the article's own loop, re-run here on a few boards, against the module's replay
+    import math
+    import random
+
+    samples = 300
+    rng = random.Random(42)
+    expected = []
+    for w, h, m in ((9, 9, 10), (16, 16, 40), (30, 16, 99)):
+        n = w * h
+        cx, cy = w // 2, h // 2
+        click = cx + cy * w
+        nb = {(cx + dx) + (cy + dy) * w for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - {click}
+        for rule in ("random board", "click excluded"):
+            hits = 0
+            for _ in range(samples):
+                pool = range(n) if rule == "random board" else [i for i in range(n) if i != click]
+                mines = set(rng.sample(pool, m))
+                hits += click not in mines and not (mines & nb)
+            expected.append(hits)
+    df = first_click.article_table(samples=samples, seed=42)
+    assert df["k"].tolist() == expected
+    assert math.isclose(df["exact"].iloc[0], 0.2855, abs_tol=5e-5)
+
+
+def test_script_entry_point_and_bad_arguments(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "experiments" / "first_click.py"), "--samples", "0"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "positive integer" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_reproduce_quick(tmp_path, capsys):
+    assert cli_main(["reproduce", "--quick", "--out", str(tmp_path), "--jobs", "1",
+                     "--only", "first_click", "completion_article"]) == 0
+    assert (tmp_path / "first_click" / "summary.csv").exists()
+    assert (tmp_path / "completion_article" / "summary.csv").exists()
+    assert cli_main(["reproduce", "--only", "nothing"]) == 2
