@@ -85,7 +85,21 @@ def spec_from_args(args: argparse.Namespace) -> Spec:
 def _cmd_generate(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     click = args.click if args.click is not None else (spec.width // 2, spec.height // 2)
-    board = generate(spec, args.rule, click, args.seed)
+    extra: dict = {}
+    if args.no_guess:
+        from .noguess import generate_no_guess
+
+        result = generate_no_guess(
+            spec, args.rule, click, args.seed, method=args.method, solver=args.solver,
+            use_total=not args.no_total, max_attempts=args.max_attempts, time_limit=args.time_limit,
+        )
+        board = result.board
+        attempts, seconds = result.attempts, result.seconds
+        extra = {"method": result.method.value, "solver": result.solver.value, "mine_total": result.use_total,
+                 "perturbations": result.perturbations, "guarantee": result.guarantee}
+    else:
+        board = generate(spec, args.rule, click, args.seed)
+        attempts, seconds = 1, board.seconds
     layout = board.layout
     if args.json:
         record = {
@@ -96,10 +110,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             "rule": board.rule.value,
             "click": list(click),
             "layout": layout.rows(),
-            "no_guess": False,
-            "attempts": 1,
-            "seconds": round(board.seconds, 6),
+            "no_guess": bool(args.no_guess),
+            "attempts": attempts,
+            "seconds": round(seconds, 6),
             "generator": board.generator,
+            **extra,
         }
         sys.stdout.write(json.dumps(record) + "\n")
     else:
@@ -109,6 +124,10 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             f"seed: {board.seed}",
             f"generator: {board.generator}",
         ]
+        if args.no_guess:
+            comments += [f"no-guess: {extra['guarantee']}",
+                         f"method: {extra['method']}, attempts: {attempts}, perturbations: {extra['perturbations']}, "
+                         f"seconds: {seconds:.3f}"]
         sys.stdout.write(format_layout(layout, comments))
     return 0
 
@@ -315,6 +334,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_board_arguments(gen)
     gen.add_argument("--click", type=parse_cell, metavar="X,Y", help="first click (default: the centre)")
     gen.add_argument("--json", action="store_true", help="print one JSON object instead of a layout file")
+    gen.add_argument("--no-guess", action="store_true", help="only a board the solver finishes from the click")
+    gen.add_argument("--method", choices=["retry", "perturb"], default="retry",
+                     help="no-guess method: retry fresh boards, or perturb Tatham-style (default: retry)")
+    gen.add_argument("--solver", choices=SOLVERS, default="sat", help="no-guess solver (default: sat)")
+    gen.add_argument("--no-total", action="store_true", help="the no-guess solver may not use the mine total")
+    gen.add_argument("--max-attempts", type=_positive, default=100_000, help="fresh boards at most (default: 100000)")
+    gen.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
+                     help="seconds at most for a no-guess board (default: 60)")
     gen.set_defaults(func=_cmd_generate)
 
     play = commands.add_parser("play", help="play a game in the terminal")

@@ -169,6 +169,25 @@ class Game:
         self._numbers = layout.numbers.tolist()
         self._safe_total = layout.safe_count
 
+    def rearrange(self, layout: Layout) -> None:
+        """Replace the hidden layout in the middle of a game (board generators only).
+
+        Tatham-style perturbation changes mines among cells the player has not opened;
+        every open cell must stay safe and the mine count may not change. Open cells
+        then show their new numbers.
+
+        Raises
+        ------
+        InputError
+            If the new layout has another geometry or mine count, or a mine on an
+            open cell.
+        """
+        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
+            raise InputError("a rearranged layout needs the same board and mine count")
+        if (layout.mines & self.revealed).any():
+            raise InputError("a rearranged layout cannot put a mine on an open cell")
+        self._set_layout(layout)
+
     # -- state ---------------------------------------------------------------------
     @property
     def geometry(self) -> Geometry:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from .constraints import build_constraints
 from .counting import probabilities
 from .game import Game, Status
@@ -141,6 +143,19 @@ class Deducer:
     def opened(self, cells: tuple[int, ...]) -> None:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
         self.rules.opened(cells)
+
+    def resync(self) -> None:
+        """Start the single-point bookkeeping afresh from the game's open cells and flags.
+
+        For generators that rearrange mines mid-game: open numbers may have changed,
+        while what was proven stays true (open cells stay safe, flagged mines stay).
+        """
+        game = self.game
+        rules = _SinglePoint(game)
+        for c in np.flatnonzero(game.flagged).tolist():
+            rules.mine[c] = 1
+        rules.opened(tuple(np.flatnonzero(game.revealed).tolist()))
+        self.rules = rules
 
     def run(self) -> None:
         """Deduce and play until the game is over or nothing more can be proven."""

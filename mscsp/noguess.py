@@ -1,0 +1,342 @@
+"""No-guess boards: retries or perturbation, with a stated and checked guarantee.
+
+A board is *no-guess* for a solver when :func:`mscsp.verify.verify` — the play loop
+that alone holds the layout, feeding the solver only what a player sees — opens every
+safe cell from the chosen click. The guarantee printed with a board names the solver
+and whether the mine total was used ("solvable by complete deduction with the mine
+total from [15,8]"); a stronger solver admits more boards, but its deductions may be
+harder for a player to find.
+
+Two methods:
+
+``retry``
+    Draw a board under the first-click rule, verify, repeat. Accepted boards are
+    exactly uniform over the no-guess boards of the rule (rejection sampling). The
+    reference article's recommendation; slow where acceptance is rare.
+``perturb``
+    After Simon Tatham's Mines ("Writing a soluble-grid generator for Mines"): when
+    the solver is stuck, change the board where it is stuck and verify again from
+    scratch (a change can invalidate earlier deductions). Here a perturbation picks
+    a stuck clue — the one whose covered neighbours the counting engine finds most
+    uncertain — and fills all its undecided neighbours with mines or empties them,
+    whichever moves fewer mines, swapping with covered cells that touch no open cell
+    (so no other number changes), preferring cells far from the click. The board is
+    kept while the verifier opens more cells after each change; after a few changes
+    without progress it starts over from a fresh draw. Only a board that the
+    verifier finishes untouched, from scratch, is accepted. This biases the layout
+    distribution; ``experiments/noguess_cost.py`` measures how (per-cell mine
+    frequencies and 3BV against retry boards).
+
+Both are bounded by attempts and time and fail with a :class:`GenerationError`
+carrying the attempt count. Randomness comes from one seeded generator, consumed the
+same way on every machine, so the same arguments give the same board.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from .board import Layout, Spec
+from .errors import GenerationError, InconsistentError, parse_choice
+from .game import Game, Status
+from .play import Deducer
+from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
+from .sampling import as_generator, fresh_seed
+from .solvers.result import SolverName
+
+__all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
+
+#: Names the no-guess procedures; changes whenever the same seed would give another board.
+NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/1"
+
+
+class Method(Enum):
+    RETRY = "retry"
+    PERTURB = "perturb"
+
+    @classmethod
+    def parse(cls, name: "str | Method") -> "Method":
+        return parse_choice(cls, name, "no-guess method")
+
+
+_SOLVER_WORDS = {
+    SolverName.SINGLE_POINT: "single-point deduction",
+    SolverName.SUBSET: "subset deduction",
+    SolverName.SAT: "complete deduction",
+}
+
+
+def guarantee_text(solver: SolverName | str, use_total: bool, click: tuple[int, int]) -> str:
+    """The guarantee a no-guess board carries, in words.
+
+    Examples
+    --------
+    >>> guarantee_text("sat", True, (15, 8))
+    'solvable by complete deduction with the mine total from [15,8]'
+    """
+    solver = SolverName.parse(solver)
+    total = "with the mine total" if use_total else "without the mine total"
+    return f"solvable by {_SOLVER_WORDS[solver]} {total} from [{click[0]},{click[1]}]"
+
+
+@dataclass(frozen=True)
+class NoGuessBoard:
+    """An accepted no-guess board and how it was found."""
+
+    board: GeneratedBoard
+    method: Method
+    solver: SolverName
+    use_total: bool
+    attempts: int
+    perturbations: int
+    seconds: float
+    guarantee: str
+    generator: str = NOGUESS_VERSION
+
+
+def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
+    game = Game(layout, record=False)
+    opened = game.reveal(click)
+    deducer = Deducer(game, solver, use_total=use_total)
+    if game.status is Status.PLAYING:
+        deducer.opened(opened)
+        deducer.run()
+    return game, deducer
+
+
+def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
+               rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
+    """Perturb one board until a pass from scratch needs no change (Tatham's scheme).
+
+    Within a pass the solver keeps what it proved — open cells stay safe and flagged
+    mines stay put under every change — and continues on the changed board. When a
+    pass ends in a win, the board is verified again from scratch; a pass that needs
+    no change accepts it. A pass needing more changes than the one before, or
+    ``patience`` changes in a row without opening anything, gives the board up.
+    Returns the accepted layout (or None) and the number of changes made.
+    """
+    perturber = _Perturber(layout, rule, click, rng)
+    game, deducer = _play(layout, click, solver, use_total)
+    if game.status is Status.LOST:
+        return None, 0
+    previous = None
+    changes = used = idle = 0
+    best = game.opened_count
+    while time.perf_counter() < deadline:
+        if game.status is Status.WON:
+            if changes == 0:
+                return perturber.layout(), used
+            if previous is not None and changes >= previous:
+                return None, used
+            previous, changes, idle = changes, 0, 0
+            game, deducer = _play(perturber.layout(), click, solver, use_total)
+            best = game.opened_count
+            continue
+        effect = perturber.perturb(game, use_total)
+        if effect is None:
+            return None, used
+        changes += 1
+        used += 1
+        if effect == "fresh":
+            game, deducer = _play(perturber.layout(), click, solver, use_total)
+        else:
+            game.rearrange(perturber.layout())
+            deducer.resync()
+            deducer.run()
+        if game.opened_count > best:
+            best, idle = game.opened_count, 0
+        else:
+            idle += 1
+            if idle >= patience:
+                return None, used
+    return None, used
+
+
+class _Perturber:
+    """Tatham-style local changes where the solver is stuck."""
+
+    def __init__(self, layout: Layout, rule: FirstClickRule, click: int, rng: np.random.Generator):
+        g = layout.geometry
+        self.geometry = g
+        self.mines = layout.mines.copy()
+        self.click = click
+        self.rng = rng
+        self.excluded = set(rule.excluded(g, click)) | {click}
+        cx, cy = g.coords(click)
+        xs, ys = np.divmod(np.arange(g.area), g.width)[::-1]
+        self.distance = np.maximum(np.abs(xs - cx), np.abs(ys - cy))
+
+    def layout(self) -> Layout:
+        return Layout(self.geometry, self.mines)
+
+    def perturb(self, game: Game, use_total: bool) -> str | None:
+        """Change the mines around one stuck clue.
+
+        Returns ``"same"`` when the current pass can go on (only covered, undecided
+        cells changed: open cells stay safe, flags stay mines), ``"fresh"`` when a
+        mine had to move onto an open cell or off a flag (the pass restarts from
+        scratch, as Tatham's generator does near the end), or None when no change
+        is possible.
+        """
+        g = self.geometry
+        position = game.position(mines_known=use_total)
+        covered = position.covered
+        revealed = position.revealed
+        touching = g.neighbour_count(revealed) > 0
+        stuck = []
+        for clue in np.flatnonzero(revealed & (g.neighbour_count(covered) > 0)).tolist():
+            cells = [n for n in g.neighbours(clue) if covered[n] and n not in self.excluded]
+            if cells:
+                stuck.append(cells)
+        if not stuck:
+            return self._breach(position, covered)
+        # small undecided sets first (fewest mines to move), ties at random
+        order = self.rng.permutation(len(stuck))
+        stuck = sorted((stuck[i] for i in order), key=len)
+        allowed = np.ones(g.area, dtype=bool)
+        allowed[list(self.excluded)] = False
+        allowed &= g.mask
+        far = covered & ~touching & allowed
+        near = covered & touching & allowed
+        opened = revealed & allowed
+        flags = position.flagged & allowed
+        for cells in stuck[:8]:
+            inside = [c for c in cells if self.mines[c]]
+            outside = [c for c in cells if not self.mines[c]]
+            taken = np.zeros(g.area, dtype=bool)
+            taken[cells] = True
+            options = []
+            # fill: bring mines in; empty: send them away. Tiers: far covered cells,
+            # then other undecided cells, then (restarting the pass) flags / open cells.
+            for kind, need, tiers in (
+                ("empty", len(inside), [(far & ~self.mines, "same"), (near & ~self.mines & ~taken, "same"),
+                                        (opened, "fresh")]),
+                ("fill", len(outside), [(far & self.mines, "same"), (near & self.mines & ~taken, "same"),
+                                        (flags, "fresh")]),
+            ):
+                if need == 0:
+                    continue
+                for rank, (pool, effect) in enumerate(tiers):
+                    cand = np.flatnonzero(pool)
+                    if cand.size >= need:
+                        options.append((rank, need, kind != "empty", kind, cand, effect))
+                        break
+            if not options:
+                continue
+            # cheapest tier, fewest moves, and emptying (it opens cells) before filling
+            rank, need, _, kind, cand, effect = min(options, key=lambda o: o[:3])
+            chosen = self._farthest(cand.tolist(), need)
+            if kind == "fill":
+                self.mines[chosen] = False
+                self.mines[outside] = True
+            else:
+                self.mines[inside] = False
+                self.mines[chosen] = True
+            return effect
+        return None
+
+    def _breach(self, position, covered: np.ndarray) -> str | None:
+        """No open number touches an undecided cell: the rest is walled off by flags.
+        Move one flag of the wall onto an undecided free cell (a fresh pass follows)."""
+        g = self.geometry
+        wall = [c for c in position.flagged_cells()
+                if c not in self.excluded and any(covered[n] for n in g.neighbours(c))]
+        hosts = [c for c in np.flatnonzero(covered).tolist() if c not in self.excluded and not self.mines[c]]
+        if not wall or not hosts:
+            return None
+        brick = wall[int(self.rng.integers(len(wall)))]
+        host = self._farthest(hosts, 1)[0]
+        self.mines[brick] = False
+        self.mines[host] = True
+        return "fresh"
+
+    def _farthest(self, cells: list[int], k: int) -> list[int]:
+        """``k`` cells drawn with weight growing with the distance from the click."""
+        cells_arr = np.array(cells)
+        weight = self.distance[cells_arr].astype(float) ** 2 + 1
+        pick = self.rng.choice(cells_arr.size, size=k, replace=False, p=weight / weight.sum())
+        return cells_arr[pick].tolist()
+
+
+def generate_no_guess(
+    spec: Spec,
+    rule: FirstClickRule | str,
+    click: tuple[int, int],
+    seed: int | np.random.Generator | None = None,
+    *,
+    method: Method | str = Method.RETRY,
+    solver: SolverName | str = SolverName.SAT,
+    use_total: bool = True,
+    max_attempts: int = 100_000,
+    time_limit: float = 60.0,
+    patience: int = 6,
+) -> NoGuessBoard:
+    """A board the solver finishes from ``click`` without a guess.
+
+    Parameters
+    ----------
+    spec, rule, click, seed
+        As for :func:`mscsp.rules.generate`.
+    method : {'retry', 'perturb'}
+    solver : {'single-point', 'subset', 'sat'}
+        The solver whose success defines "no-guess".
+    use_total : bool
+        Whether that solver may use the mine total.
+    max_attempts : int
+        Fresh boards to draw at most.
+    time_limit : float
+        Seconds at most.
+    patience : int
+        (perturb) changes in a row without progress before starting over.
+
+    Raises
+    ------
+    InputError
+        For an impossible request (too many mines, a click off the board).
+    GenerationError
+        When the bound is reached; it carries the number of attempts.
+
+    Examples
+    --------
+    >>> b = generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=1)
+    >>> b.guarantee, b.method.value
+    ('solvable by complete deduction with the mine total from [4,4]', 'retry')
+    """
+    started = time.perf_counter()
+    method = Method.parse(method)
+    solver = SolverName.parse(solver)
+    rule = FirstClickRule.parse(rule)
+    geometry = spec.geometry
+    cell = geometry.index(*click)
+    limit = max_mines(geometry, rule, cell)
+    if spec.mines > limit:
+        # place_mines says the same, but say it before any work is done
+        place_mines(geometry, spec.mines, rule, cell, 0)
+    if seed is None:
+        seed = fresh_seed()
+    recorded = None if isinstance(seed, np.random.Generator) else int(seed)
+    rng = as_generator(seed)
+    attempts = perturbations = 0
+    deadline = started + time_limit
+    while attempts < max_attempts and time.perf_counter() < deadline:
+        attempts += 1
+        layout = place_mines(geometry, spec.mines, rule, cell, rng)
+        if method is Method.PERTURB:
+            layout, used = _perturbed(layout, rule, cell, solver, use_total, rng, deadline, patience)
+            perturbations += used
+            won = layout is not None
+        else:
+            won = _play(layout, cell, solver, use_total)[0].status is Status.WON
+        if won:
+            board = GeneratedBoard(layout, rule, cell, recorded, NOGUESS_VERSION, time.perf_counter() - started)
+            return NoGuessBoard(board, method, solver, use_total, attempts, perturbations,
+                                time.perf_counter() - started, guarantee_text(solver, use_total, click))
+    raise GenerationError(
+        f"no {spec.width}x{spec.height} board with {spec.mines} mines {guarantee_text(solver, use_total, click)} "
+        f"found by {method.value} within {time_limit:g} s and {max_attempts} attempts",
+        attempts,
+    )
