@@ -1,0 +1,67 @@
+import json
+
+import pytest
+
+from mscsp.board import Spec
+from mscsp.cli import main
+from mscsp.errors import GenerationError, InputError
+from mscsp.noguess import generate_no_guess
+from mscsp.verify import verify
+
+
+@pytest.mark.parametrize("method", ["retry", "perturb"])
+@pytest.mark.parametrize("spec,rule,click", [
+    (Spec(9, 9, 10), "opening", (4, 4)),
+    (Spec(16, 16, 40), "safe", (0, 0)),
+    (Spec(30, 16, 99), "opening", (15, 8)),
+    (Spec(12, 10, 36), "opening", (6, 5)),
+])
+def test_accepted_boards_are_verified_afresh_and_reproducible(method, spec, rule, click):
+    for seed in range(3):
+        b = generate_no_guess(spec, rule, click, seed, method=method, time_limit=60)
+        layout = b.board.layout
+        assert layout.mine_count == spec.mines
+        assert verify(layout, b.board.click, "sat", use_total=True).solved  # from scratch
+        again = generate_no_guess(spec, rule, click, seed, method=method, time_limit=60)
+        assert again.board.layout == layout
+        assert b.guarantee.startswith("solvable by complete deduction with the mine total")
+
+
+@pytest.mark.parametrize("solver,total", [("single-point", False), ("subset", True), ("sat", False)])
+def test_guarantee_holds_for_the_named_solver(solver, total):
+    b = generate_no_guess(Spec(16, 16, 40), "opening", (8, 8), 11, method="perturb", solver=solver, use_total=total)
+    assert verify(b.board.layout, b.board.click, solver, use_total=total).solved
+    assert ("without the mine total" in b.guarantee) == (not total)
+
+
+def test_high_density_perturbation_succeeds():
+    b = generate_no_guess(Spec(30, 16, 170), "opening", (15, 8), 5, method="perturb", time_limit=60)
+    assert verify(b.board.layout, b.board.click, "sat").solved and b.perturbations > 0
+
+
+def test_impossible_requests_fail_fast():
+    with pytest.raises(InputError, match="too many mines"):
+        generate_no_guess(Spec(9, 9, 73), "opening", (4, 4), 1)
+    with pytest.raises(InputError, match="not a cell"):
+        generate_no_guess(Spec(9, 9, 10), "opening", (9, 4), 1)
+
+
+@pytest.mark.parametrize("method", ["retry", "perturb"])
+def test_no_layout_exists_fails_within_its_bound(method):
+    # 2x2, one mine, safe click in a corner: the other three cells all touch the click
+    # and each other, so the click's 1 never tells them apart
+    with pytest.raises(GenerationError) as err:
+        generate_no_guess(Spec(2, 2, 1), "safe", (0, 0), 3, method=method, max_attempts=200, time_limit=20)
+    assert err.value.attempts == 200
+
+
+def test_cli_no_guess(capsys):
+    code = main(["generate", "--preset", "expert", "--seed", "4", "--rule", "opening", "--no-guess",
+                 "--method", "perturb", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0 and record["no_guess"] is True and record["method"] == "perturb"
+    assert {"attempts", "perturbations", "seconds", "generator", "guarantee", "solver"} <= set(record)
+    code = main(["generate", "--width", "2", "--height", "2", "--mines", "1", "--rule", "safe", "--click", "0,0",
+                 "--seed", "1", "--no-guess", "--max-attempts", "50"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "after 50 attempts" in err and out == ""
