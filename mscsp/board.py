@@ -13,7 +13,7 @@ numpy array) and the clue number every cell would show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Iterator
 
@@ -40,7 +40,6 @@ def _check_dimension(name: str, value: object) -> int:
     return int(value)
 
 
-@dataclass(frozen=True)
 class Geometry:
     """The cells of a board and which of them touch.
 
@@ -51,6 +50,10 @@ class Geometry:
     holes : iterable of int, optional
         Flat indices of grid positions that are not cells. A hole is nobody's
         neighbour and never holds a mine.
+
+    A geometry is immutable and hashable; it stores one byte per grid position, so
+    even a 1000x1000 board with most positions holes costs a megabyte. Build large
+    irregular boards with :meth:`from_mask`.
 
     Examples
     --------
@@ -63,21 +66,30 @@ class Geometry:
     ()
     """
 
-    width: int
-    height: int
-    holes: frozenset[int] = field(default_factory=frozenset)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "width", _check_dimension("width", self.width))
-        object.__setattr__(self, "height", _check_dimension("height", self.height))
-        holes = frozenset(int(h) for h in self.holes)
-        area = self.width * self.height
-        bad = [h for h in holes if not 0 <= h < area]
-        if bad:
-            raise InputError(f"hole {min(bad)} is outside the {self.width}x{self.height} grid")
-        if len(holes) == area:
+    def __init__(self, width: int, height: int, holes: Iterable[int] = ()):
+        width = _check_dimension("width", width)
+        height = _check_dimension("height", height)
+        area = width * height
+        cells = bytearray(b"\x01") * area
+        for h in holes:
+            h = int(h)
+            if not 0 <= h < area:
+                raise InputError(f"hole {h} is outside the {width}x{height} grid")
+            cells[h] = 0
+        self._init(width, height, bytes(cells))
+
+    def _init(self, width: int, height: int, cells: bytes) -> None:
+        if not any(cells):
             raise InputError("a board needs at least one cell; every position is a hole")
-        object.__setattr__(self, "holes", holes)
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "height", height)
+        object.__setattr__(self, "_cells", cells)
+
+    def __setattr__(self, name, value):
+        if name in ("width", "height", "_cells"):
+            raise AttributeError("Geometry is immutable")
+        object.__setattr__(self, name, value)
 
     @classmethod
     def from_mask(cls, mask: np.ndarray) -> "Geometry":
@@ -86,7 +98,26 @@ class Geometry:
         if mask.ndim != 2:
             raise InputError("a cell mask must be two-dimensional")
         height, width = mask.shape
-        return cls(width, height, frozenset(np.flatnonzero(~mask.ravel()).tolist()))
+        g = cls.__new__(cls)
+        g._init(_check_dimension("width", width), _check_dimension("height", height),
+                mask.astype(np.uint8).tobytes())
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Geometry):
+            return NotImplemented
+        return self.width == other.width and self.height == other.height and self._cells == other._cells
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.height, self._cells))
+
+    def __repr__(self) -> str:
+        holes = self.area - self.size
+        extra = f", {holes} holes" if holes else ""
+        return f"Geometry({self.width}x{self.height}{extra})"
+
+    def __reduce__(self):
+        return (_geometry_from_bytes, (self.width, self.height, self._cells))
 
     # -- sizes ---------------------------------------------------------------------
     @property
@@ -94,17 +125,24 @@ class Geometry:
         """Number of grid positions, holes included."""
         return self.width * self.height
 
-    @property
+    @cached_property
     def size(self) -> int:
         """Number of cells (grid positions that are not holes)."""
-        return self.area - len(self.holes)
+        return self._cells.count(1)
+
+    @cached_property
+    def holes(self) -> frozenset[int]:
+        """Flat indices of the holes (built on demand; prefer :attr:`mask` on big boards)."""
+        return frozenset(np.flatnonzero(~self.mask).tolist())
+
+    @property
+    def has_holes(self) -> bool:
+        return self.size != self.area
 
     @cached_property
     def mask(self) -> np.ndarray:
         """Flat read-only boolean array, True where a cell exists."""
-        mask = np.ones(self.area, dtype=bool)
-        if self.holes:
-            mask[np.fromiter(self.holes, dtype=np.int64, count=len(self.holes))] = False
+        mask = np.frombuffer(self._cells, dtype=np.uint8).astype(bool)
         mask.flags.writeable = False
         return mask
 
@@ -129,26 +167,22 @@ class Geometry:
 
     def contains(self, x: int, y: int) -> bool:
         """Whether ``(x, y)`` is a cell (inside the grid and not a hole)."""
-        return (
-            0 <= x < self.width
-            and 0 <= y < self.height
-            and (not self.holes or y * self.width + x not in self.holes)
-        )
+        return 0 <= x < self.width and 0 <= y < self.height and self._cells[y * self.width + x] == 1
 
     def is_cell(self, cell: int) -> bool:
         """Whether a flat index names a cell."""
-        return 0 <= cell < self.area and cell not in self.holes
+        return 0 <= cell < self.area and self._cells[cell] == 1
 
     # -- neighbourhoods ------------------------------------------------------------
     def _compute_neighbours(self, cell: int) -> tuple[int, ...]:
-        w, h, holes = self.width, self.height, self.holes
+        w, h, cells = self.width, self.height, self._cells
         y, x = divmod(cell, w)
         out = []
         for dx, dy in _OFFSETS:
             xx, yy = x + dx, y + dy
             if 0 <= xx < w and 0 <= yy < h:
                 j = yy * w + xx
-                if j not in holes:
+                if cells[j]:
                     out.append(j)
         return tuple(out)
 
@@ -156,7 +190,7 @@ class Geometry:
     def _table(self) -> tuple[tuple[int, ...], ...] | None:
         if self.area > _TABLE_LIMIT:
             return None
-        return tuple(self._compute_neighbours(c) for c in range(self.area))
+        return tuple(self._compute_neighbours(c) if self._cells[c] else () for c in range(self.area))
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         """The cells touching ``cell`` (up to eight), ascending.
@@ -164,11 +198,11 @@ class Geometry:
         This is the one neighbour function of the project. A hole has no neighbours
         and is no cell's neighbour.
         """
-        if cell in self.holes:
-            return ()
         table = self._table
         if table is not None:
             return table[cell]
+        if not self._cells[cell]:
+            return ()
         return self._compute_neighbours(cell)
 
     def closed_neighbourhood(self, cell: int) -> tuple[int, ...]:
@@ -272,6 +306,12 @@ class Spec:
         return f"{self.width}x{self.height}/{self.mines}"
 
 
+def _geometry_from_bytes(width: int, height: int, cells: bytes) -> Geometry:
+    g = Geometry.__new__(Geometry)
+    g._init(width, height, cells)
+    return g
+
+
 PRESETS: dict[str, Spec] = {
     "beginner": Spec(9, 9, 10),
     "intermediate": Spec(16, 16, 40),
@@ -310,7 +350,7 @@ class Layout:
                 f"a layout of a {self.geometry.width}x{self.geometry.height} board needs "
                 f"{self.geometry.area} mine bits, not {mines.size}"
             )
-        if self.geometry.holes and (mines & ~self.geometry.mask).any():
+        if self.geometry.has_holes and (mines & ~self.geometry.mask).any():
             raise InputError("a layout cannot put a mine in a hole")
         mines.flags.writeable = False
         object.__setattr__(self, "mines", mines)
@@ -336,8 +376,9 @@ class Layout:
         flat = "".join(rows)
         if set(flat) - set("*.-"):
             raise InputError("layout rows may hold only '*', '.' and '-'")
-        geometry = Geometry(width, len(rows), frozenset(i for i, ch in enumerate(flat) if ch == "-"))
-        return cls(geometry, np.frombuffer(flat.encode(), dtype=np.uint8) == ord("*"))
+        codes = np.frombuffer(flat.encode(), dtype=np.uint8)
+        geometry = Geometry.from_mask((codes != ord("-")).reshape(len(rows), width))
+        return cls(geometry, codes == ord("*"))
 
     @property
     def mine_count(self) -> int:
@@ -365,7 +406,7 @@ class Layout:
     def rows(self) -> list[str]:
         """The layout as rows of ``*``, ``.`` and ``-``."""
         chars = np.where(self.mines, ord("*"), ord(".")).astype(np.uint8)
-        if self.geometry.holes:
+        if self.geometry.has_holes:
             chars[~self.geometry.mask] = ord("-")
         w = self.geometry.width
         text = chars.tobytes().decode()

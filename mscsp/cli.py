@@ -266,6 +266,69 @@ def _cmd_count(args: argparse.Namespace) -> int:
     return status
 
 
+def _cmd_consistent(args: argparse.Namespace) -> int:
+    from .consistency import decide
+    from .position import parse_position
+    from .textformat import read_source
+
+    position = parse_position(read_source(args.file), source=args.file)
+    mapping = None
+    if args.decode:
+        try:
+            mapping = json.loads(read_source(args.decode))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{args.decode}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    verdict = decide(position, time_limit=args.time_limit)
+    assignment = None
+    if verdict.consistent and mapping is not None:
+        from .reduction import decode
+
+        assignment = decode(verdict.witness, mapping)
+    if args.json:
+        g = position.geometry
+        record: dict = {"file": args.file, "consistent": verdict.consistent, "seconds": round(verdict.seconds, 6)}
+        if verdict.consistent:
+            record["witness"] = verdict.witness.rows()
+            if assignment is not None:
+                record["assignment"] = {str(v): b for v, b in sorted(assignment.items())}
+        else:
+            c = verdict.contradiction
+            record["contradiction"] = {"clues": [list(g.coords(x)) for x in c.clues], "total": c.uses_total,
+                                       "text": c.text}
+        sys.stdout.write(json.dumps(record) + "\n")
+    elif verdict.consistent:
+        if assignment is not None:
+            sys.stdout.write("v " + " ".join(str(v if b else -v) for v, b in sorted(assignment.items())) + " 0\n")
+        else:
+            sys.stdout.write(format_layout(verdict.witness, [f"a layout consistent with {args.file} (checked)"]))
+    else:
+        g = position.geometry
+        c = verdict.contradiction
+        names = ", ".join(f"[{x},{y}]" for x, y in (g.coords(k) for k in c.clues))
+        sys.stdout.write(f"inconsistent: {c.text}\n")
+        if names:
+            sys.stdout.write(f"clues that cannot all hold: {names}" + (" and the mine total" if c.uses_total else "") + "\n")
+    return 0 if verdict.consistent else 1
+
+
+def _cmd_from_cnf(args: argparse.Namespace) -> int:
+    from .position import format_position
+    from .reduction import compile_cnf, parse_dimacs
+    from .textformat import read_source
+
+    cnf = parse_dimacs(read_source(args.formula), source=args.formula)
+    compiled = compile_cnf(cnf)
+    text = format_position(compiled.position, [
+        f"compiled by mscsp from-cnf from {args.formula}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
+        "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.gadgets)",
+    ])
+    if args.map:
+        with open(args.map, "w", encoding="utf-8") as handle:
+            handle.write(compiled.map_json() + "\n")
+    sys.stdout.write(text)
+    return 0
+
+
 #: What ``mscsp reproduce`` runs: (results folder, experiment module, extra arguments).
 REPRODUCE = [
     ("first_click", "first_click", []),
@@ -375,6 +438,19 @@ def build_parser() -> argparse.ArgumentParser:
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
     cnt.set_defaults(func=_cmd_count)
 
+    con = commands.add_parser("consistent", help="decide consistency: a checked witness or a minimal clash")
+    con.add_argument("file", metavar="FILE", help="a position file ('-' for standard input)")
+    con.add_argument("--json", action="store_true", help="print one JSON object")
+    con.add_argument("--decode", metavar="MAP", help="decode the witness through a from-cnf map into an assignment")
+    con.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
+                     help="seconds for the search (default: 60)")
+    con.set_defaults(func=_cmd_consistent)
+
+    cnf = commands.add_parser("from-cnf", help="compile a DIMACS CNF formula into a position (Kaye's reduction)")
+    cnf.add_argument("formula", metavar="FORMULA.cnf", help="DIMACS CNF ('-' for standard input)")
+    cnf.add_argument("--map", metavar="MAP.json", help="write which cells carry each variable")
+    cnf.set_defaults(func=_cmd_from_cnf)
+
     repro = commands.add_parser("reproduce", help="run every experiment and write results/")
     repro.add_argument("--quick", action="store_true", help="small runs (written to results-quick/ by default)")
     repro.add_argument("--jobs", type=_positive, help="worker processes (default: all cores)")
@@ -383,6 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
     repro.add_argument("--resume", action="store_true", help="reuse finished chunks of an interrupted run")
     repro.add_argument("--seed", type=_non_negative, help="override every experiment's default seed")
     repro.set_defaults(func=_cmd_reproduce)
+
+    from .web.command import register as register_serve
+
+    register_serve(commands)
 
     rep = commands.add_parser("replay", help="replay a saved game and show where it ended")
     rep.add_argument("file", metavar="FILE", help="a replay saved by mscsp play ('-' for standard input)")

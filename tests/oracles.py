@@ -78,3 +78,51 @@ def brute_force(position, clues=None, use_total=True):
     safe = {c for c in covered if count and per_cell[c] == 0}
     mine = {c for c in covered if count and per_cell[c] == count}
     return {"count": count, "safe": safe, "mine": mine, "per_cell": per_cell}
+
+
+def enumerate_tile(rows, virtual):
+    """Every layout of a tile drawn in the position alphabet, with extra virtual
+    covered cells (the neighbours' port cells) at the given (x, y) outside it.
+
+    Plain backtracking with a sum check per clue; returns a list of dicts
+    cell -> 0/1 over the tile's covered cells and the virtual cells.
+    """
+    h, w = len(rows), len(rows[0])
+    covered = [(x, y) for y in range(h) for x in range(w) if rows[y][x] == "."] + list(virtual)
+    index = {c: i for i, c in enumerate(covered)}
+    clues = []
+    for y in range(h):
+        for x in range(w):
+            ch = rows[y][x]
+            if ch.isdigit():
+                seen = [index[(x + dx, y + dy)] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                        if (dx or dy) and (x + dx, y + dy) in index]
+                clues.append((seen, int(ch)))
+    watch = [[] for _ in covered]
+    for k, (seen, _) in enumerate(clues):
+        for i in seen:
+            watch[i].append(k)
+    value = [None] * len(covered)
+    out = []
+
+    def fits(i):
+        for k in watch[i]:
+            seen, need = clues[k]
+            ones = sum(1 for j in seen if value[j] == 1)
+            free = sum(1 for j in seen if value[j] is None)
+            if ones > need or ones + free < need:
+                return False
+        return True
+
+    def walk(i):
+        if i == len(covered):
+            out.append({c: value[index[c]] for c in covered})
+            return
+        for v in (0, 1):
+            value[i] = v
+            if fits(i):
+                walk(i + 1)
+        value[i] = None
+
+    walk(0)
+    return out

@@ -121,4 +121,7 @@ def describe_contradiction(position: Position, system: ConstraintSystem | None, 
         return "no layout satisfies the position"
     if len(parts) == 1:
         return f"{parts[0]}, which is impossible"
+    if len(parts) > 6:
+        shown = "; ".join(parts[:4])
+        return f"{shown}; and {len(parts) - 4} more constraints: no layout satisfies them all"
     return "; ".join(parts) + ": no layout satisfies them all"

@@ -57,20 +57,24 @@ class _Part:
     """One incremental solver over a set of clue equations (and maybe the total)."""
 
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
-                 total: tuple[int, int] | None, backend: str, encoding: str):
+                 total: tuple[int, int] | None, backend: str, encoding: str,
+                 lit: dict[int, int] | None = None, encode: list[int] | None = None):
+        """``lit`` maps each cell to its literal (default: cell i is variable i+1);
+        ``encode`` lists the equations to encode under selectors (default: all)."""
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
-        self.var = {c: i + 1 for i, c in enumerate(cells)}
-        top = len(cells)
+        self.lit = lit if lit is not None else {c: i + 1 for i, c in enumerate(cells)}
+        self.var = {c: abs(v) for c, v in self.lit.items()}
+        top = max(self.var.values(), default=0)
         self.selector: dict[int, int] = {}
         clauses: list[list[int]] = []
-        for e in eq_ids:
+        for e in (eq_ids if encode is None else encode):
             con = system.constraints[e]
             top += 1
             sel = top
             self.selector[e] = sel
-            body, top = exactly([self.var[c] for c in con.cells], con.count, top=top, encoding=encoding)
+            body, top = exactly([self.lit[c] for c in con.cells], con.count, top=top, encoding=encoding)
             clauses.extend(cl + [-sel] for cl in body)
         self.clue_of_selector = {s: system.constraints[e].clue for e, s in self.selector.items()}
         top += 1
@@ -81,7 +85,7 @@ class _Part:
         if total is not None:
             remaining, u = total
             n = len(cells)
-            lits = [self.var[c] for c in cells]
+            lits = [self.lit[c] for c in cells]
             # sum(F) <= remaining (and remaining - 1, to test unconstrained cells)
             if remaining <= n:
                 self.upper_tot = ITotalizer(lits=lits, ubound=max(remaining, 0) + 1, top_id=top)
@@ -125,13 +129,79 @@ class _Part:
 
     def model_values(self) -> dict[int, bool]:
         model = self.solver.get_model()
-        return {c: model[v - 1] > 0 for c, v in self.var.items()}
+        return {c: (model[abs(v) - 1] > 0) == (v > 0) for c, v in self.lit.items()}
 
     def delete(self) -> None:
         self.solver.delete()
         for t in (self.upper_tot, self.lower_tot):
             if t is not None:
                 t.delete()
+
+
+class _MergedPart(_Part):
+    """A part whose two-cell ``1`` links are merged away before encoding.
+
+    Each clue touching exactly two covered cells with one mine says ``y = not x``;
+    such chains (the wires of generalised boards and of Kaye's gadgets) are merged
+    into one variable per chain with a union–find that tracks parity — equivalent
+    literal substitution, a standard SAT preprocessing. Unit propagation then sees
+    through every wire, which plain CDCL on the chains does not (an XOR gadget's
+    doubled cell hides behind a long chain). Only the other clues get selectors, so
+    cores name non-link clues; :meth:`links_of` gives the links a core leans on.
+    """
+
+    def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
+                 total: tuple[int, int] | None, backend: str, encoding: str):
+        parent = {c: c for c in cells}
+        parity = {c: 0 for c in cells}
+
+        def resolve(c: int) -> tuple[int, int]:
+            p = 0
+            x = c
+            while parent[x] != x:
+                p ^= parity[x]
+                x = parent[x]
+            # compress
+            y, q = c, p
+            while parent[y] != y:
+                nxt, par = parent[y], parity[y]
+                parent[y], parity[y] = x, q
+                q ^= par
+                y = nxt
+            return x, p
+
+        links: list[int] = []
+        others: list[int] = []
+        for e in eq_ids:
+            con = system.constraints[e]
+            if len(con.cells) == 2 and con.count == 1:
+                a, b = con.cells
+                ra, pa = resolve(a)
+                rb, pb = resolve(b)
+                if ra == rb:
+                    if pa ^ pb != 1:
+                        others.append(e)  # an odd cycle of links: let the encoding see the clash
+                else:
+                    parent[rb] = ra
+                    parity[rb] = pa ^ pb ^ 1
+                links.append(e)
+            else:
+                others.append(e)
+        roots = sorted({resolve(c)[0] for c in cells})
+        var_of_root = {r: i + 1 for i, r in enumerate(roots)}
+        lit = {}
+        for c in cells:
+            r, p = resolve(c)
+            lit[c] = -var_of_root[r] if p else var_of_root[r]
+        self.links = links
+        self.root_of = {c: resolve(c)[0] for c in cells}
+        super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
+                         lit=lit, encode=others)
+
+    def links_of(self, clues: list[int]) -> list[int]:
+        """The link constraints inside the chains that the given constraints touch."""
+        touched = {self.root_of[c] for e in clues for c in self.system.constraints[e].cells}
+        return [e for e in self.links if self.root_of[self.system.constraints[e].cells[0]] in touched]
 
 
 class SatEngine:
@@ -241,6 +311,51 @@ class SatEngine:
             return None
         finally:
             self.close()
+
+    def witness(self) -> dict[int, bool]:
+        """One assignment of the frontier satisfying every clue (and the total's bounds).
+
+        Wires are merged first (:class:`_MergedPart`). On a contradiction the core of
+        the merged encoding, with the links its chains lean on, is shrunk by deletion
+        on the plain encoding while time allows (so small cores come out minimal).
+
+        Raises
+        ------
+        InconsistentError
+            With a small set of clues (and whether the total) that cannot all hold.
+        """
+        s = self.system
+        total = (s.remaining, len(s.unconstrained)) if self._total_binds() else None
+        groups = [list(range(len(s.constraints)))] if total is not None else [list(c) for c in s.components]
+        values: dict[int, bool] = {}
+        for eq_ids in groups:
+            cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
+            part = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
+            try:
+                res = part.solve(part.selectors() + part.total_assumptions(), self.budget)
+                if res is None:
+                    raise TimeoutError("the SAT search for a witness ran out of its conflict budget")
+                if res is True:
+                    values.update(part.model_values())
+                    continue
+                core = set(part.solver.get_core() or part.selectors())
+                uses_total = any(x in core for x in part.total_assumptions())
+                kept = [e for e, sel in part.selector.items() if sel in core]
+                candidate = sorted(set(kept) | set(part.links_of(kept)))
+            finally:
+                part.delete()
+            raise self._shrink_candidate(candidate, total if uses_total else None)
+        return values
+
+    def _shrink_candidate(self, eq_ids: list[int], total) -> InconsistentError:
+        """A clash among ``eq_ids`` (and the total), shrunk by deletion as time allows."""
+        s = self.system
+        cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
+        part = _Part(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
+        try:
+            return self._clash(part)
+        finally:
+            part.delete()
 
     # -- the search ---------------------------------------------------------------------
     def run(self, *, explain: bool = False) -> SatOutcome:

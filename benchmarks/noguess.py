@@ -1,0 +1,412 @@
+"""No-guess generation side by side: mscsp retry and perturb against ms_toollib.
+
+For each row (board size and mine count; the click at the centre [width//2,
+height//2], rule ``opening``: the 3x3 around the click is mine-free, as ms_toollib
+does) four generators make ``--boards`` boards each:
+
+- ``mscsp retry``: :func:`mscsp.noguess.generate_no_guess` with ``method="retry"``
+  (rejection sampling; complete SAT solver with the mine total);
+- ``mscsp perturb``: the same with ``method="perturb"`` (Tatham-style changes where
+  the solver is stuck);
+- ``ms laymine_solvable``: ms_toollib's rejection sampler (``is_solvable``, no mine
+  total), called in chunks of ``max_times`` attempts until it succeeds or the time
+  budget is spent;
+- ``ms laymine_solvable_adjust``: ms_toollib's adjusting generator (one call, no
+  attempt bound of its own).
+
+Each board gets ``--time-limit`` seconds. The two rejection samplers (mscsp retry and
+ms laymine_solvable) get ``--retry-limit`` seconds instead on rows whose mine density
+is at least ``--retry-density``, and a generator that fails its first ``--give-up``
+boards of a row without one success is not run on the rest of that row. ms_toollib
+runs in a forked child process that is killed at the budget (one
+``laymine_solvable_adjust`` call can run for minutes on 100x100/3500), and the time
+is measured inside the child around the calls only. mscsp boards are seeded from
+``SeedSequence(seed)`` (per row: ``SeedSequence([seed, width, height, mines])``
+spawned once per board, the same child for retry and perturb); ms_toollib has no
+seed, so its boards differ from run to run.
+
+Every board a generator returns as successful is checked again with mscsp's complete
+verifier (``verify(layout, click, "sat", use_total=True).solved``), and also with
+``ms_toollib.is_solvable`` (no mine total): a rejection there is a failure for the
+ms_toollib generators, which promise exactly that, and only shows how many mscsp
+boards need the mine total (or deduction beyond ms_toollib's) for mscsp's. Boards
+with the wrong mine count or a mine next to the click also count as failures.
+
+Prints one line per row and generator: success rate, median and p90 seconds per
+accepted board, mean attempts and perturbations (mscsp), and verification failures;
+then every failing board (``--save-failures DIR`` writes them as layout files), a
+cross-check of ``is_solvable`` against mscsp's verifier without the mine total on all
+accepted boards, and the reference figures from the issue. Needs ``pip install ms-toollib`` (a
+benchmark-only dependency).
+
+    python benchmarks/noguess.py --seed 2026
+    python benchmarks/noguess.py --rows 30x16/99,30x16/170 --boards 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from mscsp.board import Geometry, Layout, Spec, format_layout
+from mscsp.errors import GenerationError
+from mscsp.noguess import generate_no_guess
+from mscsp.verify import verify
+
+DEFAULT_ROWS = "30x16/99,30x16/130,30x16/170,30x16/200,50x50/500,100x100/2000,100x100/3500"
+GENERATORS = ("mscsp retry", "mscsp perturb", "ms laymine_solvable", "ms laymine_solvable_adjust")
+RETRY_SAMPLERS = ("mscsp retry", "ms laymine_solvable")
+CHUNK_SECONDS = 0.25  # a laymine_solvable chunk grows while it takes less than this
+GRACE = 10.0  # seconds a child may overrun its own budget before it is killed
+CHECK_LIMIT = 300.0  # seconds for ms_toollib.is_solvable on one board (in a child)
+
+REFERENCE = """\
+# Reference figures (from the issue; measured elsewhere, not by this script):
+#   Simon Tatham's C generator (perturbation), mean time per board:
+#     30x16/99  2.7 ms     30x16/170  36 ms     30x16/200  362 ms     100x100/3500  134 s
+#   ms_toollib retry (laymine_solvable): median 4.8 ms on 30x16/99, 0.83 s on 30x16/130,
+#     and it fails at 30x16/140."""
+
+
+@dataclass(frozen=True)
+class Row:
+    width: int
+    height: int
+    mines: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Row":
+        try:
+            size, mines = text.strip().split("/")
+            width, height = size.lower().split("x")
+            row = cls(int(width), int(height), int(mines))
+        except ValueError:
+            raise ValueError(f"a row is WIDTHxHEIGHT/MINES, such as 30x16/99, not {text!r}") from None
+        if row.width < 3 or row.height < 3:
+            raise ValueError(f"{text}: ms_toollib aborts the process on boards smaller than 3x3")
+        if not 0 <= row.mines <= row.width * row.height - 9:
+            raise ValueError(f"{text}: the opening rule needs the 3x3 around the click free of mines")
+        return row
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}x{self.height}/{self.mines}"
+
+    @property
+    def click(self) -> tuple[int, int]:
+        """(x, y) of the centre cell."""
+        return self.width // 2, self.height // 2
+
+    @property
+    def density(self) -> float:
+        return self.mines / (self.width * self.height)
+
+    def default_boards(self) -> int:
+        area = self.width * self.height
+        return 20 if area <= 1000 else 5 if area <= 2500 else 3
+
+
+@dataclass
+class Outcome:
+    """One board of one generator."""
+
+    ok: bool  # the generator claimed success
+    seconds: float
+    attempts: int | None = None
+    perturbations: int | None = None
+    mines: np.ndarray | None = None  # flat bool, y * width + x, when ok
+    note: str = ""  # why it failed (timeout, crash, ...)
+
+
+@dataclass
+class Checked:
+    outcome: Outcome
+    verify_ok: bool | None = None  # mscsp sat + mine total
+    ms_ok: bool | None = None  # ms_toollib.is_solvable (no total)
+    local_ok: bool | None = None  # mscsp sat without the total (to compare with is_solvable)
+    problems: list[str] = field(default_factory=list)
+
+
+# -- ms_toollib in a child process ---------------------------------------------------
+def _child_main(conn, kind: str, args: tuple) -> None:
+    import ms_toollib as ms
+
+    if kind == "adjust":
+        rows, cols, mines, r0, c0 = args
+        t0 = time.perf_counter()
+        board, ok = ms.laymine_solvable_adjust(rows, cols, mines, r0, c0)
+        seconds = time.perf_counter() - t0
+        conn.send((bool(ok), seconds, None, np.asarray(board, dtype=np.int8)))
+    elif kind == "retry":
+        rows, cols, mines, r0, c0, budget = args
+        seconds, attempts, chunk = 0.0, 0, 1
+        while True:
+            t0 = time.perf_counter()
+            board, ok = ms.laymine_solvable(rows, cols, mines, r0, c0, chunk)
+            took = time.perf_counter() - t0
+            seconds += took
+            if ok:  # somewhere in the last chunk: only an upper bound on attempts
+                conn.send((True, seconds, attempts + chunk, np.asarray(board, dtype=np.int8)))
+                break
+            attempts += chunk
+            if seconds >= budget:
+                conn.send((False, seconds, attempts, None))
+                break
+            if took < CHUNK_SECONDS / 2:
+                chunk *= 2
+    elif kind == "is_solvable":
+        board, r0, c0 = args
+        conn.send(bool(ms.is_solvable(board, r0, c0)))
+    conn.close()
+
+
+def _in_child(kind: str, args: tuple, timeout: float):
+    """Run one ms_toollib job in a forked child: ("ok", value), ("timeout", None) or
+    ("crash", exit code). A Rust panic aborts only the child."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child_main, args=(child, kind, args), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if parent.poll(timeout):
+            try:
+                return "ok", parent.recv()
+            except EOFError:
+                pass
+        else:
+            proc.kill()
+            proc.join()
+            return "timeout", None
+        proc.join()
+        return "crash", proc.exitcode
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        parent.close()
+
+
+def _ms_generate(kind: str, row: Row, budget: float) -> Outcome:
+    x, y = row.click
+    if kind == "retry":
+        status, value = _in_child("retry", (row.height, row.width, row.mines, y, x, budget), budget + GRACE)
+    else:
+        status, value = _in_child("adjust", (row.height, row.width, row.mines, y, x), budget)
+    if status == "timeout":
+        return Outcome(False, budget, note="killed at the time limit")
+    if status == "crash":
+        return Outcome(False, float("nan"), note=f"child crashed (exit code {value})")
+    ok, seconds, attempts, board = value
+    if not ok:
+        why = "gave up" if kind == "adjust" else "no board within the budget"
+        return Outcome(False, seconds, attempts, note=why)
+    return Outcome(True, seconds, attempts, mines=(board == -1).ravel())
+
+
+# -- mscsp ---------------------------------------------------------------------------
+def _mscsp_generate(method: str, row: Row, ss: np.random.SeedSequence, budget: float) -> Outcome:
+    spec = Spec(row.width, row.height, row.mines)
+    t0 = time.perf_counter()
+    try:
+        res = generate_no_guess(spec, "opening", row.click, np.random.default_rng(ss), method=method,
+                                solver="sat", use_total=True, max_attempts=10**9, time_limit=budget)
+    except GenerationError as exc:
+        return Outcome(False, time.perf_counter() - t0, exc.attempts, note="GenerationError")
+    seconds = time.perf_counter() - t0
+    return Outcome(True, seconds, res.attempts, res.perturbations, mines=res.board.layout.mines.copy())
+
+
+# -- checks --------------------------------------------------------------------------
+def _check(row: Row, outcome: Outcome, generator: str) -> Checked:
+    """Re-verify a board its generator called successful."""
+    import ms_toollib as ms
+
+    checked = Checked(outcome)
+    if not outcome.ok:
+        return checked
+    x, y = row.click
+    g = Geometry(row.width, row.height)
+    layout = Layout(g, outcome.mines)
+    if layout.mine_count != row.mines:
+        checked.problems.append(f"{layout.mine_count} mines instead of {row.mines}")
+    around = layout.mines[list(g.closed_neighbourhood(g.index(x, y)))]
+    if around.any():
+        checked.problems.append(f"{int(around.sum())} mines in the 3x3 around the click")
+    result = verify(layout, g.index(x, y), "sat", use_total=True)
+    checked.verify_ok = result.solved
+    if not result.solved:
+        extra = "" if result.complete else ", a SAT round timed out"
+        checked.problems.append(f"mscsp verify (sat, total) opens {result.opened}/{result.safe_cells} "
+                                f"safe cells{extra}")
+    checked.local_ok = verify(layout, g.index(x, y), "sat", use_total=False).solved
+    grid = np.where(outcome.mines.reshape(row.height, row.width), -1, 0).tolist()
+    status, value = _in_child("is_solvable", (ms.cal_board_numbers(grid), y, x), CHECK_LIMIT)
+    if status == "ok":
+        checked.ms_ok = value
+        if not value and generator.startswith("ms "):
+            checked.problems.append("ms_toollib.is_solvable says not solvable")
+    else:
+        checked.problems.append(f"ms_toollib.is_solvable: {status} ({value})")
+    return checked
+
+
+# -- the run -------------------------------------------------------------------------
+def _budget(generator: str, row: Row, args) -> float:
+    if generator in RETRY_SAMPLERS and row.density >= args.retry_density:
+        return min(args.retry_limit, args.time_limit)
+    return args.time_limit
+
+
+def run_row(row: Row, n: int, args, failures: list[str]) -> dict[str, list[Checked]]:
+    seeds = np.random.SeedSequence([args.seed, row.width, row.height, row.mines]).spawn(n)
+    out: dict[str, list[Checked]] = {}
+    for generator in GENERATORS:
+        budget = _budget(generator, row, args)
+        results: list[Checked] = []
+        for i in range(n):
+            if args.give_up and len(results) >= args.give_up and not any(c.outcome.ok for c in results):
+                break
+            if generator == "mscsp retry":
+                outcome = _mscsp_generate("retry", row, seeds[i], budget)
+            elif generator == "mscsp perturb":
+                outcome = _mscsp_generate("perturb", row, seeds[i], budget)
+            elif generator == "ms laymine_solvable":
+                outcome = _ms_generate("retry", row, budget)
+            else:
+                outcome = _ms_generate("adjust", row, budget)
+            checked = _check(row, outcome, generator)
+            results.append(checked)
+            if checked.problems:
+                where = f"{row.name} {generator} board {i}"
+                failures.append(f"{where}: " + "; ".join(checked.problems))
+                if args.save_failures:
+                    path = Path(args.save_failures)
+                    path.mkdir(parents=True, exist_ok=True)
+                    name = f"{row.name.replace('/', '_')}_{generator.replace(' ', '_')}_{i}.txt"
+                    comments = [where, f"click: [{row.click[0]},{row.click[1]}]", *checked.problems]
+                    (path / name).write_text(format_layout(Layout(Geometry(row.width, row.height),
+                                                                  outcome.mines), comments))
+        ok = sum(c.outcome.ok for c in results)
+        print(f"  {row.name:13s} {generator:27s} {ok}/{len(results)} ok, budget {budget:g} s",
+              file=sys.stderr, flush=True)
+        out[generator] = results
+    return out
+
+
+def _seconds(values: list[float]) -> tuple[str, str]:
+    if not values:
+        return "-", "-"
+    return f"{statistics.median(values):.3f}", f"{float(np.percentile(values, 90)):.3f}"
+
+
+def _mean(values: list) -> str:
+    values = [v for v in values if v is not None]
+    return f"{statistics.mean(values):.1f}" if values else "-"
+
+
+def table_line(row: Row, generator: str, results: list[Checked], n: int, budget: float) -> str:
+    accepted = [c for c in results if c.outcome.ok]
+    med, p90 = _seconds([c.outcome.seconds for c in accepted])
+    if generator.startswith("mscsp"):
+        if accepted:
+            att = _mean([c.outcome.attempts for c in accepted])
+        else:  # attempts made by the failed boards, in parentheses
+            att = f"({_mean([c.outcome.attempts for c in results])})"
+        pert = _mean([c.outcome.perturbations for c in accepted]) if generator.endswith("perturb") else "-"
+    else:
+        att = pert = "-"
+    bad = sum(bool(c.problems) for c in accepted)
+    vfail = sum(c.verify_ok is False for c in accepted)
+    msno = sum(c.ms_ok is False for c in accepted)
+    rate = f"{len(accepted)}/{len(results)}"
+    notes = []
+    if len(results) < n:
+        notes.append(f"stopped after {len(results)} failures")
+    reasons = sorted({c.outcome.note for c in results if not c.outcome.ok and c.outcome.note})
+    if reasons:
+        notes.append(", ".join(reasons))
+    return (f"{row.name:13s} {generator:27s} {budget:6g} {rate:>6s} {med:>9s} {p90:>9s} {att:>9s} {pert:>7s} "
+            f"{bad:>5d} {vfail:>6d} {msno:>6d}  {'; '.join(notes)}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=None,
+                        help="boards per row and generator (default 20 on 30x16, 5 on 50x50, 3 on 100x100)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per board")
+    parser.add_argument("--retry-limit", type=float, default=10.0,
+                        help="seconds per board for the two rejection samplers at high density")
+    parser.add_argument("--retry-density", type=float, default=0.3,
+                        help="mine density from which --retry-limit applies")
+    parser.add_argument("--give-up", type=int, default=3,
+                        help="stop a generator on a row after this many failures without a success (0: never)")
+    parser.add_argument("--rows", default=DEFAULT_ROWS, help=f"comma-separated WxH/M (default {DEFAULT_ROWS})")
+    parser.add_argument("--save-failures", metavar="DIR", help="write boards that fail a check as layout files")
+    args = parser.parse_args(argv)
+    try:
+        rows = [Row.parse(t) for t in args.rows.split(",") if t.strip()]
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.boards is not None and args.boards < 1:
+        parser.error("need --boards >= 1")
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        print("ms_toollib is not installed: pip install ms-toollib", file=sys.stderr)
+        return 2
+
+    started = time.perf_counter()
+    failures: list[str] = []
+    results = {}
+    for row in rows:
+        n = args.boards or row.default_boards()
+        print(f"{row.name}: {n} boards per generator", file=sys.stderr, flush=True)
+        results[row] = (n, run_row(row, n, args, failures))
+
+    print(f"No-guess generation, rule 'opening' at the centre [width//2, height//2], seed {args.seed}; "
+          f"{time.perf_counter() - started:.0f} s in all")
+    print(f"Per board: {args.time_limit:g} s; the rejection samplers (mscsp retry, ms laymine_solvable) get "
+          f"{min(args.retry_limit, args.time_limit):g} s on rows with mine density >= {args.retry_density:g}"
+          + (f"; a generator failing its first {args.give_up} boards of a row is stopped there" if args.give_up
+             else ""))
+    print("mscsp: complete SAT solver with the mine total; ms_toollib: is_solvable, no mine total, unseeded.")
+    print("Seconds are per accepted board. att = mean attempts per accepted board (in parentheses: per failed "
+          "board);\nbad = accepted boards failing any check; vfail = failing mscsp verify(sat, total); "
+          "is_no = rejected by ms_toollib.is_solvable\n(a failure only for ms_toollib's generators; for mscsp's "
+          "it counts boards that need the mine total).")
+    print()
+    print(f"{'row':13s} {'generator':27s} {'limit':>6s} {'ok':>6s} {'median s':>9s} {'p90 s':>9s} {'att':>9s} "
+          f"{'pert':>7s} {'bad':>5s} {'vfail':>6s} {'is_no':>6s}  notes")
+    for row, (n, per) in results.items():
+        for generator in GENERATORS:
+            print(table_line(row, generator, per[generator], n, _budget(generator, row, args)))
+    print()
+    if failures:
+        print(f"Accepted boards failing a check ({len(failures)}):")
+        for line in failures:
+            print(f"  {line}")
+    else:
+        print("Every accepted board passed every check.")
+    print()
+    checks = [c for _, per in results.values() for cs in per.values() for c in cs if c.outcome.ok]
+    compared = [c for c in checks if c.ms_ok is not None]
+    disagree = sum(c.ms_ok != c.local_ok for c in compared)
+    print(f"Cross-check on all {len(checks)} accepted boards: ms_toollib.is_solvable and mscsp verify(sat, no total) "
+          f"disagree on {disagree} of {len(compared)}; boards solved only with the mine total: "
+          f"{sum(bool(c.verify_ok) and not c.local_ok for c in checks)}.")
+    print()
+    print(REFERENCE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Kaye's reduction: a CNF formula becomes a position consistent exactly when it is satisfiable.
+
+The gadgets of :mod:`mscsp.gadgets` are composed on a grid of tiles:
+
+- one column per variable that occurs in the formula; its top tile is a terminal
+  (``SRC``) whose covered cell *is* the variable (a mine means true), and below it a
+  vertical bus carries the value down through every row;
+- one tile row per clause (two for a clause of three literals). The clause gadget
+  sits on the bus of one of its variables (that literal is taken from the bus, negated
+  by the ``_NOT`` variants); every other literal is split off its own bus by a tap
+  (``TAP_E``/``TAP_W``, negating for a negative literal) and runs along the row to the
+  clause, crossing the buses in between (``CROSS``); all other tiles of the row pass
+  the buses on (``V``). A clause of three literals sits on its leftmost or rightmost
+  variable, whichever makes fewer crossings;
+- literals are normalised first: repeats merged, tautologies (``x OR NOT x``)
+  dropped; an empty clause compiles to a pair of numbers that contradict each other.
+
+Because every gadget enforces exactly its relation, a layout of the board is a
+satisfying assignment spread over the wires, and conversely; :func:`decode` reads the
+assignment off the terminals of a witness layout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import Geometry, Layout
+from .errors import InputError, ParseError
+from .gadgets import GADGETS, PORT, TILE
+from .position import Mark, Position
+
+__all__ = ["CNF", "parse_dimacs", "format_dimacs_cnf", "Compiled", "compile_cnf", "decode", "MAP_FORMAT"]
+
+MAP_FORMAT = "mscsp-cnf-map/1"
+
+
+@dataclass(frozen=True)
+class CNF:
+    """A formula in conjunctive normal form: DIMACS literals, 1-based variables."""
+
+    variables: int
+    clauses: tuple[tuple[int, ...], ...]
+
+    def satisfied_by(self, assignment: dict[int, bool]) -> bool:
+        """Whether every clause has a true literal (missing variables count as false)."""
+        return all(any(assignment.get(abs(l), False) == (l > 0) for l in clause) for clause in self.clauses)
+
+
+def parse_dimacs(text: str, source: str | None = None) -> CNF:
+    """Read DIMACS CNF (``p cnf V C`` header, clauses ending in 0, ``c`` comments).
+
+    Raises
+    ------
+    ParseError
+        With the line and column of the first problem.
+
+    Examples
+    --------
+    >>> parse_dimacs("c example\\np cnf 3 2\\n1 -2 0\\n2 3 0\\n").clauses
+    ((1, -2), (2, 3))
+    """
+    def fail(message: str, line: int, column: int):
+        err = ParseError(message, line=line, column=column)
+        raise err.with_source(source) if source else err
+
+    header = None
+    clauses: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped or stripped.startswith("c") or stripped.startswith("%"):
+            continue
+        if stripped.startswith("p"):
+            parts = stripped.split()
+            if header is not None:
+                fail("a second 'p' line", number, 1)
+            if len(parts) != 4 or parts[1] != "cnf" or not parts[2].isdigit() or not parts[3].isdigit():
+                fail("expected 'p cnf VARIABLES CLAUSES'", number, 1)
+            header = (int(parts[2]), int(parts[3]))
+            continue
+        if header is None:
+            fail("a clause before the 'p cnf' line", number, 1)
+        for match in re.finditer(r"\S+", line):
+            token = match.group()
+            if not re.fullmatch(r"-?\d+", token):
+                fail(f"expected an integer literal, not {token!r}", number, match.start() + 1)
+            lit = int(token)
+            if lit == 0:
+                clauses.append(tuple(current))
+                current = []
+            elif abs(lit) > header[0]:
+                fail(f"literal {lit} names a variable above {header[0]}", number, match.start() + 1)
+            else:
+                current.append(lit)
+    if header is None:
+        fail("no 'p cnf' line", 1, 1)
+    if current:
+        clauses.append(tuple(current))
+    return CNF(header[0], tuple(clauses))
+
+
+def format_dimacs_cnf(cnf: CNF) -> str:
+    """The formula as DIMACS text."""
+    lines = [f"p cnf {cnf.variables} {len(cnf.clauses)}"]
+    lines += [" ".join(map(str, c)) + " 0" for c in cnf.clauses]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled formula: the position and where each variable lives.
+
+    ``variables`` maps each variable that occurs to the flat index of its terminal
+    cell (a mine there means true); ``buses`` to every bus cell that carries the same
+    value; ``tiles`` is the tile grid (names, or None for empty space).
+    """
+
+    cnf: CNF
+    position: Position
+    variables: dict[int, int]
+    buses: dict[int, tuple[int, ...]]
+    tiles: tuple[tuple[str | None, ...], ...]
+
+    def map_json(self) -> str:
+        """The ``--map`` file: variable -> cells, as ``[x, y]``."""
+        g = self.position.geometry
+        return json.dumps({
+            "format": MAP_FORMAT,
+            "variables": self.cnf.variables,
+            "clauses": len(self.cnf.clauses),
+            "true_when": "mine",
+            "cells": {str(v): list(g.coords(c)) for v, c in sorted(self.variables.items())},
+            "buses": {str(v): [list(g.coords(c)) for c in cells] for v, cells in sorted(self.buses.items())},
+            "tile": TILE,
+        }, indent=1)
+
+
+def _normalise(cnf: CNF) -> tuple[list[tuple[int, ...]], bool]:
+    out = []
+    empty = False
+    for clause in cnf.clauses:
+        lits = sorted(set(clause), key=lambda l: (abs(l), l))
+        if any(-l in lits for l in lits):
+            continue  # a tautology holds in every layout
+        if not lits:
+            empty = True
+            continue
+        out.append(tuple(lits))
+    return out, empty
+
+
+def compile_cnf(cnf: CNF) -> Compiled:
+    """Compile a formula into a position (no mine total) built from the gadgets.
+
+    Examples
+    --------
+    >>> c = compile_cnf(parse_dimacs("p cnf 2 2\\n1 2 0\\n-1 0\\n"))
+    >>> c.position.geometry.width, c.position.geometry.height
+    (42, 63)
+    """
+    clauses, empty = _normalise(cnf)
+    used = sorted({abs(l) for c in clauses for l in c})
+    col = {v: i for i, v in enumerate(used)}
+    ncols = len(used)
+    grid_rows: list[list[str | None]] = []
+    if ncols:
+        grid_rows.append(["SRC"] * ncols)
+    for clause in clauses:
+        cols = [col[abs(l)] for l in clause]
+        sign = {col[abs(l)]: l < 0 for l in clause}
+        if len(clause) == 3:
+            a, b, c = cols
+            west = (c - a - 1) + (c - b - 1) <= (b - a - 1) + (c - a - 1)
+            site, sources = (c, [a, b]) if west else (a, [b, c])
+        elif len(clause) == 2:
+            site, sources, west = cols[1], [cols[0]], True
+        elif len(clause) == 1:
+            site, sources, west = cols[0], [], True
+        else:
+            raise InputError(f"clauses of {len(clause)} literals are not supported; split them into 3-CNF first")
+        height = 2 if len(sources) == 2 else 1
+        rows = [["V"] * ncols for _ in range(height)]
+        kind = f"CLAUSE_{len(sources)}{('W' if west else 'E') if sources else ''}"
+        rows[0][site] = kind + ("_NOT" if sign[site] else "")
+        if height == 2:
+            rows[1][site] = None  # the lower half of the two-row clause tile
+        for r, src in enumerate(sources):
+            tap = "TAP_E" if west else "TAP_W"
+            rows[r][src] = tap + ("_NOT" if sign[src] else "")
+            lo, hi = (src, site) if west else (site, src)
+            for k in range(lo + 1, hi):
+                rows[r][k] = "CROSS"
+        grid_rows.extend(rows)
+    width = max(ncols, 1) * TILE
+    height = max(len(grid_rows), 1) * TILE
+    chars = np.full((height, width), ord("-"), dtype=np.uint8)
+    for ty, row in enumerate(grid_rows):
+        for tx, name in enumerate(row):
+            if name is None:
+                continue
+            drawing = GADGETS[name].rows
+            block = np.frombuffer("".join(drawing).encode(), dtype=np.uint8).reshape(len(drawing), TILE)
+            chars[ty * TILE: ty * TILE + len(drawing), tx * TILE: (tx + 1) * TILE] = block
+    if empty or not ncols:
+        # a 0 and a 1 sharing their only covered cell: contradict each other (empty clause);
+        # or, for a formula with no clause left, one free cell so the board is not empty
+        extra = np.full((1, width), ord("-"), dtype=np.uint8)
+        if empty:
+            extra[0, :3] = np.frombuffer(b"0.1", dtype=np.uint8)
+        else:
+            extra[0, 0] = ord(".")
+        chars = np.vstack([chars, extra]) if grid_rows else extra
+    flat = chars.ravel()
+    grid = np.full(flat.shape, Mark.COVERED, dtype=np.int8)
+    digits = (flat >= ord("0")) & (flat <= ord("8"))
+    grid[digits] = (flat[digits] - ord("0")).astype(np.int8)
+    grid[flat == ord("-")] = Mark.HOLE
+    geometry = Geometry.from_mask(flat.reshape(chars.shape) != ord("-"))
+    position = Position(geometry, grid, None)
+    w = chars.shape[1]
+    variables = {v: (TILE - 1) * w + col[v] * TILE + PORT for v in used}
+    buses = {}
+    for v in used:
+        x = col[v] * TILE + PORT
+        cells = []
+        for r, row in enumerate(grid_rows):
+            name = row[col[v]]
+            if name is not None and name.startswith("CLAUSE_2"):
+                continue  # the south port of a two-row clause is on the next row
+            cells.append(((r + 1) * TILE - 1) * w + x)
+        buses[v] = tuple(cells)
+    return Compiled(cnf, position, variables, buses, tuple(tuple(r) for r in grid_rows))
+
+
+def decode(layout: Layout, mapping: dict) -> dict[int, bool]:
+    """Read a satisfying assignment off a witness layout through a ``--map`` file.
+
+    Variables that do not occur in any clause are reported false.
+    """
+    if mapping.get("format") != MAP_FORMAT:
+        raise InputError(f"not an {MAP_FORMAT} map (its 'format' field differs)")
+    g = layout.geometry
+    out = {v: False for v in range(1, int(mapping["variables"]) + 1)}
+    for v, (x, y) in mapping["cells"].items():
+        out[int(v)] = layout.is_mine(g.index(int(x), int(y)))
+    return out

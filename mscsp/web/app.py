@@ -1,0 +1,342 @@
+"""The Starlette application behind ``mscsp serve``: pages, JSON API, error answers.
+
+Routes
+------
+=======  ==========================  ==================================================
+GET      ``/``                       the analysis page
+GET      ``/play``                   the play page
+GET      ``/static/...``             scripts and styles, shipped inside the package
+GET      ``/api/limits``             board presets, rules, solvers and size limits
+POST     ``/api/parse``              ``{"position": text}``: the grid rows and total, or
+                                     a located error
+POST     ``/api/analyse``            ``{"position": text, "solver", "use_total"}``: the
+                                     ``mscsp solve --json`` record (CONTRACT.md)
+POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
+                                     board opened from a safe first click, as text
+POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_guess",
+                                     "seed"}``: a new game
+GET      ``/api/games/{id}``         the game as the player sees it
+POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cell":
+                                     [x, y]}``
+POST     ``/api/games/{id}/hint``    the analysis record of the current position
+GET      ``/api/games/{id}/replay``  the replay of a finished game
+POST     ``/api/games/load``         a saved replay: a new game in its final state
+=======  ==========================  ==================================================
+
+Every error is ``{"error": message}`` with a 4xx status for the client's mistakes
+(400 malformed, 404 unknown, 409 not allowed now, 413 too large, 415 not JSON, 422
+no board found) and 503 when an analysis did not finish within its deadline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.datastructures import MutableHeaders
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..board import PRESETS, Spec
+from ..errors import InputError, ParseError
+from ..game import ActionKind, Game
+from ..position import format_position, parse_position
+from ..rules import FirstClickRule, generate, max_mines
+from ..sampling import fresh_seed
+from ..solvers.result import SolverName
+from . import jobs
+from .games import GameEntry, GameStore, game_view, play_move, replay_record
+from .replays import load_replay
+from .settings import Settings
+from .validate import (
+    RequestError,
+    check_size,
+    field_bool,
+    field_cell,
+    field_choice,
+    field_int,
+    field_str,
+    read_json,
+    read_spec,
+)
+from .workers import JobFailed, JobTimeout, WorkerPool
+
+__all__ = ["create_app", "STATIC"]
+
+#: The pages, scripts and styles, installed with the package.
+STATIC = Path(__file__).resolve().parent / "static"
+
+_SEED_MAX = 2**53 - 1  # exact in JavaScript numbers, like fresh_seed()
+_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class _Api:
+    """The handlers, sharing one server's settings, worker pool and games."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.pool = WorkerPool(settings.workers, warm=("mscsp.web.jobs",))
+        self.games = GameStore(settings.max_games)
+
+    # -- helpers -------------------------------------------------------------------
+    async def body(self, request: Request) -> dict:
+        data = await read_json(request, self.settings.max_body)
+        if not isinstance(data, dict):
+            raise RequestError(400, f"the request body must be a JSON object, not {type(data).__name__}")
+        return data
+
+    def position(self, text: str):
+        """Parse and size-check a position; RequestError with line and column if bad."""
+        try:
+            position = parse_position(text)
+        except ParseError as exc:
+            raise RequestError(400, str(exc), {"line": exc.line, "column": exc.column}) from None
+        g = position.geometry
+        check_size(g.width, g.height, self.settings)
+        if position.mines is not None and position.mines > g.size:
+            raise RequestError(400, f"mines: {position.mines} is more than the {g.size} cells of the board")
+        return position
+
+    async def analyse(self, text: str, solver: SolverName, use_total: bool) -> Response:
+        s = self.settings
+        started = time.perf_counter()
+        try:
+            record = await self.pool.run(
+                jobs.analyse_text,
+                (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
+                timeout=s.analysis_timeout,
+            )
+        except JobTimeout as exc:
+            raise RequestError(503, f"the analysis was stopped: {exc}; try a smaller or simpler position") from None
+        except JobFailed as exc:
+            status = 400 if exc.kind == "input" else 500
+            raise RequestError(status, f"the analysis failed: {exc}") from None
+        ms = (time.perf_counter() - started) * 1e3
+        return JSONResponse(record, headers={"Server-Timing": f"analysis;dur={ms:.1f}"})
+
+    def entry(self, request: Request) -> GameEntry:
+        return self.games.get(request.path_params["game_id"])
+
+    # -- pages and limits ------------------------------------------------------------
+    async def limits(self, request: Request) -> Response:
+        s = self.settings
+        return JSONResponse({
+            "presets": {name: {"width": p.width, "height": p.height, "mines": p.mines} for name, p in PRESETS.items()},
+            "rules": [r.value for r in FirstClickRule],
+            "solvers": [v.value for v in SolverName],
+            "max_side": s.max_side,
+            "max_cells": s.max_cells,
+            "max_body": s.max_body,
+            "analysis_timeout": s.analysis_timeout,
+        })
+
+    # -- analysis ----------------------------------------------------------------------
+    async def parse(self, request: Request) -> Response:
+        data = await self.body(request)
+        position = self.position(field_str(data, "position"))
+        g = position.geometry
+        return JSONResponse({"width": g.width, "height": g.height, "mines": position.mines, "rows": position.rows()})
+
+    async def analyse_position(self, request: Request) -> Response:
+        data = await self.body(request)
+        text = field_str(data, "position")
+        solver = field_choice(data, "solver", SolverName, SolverName.SAT)
+        use_total = field_bool(data, "use_total", True)
+        self.position(text)
+        return await self.analyse(text, solver, use_total)
+
+    async def example(self, request: Request) -> Response:
+        data = await self.body(request)
+        width = field_int(data, "width", 1, self.settings.max_side)
+        height = field_int(data, "height", 1, self.settings.max_side)
+        check_size(width, height, self.settings)
+        mines = field_int(data, "mines", 0, width * height - 1)
+        seed = field_int(data, "seed", 0, _SEED_MAX, default=fresh_seed())
+        spec = Spec(width, height, mines)
+        click = (width // 2, height // 2)
+        cell = spec.geometry.index(*click)
+        rule = FirstClickRule.OPENING
+        if mines > max_mines(spec.geometry, rule, cell):
+            rule = FirstClickRule.SAFE
+        board = generate(spec, rule, click, seed)
+        game = Game.from_board(board)
+        game.reveal(board.click)
+        text = format_position(game.position(), [f"dealt by mscsp: seed {seed}, rule {rule.value}, click [{click[0]},{click[1]}]"])
+        return JSONResponse({"position": text, "seed": seed, "rule": rule.value, "click": list(click)})
+
+    # -- games -----------------------------------------------------------------------
+    async def new_game(self, request: Request) -> Response:
+        data = await self.body(request)
+        rule = field_choice(data, "rule", FirstClickRule, FirstClickRule.SAFE)
+        spec = read_spec(data, self.settings, rule)
+        no_guess = field_bool(data, "no_guess", False)
+        seed = field_int(data, "seed", 0, _SEED_MAX, default=fresh_seed())
+        entry = self.games.add(
+            lambda gid: GameEntry(gid, Game.deferred(spec, rule, seed), rule, no_guess, seed)
+        )
+        return JSONResponse(game_view(entry), status_code=201)
+
+    async def show_game(self, request: Request) -> Response:
+        return JSONResponse(game_view(self.entry(request)))
+
+    async def move(self, request: Request) -> Response:
+        entry = self.entry(request)
+        data = await self.body(request)
+        kind = field_choice(data, "action", ActionKind, ActionKind.REVEAL)
+        async with entry.lock:
+            cell = field_cell(data, "cell", entry.game.geometry)
+            await play_move(entry, kind, cell, self.make_board)
+            return JSONResponse(game_view(entry))
+
+    async def make_board(self, entry: GameEntry, cell: int):
+        s = self.settings
+        spec = entry.spec
+        click = entry.game.geometry.coords(cell)
+        try:
+            return await self.pool.run(
+                jobs.no_guess_board,
+                (spec.width, spec.height, spec.mines, entry.rule.value, click, entry.seed, s.generation_time_limit),
+                timeout=s.generation_timeout,
+            )
+        except JobTimeout as exc:
+            raise RequestError(503, f"no no-guess board was ready in time: {exc}") from None
+        except JobFailed as exc:
+            status = {"input": 400, "generation": 422}.get(exc.kind, 500)
+            raise RequestError(status, f"no no-guess board: {exc}; try fewer mines or a plain board") from None
+
+    async def hint(self, request: Request) -> Response:
+        entry = self.entry(request)
+        text = format_position(entry.game.position())
+        return await self.analyse(text, SolverName.SAT, True)
+
+    async def save_replay(self, request: Request) -> Response:
+        entry = self.entry(request)
+        return JSONResponse(
+            replay_record(entry),
+            headers={"Content-Disposition": f'attachment; filename="mscsp-replay-{entry.seed}.json"'},
+        )
+
+    async def load(self, request: Request) -> Response:
+        data = await self.body(request)
+        width = field_int(data, "width", 1, self.settings.max_side)
+        height = field_int(data, "height", 1, self.settings.max_side)
+        check_size(width, height, self.settings)
+        try:
+            loaded = load_replay(data)
+        except InputError as exc:
+            raise RequestError(400, f"cannot load this replay: {exc}") from None
+        entry = self.games.add(
+            lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee)
+        )
+        return JSONResponse(game_view(entry), status_code=201)
+
+
+class _SecurityHeaders:
+    """ASGI middleware: a strict content security policy (no outside scripts or styles) on every answer."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in _HEADERS.items():
+                    headers.setdefault(key, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _page(name: str):
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    page.__name__ = name.split(".")[0]
+    return page
+
+
+async def _request_error(request: Request, exc: RequestError) -> Response:
+    return JSONResponse(exc.answer(), status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    if exc.status_code == 404 and not request.url.path.startswith("/api/"):
+        return Response("Not found\n", status_code=404, media_type="text/plain")
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+
+def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The web application, with its own worker pool and games.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Limits and budgets; the defaults suit a local server.
+    allowed_hosts : list of str, optional
+        Host names the server answers to (``Host`` header); others get status 400.
+        ``mscsp serve`` on a loopback address allows only loopback names, so a web
+        page elsewhere cannot reach the server by rebinding a DNS name.
+
+    Examples
+    --------
+    >>> app = create_app(Settings(workers=1))
+    >>> sorted(r.path for r in app.routes if r.path.startswith("/api/games"))[:2]
+    ['/api/games', '/api/games/load']
+    """
+    api = _Api(settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        await api.pool.start()
+        try:
+            yield
+        finally:
+            await api.pool.close()
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/play", _page("play.html")),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/limits", api.limits),
+        Route("/api/parse", api.parse, methods=["POST"]),
+        Route("/api/analyse", api.analyse_position, methods=["POST"]),
+        Route("/api/example", api.example, methods=["POST"]),
+        Route("/api/games", api.new_game, methods=["POST"]),
+        Route("/api/games/load", api.load, methods=["POST"]),
+        Route("/api/games/{game_id}", api.show_game),
+        Route("/api/games/{game_id}/move", api.move, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", api.hint, methods=["POST"]),
+        Route("/api/games/{game_id}/replay", api.save_replay),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware.append(Middleware(_SecurityHeaders))
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={RequestError: _request_error, HTTPException: _http_error, Exception: _server_error},
+    )
+
+    app.state.api = api
+    return app
+

@@ -1,0 +1,196 @@
+"""Games kept on the server, and what a player may see of them.
+
+A game lives in a :class:`GameStore` under a random id (128 bits, so ids cannot be
+guessed). The page only ever receives :func:`game_view`: the player's position,
+the counters and the clock. The layout, and the seed that would rebuild it, are
+sent only once the game is over, to show where the mines were.
+
+No-guess boards depend on the first click, so such a game starts as a plain
+deferred game (which can take flags) and its board is made at the first reveal by
+a caller-supplied function; the flags placed so far carry over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from typing import Awaitable, Callable
+
+from ..board import Spec
+from ..errors import IllegalMove, InputError
+from ..game import ActionKind, Game
+from ..noguess import NoGuessBoard
+from ..rules import FirstClickRule
+from .validate import RequestError
+
+__all__ = ["GameEntry", "GameStore", "game_view", "play_move", "replay_record"]
+
+#: Makes the no-guess board of a game for its first click (a flat index).
+BoardMaker = Callable[["GameEntry", int], Awaitable[NoGuessBoard]]
+
+
+class GameEntry:
+    """One game on the server.
+
+    Parameters
+    ----------
+    game_id : str
+        The random id the page uses to address the game.
+    game : Game
+        The engine; for a no-guess game, a deferred placeholder until the first reveal.
+    rule : FirstClickRule
+        The first-click rule.
+    no_guess : bool
+        Whether the board is made no-guess at the first reveal.
+    seed : int or None
+        The seed of the board, when known.
+    guarantee : str, optional
+        For a no-guess board, what was checked ("solvable by complete deduction ...").
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        game: Game,
+        rule: FirstClickRule,
+        no_guess: bool,
+        seed: int | None,
+        guarantee: str | None = None,
+    ):
+        self.id = game_id
+        self.game = game
+        self.rule = rule
+        self.no_guess = no_guess
+        self.seed = seed
+        self.guarantee = guarantee
+        self.board_made = not no_guess or _has_layout(game)
+        self.lock = asyncio.Lock()
+
+    @property
+    def spec(self) -> Spec:
+        g = self.game.geometry
+        return Spec(g.width, g.height, self.game.mines)
+
+
+def _has_layout(game: Game) -> bool:
+    try:
+        game.layout()
+    except InputError:
+        return False
+    return True
+
+
+class GameStore:
+    """The games of one server, dropping the least recently used beyond ``limit``.
+
+    Examples
+    --------
+    >>> store = GameStore(limit=1)
+    >>> first = store.add(lambda gid: GameEntry(gid, Game.deferred(Spec(3, 3, 1), seed=1), FirstClickRule.SAFE, False, 1))
+    >>> second = store.add(lambda gid: GameEntry(gid, Game.deferred(Spec(3, 3, 1), seed=2), FirstClickRule.SAFE, False, 2))
+    >>> len(store), store.get(second.id) is second
+    (1, True)
+    >>> store.get(first.id)
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: no game with this id (games are kept while the server runs, up to 1 at once)
+    """
+
+    def __init__(self, limit: int):
+        self._limit = limit
+        self._games: OrderedDict[str, GameEntry] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, make: Callable[[str], GameEntry]) -> GameEntry:
+        """Store the entry ``make(new_id)`` under a fresh random id."""
+        game_id = secrets.token_urlsafe(16)
+        entry = make(game_id)
+        self._games[game_id] = entry
+        while len(self._games) > self._limit:
+            self._games.popitem(last=False)
+        return entry
+
+    def get(self, game_id: str) -> GameEntry:
+        """The game with this id; RequestError 404 when there is none."""
+        entry = self._games.get(game_id)
+        if entry is None:
+            raise RequestError(
+                404, f"no game with this id (games are kept while the server runs, up to {self._limit} at once)"
+            )
+        self._games.move_to_end(game_id)
+        return entry
+
+
+def game_view(entry: GameEntry) -> dict:
+    """What the page may know of a game.
+
+    Keys: ``id``, ``width``, ``height``, ``mines``, ``rule``, ``no_guess``,
+    ``status`` (ready, playing, won, lost), ``elapsed`` (seconds), ``flags``,
+    ``mines_left`` (mines minus flags), ``rows`` (the position's text rows),
+    ``guarantee``, and, only when the game is over, ``layout`` (rows of ``*`` and
+    ``.``), ``exploded`` (``[x, y]`` or null) and ``seed``; null while it runs.
+    """
+    game = entry.game
+    g = game.geometry
+    over = game.status.over
+    flags = int(game.flagged.sum())
+    exploded = game.exploded
+    return {
+        "id": entry.id,
+        "width": g.width,
+        "height": g.height,
+        "mines": game.mines,
+        "rule": entry.rule.value,
+        "no_guess": entry.no_guess,
+        "status": game.status.value,
+        "elapsed": round(game.elapsed, 3),
+        "flags": flags,
+        "mines_left": game.mines - flags,
+        "rows": game.position().rows(),
+        "guarantee": entry.guarantee,
+        "layout": game.layout().rows() if over else None,
+        "exploded": list(g.coords(exploded)) if over and exploded is not None else None,
+        "seed": entry.seed if over else None,
+    }
+
+
+async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: BoardMaker) -> None:
+    """Apply one player action; the first reveal of a no-guess game makes its board.
+
+    Raises
+    ------
+    RequestError
+        409 for a move the rules do not allow now (the game is over, flagging an
+        open cell, chording a covered one).
+    """
+    try:
+        if kind is ActionKind.REVEAL and not entry.board_made:
+            made = await make_board(entry, cell)
+            game = Game.from_board(made.board)
+            for flagged in entry.game.flagged.nonzero()[0].tolist():
+                if flagged != cell:
+                    game.flag(flagged)
+            entry.game, entry.guarantee, entry.board_made = game, made.guarantee, True
+        entry.game.apply((kind, cell))
+    except IllegalMove as exc:
+        raise RequestError(409, str(exc)) from None
+
+
+def replay_record(entry: GameEntry) -> dict:
+    """The replay of a finished game, as saved by ``mscsp play``, plus ``no_guess``.
+
+    Raises
+    ------
+    RequestError
+        409 while the game runs: a replay holds the layout.
+    """
+    if not entry.game.status.over:
+        raise RequestError(409, "a replay holds the mine layout, so it can be saved once the game is over")
+    record = entry.game.replay().to_dict()
+    record["no_guess"] = entry.no_guess
+    if entry.guarantee:
+        record["guarantee"] = entry.guarantee
+    return record

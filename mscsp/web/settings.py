@@ -1,0 +1,66 @@
+"""Limits and time budgets of the web server.
+
+Every request is checked against these limits before any work is done, and every
+analysis or board generation runs under a deadline, so no request can hang the
+server or make it run out of memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..counting import DEFAULT_STATE_LIMIT
+
+__all__ = ["Settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits and budgets of one server.
+
+    Parameters
+    ----------
+    max_side : int
+        Largest width or height of a board, in cells.
+    max_cells : int
+        Largest number of grid positions (width times height) of a board.
+    max_body : int
+        Largest request body, in bytes; larger requests get status 413.
+    sat_time_limit : float
+        Seconds the complete solver may spend proving cells and explaining them;
+        past it the answer says ``"complete": false``.
+    state_limit : int
+        DP states per border component before its probabilities are estimated
+        (``"exact": false``) instead of counted.
+    analysis_timeout : float
+        Seconds an analysis may take in all; past it the worker is stopped and the
+        request answered with status 503 and a message.
+    generation_time_limit : float
+        Seconds the no-guess generator may search for a board.
+    workers : int
+        Worker processes running analyses and board generation.
+    max_games : int
+        Games kept at once; the least recently used game is dropped beyond it.
+
+    Examples
+    --------
+    >>> Settings().max_side
+    100
+    >>> Settings(workers=1).workers
+    1
+    """
+
+    max_side: int = 100
+    max_cells: int = 10_000
+    max_body: int = 1 << 20
+    sat_time_limit: float = 2.0
+    state_limit: int = DEFAULT_STATE_LIMIT
+    analysis_timeout: float = 10.0
+    generation_time_limit: float = 10.0
+    workers: int = 2
+    max_games: int = 500
+
+    @property
+    def generation_timeout(self) -> float:
+        """Hard deadline of a no-guess generation: its own limit plus a margin."""
+        return self.generation_time_limit + 5.0

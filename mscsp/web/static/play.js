@@ -1,0 +1,269 @@
+// The play page: a game whose mines stay on the server.
+//
+// The page knows only what the server's game view says (the player's position,
+// counters, clock); the layout arrives when the game is over. Moves are sent one
+// after another in the order they were made (board data-pending counts those not
+// yet answered). The hint button shows the analysis of the current position, and
+// while it is pressed the analysis follows every move.
+
+import { ApiError, getJSON, postJSON } from "./api.js";
+import { Board } from "./board.js";
+import { showReport } from "./report.js";
+
+const $ = (id) => document.getElementById(id);
+const PRESETS = {
+  beginner: { width: 9, height: 9, mines: 10 },
+  intermediate: { width: 16, height: 16, mines: 40 },
+  expert: { width: 30, height: 16, mines: 99 },
+};
+
+const state = { view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0 };
+
+const boardEl = $("board");
+const board = new Board(boardEl, {
+  activate: (x, y) => primary(x, y),
+  context: (x, y) => toggleFlag(x, y),
+  longPress: (x, y) => toggleFlag(x, y),
+  middle: (x, y) => send("chord", x, y),
+  key: onCellKey,
+});
+const report = { board, summary: $("summary"), notices: $("notices"), why: $("why"), whyEmpty: $("why-empty") };
+
+// -- showing the game ------------------------------------------------------------------
+
+const pad = (n) => (n < 0 ? "-" + String(-n).padStart(2, "0") : String(n).padStart(3, "0"));
+
+function elapsed() {
+  const v = state.view;
+  if (!v) return 0;
+  if (v.status !== "playing") return v.elapsed;
+  return v.elapsed + (performance.now() - state.receivedAt) / 1000;
+}
+
+function statusText(v) {
+  if (v.status === "won") return `You won in ${v.elapsed.toFixed(1)} s!`;
+  if (v.status === "lost") return `Boom. A mine, after ${v.elapsed.toFixed(1)} s.`;
+  if (v.status === "ready") return v.no_guess ? "Click any cell: the board is made for that click." : "Click any cell to start.";
+  return "Playing";
+}
+
+function show(view) {
+  const old = state.view;
+  state.view = view;
+  state.receivedAt = performance.now();
+  if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
+    board.build(view.width, view.height);
+  }
+  for (const cell of board.cells) cell.classList.remove("mine-shown", "exploded", "wrong-flag");
+  board.setRows(view.rows);
+  if (view.layout) {
+    for (let y = 0; y < view.height; y++) {
+      for (let x = 0; x < view.width; x++) {
+        const shown = view.rows[y][x];
+        const mine = view.layout[y][x] === "*";
+        const cell = board.cellAt(x, y);
+        if (mine && shown === ".") cell.classList.add("mine-shown");
+        if (!mine && shown === "F") cell.classList.add("wrong-flag");
+      }
+    }
+    if (view.exploded) board.cellAt(...view.exploded).classList.add("exploded");
+  }
+  boardEl.dataset.game = view.id;
+  boardEl.dataset.status = view.status;
+  $("status").dataset.status = view.status;
+  $("status").textContent = statusText(view);
+  $("mines-left").textContent = pad(view.mines_left);
+  $("timer").textContent = pad(Math.floor(elapsed()));
+  $("save").disabled = !(view.status === "won" || view.status === "lost");
+  $("guarantee").hidden = !view.guarantee;
+  $("guarantee").textContent = view.guarantee ? `No-guess board: ${view.guarantee}.` : "";
+  if (state.hint) refreshHint();
+  else showReport(null, report);
+}
+
+function showError(message) {
+  const p = document.createElement("p");
+  p.className = "notice error";
+  p.setAttribute("role", "alert");
+  p.textContent = message;
+  $("notices").replaceChildren(p);
+}
+
+setInterval(() => {
+  if (state.view && state.view.status === "playing") $("timer").textContent = pad(Math.floor(elapsed()));
+}, 250);
+
+// -- moves -----------------------------------------------------------------------------
+
+function valueAt(x, y) {
+  return state.view ? state.view.rows[y][x] : "-";
+}
+
+function over() {
+  return !state.view || state.view.status === "won" || state.view.status === "lost";
+}
+
+function send(action, x, y) {
+  if (over()) return;
+  state.pending += 1;
+  boardEl.dataset.pending = state.pending;
+  const id = state.view.id;
+  state.queue = state.queue.then(async () => {
+    try {
+      if (state.view.id !== id || over()) return;
+      if (action === "reveal" && state.view.no_guess && state.view.status === "ready") {
+        $("status").textContent = "Making a no-guess board for this click…";
+      }
+      show(await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] }));
+    } catch (err) {
+      showError(err.message);
+    } finally {
+      state.pending -= 1;
+      boardEl.dataset.pending = state.pending;
+    }
+  });
+}
+
+function primary(x, y) {
+  const v = valueAt(x, y);
+  if (v === ".") send("reveal", x, y);
+  else if (/[1-8]/.test(v)) send("chord", x, y);
+}
+
+function toggleFlag(x, y) {
+  const v = valueAt(x, y);
+  if (v === ".") send("flag", x, y);
+  else if (v === "F") send("unflag", x, y);
+}
+
+function onCellKey(x, y, event) {
+  const k = event.key.toLowerCase();
+  if (k === "f") toggleFlag(x, y);
+  else if (k === "c") send("chord", x, y);
+  else if (k === "h") toggleHint();
+  else return false;
+  return true;
+}
+
+// -- hints -------------------------------------------------------------------------------
+
+async function refreshHint() {
+  const version = ++state.hintVersion;
+  const id = state.view.id;
+  $("why-panel").hidden = false;
+  boardEl.dataset.hint = "pending";
+  try {
+    const record = await postJSON(`/api/games/${id}/hint`, {});
+    if (version !== state.hintVersion || !state.hint) return;
+    showReport(record, report);
+    boardEl.dataset.hint = "done";
+  } catch (err) {
+    if (version === state.hintVersion) showError(`No hint: ${err.message}`);
+    boardEl.dataset.hint = "error";
+  }
+}
+
+function toggleHint() {
+  state.hint = !state.hint;
+  $("hint").setAttribute("aria-pressed", state.hint ? "true" : "false");
+  if (state.hint && state.view) refreshHint();
+  else {
+    state.hintVersion += 1;
+    $("why-panel").hidden = true;
+    delete boardEl.dataset.hint;
+    showReport(null, report);
+  }
+}
+$("hint").addEventListener("click", toggleHint);
+
+// -- new games, replays ----------------------------------------------------------------
+
+function setupRequest() {
+  const preset = PRESETS[$("size").value];
+  const spec = preset || {
+    width: Number($("width").value),
+    height: Number($("height").value),
+    mines: Number($("mines").value),
+  };
+  const body = { ...spec, rule: $("rule").value, no_guess: $("no-guess").checked };
+  const seed = $("seed").value.trim();
+  if (seed !== "") {
+    if (!/^\d+$/.test(seed)) throw new ApiError("the seed must be a whole number, or empty for a random board", 400);
+    body.seed = Number(seed);
+  }
+  return body;
+}
+
+async function newGame(focus = false) {
+  try {
+    $("notices").replaceChildren();
+    const view = await postJSON("/api/games", setupRequest());
+    state.queue = Promise.resolve();
+    show(view);
+    history.replaceState(null, "", `#${view.id}`);
+    if (focus) board.focusCell(Math.floor(view.width / 2), Math.floor(view.height / 2));
+  } catch (err) {
+    showError(`No new game: ${err.message}`);
+  }
+}
+
+$("size").addEventListener("change", () => {
+  $("custom-size").hidden = $("size").value !== "custom";
+});
+$("setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame(true);
+});
+
+$("save").addEventListener("click", async () => {
+  try {
+    const replay = await getJSON(`/api/games/${state.view.id}/replay`);
+    const blob = new Blob([JSON.stringify(replay, null, 1)], { type: "application/json" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `mscsp-replay-${replay.seed ?? "game"}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (err) {
+    showError(`Cannot save: ${err.message}`);
+  }
+});
+
+$("load-button").addEventListener("click", () => $("load").click());
+$("load").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  let data;
+  try {
+    data = JSON.parse(await file.text());
+  } catch (err) {
+    showError(`Cannot load ${file.name}: it is not JSON.`);
+    return;
+  }
+  try {
+    $("notices").replaceChildren();
+    const view = await postJSON("/api/games/load", data);
+    state.queue = Promise.resolve();
+    show(view);
+    history.replaceState(null, "", `#${view.id}`);
+  } catch (err) {
+    showError(`Cannot load ${file.name}: ${err.message}`);
+  }
+});
+
+// -- start: the game in the address (after a reload), else a new beginner game ----------
+
+async function start() {
+  const id = location.hash.slice(1);
+  if (id) {
+    try {
+      show(await getJSON(`/api/games/${id}`));
+      return;
+    } catch (err) {
+      history.replaceState(null, "", location.pathname);
+    }
+  }
+  await newGame();
+}
+start();

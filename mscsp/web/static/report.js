@@ -1,0 +1,92 @@
+// The words around the overlay, shared by both pages: the summary line, notices
+// (estimates, time limits, impossible boards) and "Why these cells are certain",
+// whose items highlight their clues and cells on the board when pressed.
+
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A layout count (a decimal string) short enough to read. */
+export function layoutsText(layouts) {
+  if (layouts === null || layouts === undefined) return null;
+  if (layouts.length <= 15) return BigInt(layouts).toLocaleString("en");
+  return `about ${layouts[0]}.${layouts.slice(1, 4)}e${layouts.length - 1}`;
+}
+
+function notice(kind, html) {
+  const p = document.createElement("p");
+  p.className = `notice ${kind}`;
+  p.append(...html);
+  return p;
+}
+
+function strong(text) {
+  const s = document.createElement("strong");
+  s.textContent = text;
+  return s;
+}
+
+/**
+ * Show an analysis record around the board.
+ * @param {object} record - the `mscsp solve --json` object, or null to clear
+ * @param {object} parts - {board, summary, notices, why, whyEmpty}
+ */
+export function showReport(record, parts) {
+  const { board, summary, notices, why, whyEmpty } = parts;
+  board.showAnalysis(record);
+  notices.replaceChildren();
+  why.replaceChildren();
+  if (!record) {
+    summary.textContent = "";
+    if (whyEmpty) whyEmpty.hidden = true;
+    return;
+  }
+  if (!record.consistent) {
+    const c = record.contradiction || { text: "no mine layout fits these numbers", total: false, clues: [] };
+    summary.textContent = "This position is impossible: no mine layout fits it.";
+    const extra = c.total ? " (together with the mine total)" : "";
+    const where = c.clues.length ? ` The ${c.clues.length === 1 ? "clue involved is" : "clues involved are"} outlined in red.` : "";
+    notices.append(notice("impossible", [strong("Impossible: "), `${c.text}${extra}.${where}`]));
+    if (whyEmpty) whyEmpty.hidden = true;
+    return;
+  }
+  const safe = record.safe.length;
+  const mines = record.mine.length;
+  const bits = [`${count(safe, "cell", "cells")} certainly safe, ${count(mines, "certain mine", "certain mines")}`];
+  const layouts = layoutsText(record.layouts);
+  if (layouts) bits.push(`${layouts} layout${record.layouts === "1" ? "" : "s"} fit the position`);
+  if (record.best) bits.push(`suggested click [${record.best[0]},${record.best[1]}]`);
+  summary.textContent = bits.join("; ") + ".";
+  if (record.exact === false) {
+    notices.append(notice("estimate", [
+      strong("Estimates: "),
+      "percentages marked ≈ are close estimates (sequential importance sampling), because one undecided " +
+        "area is too large to count every layout. Cells marked safe or mine are still proven.",
+    ]));
+  }
+  if (record.complete === false) {
+    notices.append(notice("incomplete", [
+      strong("Time limit: "),
+      "the solver stopped searching before it had checked every cell, so some certain cells may be " +
+        "unmarked and some explanations missing.",
+    ]));
+  }
+  if (record.model) notices.append(notice("incomplete", [strong("No mine total: "), record.model + "."]));
+  record.explanations.forEach((e, i) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.setAttribute("aria-pressed", "false");
+    button.dataset.index = i;
+    button.textContent = e.text.charAt(0).toUpperCase() + e.text.slice(1) + ".";
+    button.addEventListener("click", () => {
+      const on = button.getAttribute("aria-pressed") !== "true";
+      for (const other of why.querySelectorAll("button")) other.setAttribute("aria-pressed", "false");
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      board.highlight(on ? e : null);
+    });
+    li.appendChild(button);
+    why.appendChild(li);
+  });
+  if (whyEmpty) whyEmpty.hidden = record.explanations.length > 0;
+}

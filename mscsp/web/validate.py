@@ -1,0 +1,256 @@
+"""Reading and checking JSON requests.
+
+Every handler reads its body with :func:`read_json` and its fields with the
+``field_*`` helpers, which raise :class:`RequestError` — a message and an HTTP
+status — for anything missing, mistyped or out of range. The application turns a
+RequestError into ``{"error": message}`` with that status, so malformed input never
+reaches the library and never ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any
+
+from starlette.requests import Request
+
+from ..board import Geometry, Spec
+from ..errors import InputError
+from ..rules import FirstClickRule, max_mines
+from .settings import Settings
+
+__all__ = [
+    "RequestError",
+    "read_json",
+    "field_int",
+    "field_bool",
+    "field_str",
+    "field_choice",
+    "field_cell",
+    "check_size",
+    "read_spec",
+]
+
+
+class RequestError(Exception):
+    """A request the server cannot accept: an HTTP status and a message for people.
+
+    Parameters
+    ----------
+    status : int
+        The HTTP status of the answer (4xx for the client's mistakes, 503 when the
+        server could not finish in time).
+    message : str
+        What is wrong, in words.
+    extra : dict, optional
+        More fields for the JSON answer (such as ``line`` and ``column``).
+
+    Examples
+    --------
+    >>> RequestError(400, "width must be an integer").answer()
+    {'error': 'width must be an integer'}
+    """
+
+    def __init__(self, status: int, message: str, extra: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = dict(extra or {})
+
+    def answer(self) -> dict:
+        """The JSON body of the error answer."""
+        return {"error": self.message, **self.extra}
+
+
+async def read_json(request: Request, limit: int) -> Any:
+    """The request body parsed as JSON, read no further than ``limit`` bytes.
+
+    Raises
+    ------
+    RequestError
+        413 when the body is larger than ``limit`` (by its declared length or as it
+        streams in), 415 for a declared content type other than JSON, 400 when the
+        body is not UTF-8 JSON.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise RequestError(413, f"the request body is {declared} bytes; the limit is {limit}")
+    kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if kind not in ("application/json", "text/plain", ""):
+        raise RequestError(415, f"send JSON (content type application/json), not {kind}")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            raise RequestError(413, f"the request body is larger than the limit of {limit} bytes")
+    if not body:
+        raise RequestError(400, "the request needs a JSON body")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RequestError(400, "the request body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise RequestError(400, f"the request body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def _object(data: Any) -> dict:
+    if not isinstance(data, dict):
+        raise RequestError(400, f"the request body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def field_int(data: Any, key: str, low: int, high: int, default: int | None = None) -> int:
+    """An integer field between ``low`` and ``high`` inclusive.
+
+    Examples
+    --------
+    >>> field_int({"width": 9}, "width", 1, 100)
+    9
+    >>> field_int({}, "seed", 0, 10, default=3)
+    3
+    >>> field_int({"width": "9"}, "width", 1, 100)
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: width must be an integer, not '9'
+    """
+    data = _object(data)
+    if key not in data or data[key] is None:
+        if default is None:
+            raise RequestError(400, f"{key} is missing")
+        return default
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(400, f"{key} must be an integer, not {value!r}")
+    if not low <= value <= high:
+        raise RequestError(400, f"{key} must be between {low} and {high}, not {value}")
+    return value
+
+
+def field_bool(data: Any, key: str, default: bool) -> bool:
+    """A true/false field.
+
+    Examples
+    --------
+    >>> field_bool({"no_guess": True}, "no_guess", False), field_bool({}, "no_guess", False)
+    (True, False)
+    """
+    data = _object(data)
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise RequestError(400, f"{key} must be true or false, not {value!r}")
+    return value
+
+
+def field_str(data: Any, key: str, default: str | None = None) -> str:
+    """A string field."""
+    data = _object(data)
+    value = data.get(key)
+    if value is None:
+        if default is None:
+            raise RequestError(400, f"{key} is missing")
+        return default
+    if not isinstance(value, str):
+        raise RequestError(400, f"{key} must be a string, not {type(value).__name__}")
+    return value
+
+
+def field_choice(data: Any, key: str, enum_cls: type[Enum], default: Enum) -> Enum:
+    """A string field naming a member of a string-valued enum.
+
+    Examples
+    --------
+    >>> field_choice({"rule": "opening"}, "rule", FirstClickRule, FirstClickRule.SAFE)
+    <FirstClickRule.OPENING: 'opening'>
+    >>> field_choice({"rule": "easy"}, "rule", FirstClickRule, FirstClickRule.SAFE)
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: rule must be one of uniform, safe, opening, winxp, not 'easy'
+    """
+    text = field_str(data, key, default.value)
+    for member in enum_cls:
+        if member.value == text:
+            return member
+    choices = ", ".join(m.value for m in enum_cls)
+    raise RequestError(400, f"{key} must be one of {choices}, not {text!r}")
+
+
+def field_cell(data: Any, key: str, geometry: Geometry) -> int:
+    """A cell given as ``[x, y]``, as its flat index.
+
+    Examples
+    --------
+    >>> field_cell({"cell": [2, 1]}, "cell", Geometry(3, 2))
+    5
+    >>> field_cell({"cell": [3, 0]}, "cell", Geometry(3, 2))
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: cell [3, 0] is not on this 3x2 board
+    """
+    data = _object(data)
+    value = data.get(key)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+    ):
+        raise RequestError(400, f"{key} must be [x, y] with two integers, not {value!r}")
+    x, y = value
+    if not geometry.contains(x, y):
+        raise RequestError(400, f"{key} [{x}, {y}] is not on this {geometry.width}x{geometry.height} board")
+    return y * geometry.width + x
+
+
+def check_size(width: int, height: int, settings: Settings) -> None:
+    """Refuse boards beyond the server's limits (status 413).
+
+    Examples
+    --------
+    >>> check_size(30, 16, Settings())
+    >>> check_size(200, 2, Settings())
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: a board may be at most 100 cells wide and high, not 200x2
+    """
+    if width > settings.max_side or height > settings.max_side:
+        raise RequestError(
+            413, f"a board may be at most {settings.max_side} cells wide and high, not {width}x{height}"
+        )
+    if width * height > settings.max_cells:
+        raise RequestError(
+            413, f"a board may have at most {settings.max_cells} cells, not {width}x{height} = {width * height}"
+        )
+
+
+def read_spec(data: Any, settings: Settings, rule: FirstClickRule) -> Spec:
+    """Board size and mine count from ``width``, ``height`` and ``mines`` fields.
+
+    The mine count must leave room for the first click under ``rule`` wherever the
+    player clicks.
+
+    Examples
+    --------
+    >>> read_spec({"width": 9, "height": 9, "mines": 10}, Settings(), FirstClickRule.SAFE)
+    Spec(width=9, height=9, mines=10)
+    >>> read_spec({"width": 3, "height": 3, "mines": 1}, Settings(), FirstClickRule.OPENING)
+    Traceback (most recent call last):
+    ...
+    mscsp.web.validate.RequestError: at most 0 mines fit on a 3x3 board under the opening rule, not 1
+    """
+    width = field_int(data, "width", 1, settings.max_side)
+    height = field_int(data, "height", 1, settings.max_side)
+    check_size(width, height, settings)
+    mines = field_int(data, "mines", 0, width * height)
+    geometry = Geometry(width, height)
+    # the centre has the largest neighbourhood: the tightest case for every rule
+    room = max_mines(geometry, rule, geometry.index(width // 2, height // 2))
+    if mines > room:
+        raise RequestError(
+            400, f"at most {room} mines fit on a {width}x{height} board under the {rule.value} rule, not {mines}"
+        )
+    try:
+        return Spec(width, height, mines)
+    except InputError as exc:  # pragma: no cover - the checks above come first
+        raise RequestError(400, str(exc)) from None

@@ -1,0 +1,138 @@
+import json
+import random
+from collections import Counter
+from itertools import product
+from math import comb
+
+import pytest
+from pysat.solvers import Solver
+
+from mscsp.cli import main
+from mscsp.consistency import check_witness, decide
+from mscsp.gadgets import GADGETS, PORT, TILE
+from mscsp.position import parse_position
+from mscsp.reduction import CNF, compile_cnf, decode, format_dimacs_cnf, parse_dimacs
+from oracles import enumerate_tile
+
+
+def _virtual(gadget):
+    """The neighbours' port cells next to the W and N ports."""
+    return {name: (x - 1, y) if name[0] == "W" else (x, y - 1)
+            for name, (x, y) in gadget.ports.items() if name[0] in "WN"}
+
+
+@pytest.mark.parametrize("name", sorted(GADGETS))
+def test_every_gadget_alone_has_exactly_the_intended_layouts(name):
+    gadget = GADGETS[name]
+    virtual = _virtual(gadget)
+    layouts = enumerate_tile(gadget.rows, list(virtual.values()))
+    cells = {n: virtual.get(n, gadget.ports[n]) for n in gadget.ports}
+    seen = Counter(tuple((n, lay[cells[n]]) for n in sorted(cells)) for lay in layouts)
+    for values in product((0, 1), repeat=len(cells)):
+        key = tuple(zip(sorted(cells), values))
+        d = dict(key)
+        if not gadget.allows(d):
+            assert seen[key] == 0, (name, d)
+            continue
+        if name.startswith("CLAUSE"):
+            k, t = gadget.arity, gadget.true_literals(d)
+            expected = comb(k - 1, k - t)  # the free cells take up the slack
+        else:
+            expected = 1  # wires, taps and crossings are functions of their inputs
+        assert seen[key] == expected, (name, d, seen[key], expected)
+
+
+def test_gadgets_fit_the_tile_grid():
+    for g in GADGETS.values():
+        assert g.width == TILE and g.height in (TILE, 2 * TILE)
+        assert all(len(r) == g.width for r in g.rows)
+        for name, (x, y) in g.ports.items():
+            assert (x == PORT) if name in "NS" else (y % TILE == PORT)
+
+
+def _sat(cnf: CNF):
+    with Solver(name="g4", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+        ok = s.solve()
+        return ok
+
+
+def _random_cnf(rng, n, m, k=3):
+    clauses = []
+    for _ in range(m):
+        width = rng.choice([1, 2, 3, 3, 3]) if k == 3 else k
+        vs = rng.sample(range(1, n + 1), min(width, n))
+        clauses.append(tuple(v if rng.random() < 0.5 else -v for v in vs))
+    return CNF(n, tuple(clauses))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_board_is_consistent_exactly_when_satisfiable(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 6)
+    cnf = _random_cnf(rng, n, rng.randint(1, 9))
+    compiled = compile_cnf(cnf)
+    verdict = decide(compiled.position)
+    assert verdict.consistent == _sat(cnf)
+    if verdict.consistent:
+        check_witness(compiled.position, verdict.witness)
+        assignment = decode(verdict.witness, json.loads(compiled.map_json()))
+        assert cnf.satisfied_by(assignment)
+    else:
+        assert verdict.contradiction.clues
+
+
+def test_every_decoded_assignment_is_a_model():
+    # force each satisfying assignment in turn by unit clauses: all decode correctly
+    base = [(1, 2, 3), (-1, -2), (-2, -3), (2, 3)]
+    for bits in product((1, -1), repeat=3):
+        cnf = CNF(3, tuple(base) + tuple((b * v,) for v, b in zip((1, 2, 3), bits)))
+        compiled = compile_cnf(cnf)
+        verdict = decide(compiled.position)
+        assert verdict.consistent == _sat(cnf)
+        if verdict.consistent:
+            assignment = decode(verdict.witness, json.loads(compiled.map_json()))
+            assert [assignment[v] for v in (1, 2, 3)] == [b > 0 for b in bits]
+
+
+def test_tautologies_repeats_and_empty_clauses():
+    assert decide(compile_cnf(CNF(2, ((1, -1), (2, 2)))).position).consistent
+    assert not decide(compile_cnf(CNF(2, ((1, 2), ()))).position).consistent
+    assert decide(compile_cnf(CNF(0, ())).position).consistent
+
+
+def test_dimacs_parsing_errors_are_located():
+    with pytest.raises(ValueError) as err:
+        parse_dimacs("p cnf 2 1\n1 x 0\n", source="f.cnf")
+    assert str(err.value).startswith("f.cnf:2:3:")
+    with pytest.raises(ValueError, match="above 2"):
+        parse_dimacs("p cnf 2 1\n1 3 0\n")
+    with pytest.raises(ValueError, match="before the 'p cnf'"):
+        parse_dimacs("1 2 0\n")
+    cnf = parse_dimacs("c hi\np cnf 3 2\n1 -2\n 3 0\n-1 0\n")
+    assert cnf.clauses == ((1, -2, 3), (-1,))
+    assert parse_dimacs(format_dimacs_cnf(cnf)) == cnf
+
+
+def test_cli_round_trip(tmp_path, capsys):
+    f = tmp_path / "f.cnf"
+    f.write_text("p cnf 3 3\n1 2 0\n-1 3 0\n-3 -2 0\n")
+    board, mapping = tmp_path / "f.txt", tmp_path / "f.map"
+    assert main(["from-cnf", str(f), "--map", str(mapping)]) == 0
+    board.write_text(capsys.readouterr().out)
+    assert main(["consistent", str(board), "--json", "--decode", str(mapping)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assignment = {int(k): v for k, v in record["assignment"].items()}
+    assert record["consistent"] and parse_dimacs(f.read_text()).satisfied_by(assignment)
+    assert main(["consistent", str(board)]) == 0
+    witness = capsys.readouterr().out
+    from mscsp.board import parse_layout
+    check_witness(parse_position(board.read_text()), parse_layout(witness))
+    g = tmp_path / "g.cnf"
+    g.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    assert main(["from-cnf", str(g)]) == 0
+    board.write_text(capsys.readouterr().out)
+    assert main(["consistent", str(board)]) == 1
+    assert "inconsistent" in capsys.readouterr().out
+    bad = tmp_path / "bad.cnf"
+    bad.write_text("p cnf 1 1\n2 0\n")
+    assert main(["from-cnf", str(bad)]) == 2

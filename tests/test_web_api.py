@@ -1,0 +1,498 @@
+"""The web server's JSON API, in process (Starlette's TestClient), and ``mscsp serve``.
+
+Oracles: the analysis endpoint must answer exactly what ``solve_record(analyse(...))``
+gives for the same position (what ``mscsp solve --json`` prints); a game on the
+server must move exactly as the engine does for the same seed and moves; the page
+never receives the layout or the seed while a game runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from conftest import POSITIONS
+from mscsp.analysis import analyse
+from mscsp.board import Spec
+from mscsp.game import Game
+from mscsp.position import format_position, parse_position
+from mscsp.report import solve_record
+from mscsp.rules import generate
+from mscsp.verify import verify
+from mscsp.web.app import STATIC, create_app
+from mscsp.web.command import loopback_hosts, register
+from mscsp.web.settings import Settings
+
+SETTINGS = Settings(workers=1, max_games=50)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(SETTINGS)) as c:
+        yield c
+
+
+def expected_record(text: str, **kwargs) -> dict:
+    """What ``mscsp solve --json`` says about a position, through JSON."""
+    analysis = analyse(parse_position(text), time_limit=SETTINGS.sat_time_limit, **kwargs)
+    return json.loads(json.dumps(solve_record(analysis)))
+
+
+# -- analysis ---------------------------------------------------------------------------
+@pytest.mark.parametrize("path", sorted(POSITIONS.glob("*.txt")), ids=lambda p: p.stem)
+def test_analysis_is_the_solve_record(client, path):
+    text = path.read_text()
+    response = client.post("/api/analyse", json={"position": text})
+    assert response.status_code == 200
+    assert response.json() == expected_record(text)
+    assert response.headers["server-timing"].startswith("analysis;dur=")
+
+
+def test_analysis_solver_and_total_options(client):
+    text = (POSITIONS / "global_count.txt").read_text()
+    plain = client.post("/api/analyse", json={"position": text, "solver": "single-point"}).json()
+    assert plain["solver"] == "single-point" and plain["safe"] == []
+    no_total = client.post("/api/analyse", json={"position": text, "use_total": False}).json()
+    assert no_total["mines"] is None and "model" in no_total
+
+
+def test_impossible_board_names_its_clues(client):
+    record = client.post("/api/analyse", json={"position": "mines: 5\n3.1\n.11\n"}).json()
+    assert record["consistent"] is False
+    assert record["contradiction"]["clues"] == [[0, 0]]
+    assert "only two covered neighbours" in record["contradiction"]["text"]
+    assert record["probability"] is None and record["best"] is None
+
+
+def test_estimates_are_labelled():
+    # a state limit of 0 makes every component an estimate (small, so it is quick)
+    with TestClient(create_app(Settings(workers=1, state_limit=0))) as c:
+        record = c.post("/api/analyse", json={"position": "mines: 2\n.2.\n...\n"}).json()
+    assert record["exact"] is False and record["layouts"] is None
+    assert "sampling" in record["estimate"]["method"]
+
+
+def test_a_slow_analysis_is_stopped_and_the_server_recovers():
+    slow = (POSITIONS / "long_frontier.txt").read_text()  # seconds to estimate at this state limit
+    with TestClient(create_app(Settings(workers=1, state_limit=2, analysis_timeout=0.5))) as c:
+        started = time.monotonic()
+        response = c.post("/api/analyse", json={"position": slow})
+        assert response.status_code == 503
+        assert "longer than 0.5 s" in response.json()["error"]
+        assert time.monotonic() - started < 3
+        # the replacement worker joins once it has started; until then requests wait (or 503)
+        deadline = time.monotonic() + 30
+        while (quick := c.post("/api/analyse", json={"position": "mines: 1\n.1...\n"})).status_code == 503:
+            assert "no worker was free" in quick.json()["error"] and time.monotonic() < deadline
+        assert quick.status_code == 200 and quick.json()["safe"] == [[3, 0], [4, 0]]
+
+
+def test_parse_error_names_line_and_column(client):
+    response = client.post("/api/analyse", json={"position": "mines: 3\n..\n.x\n"})
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["line"], body["column"]) == (3, 2) and "line 3:2" in body["error"]
+    response = client.post("/api/parse", json={"position": "4.\n..\n"})
+    assert response.status_code == 400 and "out of range" in response.json()["error"]
+
+
+def test_parse_gives_rows_and_total(client):
+    body = client.post("/api/parse", json={"position": "# c\nmines: 3\n..1F.\n.122.\n--...\n"}).json()
+    assert body == {"width": 5, "height": 3, "mines": 3, "rows": ["..1F.", ".122.", "--..."]}
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "words"),
+    [
+        (b"not json", 400, "not JSON"),
+        (b"[1, 2]", 400, "JSON object"),
+        (b"{}", 400, "position is missing"),
+        (b'{"position": 5}', 400, "must be a string"),
+        (b'{"position": ".1.", "solver": "magic"}', 400, "solver must be one of"),
+        (b'{"position": ".1.", "use_total": "yes"}', 400, "true or false"),
+        (b"", 400, "needs a JSON body"),
+        (b"\xff\xfe", 400, "UTF-8"),
+        (json.dumps({"position": "." * 101 + "\n"}).encode(), 413, "at most 100 cells wide"),
+        (json.dumps({"position": "mines: 10\n...\n"}).encode(), 400, "more than the 3 cells"),
+    ],
+)
+def test_malformed_analysis_requests(client, payload, status, words):
+    response = client.post("/api/analyse", content=payload, headers={"content-type": "application/json"})
+    assert response.status_code == status
+    assert words in response.json()["error"]
+
+
+def test_body_size_limit_declared_and_streamed():
+    with TestClient(create_app(Settings(workers=1, max_body=100))) as c:
+        big = json.dumps({"position": "." * 200})
+        response = c.post("/api/analyse", content=big, headers={"content-type": "application/json"})
+        assert response.status_code == 413 and "limit" in response.json()["error"]
+
+        def chunks():  # no content-length: the limit holds as the body streams in
+            for _ in range(10):
+                yield b" " * 50
+
+        response = c.post("/api/analyse", content=chunks(), headers={"content-type": "application/json"})
+        assert response.status_code == 413
+
+
+def test_wrong_content_type_and_unknown_routes(client):
+    response = client.post("/api/analyse", content=b"position", headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 415
+    assert client.get("/api/nothing").json() == {"error": "Not Found"}
+    response = client.get("/api/analyse")
+    assert response.status_code == 405 and "error" in response.json()
+
+
+def test_example_is_dealt_from_a_safe_opening(client):
+    body = client.post("/api/example", json={"width": 9, "height": 9, "mines": 10, "seed": 5}).json()
+    position = parse_position(body["position"])
+    board = generate(Spec(9, 9, 10), "opening", (4, 4), 5)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    assert position == game.position() and body["click"] == [4, 4] and body["rule"] == "opening"
+    crowded = client.post("/api/example", json={"width": 4, "height": 4, "mines": 12}).json()
+    assert crowded["rule"] == "safe"
+    assert client.post("/api/example", json={"width": 4, "height": 4, "mines": 16}).status_code == 400
+
+
+def test_limits(client):
+    body = client.get("/api/limits").json()
+    assert body["presets"]["expert"] == {"width": 30, "height": 16, "mines": 99}
+    assert body["max_side"] == SETTINGS.max_side and "opening" in body["rules"]
+
+
+# -- pages ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("page", ["/", "/play"])
+def test_pages_and_their_assets_are_served_from_the_package(client, page):
+    response = client.get(page)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', response.text)
+    assert len(assets) >= 3
+    for asset in assets:
+        assert client.get(asset).status_code == 200, asset
+    # modules imported by the scripts are shipped too, and nothing comes from outside
+    for script in STATIC.glob("*.js"):
+        for name in re.findall(r'from "\./([^"]+)"', script.read_text()):
+            assert (STATIC / name).is_file(), (script.name, name)
+    for path in STATIC.iterdir():
+        assert "https://" not in path.read_text() and "http://" not in path.read_text().replace(
+            "http://www.w3.org/2000/svg", ""
+        ), path.name
+
+
+def test_host_names_are_checked_when_asked():
+    with TestClient(create_app(SETTINGS, allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://evil.example") as c:
+        assert c.get("/api/limits").status_code == 400
+    with TestClient(create_app(SETTINGS, allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://localhost:8000") as c:
+        assert c.get("/api/limits").status_code == 200
+
+
+# -- games --------------------------------------------------------------------------------------
+def new_game(client, **fields):
+    body = {"width": 9, "height": 9, "mines": 10, "rule": "safe", **fields}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client, game_id, action, x, y, status=200):
+    response = client.post(f"/api/games/{game_id}/move", json={"action": action, "cell": [x, y]})
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def test_a_game_moves_as_the_engine_and_hides_its_layout(client):
+    view = new_game(client, rule="opening", seed=11)
+    assert view["status"] == "ready" and view["layout"] is None and view["seed"] is None
+    assert len(view["id"]) >= 20
+    engine = Game.deferred(Spec(9, 9, 10), "opening", seed=11)
+    moves = [("reveal", 4, 4), ("flag", 0, 0), ("unflag", 0, 0), ("flag", 8, 8)]
+    for action, x, y in moves:
+        view = move(client, view["id"], action, x, y)
+        engine.apply((action, engine.geometry.index(x, y)))
+        assert view["rows"] == engine.position().rows()
+    assert view["status"] == "playing" and view["flags"] == 1 and view["mines_left"] == 9
+    assert view["layout"] is None and view["seed"] is None and view["exploded"] is None
+    assert "*" not in json.dumps(client.get(f"/api/games/{view['id']}").json())
+    assert client.get(f"/api/games/{view['id']}/replay").status_code == 409
+
+
+def test_win_a_seeded_game_then_replay_it(client):
+    spec, seed = Spec(6, 5, 5), 3
+    layout = generate(spec, "opening", (2, 2), seed).layout
+    view = new_game(client, width=6, height=5, mines=5, rule="opening", seed=seed)
+    view = move(client, view["id"], "reveal", 2, 2)
+    for cell in range(30):
+        x, y = cell % 6, cell // 6
+        if not layout.is_mine(cell) and view["rows"][y][x] == ".":
+            view = move(client, view["id"], "reveal", x, y)
+    assert view["status"] == "won" and view["layout"] == layout.rows() and view["seed"] == seed
+    move(client, view["id"], "reveal", 0, 0, status=409)  # the game is over
+
+    replay = client.get(f"/api/games/{view['id']}/replay")
+    assert replay.status_code == 200 and "attachment" in replay.headers["content-disposition"]
+    record = replay.json()
+    assert record["format"] == "mscsp-replay/1" and record["status"] == "won" and record["no_guess"] is False
+    loaded = client.post("/api/games/load", json=record)
+    assert loaded.status_code == 201
+    again = loaded.json()
+    assert again["id"] != view["id"]
+    assert (again["rows"], again["status"], again["layout"]) == (view["rows"], "won", view["layout"])
+
+
+def test_loss_shows_the_mines_and_the_exploded_cell(client):
+    spec, seed = Spec(5, 5, 6), 8
+    layout = generate(spec, "safe", (0, 0), seed).layout
+    view = new_game(client, width=5, height=5, mines=6, seed=seed)
+    move(client, view["id"], "reveal", 0, 0)
+    mine = layout.mine_cells()[0]
+    view = move(client, view["id"], "reveal", mine % 5, mine // 5)
+    assert view["status"] == "lost" and view["exploded"] == [mine % 5, mine // 5]
+    assert view["layout"] == layout.rows()
+
+
+def test_chord_opens_around_a_satisfied_number(client):
+    # seed 8 on 5x5/6 with a safe click at [0,0]: find a number next to exactly its mines
+    spec, seed = Spec(5, 5, 6), 8
+    layout = generate(spec, "safe", (0, 0), seed).layout
+    view = new_game(client, width=5, height=5, mines=6, seed=seed)
+    view = move(client, view["id"], "reveal", 0, 0)
+    engine = Game.deferred(spec, "safe", seed)
+    engine.reveal(0)
+    g = engine.geometry
+    number = next(c for c in range(25) if engine.is_revealed(c) and 0 < engine.shown(c))
+    for n in g.neighbours(number):
+        if layout.is_mine(n):
+            engine.flag(n)
+            view = move(client, view["id"], "flag", *g.coords(n))
+    engine.chord(number)
+    view = move(client, view["id"], "chord", *g.coords(number))
+    assert view["rows"] == engine.position().rows()
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "words"),
+    [
+        ({"width": 0}, 400, "width must be between 1 and"),
+        ({"width": 101}, 400, "width must be between 1 and 100"),
+        ({"mines": -1}, 400, "mines must be between 0"),
+        ({"mines": 81}, 400, "at most 80 mines fit"),
+        ({"rule": "opening", "mines": 73}, 400, "at most 72 mines fit"),
+        ({"rule": "lucky"}, 400, "rule must be one of"),
+        ({"no_guess": 1}, 400, "true or false"),
+        ({"seed": -5}, 400, "seed must be between"),
+        ({"width": "9"}, 400, "width must be an integer"),
+    ],
+)
+def test_new_game_validation(client, fields, status, words):
+    body = {"width": 9, "height": 9, "mines": 10, **fields}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status and words in response.json()["error"]
+
+
+def test_too_many_cells():
+    with TestClient(create_app(Settings(workers=1, max_cells=100))) as c:
+        response = c.post("/api/games", json={"width": 11, "height": 10, "mines": 5})
+        assert response.status_code == 413 and "at most 100 cells" in response.json()["error"]
+
+
+def test_bad_moves(client):
+    view = new_game(client, seed=4)
+    gid = view["id"]
+    assert client.post(f"/api/games/{gid}/move", json={"action": "dig", "cell": [0, 0]}).status_code == 400
+    assert client.post(f"/api/games/{gid}/move", json={"action": "reveal", "cell": [9, 0]}).status_code == 400
+    assert client.post(f"/api/games/{gid}/move", json={"action": "reveal", "cell": "0,0"}).status_code == 400
+    move(client, gid, "chord", 0, 0, status=409)  # nothing is open yet
+    view = move(client, gid, "reveal", 4, 4)
+    x, y = next((x, y) for y in range(9) for x in range(9) if view["rows"][y][x] not in ".F")
+    assert "it is open" in move(client, gid, "flag", x, y, status=409)["error"]
+    assert client.get("/api/games/not-a-game").status_code == 404
+    assert client.post("/api/games/not-a-game/move", json={"action": "reveal", "cell": [0, 0]}).status_code == 404
+
+
+def test_hint_is_the_analysis_of_the_players_position(client):
+    view = new_game(client, rule="opening", seed=21)
+    view = move(client, view["id"], "reveal", 4, 4)
+    hint = client.post(f"/api/games/{view['id']}/hint")
+    assert hint.status_code == 200
+    text = format_position(parse_position("mines: 10\n" + "\n".join(view["rows"]) + "\n"))
+    assert hint.json() == expected_record(text)
+
+
+def test_no_guess_game_is_made_at_the_first_click(client):
+    view = new_game(client, rule="safe", no_guess=True, seed=6)
+    assert view["no_guess"] is True and view["guarantee"] is None
+    move(client, view["id"], "flag", 0, 0)  # flags before the board exists carry over
+    view = move(client, view["id"], "reveal", 4, 4)
+    assert view["status"] == "playing" and "solvable" in view["guarantee"]
+    assert view["rows"][0][0] == "F"
+    entry = client.app.state.api.games.get(view["id"])  # test-only look behind the curtain
+    layout = entry.game.layout()
+    assert verify(layout, entry.game.geometry.index(4, 4)).solved
+
+    # its replay names the no-guess generator and loads back from the stored layout
+    mine = next(c for c in layout.mine_cells() if c != 0)
+    view = move(client, view["id"], "reveal", mine % 9, mine // 9)
+    record = client.get(f"/api/games/{view['id']}/replay").json()
+    assert record["no_guess"] is True and "noguess" in record["generator"]
+    loaded = client.post("/api/games/load", json=record).json()
+    assert (loaded["status"], loaded["rows"], loaded["no_guess"]) == ("lost", view["rows"], True)
+
+
+def test_an_unfinished_replay_continues(client):
+    spec, seed = Spec(6, 5, 5), 3
+    engine = Game.deferred(spec, "opening", seed)
+    engine.reveal(engine.geometry.index(2, 2))
+    layout = engine.layout()
+    view = client.post("/api/games/load", json=engine.replay().to_dict()).json()
+    assert view["status"] == "playing" and view["layout"] is None and view["seed"] is None
+    for cell in range(30):
+        x, y = cell % 6, cell // 6
+        if not layout.is_mine(cell) and view["rows"][y][x] == ".":
+            view = move(client, view["id"], "reveal", x, y)
+    assert view["status"] == "won" and view["elapsed"] >= 0
+
+
+@pytest.mark.parametrize(
+    ("replay", "words"),
+    [
+        ({"width": 5, "height": 5}, "format"),
+        ({"format": "mscsp-replay/1", "width": 5, "height": 5, "mines": 1, "actions": [{"action": "dig"}]}, "malformed"),
+        ({"format": "mscsp-replay/1", "width": 500, "height": 5}, "between 1 and 100"),
+        ({"format": "mscsp-replay/1", "width": 2, "height": 1, "mines": 1, "layout": ["*."], "status": "won",
+          "actions": [{"action": "reveal", "cell": [0, 0], "t": 0}]}, "ends lost"),
+    ],
+)
+def test_bad_replays_are_refused(client, replay, words):
+    response = client.post("/api/games/load", json=replay)
+    assert response.status_code == 400 and words in response.json()["error"]
+
+
+def test_old_games_are_dropped_beyond_the_limit():
+    with TestClient(create_app(Settings(workers=1, max_games=2))) as c:
+        ids = [c.post("/api/games", json={"width": 3, "height": 3, "mines": 1}).json()["id"] for _ in range(3)]
+        assert c.get(f"/api/games/{ids[0]}").status_code == 404
+        assert all(c.get(f"/api/games/{i}").status_code == 200 for i in ids[1:])
+
+
+# -- the command ----------------------------------------------------------------------------------
+def test_serve_is_registered_with_loopback_defaults():
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="mscsp")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
+    assert loopback_hosts("::1") == ["127.0.0.1", "::1", "localhost"]
+    assert loopback_hosts("192.168.1.5") is None
+
+
+def _serve(*argv):
+    code = (
+        "import argparse, sys\n"
+        "from mscsp.web.command import register\n"
+        "p = argparse.ArgumentParser(prog='mscsp'); register(p.add_subparsers(dest='command'))\n"
+        "a = p.parse_args(sys.argv[1:])\n"
+        "if __name__ == '__main__': sys.exit(a.func(a))\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "serve", *argv], stderr=subprocess.PIPE, text=True
+    )
+
+
+def _http(url: str, body: dict | None = None) -> tuple[int, dict]:
+    """A request with the standard library: (status, JSON body)."""
+    import urllib.error
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def test_serve_runs_a_real_server_and_stops_on_interrupt():
+    import signal
+    import urllib.error
+
+    proc = _serve("--port", "0")
+    try:
+        line = proc.stderr.readline()
+        base = "http://127.0.0.1:{}".format(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                status, limits = _http(f"{base}/api/limits")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        assert status == 200 and limits["max_side"] == 100
+        status, record = _http(f"{base}/api/analyse", {"position": "mines: 1\n.1...\n"})
+        assert status == 200 and record["safe"] == [[3, 0], [4, 0]]
+        assert _http(f"{base}/api/analyse", {"position": 3})[0] == 400
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+
+
+def test_serve_binds_a_tcp_socket_so_answers_are_not_delayed():
+    import socket
+
+    from mscsp.web.command import _bind
+
+    # asyncio sets TCP_NODELAY only on sockets of protocol IPPROTO_TCP; with proto 0
+    # every answer waited ~40 ms for the client's delayed ACK
+    with _bind("127.0.0.1", 0) as sock:
+        assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] > 0
+
+
+def test_serve_reports_a_port_in_use():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        proc = _serve("--port", str(taken.getsockname()[1]))
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "cannot listen" in err and err.count("\n") == 1
+
+
+# -- the worker pool ------------------------------------------------------------------------------
+def test_worker_pool_survives_a_dying_worker_and_reports_a_broken_start():
+    import asyncio
+    import operator
+    import os
+
+    from mscsp.web.workers import JobFailed, WorkerPool
+
+    async def scenario():
+        pool = WorkerPool(1)
+        await pool.start()
+        try:
+            with pytest.raises(JobFailed, match="ended unexpectedly"):
+                await pool.run(os._exit, (3,), timeout=10)
+            assert await pool.run(operator.mul, (6, 7), timeout=30) == 42  # a fresh worker took over
+        finally:
+            await pool.close()
+        broken = WorkerPool(1, warm=("mscsp.no_such_module",))
+        with pytest.raises(JobFailed, match="ModuleNotFoundError"):
+            await broken.start()
+        await broken.close()
+
+    asyncio.run(scenario())

@@ -1,0 +1,469 @@
+"""Both pages end to end in headless Chromium (Debian's ``chromium``), driven by Playwright.
+
+A real uvicorn server runs the application on a free loopback port in a background
+thread. The tests type positions in with the palette and with the keyboard and
+check every cell of the overlay against ``solve_record(analyse(...))`` of the same
+position (what ``mscsp solve --json`` prints); play a seeded game to a win, whose
+mines the test knows from ``mscsp.rules.generate`` with the same seed (the page
+never does); and see an impossible board outlined.
+
+Skipped when Playwright or ``/usr/bin/chromium`` is missing, unless
+``MSCSP_REQUIRE_BROWSER=1`` (CI sets it, so that a missing browser fails instead of
+passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the screenshots of both pages
+in DIR (the README's are made with ``MSCSP_SCREENSHOTS=results/screenshots``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REQUIRED = os.environ.get("MSCSP_REQUIRE_BROWSER") == "1"
+try:
+    from playwright import sync_api
+except ImportError:
+    if REQUIRED:
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+from conftest import POSITIONS, REPO  # noqa: E402
+from mscsp.analysis import analyse  # noqa: E402
+from mscsp.board import Spec  # noqa: E402
+from mscsp.game import Game  # noqa: E402
+from mscsp.position import Position, format_position, parse_position  # noqa: E402
+from mscsp.report import solve_record  # noqa: E402
+from mscsp.rules import generate  # noqa: E402
+from mscsp.web.app import create_app  # noqa: E402
+from mscsp.web.settings import Settings  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists() and not REQUIRED, reason="Debian chromium (/usr/bin/chromium) is not installed"
+)
+TIMEOUT_MS = 15_000
+
+
+@contextlib.contextmanager
+def running_server(settings: Settings):
+    """uvicorn serving the application on a free loopback port, in a thread."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY (command.py)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server(Settings(workers=1)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page and a list of problems: script errors and server errors (5xx).
+
+    Answers with a 4xx status are part of the API (the page shows their message), so
+    the browser's console line about them is not a problem.
+    """
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    problems: list[str] = []
+
+    def console(message):
+        if message.type == "error" and "responded with a status of 4" not in message.text:
+            problems.append(f"console {message.type}: {message.text}")
+
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    page.on("console", console)
+    page.on("response", lambda r: problems.append(f"{r.status} from {r.url}") if r.status >= 500 else None)
+    yield page, problems
+    context.close()
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def cell(page, x: int, y: int):
+    return page.get_by_role("gridcell", name=f"column {x}, row {y}", exact=True)
+
+
+def percent(p: float) -> str:
+    """The page's percent text (as ``mscsp solve`` prints percentages)."""
+    pct = 100 * p
+    if 0 < pct < 1:
+        return "<1%"
+    if 99 < pct < 100:
+        return ">99%"
+    return f"{int(pct + 0.5)}%"  # JavaScript's Math.round: halves go up
+
+
+def board_state(page) -> dict:
+    """Every cell as the page shows it: value, overlay, percent text and classes."""
+    cells = page.eval_on_selector_all(
+        "#board .cell",
+        """els => els.map(c => ({x: +c.dataset.x, y: +c.dataset.y, value: c.dataset.value,
+                overlay: c.dataset.overlay || null, p: c.dataset.p || null,
+                classes: [...c.classList], label: c.getAttribute('aria-label')}))""",
+    )
+    return {(c["x"], c["y"]): c for c in cells}
+
+
+def expected(position: Position) -> dict:
+    return json.loads(json.dumps(solve_record(analyse(position))))
+
+
+def check_overlay(page, position: Position) -> dict:
+    """Compare every cell of the page with the analysis of ``position``; returns the record."""
+    record = expected(position)
+    shown = board_state(page)
+    g = position.geometry
+    assert len(shown) == g.area
+    safe = {tuple(c) for c in record["safe"]}
+    mine = {tuple(c) for c in record["mine"]}
+    estimate = record["exact"] is False
+    for y in range(g.height):
+        for x in range(g.width):
+            c = shown[(x, y)]
+            assert c["label"] == f"column {x}, row {y}"
+            assert c["value"] == position.rows()[y][x]
+            p = record["probability"][y][x] if record["probability"] else None
+            if c["value"] != ".":
+                assert c["overlay"] is None, (x, y)
+            elif (x, y) in safe or (p == 0 and not estimate):
+                assert c["overlay"] == "safe", (x, y)
+            elif (x, y) in mine or (p == 1 and not estimate):
+                assert c["overlay"] == "mine", (x, y)
+            else:
+                assert c["overlay"] == "p" and c["p"] == ("≈" if estimate else "") + percent(p), (x, y, p, c)
+            assert ("best" in c["classes"]) == (record["best"] == [x, y]), (x, y)
+    texts = page.locator("#why button").all_inner_texts()
+    assert [t.rstrip(".").lower() for t in texts] == [e["text"].rstrip(".").lower() for e in record["explanations"]]
+    return record
+
+
+def dealt(width, height, mines, click, seed) -> Position:
+    board = generate(Spec(width, height, mines), "opening", click, seed)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    return game.position()
+
+
+def set_custom_size(page, width, height, mines):
+    page.select_option("#size", "custom")
+    page.fill("#width", str(width))
+    page.fill("#height", str(height))
+    page.locator("#height").dispatch_event("change")
+    page.fill("#mines", str(mines))
+
+
+def wait_analysed(page):
+    page.wait_for_selector("#board[data-analysis=done]")
+
+
+# -- the analysis page ---------------------------------------------------------------------------
+def test_palette_entry_shows_the_analysis(server, page):
+    page, problems = page
+    position = dealt(8, 6, 7, (2, 2), seed=1)
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    set_custom_size(page, 8, 6, 7)
+    by_value: dict[str, list[tuple[int, int]]] = {}
+    for c in position.revealed_cells():
+        by_value.setdefault(str(position.number(c)), []).append(position.geometry.coords(c))
+    for value, cells in sorted(by_value.items()):
+        page.click(f"#palette button[data-value='{value}']")
+        assert page.get_attribute(f"#palette button[data-value='{value}']", "aria-checked") == "true"
+        for x, y in cells:
+            cell(page, x, y).click()
+    wait_analysed(page)
+    record = check_overlay(page, position)
+    assert record["safe"] and record["mine"] and record["explanations"]
+
+    # tapping a value twice hides the cell again; a flag from the palette counts as a mine
+    page.click("#palette button[data-value='F']")
+    x, y = record["mine"][0]
+    cell(page, x, y).click()
+    wait_analysed(page)
+    flagged = Position.from_rows(
+        [row[:x] + "F" + row[x + 1:] if i == y else row for i, row in enumerate(position.rows())], mines=7
+    )
+    check_overlay(page, flagged)
+    cell(page, x, y).click()
+    wait_analysed(page)
+    check_overlay(page, position)
+
+    # an explanation highlights its clues and cells
+    page.locator("#why button").first.click()
+    shown = board_state(page)
+    first = record["explanations"][0]
+    assert {k for k, c in shown.items() if "hl-clue" in c["classes"]} == {tuple(c) for c in first["clues"]}
+    assert {k for k, c in shown.items() if "hl-cell" in c["classes"]} == {tuple(c) for c in first["cells"]}
+
+    # flag the certain mines, then export the text format
+    page.click("#flag-mines")
+    wait_analysed(page)
+    page.click("#export")
+    exported = parse_position(page.input_value("#text"))
+    assert exported.flagged_cells() == sorted(position.geometry.index(*c) for c in record["mine"])
+    check_overlay(page, exported)
+    assert not problems
+
+
+def test_keyboard_entry_shows_the_analysis(server, page):
+    page, problems = page
+    position = dealt(9, 9, 10, (4, 4), seed=4)
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    assert page.input_value("#mines") == "10"  # beginner is the default board
+    cell(page, 0, 0).click()  # the palette's "1" lands here; typing "h" hides it again
+    page.keyboard.press("h")
+    at = [0, 0]
+    for y, row in enumerate(position.rows()):
+        for x, ch in enumerate(row):
+            if ch == ".":
+                continue
+            while at[1] < y:
+                page.keyboard.press("ArrowDown")
+                at[1] += 1
+            while at[0] < x:
+                page.keyboard.press("ArrowRight")
+                at[0] += 1
+            while at[0] > x:
+                page.keyboard.press("ArrowLeft")
+                at[0] -= 1
+            page.keyboard.press(ch)
+    page.keyboard.press("ArrowRight" if at[0] < 8 else "ArrowLeft")
+    page.keyboard.press("5")  # a typo on a covered cell ...
+    page.keyboard.press("h")  # ... typed away again
+    wait_analysed(page)
+    check_overlay(page, position)
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused.startswith("column ")
+    assert not problems
+
+
+def test_impossible_board_is_outlined(server, page):
+    page, problems = page
+    text = (POSITIONS / "contradiction.txt").read_text()
+    record = expected(parse_position(text))
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", text)
+    page.click("#import")
+    wait_analysed(page)
+    outlined = [k for k, c in board_state(page).items() if "bad-clue" in c["classes"]]
+    assert sorted(outlined) == sorted(tuple(c) for c in record["contradiction"]["clues"]) == [(0, 0)]
+    assert record["contradiction"]["text"] in page.inner_text("#notices")
+    assert "impossible" in page.inner_text("#summary").lower()
+
+    # a number no board can show is named with its cell, which is outlined too
+    cell(page, 1, 1).click()
+    page.keyboard.press("8")
+    page.wait_for_selector("#board[data-analysis=error]")
+    assert "out of range" in page.inner_text("#notices")
+    assert "bad-clue" in board_state(page)[(1, 1)]["classes"]
+    assert not problems
+
+
+def test_estimates_are_labelled(page):
+    page, problems = page
+    with running_server(Settings(workers=1, state_limit=0)) as url:  # every component estimated
+        page.goto(f"{url}/")
+        wait_analysed(page)
+        page.fill("#text", "mines: 2\n.2.\n...\n")
+        page.click("#import")
+        wait_analysed(page)
+        check_overlay_estimate = board_state(page)
+        assert all(c["p"].startswith("≈") for c in check_overlay_estimate.values() if c["overlay"] == "p")
+        assert "estimates" in page.inner_text("#notices").lower()
+    assert not problems
+
+
+def test_example_deals_an_opened_board(server, page):
+    page, problems = page
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.select_option("#size", "intermediate")
+    wait_analysed(page)
+    page.click("#example")
+    page.wait_for_selector("#board .cell[data-value='0']")  # (the page's CSP forbids wait_for_function)
+    wait_analysed(page)
+    position = parse_position(page.input_value("#text"))
+    assert (position.geometry.width, position.geometry.height, position.mines) == (16, 16, 40)
+    check_overlay(page, position)
+    page.click("#clear")
+    wait_analysed(page)
+    assert {c["value"] for c in board_state(page).values()} == {"."}
+    assert not problems
+
+
+# -- the play page -------------------------------------------------------------------------------
+def settle(page):
+    page.wait_for_selector("#board[data-pending='0']")
+
+
+def new_game(page):
+    """Press "New game" and wait until the board shows the new game."""
+    old = page.get_attribute("#board", "data-game")
+    page.click("#new-game")
+    page.wait_for_selector(f"#board[data-game]:not([data-game='{old}'])")
+    assert page.get_attribute("#board", "data-status") == "ready"
+
+
+def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
+    page, problems = page
+    width, height, mines, seed, click = 6, 5, 5, 3, (2, 2)
+    layout = generate(Spec(width, height, mines), "opening", click, seed).layout  # the test knows; the page not
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "custom")
+    page.fill("#width", str(width))
+    page.fill("#height", str(height))
+    page.fill("#mines", str(mines))
+    page.select_option("#rule", "opening")
+    page.fill("#seed", str(seed))
+    new_game(page)
+    assert page.locator("#board .cell").count() == width * height
+    assert page.inner_text("#mines-left") == "005"
+
+    cell(page, *click).click()
+    settle(page)
+    assert page.get_attribute("#board", "data-status") == "playing"
+
+    # flag a mine by right click, then take the flag off with the keyboard
+    mine = layout.mine_cells()[0]
+    mx, my = mine % width, mine // width
+    cell(page, mx, my).click(button="right")
+    settle(page)
+    assert page.inner_text("#mines-left") == "004" and board_state(page)[(mx, my)]["value"] == "F"
+    cell(page, mx, my).focus()
+    page.keyboard.press("f")
+    settle(page)
+    assert page.inner_text("#mines-left") == "005"
+
+    # the hint is the analysis of what the player sees
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    rows = [page.eval_on_selector_all(f"#board .row:nth-child({y + 1}) .cell", "els => els.map(e => e.dataset.value).join('')")
+            for y in range(height)]
+    check_overlay(page, Position.from_rows(rows, mines=mines))
+    page.click("#hint")
+
+    # open every safe cell still covered; the last one with the keyboard
+    safe = [c for c in range(width * height) if not layout.is_mine(c)]
+    covered = [c for c in safe if board_state(page)[(c % width, c // width)]["value"] == "."]
+    for c in covered[:-1]:
+        if board_state(page)[(c % width, c // width)]["value"] == ".":
+            cell(page, c % width, c // width).click()
+            settle(page)
+    last = covered[-1]
+    cell(page, last % width, last // width).focus()
+    page.keyboard.press("Enter")
+    settle(page)
+    page.wait_for_selector("#board[data-status=won]")
+    assert "won" in page.inner_text("#status")
+    assert all("mine-shown" in board_state(page)[(c % width, c // width)]["classes"] for c in layout.mine_cells())
+
+    # save the replay, load it back
+    with page.expect_download() as download:
+        page.click("#save")
+    path = tmp_path / "replay.json"
+    download.value.save_as(path)
+    replay = json.loads(path.read_text())
+    assert replay["status"] == "won" and replay["seed"] == seed and replay["layout"] == layout.rows()
+    new_game(page)
+    page.set_input_files("#load", str(path))
+    page.wait_for_selector("#board[data-status=won]")
+    assert not problems
+
+
+def test_losing_shows_the_mines(server, page):
+    page, problems = page
+    layout = generate(Spec(9, 9, 10), "safe", (0, 0), 12).layout
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.fill("#seed", "12")
+    new_game(page)
+    cell(page, 0, 0).click()
+    settle(page)
+    mine = layout.mine_cells()[0]
+    cell(page, mine % 9, mine // 9).click()
+    page.wait_for_selector("#board[data-status=lost]")
+    shown = board_state(page)
+    assert "exploded" in shown[(mine % 9, mine // 9)]["classes"]
+    assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
+    assert page.is_enabled("#save")
+    assert not problems
+
+
+def test_screenshots_of_both_pages(server, page, tmp_path):
+    """The README's pictures (kept when MSCSP_SCREENSHOTS names a folder)."""
+    page, problems = page
+    out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
+    if not out.is_absolute():
+        out = REPO / out
+    out.mkdir(parents=True, exist_ok=True)
+
+    position = dealt(16, 16, 40, (8, 8), seed=2)
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", format_position(position))
+    page.click("#import")
+    wait_analysed(page)
+    page.locator("#why button").first.click()
+    page.screenshot(path=str(out / "analysis.png"), full_page=True)
+
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "intermediate")
+    page.select_option("#rule", "opening")
+    page.fill("#seed", "2")
+    new_game(page)
+    cell(page, 8, 8).click()
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    # play a few moves the hint proves right: flag two certain mines, open two safe cells
+    shown = board_state(page)
+    for overlay, button in (("mine", "right"), ("safe", "left")):
+        for (x, y) in [k for k, c in sorted(shown.items(), key=lambda kv: kv[0][::-1]) if c["overlay"] == overlay][:2]:
+            cell(page, x, y).click(button=button)
+            settle(page)
+    page.wait_for_selector("#board[data-hint=done]")
+    page.wait_for_timeout(1100)  # let the clock tick once
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(out / "play.png"), full_page=True)
+    assert (out / "analysis.png").stat().st_size > 10_000 and (out / "play.png").stat().st_size > 10_000
+    assert not problems
