@@ -99,6 +99,11 @@ class ConstraintSystem:
         return out
 
     @cached_property
+    def by_clue(self) -> dict[int, Constraint]:
+        """The equation of each clue (flat index of the number) that has one."""
+        return {con.clue: con for con in self.constraints}
+
+    @cached_property
     def components(self) -> tuple[tuple[int, ...], ...]:
         """Groups of constraint indices connected through shared cells.
 
@@ -127,6 +132,24 @@ class ConstraintSystem:
     def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
         """The cells of a component, ascending."""
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
+
+
+def _covered_neighbours(g, covered: np.ndarray, cells: np.ndarray) -> list[tuple[int, ...]]:
+    """For each of ``cells``, its covered neighbours, ascending — vectorised over the
+    eight offsets (the same order as :meth:`Geometry.neighbours`)."""
+    w, h = g.width, g.height
+    xs, ys = cells % w, cells // w
+    columns = []
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if not (dx or dy):
+                continue
+            nx, ny = xs + dx, ys + dy
+            inside = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+            idx = np.where(inside, ny * w + nx, 0)
+            columns.append(np.where(inside & covered[idx], idx, -1))
+    table = np.stack(columns, axis=1).tolist() if columns and cells.size else []
+    return [tuple(x for x in row if x >= 0) for row in table]
 
 
 def build_constraints(position: Position) -> ConstraintSystem:
@@ -158,27 +181,28 @@ def build_constraints(position: Position) -> ConstraintSystem:
     number = np.where(revealed, grid, 0).astype(np.int16)
     remainder = number - n_flags
     relevant = np.flatnonzero(revealed & ((n_covered > 0) | (remainder != 0)))
-    neighbours = g.neighbours
-    is_covered = covered.tolist()  # plain list: per-item numpy and enum access dominate here
-    constraints = []
-    for clue in relevant.tolist():
-        rem = int(remainder[clue])
-        unknown = int(n_covered[clue])
+    bad = remainder[relevant]
+    unknown_all = n_covered[relevant]
+    clash = np.flatnonzero((bad < 0) | (bad > unknown_all))
+    if clash.size:
+        clue = int(relevant[clash[0]])
+        rem, unknown = int(remainder[clue]), int(n_covered[clue])
         if rem < 0:
             raise InconsistentError(
                 f"{clue_name(position, clue)} already touches "
                 f"{_count_words(int(n_flags[clue]), 'flag')}",
                 (clue,),
             )
-        if rem > unknown:
-            have = "only " if unknown else ""
-            extra = f" and {_count_words(int(n_flags[clue]), 'flag')}" if n_flags[clue] else ""
-            raise InconsistentError(
-                f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
-                (clue,),
-            )
-        cells = tuple(n for n in neighbours(clue) if is_covered[n])
-        constraints.append(Constraint(cells, rem, clue))
+        have = "only " if unknown else ""
+        extra = f" and {_count_words(int(n_flags[clue]), 'flag')}" if n_flags[clue] else ""
+        raise InconsistentError(
+            f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
+            (clue,),
+        )
+    constraints = [
+        Constraint(cells, rem, clue)
+        for cells, rem, clue in zip(_covered_neighbours(g, covered, relevant), bad.tolist(), relevant.tolist())
+    ]
     remaining = None
     if position.mines is not None:
         flags = int(flagged.sum())

@@ -43,7 +43,7 @@ def _flag_note(position: Position, clue: int) -> str:
 
 
 def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
-    con = next((c for c in system.constraints if c.clue == clue), None)
+    con = system.by_clue.get(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
     more = " more" if _flag_note(position, clue) else ""
@@ -81,7 +81,7 @@ def describe_deduction(
     """
     if len(clues) == 1 and not uses_total:
         clue = clues[0]
-        con = next((c for c in system.constraints if c.clue == clue), None)
+        con = system.by_clue.get(clue)
         if con is not None and con.count == len(con.cells) and mine:
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
@@ -114,6 +114,10 @@ def describe_contradiction(position: Position, system: ConstraintSystem | None, 
     if system is None:
         names = ", ".join(clue_name(position, c) for c in clues)
         return f"no layout satisfies {names}" + (" and the mine total" if uses_total else "")
+    if len(clues) + uses_total > 6:
+        shown = "; ".join(_need(position, system, c) for c in clues[:4])
+        more = len(clues) - 4 + uses_total
+        return f"{shown}; and {more} more constraints: no layout satisfies them all"
     parts = [_need(position, system, c) for c in clues]
     if uses_total:
         parts.append(_total_text(system))
@@ -121,7 +125,4 @@ def describe_contradiction(position: Position, system: ConstraintSystem | None, 
         return "no layout satisfies the position"
     if len(parts) == 1:
         return f"{parts[0]}, which is impossible"
-    if len(parts) > 6:
-        shown = "; ".join(parts[:4])
-        return f"{shown}; and {len(parts) - 4} more constraints: no layout satisfies them all"
     return "; ".join(parts) + ": no layout satisfies them all"

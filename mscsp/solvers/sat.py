@@ -152,32 +152,30 @@ class _MergedPart(_Part):
 
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str):
-        parent = {c: c for c in cells}
-        parity = {c: 0 for c in cells}
+        index = {c: i for i, c in enumerate(cells)}
+        parent = list(range(len(cells)))
+        parity = [0] * len(cells)
 
-        def resolve(c: int) -> tuple[int, int]:
+        def resolve(i: int) -> tuple[int, int]:
+            """Root and parity of local cell ``i`` (path halving keeps chains short)."""
             p = 0
-            x = c
-            while parent[x] != x:
-                p ^= parity[x]
-                x = parent[x]
-            # compress
-            y, q = c, p
-            while parent[y] != y:
-                nxt, par = parent[y], parity[y]
-                parent[y], parity[y] = x, q
-                q ^= par
-                y = nxt
-            return x, p
+            while parent[i] != i:
+                j = parent[i]
+                if parent[j] != j:  # halve: point i at its grandparent
+                    parity[i] ^= parity[j]
+                    parent[i] = parent[j]
+                p ^= parity[i]
+                i = parent[i]
+            return i, p
 
         links: list[int] = []
         others: list[int] = []
+        constraints = system.constraints
         for e in eq_ids:
-            con = system.constraints[e]
+            con = constraints[e]
             if len(con.cells) == 2 and con.count == 1:
-                a, b = con.cells
-                ra, pa = resolve(a)
-                rb, pb = resolve(b)
+                ra, pa = resolve(index[con.cells[0]])
+                rb, pb = resolve(index[con.cells[1]])
                 if ra == rb:
                     if pa ^ pb != 1:
                         others.append(e)  # an odd cycle of links: let the encoding see the clash
@@ -187,21 +185,112 @@ class _MergedPart(_Part):
                 links.append(e)
             else:
                 others.append(e)
-        roots = sorted({resolve(c)[0] for c in cells})
-        var_of_root = {r: i + 1 for i, r in enumerate(roots)}
+        self.parity_ids: list[int] = []
+        self.parity_merges = self._merge_parities(
+            [[index[c] for c in constraints[e].cells] for e in others], [constraints[e].count for e in others],
+            others, resolve, parent, parity, self.parity_ids)
+        resolved = [resolve(i) for i in range(len(cells))]
+        var_of_root: dict[int, int] = {}
         lit = {}
-        for c in cells:
-            r, p = resolve(c)
-            lit[c] = -var_of_root[r] if p else var_of_root[r]
+        for c, (r, p) in zip(cells, resolved):
+            v = var_of_root.setdefault(r, len(var_of_root) + 1)
+            lit[c] = -v if p else v
         self.links = links
-        self.root_of = {c: resolve(c)[0] for c in cells}
+        self.root_of = {c: r for c, (r, _) in zip(cells, resolved)}
         super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
                          lit=lit, encode=others)
 
+    @staticmethod
+    def _merge_parities(cell_lists, counts, ids, resolve, parent, parity, used: list[int]) -> int:
+        """Merge the cells that XOR gadgets make equal.
+
+        A clue whose cells include two of the same chain with the same sign counts
+        that chain twice, so the rest of its cells hold a number of mines of fixed
+        parity: with three of them, ``a XOR b XOR c`` is known. Two such three-cell
+        parities sharing two chains make the third ones equal (or opposite), as in
+        the crossover (``c = a+b``, ``a' = c+b`` give ``a' = a``); merging them lets
+        unit propagation do what resolution cannot do cheaply (Tseitin-like chains
+        of XORs). Every merge is implied by the clues, so models are unchanged.
+        Returns the number of merges.
+        """
+        equations = []
+        for local, count, e in zip(cell_lists, counts, ids):
+            seen: dict[tuple[int, int], int] = {}
+            for i in local:
+                key = resolve(i)
+                seen[key] = seen.get(key, 0) + 1
+            if not any(n >= 2 for n in seen.values()):
+                continue
+            # drop one doubled pair; the rest holds count - 2t mines: parity count mod 2
+            rest, par, dropped = [], count, False
+            for (r, p), n in seen.items():
+                if n >= 2 and not dropped:
+                    n -= 2
+                    dropped = True
+                for _ in range(n):
+                    rest.append(r)
+                    par ^= p  # a negated cell contributes 1 - x
+            if len(rest) == 3 and len(set(rest)) == 3:
+                equations.append((frozenset(rest), par & 1))
+                used.append(e)
+        merges = 0
+        changed = True
+        while changed:
+            changed = False
+            by_pair: dict[frozenset, tuple[frozenset, int]] = {}
+            current = []
+            for vars_, par in equations:
+                resolved = {}
+                for v in vars_:
+                    r, p = resolve(v)
+                    resolved[r] = resolved.get(r, 0) ^ 1
+                    par ^= p
+                live = frozenset(r for r, odd in resolved.items() if odd)
+                if len(live) == 3:
+                    current.append((live, par))
+            for live, par in current:
+                for drop in live:
+                    pair = live - {drop}
+                    other = by_pair.get(pair)
+                    if other is None:
+                        by_pair[pair] = (live, par)
+                        continue
+                    o_live, o_par = other
+                    if o_live == live:
+                        continue
+                    (x,) = tuple(live - pair)
+                    (y,) = tuple(o_live - pair)
+                    rx, px = resolve(x)
+                    ry, py = resolve(y)
+                    if rx != ry:
+                        parent[ry] = rx
+                        parity[ry] = px ^ py ^ par ^ o_par
+                        merges += 1
+                        changed = True
+            equations = current
+        return merges
+
     def links_of(self, clues: list[int]) -> list[int]:
-        """The link constraints inside the chains that the given constraints touch."""
-        touched = {self.root_of[c] for e in clues for c in self.system.constraints[e].cells}
-        return [e for e in self.links if self.root_of[self.system.constraints[e].cells[0]] in touched]
+        """The links and parity clues behind the merged chains the given clues touch."""
+        cons = self.system.constraints
+        pool = self.links + self.parity_ids
+        by_root: dict[int, list[int]] = {}
+        for e in pool:
+            for c in cons[e].cells:
+                by_root.setdefault(self.root_of[c], []).append(e)
+        touched: set[int] = set()
+        frontier = [self.root_of[c] for e in clues for c in cons[e].cells]
+        support: set[int] = set()
+        while frontier:  # close under "a merge leans on these clues, whose cells lean on more"
+            r = frontier.pop()
+            if r in touched:
+                continue
+            touched.add(r)
+            for e in by_root.get(r, ()):
+                if e not in support:
+                    support.add(e)
+                    frontier.extend(self.root_of[c] for c in cons[e].cells)
+        return sorted(support)
 
 
 class SatEngine:
@@ -344,18 +433,35 @@ class SatEngine:
                 candidate = sorted(set(kept) | set(part.links_of(kept)))
             finally:
                 part.delete()
-            raise self._shrink_candidate(candidate, total if uses_total else None)
+            raise self._shrink_candidate(candidate, total if uses_total else None, eq_ids)
         return values
 
-    def _shrink_candidate(self, eq_ids: list[int], total) -> InconsistentError:
-        """A clash among ``eq_ids`` (and the total), shrunk by deletion as time allows."""
+    def _shrink_candidate(self, eq_ids: list[int], total, group: list[int]) -> InconsistentError:
+        """A clash among ``eq_ids`` (and the total), checked and shrunk as time allows.
+
+        The candidate is checked with a merged encoding of its own clues only (merges
+        then follow from the candidate itself); if it is not a clash, the whole group
+        is. Small candidates are then shrunk to a minimal clash on the plain encoding.
+        """
         s = self.system
-        cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
-        part = _Part(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
-        try:
-            return self._clash(part)
-        finally:
-            part.delete()
+        chosen = group
+        if 2 * len(eq_ids) < len(group):  # otherwise checking costs as much as it can save
+            cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
+            check = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
+            try:
+                if check.solve(check.selectors() + check.total_assumptions(), self.budget) is False:
+                    chosen = eq_ids
+            finally:
+                check.delete()
+        if len(chosen) <= 200:
+            cells = sorted({c for e in chosen for c in s.constraints[e].cells})
+            part = _Part(s, chosen, cells, total=total, backend=self.backend, encoding=self.encoding)
+            try:
+                return self._clash(part)
+            finally:
+                part.delete()
+        clues = tuple(sorted(s.constraints[e].clue for e in chosen))
+        return InconsistentError("no layout satisfies these clues together", clues, uses_total=total is not None)
 
     # -- the search ---------------------------------------------------------------------
     def run(self, *, explain: bool = False) -> SatOutcome:
