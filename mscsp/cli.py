@@ -245,6 +245,7 @@ def _density(text: str):
 def _cmd_count(args: argparse.Namespace) -> int:
     from .counting import probabilities
     from .position import parse_position
+    from .report import decimal
     from .textformat import read_source
 
     position = parse_position(read_source(args.file), source=args.file)
@@ -255,12 +256,12 @@ def _cmd_count(args: argparse.Namespace) -> int:
     except InconsistentError as exc:
         layouts, status, reason = 0, 1, str(exc)
     if args.json:
-        record = {"layouts": str(layouts), "mines": position.mines}
+        record = {"layouts": decimal(layouts), "mines": position.mines}
         if reason:
             record["contradiction"] = reason
         sys.stdout.write(json.dumps(record) + "\n")
     else:
-        sys.stdout.write(f"{layouts}\n")
+        sys.stdout.write(f"{decimal(layouts)}\n")
     if reason:
         sys.stderr.write(f"mscsp count: inconsistent: {reason}\n")
     return status

@@ -519,36 +519,49 @@ def probabilities(
     suffix.reverse()
     every = prefix[-1]
 
-    def rest_ways(frontier_mines: int) -> int:
-        left = remaining - frontier_mines
-        return comb(u, left) if 0 <= left <= u else 0
-
-    total = sum(w * rest_ways(k) for k, w in enumerate(every))
-    if total == 0 and exact:
+    # Ways to place the rest among the u unconstrained cells when the frontier holds j
+    # mines, C(u, R - j), up to one common factor: E[j] = C(u, R - j) * D / C(u, L0)
+    # with L0 = R - jmax and D = R! / L0!. E[j] has about jmax * log2(R) bits whatever
+    # u is, so a 1000x1000 board weighs its frontier as cheaply as an Expert one.
+    span = len(every)
+    jmin, jmax = max(0, remaining - u), min(span - 1, remaining)
+    rest = [0] * span
+    if jmin <= jmax:
+        e = 1
+        for i in range(remaining - jmax + 1, remaining + 1):
+            e *= i
+        rest[jmax] = e
+        for j in range(jmax, jmin, -1):  # E[j-1] = E[j] * (u - L_j) / (L_j + 1), exactly
+            left = remaining - j
+            e = e * (u - left) // (left + 1)
+            rest[j - 1] = e
+    scaled_total = sum(w * r for w, r in zip(every, rest))
+    if scaled_total == 0 and exact:
         raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
+    total = None
+    if exact and jmin <= jmax:
+        base, factor = divmod(comb(u, remaining - jmax) * scaled_total, rest[jmax])
+        if factor:  # pragma: no cover - E is built so that this division is exact
+            raise ArithmeticError("layout count is not an integer")
+        total = base
     for ci, t in enumerate(tallies):
         others = _poly_mul(prefix[ci], suffix[ci + 1])
         # weight of the rest of the board when this component holds k mines
-        weight = []
-        for k in range(len(t.ways)):
-            weight.append(sum(w * rest_ways(k + m) for m, w in enumerate(others)))
+        support = [(m, w) for m, w in enumerate(others) if w]
+        weight = [sum(w * rest[k + m] for m, w in support if k + m < span) for k in range(len(t.ways))]
         for gi, g in enumerate(t.groups):
-            num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight))
-            p = Fraction(num, g.size * total)
+            num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight) if mk)
+            p = Fraction(num, g.size * scaled_total)
             for c in g.cells:
                 cells[c] = p
     if u:
-        # expected mines among the unconstrained cells
-        num = 0
-        for k, w in enumerate(every):
-            left = remaining - k
-            if 1 <= left <= u:
-                num += w * comb(u - 1, left - 1) * u  # left * C(u, left) == u * C(u-1, left-1)
-        p = Fraction(num, u * total)
+        # expected mines among the unconstrained cells: sum of (R - j) C(u, R - j) weights
+        num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
+        p = Fraction(num, u * scaled_total)
         for c in unconstrained:
             cells[c] = p
     stats["seconds"] = time.perf_counter() - started
-    return Probabilities(cells, total if exact else None, exact, None, stats)
+    return Probabilities(cells, total, exact, None, stats)
 
 
 def _model_without_total(tallies, unconstrained, density, cells) -> str:

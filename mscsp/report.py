@@ -6,10 +6,23 @@ The JSON keys are CONTRACT.md's. Cells are ``[x, y]``, lists sorted by ``y`` the
 
 from __future__ import annotations
 
+import sys
+
 from .analysis import Analysis
 from .position import Mark, Position
 
-__all__ = ["solve_record", "solve_text", "error_record"]
+__all__ = ["solve_record", "solve_text", "error_record", "decimal"]
+
+
+def decimal(n: int) -> str:
+    """``n`` in decimal, however many digits (layout counts of big boards run to
+    hundreds of thousands; Python caps int-to-str conversion at 4,300 by default)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def _xy(position: Position, cell: int) -> list[int]:
@@ -54,7 +67,7 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
         "mine": _cells(position, result.mines),
         "probability": _probability_rows(analysis, False),
         "exact": None if probs is None else probs.exact,
-        "layouts": None if probs is None or probs.layouts is None else str(probs.layouts),
+        "layouts": None if probs is None or probs.layouts is None else decimal(probs.layouts),
         "best": None if analysis.best is None else _xy(position, analysis.best),
         "explanations": [
             {"cells": _cells(position, e.cells), "clues": _cells(position, e.clues), "total": e.uses_total, "text": e.text}
@@ -132,7 +145,7 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
     )
     if probs is not None:
         if probs.layouts is not None:
-            lines.append(f"layouts consistent with the position: {probs.layouts}")
+            lines.append(f"layouts consistent with the position: {decimal(probs.layouts)}")
         if not probs.exact:
             est = probs.stats.get("estimate", {})
             lines.append(f"percentages are ESTIMATES ({est.get('method', 'sampling')}); proven cells are exact")

@@ -136,3 +136,38 @@ def test_cli_round_trip(tmp_path, capsys):
     bad = tmp_path / "bad.cnf"
     bad.write_text("p cnf 1 1\n2 0\n")
     assert main(["from-cnf", str(bad)]) == 2
+
+
+def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
+    import time
+
+    import numpy as np
+
+    from mscsp.analysis import analyse
+    from mscsp.board import Geometry
+    from mscsp.game import Game
+    from mscsp.report import solve_record
+    from mscsp.rules import place_mines
+
+    g = Geometry(1000, 1000)
+    layout = place_mines(g, 150_000, "uniform", 0, 2026)
+    game = Game(layout, record=False)
+    zeros = np.flatnonzero((layout.numbers == 0) & ~layout.mines)
+    for c in np.random.default_rng(5).choice(zeros, size=10, replace=False).tolist():
+        game.reveal(int(c))
+    position = game.position()
+    started = time.perf_counter()
+    analysis = analyse(position)
+    record = solve_record(analysis)
+    assert time.perf_counter() - started < 30
+    assert analysis.result.complete and analysis.probabilities.exact
+    # every proven cell matches the hidden layout
+    for c in analysis.result.safe:
+        assert not layout.is_mine(c)
+    for c in analysis.result.mines:
+        assert layout.is_mine(c)
+    assert len(record["layouts"]) > 100_000
+    # cells away from the openings: the total spread over them, exactly
+    far = analysis.probabilities.cells[g.index(999, 999)] if position.grid[999_999] == -1 else None
+    if far is not None:
+        assert 0 < far < 1
