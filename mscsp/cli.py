@@ -337,6 +337,8 @@ REPRODUCE = [
     ("completion", "completion", []),
     ("completion_article", "completion", ["--rng", "article"]),
     ("winrate", "winrate", []),
+    ("consistency", "consistency", []),
+    ("noguess_cost", "noguess_cost", []),
 ]
 
 

@@ -131,3 +131,28 @@ def test_layout_file_errors_are_located():
     with pytest.raises(ParseError, match="grid has 1") as err:
         parse_layout("mines: 2\n*.\n..\n")
     assert (err.value.line, err.value.column) == (1, 8)
+
+
+def _bbbv_by_clicking(layout):
+    """An independent 3BV: simulate clicks (openings first, then every cell left)."""
+    from mscsp.game import Game, Status
+
+    game = Game(layout)
+    clicks = 0
+    numbers = layout.numbers
+    safe = [c for c in layout.geometry.cells.tolist() if not layout.is_mine(c)]
+    for c in [c for c in safe if numbers[c] == 0] + [c for c in safe if numbers[c] != 0]:
+        if game.status is Status.PLAYING or game.status is Status.READY:
+            if not game.is_revealed(c):
+                game.reveal(c)
+                clicks += 1
+    return clicks
+
+
+@given(geometries(), st.data())
+def test_bbbv_equals_the_clicks_of_a_perfect_player(g, data):
+    from mscsp.metrics import bbbv
+
+    mines = data.draw(st.sets(st.sampled_from(g.cells.tolist()), max_size=g.size - 1))
+    layout = Layout.from_cells(g, mines)
+    assert bbbv(layout) == _bbbv_by_clicking(layout)

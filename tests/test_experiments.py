@@ -9,9 +9,10 @@ import pytest
 
 from conftest import REPO
 from mscsp.cli import main as cli_main
-from mscsp.experiments import completion, first_click, winrate
+from mscsp.experiments import completion, consistency, first_click, noguess_cost, winrate
 
-TIMING = {"ms_per_verification", "expected_wait_s", "ms_per_game"}
+TIMING = {"ms_per_verification", "expected_wait_s", "ms_per_game", "mean_decide_s", "max_decide_s",
+          "mean_compile_s", "mean_direct_ms", "mean_s", "median_s", "p90_s"}
 
 
 def _table(folder):
@@ -19,7 +20,7 @@ def _table(folder):
     return df[[c for c in df.columns if c not in TIMING]]
 
 
-@pytest.mark.parametrize("module", [first_click, completion, winrate])
+@pytest.mark.parametrize("module", [first_click, completion, winrate, consistency, noguess_cost])
 def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     assert module.main(["--quick", "--quiet", "--out", str(one), "--jobs", "1", "--seed", "7"]) == 0
