@@ -25,10 +25,11 @@ finished is reported (``complete = False``), never guessed.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
-from pysat.card import ITotalizer
+from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.solvers import Solver
 
 from ..constraints import ConstraintSystem
@@ -38,8 +39,30 @@ from .propagation import Propagator
 
 __all__ = ["SatEngine", "SatOutcome"]
 
-#: The SAT backend; chosen by ``benchmarks/encodings.py`` (see the README).
+#: The SAT backend.
 DEFAULT_BACKEND = "g4"
+
+#: Conflicts a SAT call may spend before it is given a deadline timer.
+_QUICK_CONFLICTS = 5_000
+
+#: Above this many clauses every SAT call runs under a deadline timer.
+_TIMER_CLAUSES = 100_000
+
+#: Largest totalizer (cells times bound) built for the mine total.
+_TOTALIZER_LIMIT = 2_000_000
+
+
+class _Unshiftable(Exception):
+    """The mine total is encoded with fixed bounds; shifted bounds are unavailable."""
+
+
+def _totalizer_size(n: int, remaining: int, u: int) -> int:
+    size = 0
+    if remaining <= n:
+        size += n * (max(remaining, 0) + 2)
+    if remaining - u >= 0:
+        size += n * (min(n, n - (remaining - u) + 1) + 1)
+    return size
 
 
 @dataclass
@@ -82,7 +105,20 @@ class _Part:
         clauses.append([-self.false_lit])
         self.upper_tot = self.lower_tot = None
         self.total = total  # (remaining, unconstrained count)
-        if total is not None:
+        self.shiftable = True
+        if total is not None and _totalizer_size(len(cells), *total) > _TOTALIZER_LIMIT:
+            # Too big for totalizers (n * bound literals): hard bounds in a cardinality
+            # network (Asín et al. 2011, O(n log^2 n)) instead; they cannot be shifted,
+            # so questions about the unconstrained cells go unanswered.
+            remaining, u = total
+            lits = [self.lit[c] for c in cells]
+            for bound, kind in ((remaining, "atmost"), (remaining - u, "atleast")):
+                if (kind == "atmost" and bound < len(cells)) or (kind == "atleast" and bound > 0):
+                    enc = getattr(CardEnc, kind)(lits=lits, bound=bound, top_id=top, encoding=EncType.cardnetwrk)
+                    clauses.extend(enc.clauses)
+                    top = max(top, enc.nv)
+            self.shiftable = False
+        elif total is not None:
             remaining, u = total
             n = len(cells)
             lits = [self.lit[c] for c in cells]
@@ -97,12 +133,20 @@ class _Part:
                 clauses.extend(self.lower_tot.cnf.clauses)
                 top = self.lower_tot.top_id
         self.solver = Solver(name=backend, bootstrap_with=clauses)
+        self.clause_count = len(clauses)
         self.calls = 0
 
     # -- assumptions for the total --------------------------------------------------
     def total_assumptions(self, *, upper_shift: int = 0, lower_shift: int = 0) -> list[int]:
-        """Assumptions imposing ``rem - u + lower_shift <= sum(F) <= rem - upper_shift``."""
+        """Assumptions imposing ``rem - u + lower_shift <= sum(F) <= rem - upper_shift``.
+
+        Raises _Unshiftable when the bounds are hard-coded and a shift is asked for.
+        """
         if self.total is None:
+            return []
+        if not self.shiftable:
+            if upper_shift or lower_shift:
+                raise _Unshiftable()
             return []
         remaining, u = self.total
         n = len(self.cells)
@@ -122,10 +166,34 @@ class _Part:
     def selectors(self) -> list[int]:
         return list(self.selector.values())
 
-    def solve(self, assumptions: list[int], budget: int) -> bool | None:
+    def solve(self, assumptions: list[int], budget: int, deadline: float | None = None) -> bool | None:
+        """Solve under assumptions; None when the conflict budget or the deadline runs out.
+
+        Most calls end within a few thousand conflicts and run without a timer; a
+        call that does not gets another go with a timer that interrupts the solver
+        at the deadline, so a hard instance cannot overrun its time limit.
+        """
         self.calls += 1
+        if self.clause_count < _TIMER_CLAUSES:  # small: conflicts come fast, try without a timer
+            quick = min(budget, _QUICK_CONFLICTS)
+            self.solver.conf_budget(quick)
+            res = self.solver.solve_limited(assumptions=assumptions)
+            if res is not None or quick >= budget:
+                return res
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            return None
         self.solver.conf_budget(budget)
-        return self.solver.solve_limited(assumptions=assumptions)
+        timer = None
+        if remaining is not None:
+            timer = threading.Timer(remaining, self.solver.interrupt)
+            timer.start()
+        try:
+            return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                self.solver.clear_interrupt()
 
     def model_values(self) -> dict[int, bool]:
         model = self.solver.get_model()
@@ -355,13 +423,13 @@ class SatEngine:
         """
         cands = part.selectors()
         t_lits = part.total_assumptions() if include_total else []
-        res = part.solve(extra + cands + t_lits, self.budget)
+        res = part.solve(extra + cands + t_lits, self.budget, self.deadline)
         if res is not False:
             return None
         core = set(part.solver.get_core() or cands + t_lits)
         keep = [x for x in cands if x in core]
         use_total = bool(t_lits) and any(x in core for x in t_lits)
-        if use_total and part.solve(extra + keep, self.budget) is False:
+        if use_total and part.solve(extra + keep, self.budget, self.deadline) is False:
             use_total = False
             core = set(part.solver.get_core() or keep)
             keep = [x for x in keep if x in core]
@@ -371,7 +439,7 @@ class SatEngine:
             if time.perf_counter() > self.deadline:
                 return None
             trial = keep[:i] + keep[i + 1 :]
-            res = part.solve(extra + trial + t_used, self.budget)
+            res = part.solve(extra + trial + t_used, self.budget, self.deadline)
             if res is False:
                 core = set(part.solver.get_core() or trial)
                 keep = [x for x in trial if x in core]
@@ -394,7 +462,7 @@ class SatEngine:
         self._build()
         try:
             for part in self.parts:
-                res = part.solve(part.selectors() + part.total_assumptions(), self.budget)
+                res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
                 if res is False:
                     return self._clash(part)
             return None
@@ -421,7 +489,7 @@ class SatEngine:
             cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
             part = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
             try:
-                res = part.solve(part.selectors() + part.total_assumptions(), self.budget)
+                res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
                 if res is None:
                     raise TimeoutError("the SAT search for a witness ran out of its conflict budget")
                 if res is True:
@@ -449,7 +517,7 @@ class SatEngine:
             cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
             check = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
             try:
-                if check.solve(check.selectors() + check.total_assumptions(), self.budget) is False:
+                if check.solve(check.selectors() + check.total_assumptions(), self.budget, self.deadline) is False:
                     chosen = eq_ids
             finally:
                 check.delete()
@@ -501,7 +569,7 @@ class SatEngine:
     def _settle_part(self, part: _Part, known: dict[int, bool], reason: dict, explain: bool) -> bool:
         base = part.selectors() + part.total_assumptions()
         fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
-        res = part.solve(base + fixed, self.budget)
+        res = part.solve(base + fixed, self.budget, self.deadline)
         if res is None:
             return False
         if res is False:
@@ -525,7 +593,7 @@ class SatEngine:
                 if time.perf_counter() > self.deadline:
                     return False
                 lit = part.var[c] if want_mine else -part.var[c]
-                res = part.solve(base + fixed + [lit], self.budget)
+                res = part.solve(base + fixed + [lit], self.budget, self.deadline)
                 if res is True:
                     absorb()
                 elif res is False:
@@ -558,8 +626,10 @@ class SatEngine:
         part = self.parts[0]
         fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
         verdict = None
+        if not part.shiftable:
+            return False
         for mine, shift in ((False, {"upper_shift": 1}), (True, {"lower_shift": 1})):
-            res = part.solve(part.selectors() + fixed + part.total_assumptions(**shift), self.budget)
+            res = part.solve(part.selectors() + fixed + part.total_assumptions(**shift), self.budget, self.deadline)
             if res is None:
                 return False
             if res is False:
