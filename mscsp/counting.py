@@ -300,7 +300,8 @@ def tally_component(
 
 
 def estimate_component(
-    system: ConstraintSystem, component: tuple[int, ...], *, samples: int = 20_000, seed: int = 0
+    system: ConstraintSystem, component: tuple[int, ...], *, samples: int = 20_000, seed: int = 0,
+    seconds: float = 2.0,
 ) -> tuple[Tally, float]:
     """Unbiased estimates of a component's tallies by sequential importance sampling.
 
@@ -312,8 +313,9 @@ def estimate_component(
     The mean weight with ``k`` mines is an unbiased estimate of ``W[k]`` (and of
     ``M[g][k]`` when multiplied by group ``g``'s draw).
 
-    Returns the estimated tally (``exact=False``) and the relative standard error of
-    the estimated total count.
+    Sampling stops after ``samples`` paths or ``seconds`` (at least 100 paths), so an
+    estimate never takes long. Returns the estimated tally (``exact=False``) and the
+    relative standard error of the estimated total count.
     """
     import numpy as np
 
@@ -324,7 +326,10 @@ def estimate_component(
     ways = [Fraction(0)] * (ncells + 1)
     mines = [[Fraction(0)] * (ncells + 1) for _ in groups]
     totals = []
-    for _ in range(samples):
+    deadline = time.perf_counter() + seconds
+    for drawn in range(samples):
+        if drawn >= 100 and time.perf_counter() > deadline:
+            break
         state: tuple[int, ...] = ()
         weight = 1
         k = 0
@@ -348,10 +353,11 @@ def estimate_component(
             for g, j in draws:
                 if j:
                     mines[g][k] += weight * j
-    n = Fraction(samples)
-    mean = sum(totals) / samples
-    var = sum((t - mean) ** 2 for t in totals) / max(samples - 1, 1)
-    rel = float((var / samples) ** 0.5 / mean) if mean else float("inf")
+    drawn = len(totals)
+    n = Fraction(drawn)
+    mean = Fraction(sum(totals), drawn)
+    var = sum((t - mean) ** 2 for t in totals) / max(drawn - 1, 1)
+    rel = float((var / drawn) ** 0.5 / mean) if mean else float("inf")
     tally = Tally(
         tuple(groups),
         tuple(w / n for w in ways),
@@ -486,6 +492,12 @@ def probabilities(
             raise InconsistentError("no layout satisfies the clues of one part of the board", ())
     exact = all(t.exact for t in tallies)
     stats: dict = {}
+    if any(not t.exact and not any(t.ways) for t in tallies):
+        # no sampled path reached a full assignment: there is nothing to weigh with
+        stats["estimate"] = {"method": "sequential importance sampling (Knuth 1975) along the DP order",
+                             "samples": samples, "seed": seed, "failed": "no sampled path satisfied every clue"}
+        stats["seconds"] = time.perf_counter() - started
+        return Probabilities({c: None for c in system.covered}, None, False, None, stats)
     if not exact:
         stats["estimate"] = {
             "method": "sequential importance sampling (Knuth 1975) along the DP order",
