@@ -161,9 +161,10 @@ def _order(groups: list[Group], constraints: dict[int, list[int]]) -> list[int]:
 
 
 # -- the dynamic programme -----------------------------------------------------------------
-def _layout(system: ConstraintSystem, component: tuple[int, ...]) -> tuple[list[Group], dict[int, int], list[int]]:
+def _layout(system: ConstraintSystem, component: tuple[int, ...],
+            groups: list[Group] | None = None) -> tuple[list[Group], dict[int, int], list[int]]:
     """A component's groups, its clues' targets and a processing order of small width."""
-    groups = group_cells(system, component)
+    groups = groups if groups is not None else group_cells(system, component)
     targets = {c: system.constraints[c].count for c in component}
     members: dict[int, list[int]] = {c: [] for c in component}
     for gi, g in enumerate(groups):
@@ -229,6 +230,69 @@ class _Sweep:
             yield j, nxt
 
 
+#: Components are first counted by plain backtracking over group mine counts, which
+#: beats setting up the DP on the small parts of ordinary boards; past this many search
+#: nodes the backtracking gives way to the DP.
+_BACKTRACK_NODES = 5_000
+
+
+class _TooBig(Exception):
+    """The backtracking count ran past its node budget."""
+
+
+def _tally_small(groups: list[Group], targets: dict[int, int], order: list[Group]) -> Tally:
+    """Tallies by backtracking over group mine counts; raises _TooBig past its budget."""
+    cons = sorted(targets)
+    at = {c: i for i, c in enumerate(cons)}
+    need = [targets[c] for c in cons]
+    members = [[at[c] for c in g.constraints] for g in order]
+    # room left in each clue after the first i groups
+    room = [[0] * len(cons) for _ in range(len(order) + 1)]
+    for i in range(len(order) - 1, -1, -1):
+        room[i] = list(room[i + 1])
+        for c in members[i]:
+            room[i][c] += order[i].size
+    ncells = sum(g.size for g in groups)
+    ways = [0] * (ncells + 1)
+    position = {id(g): gi for gi, g in enumerate(groups)}
+    mines = [[0] * (ncells + 1) for _ in groups]
+    sums = [0] * len(cons)
+    choice = [0] * len(order)
+    binoms = [[comb(g.size, j) for j in range(g.size + 1)] for g in order]
+    budget = [_BACKTRACK_NODES]
+
+    def walk(i: int, weight: int, k: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooBig()
+        if i == len(order):
+            ways[k] += weight
+            for oi, g in enumerate(order):
+                if choice[oi]:
+                    mines[position[id(g)]][k] += weight * choice[oi]
+            return
+        rest = room[i + 1]
+        for j in range(order[i].size + 1):
+            ok = True
+            for c in members[i]:
+                v = sums[c] + j
+                if v > need[c] or v + rest[c] < need[c]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            for c in members[i]:
+                sums[c] += j
+            choice[i] = j
+            walk(i + 1, weight * binoms[i][j], k + j)
+            for c in members[i]:
+                sums[c] -= j
+        choice[i] = 0
+
+    walk(0, 1, 0)
+    return Tally(tuple(groups), tuple(ways), tuple(tuple(row) for row in mines))
+
+
 def tally_component(
     system: ConstraintSystem, component: tuple[int, ...], *, state_limit: int = DEFAULT_STATE_LIMIT
 ) -> Tally:
@@ -247,7 +311,13 @@ def tally_component(
     >>> t.ways  # C(5, 2) assignments, all with two mines
     (0, 0, 10, 0, 0, 0)
     """
-    groups, targets, order = _layout(system, component)
+    groups = group_cells(system, component)
+    try:
+        # groups come in cell order, which follows the frontier: good enough to prune
+        return _tally_small(groups, {c: system.constraints[c].count for c in component}, groups)
+    except _TooBig:
+        pass
+    groups, targets, order = _layout(system, component, groups)
     ncells = sum(g.size for g in groups)
     bits = ncells + max(ncells, 1).bit_length() + 2
     binom = [[comb(g.size, j) for j in range(g.size + 1)] for g in groups]
@@ -416,8 +486,10 @@ def _poly_mul(a: list, b: list) -> list:
     """
     if not a or not b:
         return []
-    if any(not isinstance(v, int) for v in a) or any(not isinstance(v, int) for v in b):
-        out = [Fraction(0)] * (len(a) + len(b) - 1)
+    if min(len(a), len(b)) <= 2 or any(not isinstance(v, int) for v in a) or any(not isinstance(v, int) for v in b):
+        # short factors (the [1] that starts every prefix product) and Fractions: plain product
+        zero = 0 if all(isinstance(v, int) for v in a + b) else Fraction(0)
+        out = [zero] * (len(a) + len(b) - 1)
         for i, x in enumerate(a):
             if x:
                 for j, y in enumerate(b):

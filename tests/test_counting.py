@@ -2,7 +2,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES, POSITIONS
@@ -17,13 +17,24 @@ from oracles import brute_force
 from strategies import small_positions
 
 
+@pytest.fixture(params=["backtracking", "dp"])
+def counting_path(request, monkeypatch):
+    """Run a test once per counting path: the backtracking for small parts, and the
+    forward-backward DP (forced by a zero node budget for the backtracking)."""
+    import mscsp.counting
+
+    if request.param == "dp":
+        monkeypatch.setattr(mscsp.counting, "_BACKTRACK_NODES", 0)
+    return request.param
+
+
 def _expected(position, truth):
     return {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
 
 
-@settings(max_examples=EXAMPLES)
-@given(small_positions(max_covered=14))
-def test_probabilities_equal_brute_force(position):
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(position=small_positions(max_covered=14))
+def test_probabilities_equal_brute_force(counting_path, position):
     truth = brute_force(position)
     if truth["count"] == 0:
         with pytest.raises(InconsistentError):
@@ -47,9 +58,9 @@ def test_probabilities_equal_brute_force(position):
         assert result.model
 
 
-@settings(max_examples=EXAMPLES // 2)
-@given(small_positions(max_covered=12, allow_wrong=False))
-def test_both_backends_give_identical_integers(position):
+@settings(max_examples=EXAMPLES // 2, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(position=small_positions(max_covered=12, allow_wrong=False))
+def test_both_backends_give_identical_integers(counting_path, position):
     s = build_constraints(position)
     from mscsp.cpsat_count import tally_component_cpsat
 
@@ -65,9 +76,9 @@ def test_both_backends_give_identical_integers(position):
         assert probabilities(position) == probabilities(position, backend="cpsat")
 
 
-@settings(max_examples=60)
-@given(st.integers(0, 10**6))
-def test_larger_components_against_brute_force(seed):
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6))
+def test_larger_components_against_brute_force(counting_path, seed):
     # a 5x5 board mostly open: up to 18 covered cells in one or two components
     board = generate(Spec(6, 5, 7), "opening", (2, 2), seed)
     game = Game.from_board(board)
@@ -104,7 +115,7 @@ def test_unconstrained_cells_weighted_by_the_rest_of_the_board():
     assert result.cells[9] == Fraction(1, 5)
 
 
-def test_long_frontier_is_exact_and_fast():
+def test_long_frontier_is_exact_and_fast(counting_path):
     p = parse_position((POSITIONS / "long_frontier.txt").read_text())
     result = probabilities(p)
     assert result.exact and result.layouts > 2**64
