@@ -240,7 +240,7 @@ class _TooBig(Exception):
     """The backtracking count ran past its node budget."""
 
 
-def _tally_small(groups: list[Group], targets: dict[int, int], order: list[Group]) -> Tally:
+def _tally_small(groups: list[Group], targets: dict[int, int], order: list[Group], nodes: int) -> Tally:
     """Tallies by backtracking over group mine counts; raises _TooBig past its budget."""
     cons = sorted(targets)
     at = {c: i for i, c in enumerate(cons)}
@@ -259,7 +259,7 @@ def _tally_small(groups: list[Group], targets: dict[int, int], order: list[Group
     sums = [0] * len(cons)
     choice = [0] * len(order)
     binoms = [[comb(g.size, j) for j in range(g.size + 1)] for g in order]
-    budget = [_BACKTRACK_NODES]
+    budget = [nodes]
 
     def walk(i: int, weight: int, k: int) -> None:
         budget[0] -= 1
@@ -314,7 +314,8 @@ def tally_component(
     groups = group_cells(system, component)
     try:
         # groups come in cell order, which follows the frontier: good enough to prune
-        return _tally_small(groups, {c: system.constraints[c].count for c in component}, groups)
+        return _tally_small(groups, {c: system.constraints[c].count for c in component}, groups,
+                            min(_BACKTRACK_NODES, state_limit))
     except _TooBig:
         pass
     groups, targets, order = _layout(system, component, groups)
