@@ -129,6 +129,19 @@ class ConstraintSystem:
         comps = sorted(groups.values(), key=lambda g: min(self.constraints[g[0]].cells))
         return tuple(tuple(g) for g in comps)
 
+    def around(self, cells) -> "ConstraintSystem":
+        """The equations of the components that contain or border the given cells,
+        without the mine total: a local view for local changes."""
+        near = set(cells)
+        g = self.position.geometry
+        for c in list(near):
+            near.update(g.neighbours(c))
+        keep: list[int] = []
+        for comp in self.components:
+            if any(c in near for i in comp for c in (*self.constraints[i].cells, self.constraints[i].clue)):
+                keep.extend(comp)
+        return ConstraintSystem(self.position, tuple(self.constraints[i] for i in sorted(keep)), self.covered, None)
+
     def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
         """The cells of a component, ascending."""
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))

@@ -292,6 +292,10 @@ class Game:
             self._status = Status.PLAYING
         if self._flagged[cell] or self._revealed[cell]:
             return ()
+        return self._open(cell)
+
+    def _open(self, cell: int) -> tuple[int, ...]:
+        """Open a covered, unflagged cell of a started game (no checks, no record)."""
         if self._is_mine[cell]:
             self._revealed[cell] = 1
             self._exploded = cell
@@ -301,6 +305,21 @@ class Game:
         if self._opened == self._safe_total:
             self._finish(Status.WON)
         return opened
+
+    def flag_proven(self, cell: int) -> None:
+        """The play loop's fast path for a flag on a proven mine (no checks, no record)."""
+        self._flagged[cell] = 1
+
+    def open_proven(self, cell: int) -> tuple[int, ...]:
+        """The play loop's fast path: open a cell a solver proved safe.
+
+        Skips the argument checks and the replay record of :meth:`reveal` (play
+        loops open hundreds of thousands of cells); the cell must be covered and
+        unflagged in a game in progress.
+        """
+        if self._revealed[cell] or self._flagged[cell]:
+            return ()
+        return self._open(cell)
 
     def _flood(self, start: int) -> tuple[int, ...]:
         revealed, flagged, numbers = self._revealed, self._flagged, self._numbers

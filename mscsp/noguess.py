@@ -108,6 +108,10 @@ def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tu
     return game, deducer
 
 
+def _cheaper(solver: SolverName) -> SolverName:
+    return SolverName.SUBSET if solver is SolverName.SAT else solver
+
+
 def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
                rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
     """Perturb one board until a pass from scratch needs no change (Tatham's scheme).
@@ -144,9 +148,12 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
         if effect == "fresh":
             game, deducer = _play(perturber.layout(), click, solver, use_total)
         else:
+            # between fresh passes the cheaper subset reasoning is enough to decide
+            # where to perturb next; only a fresh pass with the real solver accepts
+            deducer.solver = _cheaper(solver)
             game.rearrange(perturber.layout())
-            deducer.resync()
-            deducer.run()
+            deducer.renumbered(perturber.changed)
+            deducer.run(focus=perturber.changed)
         if game.opened_count > best:
             best, idle = game.opened_count, 0
         else:
@@ -166,6 +173,7 @@ class _Perturber:
         self.click = click
         self.rng = rng
         self.excluded = set(rule.excluded(g, click)) | {click}
+        self.changed: list[int] = []
         cx, cy = g.coords(click)
         xs, ys = np.divmod(np.arange(g.area), g.width)[::-1]
         self.distance = np.maximum(np.abs(xs - cx), np.abs(ys - cy))
@@ -204,12 +212,12 @@ class _Perturber:
         near = covered & touching & allowed
         opened = revealed & allowed
         flags = position.flagged & allowed
-        for cells in stuck[:8]:
+        best = None
+        for order_index, cells in enumerate(stuck[:8]):
             inside = [c for c in cells if self.mines[c]]
             outside = [c for c in cells if not self.mines[c]]
             taken = np.zeros(g.area, dtype=bool)
             taken[cells] = True
-            options = []
             # fill: bring mines in; empty: send them away. Tiers: far covered cells,
             # then other undecided cells, then (restarting the pass) flags / open cells.
             for kind, need, tiers in (
@@ -223,21 +231,26 @@ class _Perturber:
                 for rank, (pool, effect) in enumerate(tiers):
                     cand = np.flatnonzero(pool)
                     if cand.size >= need:
-                        options.append((rank, need, kind != "empty", kind, cand, effect))
+                        # cheapest tier first (a fresh pass costs a whole replay), then
+                        # fewest moves, emptying (it opens cells) before filling, and
+                        # the smaller undecided set
+                        key = (rank, need, kind != "empty", order_index)
+                        if best is None or key < best[0]:
+                            best = (key, kind, cand, effect, inside, outside)
                         break
-            if not options:
-                continue
-            # cheapest tier, fewest moves, and emptying (it opens cells) before filling
-            rank, need, _, kind, cand, effect = min(options, key=lambda o: o[:3])
-            chosen = self._farthest(cand.tolist(), need)
-            if kind == "fill":
-                self.mines[chosen] = False
-                self.mines[outside] = True
-            else:
-                self.mines[inside] = False
-                self.mines[chosen] = True
-            return effect
-        return None
+        if best is None:
+            return None
+        _, kind, cand, effect, inside, outside = best
+        chosen = self._farthest(cand.tolist(), len(inside) if kind == "empty" else len(outside))
+        if kind == "fill":
+            self.mines[chosen] = False
+            self.mines[outside] = True
+            self.changed = list(chosen) + list(outside)
+        else:
+            self.mines[inside] = False
+            self.mines[chosen] = True
+            self.changed = list(inside) + list(chosen)
+        return effect
 
     def _breach(self, position, covered: np.ndarray) -> str | None:
         """No open number touches an undecided cell: the rest is walled off by flags.
@@ -273,7 +286,7 @@ def generate_no_guess(
     use_total: bool = True,
     max_attempts: int = 100_000,
     time_limit: float = 60.0,
-    patience: int = 6,
+    patience: int = 15,
 ) -> NoGuessBoard:
     """A board the solver finishes from ``click`` without a guess.
 

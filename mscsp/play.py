@@ -76,7 +76,7 @@ class _SinglePoint:
         if self.mine[cell]:
             return
         self.mine[cell] = 1
-        self.game.flag(cell)
+        self.game.flag_proven(cell)
         for n in self.neighbours(cell):
             if self.open[n]:
                 self.rem[n] -= 1
@@ -85,7 +85,7 @@ class _SinglePoint:
 
     def reveal(self, cell: int) -> None:
         if self.game.status is Status.PLAYING and not self.open[cell]:
-            self.opened(self.game.reveal(cell))
+            self.opened(self.game.open_proven(cell))
 
     def run(self) -> bool:
         """Apply the two rules to a fixed point; True if anything was proven."""
@@ -144,6 +144,23 @@ class Deducer:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
         self.rules.opened(cells)
 
+    def renumbered(self, cells: list[int]) -> None:
+        """Some covered, undecided cells changed between mine and safe (generators only).
+
+        Only the open numbers around them change: their remaining counts are
+        adjusted and they are looked at again. What was proven stays true (open cells
+        stay safe, flagged mines stay), so nothing else needs redoing.
+        """
+        rules, game = self.rules, self.game
+        seen = set()
+        for c in cells:
+            for n in rules.neighbours(c):
+                if rules.open[n] and n not in seen:
+                    seen.add(n)
+                    m = sum(1 for x in rules.neighbours(n) if rules.mine[x])
+                    rules.rem[n] = game.shown(n) - m
+                    rules.work.append(n)
+
     def resync(self) -> None:
         """Start the single-point bookkeeping afresh from the game's open cells and flags.
 
@@ -157,8 +174,14 @@ class Deducer:
         rules.opened(tuple(np.flatnonzero(game.revealed).tolist()))
         self.rules = rules
 
-    def run(self) -> None:
-        """Deduce and play until the game is over or nothing more can be proven."""
+    def run(self, focus: list[int] | None = None) -> None:
+        """Deduce and play until the game is over or nothing more can be proven.
+
+        ``focus`` (generators only): after a local change to a board on which the
+        solver was stuck, only the parts of the frontier around these cells can hold
+        anything new, so the first stall analysis looks there alone (without the
+        mine total, which couples everything); later stalls look everywhere.
+        """
         game, rules = self.game, self.rules
         while game.status is Status.PLAYING:
             self.steps += rules.run()
@@ -166,6 +189,9 @@ class Deducer:
                 return
             position = game.position(mines_known=self.use_total)
             system = build_constraints(position)
+            if focus is not None:
+                system = system.around(focus)
+                focus = None
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
                 known, ok = deduce(position, self.solver, use_total=self.use_total,
