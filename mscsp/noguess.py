@@ -41,7 +41,7 @@ from enum import Enum
 import numpy as np
 
 from .board import Layout, Spec
-from .errors import GenerationError, InconsistentError, parse_choice
+from .errors import GenerationError, parse_choice
 from .game import Game, Status
 from .play import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines

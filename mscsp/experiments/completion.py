@@ -30,10 +30,9 @@ import pandas as pd
 
 from ..board import PRESETS, Layout, Spec
 from ..rules import generate
-from ..stats import wilson
 from ..verify import verify
 from .cli import experiment_parser, finish
-from .output import markdown_table
+from .output import markdown_table, summary_row
 from .runner import Chunk, Unit, merge_counts, run_chunks, sample_seeds
 
 NAME = "completion"
@@ -94,17 +93,13 @@ def _rows(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
         gen = t["gen_seconds"] / n
         for label, solver, total in SOLVERS:
             k = t[f"{label}:k"]
-            low, high = wilson(k, n)
             per = t[f"{label}:seconds"] / n
             p = k / n
-            rows.append({
-                "board": unit.params["size"], "width": spec.width, "height": spec.height, "mines": spec.mines,
-                "rule": unit.params["rule"], "click_x": x, "click_y": y, "solver": label,
-                "n": n, "k": k, "p": p, "low": low, "high": high, "exact": None,
-                "mine_total": total, "click": unit.params["where"],
-                "ms_per_verification": 1e3 * per,
-                "expected_wait_s": (gen + per) / p if p > 0 else math.inf,
-            })
+            rows.append(summary_row(
+                unit.params["size"], spec, unit.params["rule"], (x, y), n, k, solver=label,
+                mine_total=total, click=unit.params["where"], ms_per_verification=1e3 * per,
+                expected_wait_s=(gen + per) / p if p > 0 else math.inf,
+            ))
     return pd.DataFrame(rows)
 
 
@@ -147,13 +142,8 @@ def article_table(samples: int = 2000, seed: int = 42) -> pd.DataFrame:
             layout = Layout.from_cells(g, rng.sample(pool, spec.mines))
             k += verify(layout, click, "single-point", use_total=False).solved
         p = k / samples
-        low, high = wilson(k, samples)
-        rows.append({
-            "board": size, "width": spec.width, "height": spec.height, "mines": spec.mines, "rule": "opening",
-            "click_x": spec.width // 2, "click_y": spec.height // 2, "solver": "single-point",
-            "n": samples, "k": k, "p": p, "low": low, "high": high, "exact": None,
-            "normal_halfwidth": 1.96 * (p * (1 - p) / samples) ** 0.5,
-        })
+        rows.append(summary_row(size, spec, "opening", (spec.width // 2, spec.height // 2), samples, k,
+                                solver="single-point", normal_halfwidth=1.96 * (p * (1 - p) / samples) ** 0.5))
     return pd.DataFrame(rows)
 
 

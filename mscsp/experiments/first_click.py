@@ -33,7 +33,7 @@ from ..odds import opening_map, opening_probability
 from ..rules import FirstClickRule
 from ..stats import chi2_sf, wilson, z_score
 from .cli import experiment_parser, finish
-from .output import markdown_table
+from .output import markdown_table, summary_row
 from .runner import Chunk, Unit, block_seed, merge_counts, run_chunks
 
 NAME = "first_click"
@@ -108,13 +108,9 @@ def _rows(units: list[Unit], counts: list[dict]) -> pd.DataFrame:
         exact = float(opening_probability(g, spec.mines, unit.params["rule"], g.index(x, y)))
         n, k = c["n"], c["k"]
         low, high = wilson(k, n)
-        rows.append({
-            "board": unit.params["size"], "width": spec.width, "height": spec.height, "mines": spec.mines,
-            "rule": unit.params["rule"], "click_x": x, "click_y": y, "solver": "none",
-            "n": n, "k": k, "p": k / n, "low": low, "high": high, "exact": exact,
-            "delta": k / n - exact, "z": z_score(k, n, exact),
-            "covers_exact": low <= exact <= high,
-        })
+        rows.append(summary_row(unit.params["size"], spec, unit.params["rule"], (x, y), n, k, solver="none",
+                                exact=exact, delta=k / n - exact, z=z_score(k, n, exact),
+                                covers_exact=low <= exact <= high))
     return pd.DataFrame(rows)
 
 
@@ -178,13 +174,9 @@ def article_table(samples: int = 200_000, seed: int = 42) -> pd.DataFrame:
             exact = float(opening_probability(g, spec.mines, rule, click))
             p = hits / samples
             low, high = wilson(hits, samples)
-            rows.append({
-                "board": size, "width": spec.width, "height": spec.height, "mines": spec.mines, "rule": rule,
-                "click_x": spec.width // 2, "click_y": spec.height // 2, "solver": "none",
-                "n": samples, "k": hits, "p": p, "low": low, "high": high, "exact": exact,
-                "delta": p - exact, "z": z_score(hits, samples, exact),
-                "ci95_normal": 1.96 * math.sqrt(p * (1 - p) / samples),
-            })
+            rows.append(summary_row(size, spec, rule, (spec.width // 2, spec.height // 2), samples, hits,
+                                    solver="none", exact=exact, delta=p - exact, z=z_score(hits, samples, exact),
+                                    ci95_normal=1.96 * math.sqrt(p * (1 - p) / samples)))
     return pd.DataFrame(rows)
 
 

@@ -28,9 +28,8 @@ from ..board import Spec
 from ..errors import GenerationError
 from ..metrics import bbbv
 from ..noguess import generate_no_guess
-from ..stats import wilson
 from .cli import experiment_parser, finish
-from .output import markdown_table
+from .output import markdown_table, summary_row
 from .runner import Chunk, Unit, run_chunks, sample_seeds
 
 NAME = "noguess_cost"
@@ -117,20 +116,17 @@ def _tables(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.Dat
         spec = Spec(**unit.params["spec"])
         k = len(t["seconds"])
         n = k + t["failures"]
-        low, high = wilson(k, n)
         secs = np.array(t["seconds"]) if k else np.array([np.nan])
-        rows.append({
-            "board": unit.params["label"], "width": spec.width, "height": spec.height, "mines": spec.mines,
-            "rule": "opening", "click_x": spec.width // 2, "click_y": spec.height // 2,
-            "solver": "sat+total", "n": n, "k": k, "p": k / n, "low": low, "high": high, "exact": None,
-            "method": unit.params["method"], "time_limit_s": unit.params["limit"],
-            "mean_s": float(np.nanmean(secs)), "median_s": float(np.nanmedian(secs)),
-            "p90_s": float(np.nanpercentile(secs, 90)),
-            "mean_attempts": float(np.mean(t["attempts"])) if k else None,
-            "mean_perturbations": float(np.mean(t["perturbations"])) if k else None,
-            "mean_3bv": float(np.mean(t["bbbv"])) if k else None,
-            "border_density_ratio": _border_ratio(t["mines"], spec, k) if k else None,
-        })
+        rows.append(summary_row(
+            unit.params["label"], spec, "opening", (spec.width // 2, spec.height // 2), n, k, solver="sat+total",
+            method=unit.params["method"], time_limit_s=unit.params["limit"],
+            mean_s=float(np.nanmean(secs)), median_s=float(np.nanmedian(secs)),
+            p90_s=float(np.nanpercentile(secs, 90)),
+            mean_attempts=float(np.mean(t["attempts"])) if k else None,
+            mean_perturbations=float(np.mean(t["perturbations"])) if k else None,
+            mean_3bv=float(np.mean(t["bbbv"])) if k else None,
+            border_density_ratio=_border_ratio(t["mines"], spec, k) if k else None,
+        ))
     summary = pd.DataFrame(rows)
     bias = []
     by_key = {(u.params["label"], u.params["method"]): t for u, t in zip(units, totals)}

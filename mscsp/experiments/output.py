@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["markdown_table", "write_results", "provenance", "SUMMARY_COLUMNS"]
+__all__ = ["markdown_table", "write_results", "provenance", "summary_row", "SUMMARY_COLUMNS"]
 
 #: The tidy columns every summary CSV starts with (CONTRACT.md).
 SUMMARY_COLUMNS = [
@@ -25,6 +25,33 @@ SUMMARY_COLUMNS = [
 ]
 
 _PACKAGES = ["mscsp", "numpy", "pandas", "matplotlib", "python-sat", "ortools"]
+
+
+def summary_row(board: str, spec, rule: str, first_click: tuple[int, int] | None, n: int, k: int, *,
+                solver: str | None = None, policy: str | None = None, exact: float | None = None,
+                **extra) -> dict:
+    """One tidy summary row (CONTRACT.md): the board, the proportion ``k/n`` with its
+    Wilson 95% interval, and any experiment-specific columns after them.
+
+    Examples
+    --------
+    >>> from mscsp.board import Spec
+    >>> r = summary_row("beginner", Spec(9, 9, 10), "safe", (4, 4), 10, 5, solver="sat")
+    >>> r["p"], round(r["low"], 3), list(r)[:8]
+    (0.5, 0.237, ['board', 'width', 'height', 'mines', 'rule', 'click_x', 'click_y', 'solver'])
+    """
+    from ..stats import wilson
+
+    low, high = wilson(k, n)
+    row = {"board": board, "width": spec.width, "height": spec.height, "mines": spec.mines, "rule": rule,
+           "click_x": first_click[0] if first_click else None, "click_y": first_click[1] if first_click else None}
+    if policy is not None:
+        row["policy"] = policy
+    else:
+        row["solver"] = solver
+    row.update({"n": n, "k": k, "p": k / n, "low": low, "high": high, "exact": exact})
+    row.update(extra)
+    return row
 
 
 def _fmt(value, digits: int) -> str:

@@ -27,9 +27,8 @@ from ..board import PRESETS, Spec
 from ..game import Game
 from ..play import play_game
 from ..rules import generate
-from ..stats import wilson
 from .cli import experiment_parser, finish
-from .output import markdown_table
+from .output import markdown_table, summary_row
 from .runner import Chunk, Unit, merge_counts, run_chunks, sample_seeds
 
 NAME = "winrate"
@@ -74,15 +73,12 @@ def _rows(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
         spec = Spec(**unit.params["spec"])
         x, y = unit.params["click"]
         n, k = t["n"], t["k"]
-        low, high = wilson(k, n)
-        rows.append({
-            "board": unit.params["size"], "width": spec.width, "height": spec.height, "mines": spec.mines,
-            "rule": unit.params["rule"], "click_x": x, "click_y": y, "policy": POLICY,
-            "n": n, "k": k, "p": k / n, "low": low, "high": high, "exact": None,
-            "mean_guesses": t["guesses"] / n, "ms_per_game": 1e3 * t["seconds"] / n,
-            "published": PUBLISHED.get((unit.params["size"], unit.params["rule"], (x, y))),
-            "games_without_guess": t["guess_histogram"][0],
-        })
+        rows.append(summary_row(
+            unit.params["size"], spec, unit.params["rule"], (x, y), n, k, policy=POLICY,
+            mean_guesses=t["guesses"] / n, ms_per_game=1e3 * t["seconds"] / n,
+            published=PUBLISHED.get((unit.params["size"], unit.params["rule"], (x, y))),
+            games_without_guess=t["guess_histogram"][0],
+        ))
     return pd.DataFrame(rows)
 
 
