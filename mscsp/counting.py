@@ -511,6 +511,7 @@ def probabilities(
     density: Fraction | None = None,
     samples: int = 20_000,
     seed: int = 0,
+    estimate: bool = True,
 ) -> Probabilities:
     """Exact mine probability of every covered cell, and the number of layouts.
 
@@ -529,6 +530,8 @@ def probabilities(
         A component whose DP table outgrows this many states is not counted but
         estimated (:func:`estimate_component`, ``samples`` paths, ``seed``); the
         result then says ``exact=False`` and gives no layout count.
+    estimate : bool
+        With False, such a component raises :class:`StateLimit` instead.
 
     Raises
     ------
@@ -551,6 +554,8 @@ def probabilities(
             try:
                 tallies.append(tally_component(system, comp, state_limit=state_limit))
             except StateLimit:
+                if not estimate:
+                    raise
                 tally, rel = estimate_component(system, comp, samples=samples, seed=seed)
                 tallies.append(tally)
                 errors.append(rel)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constraints import build_constraints
-from .counting import probabilities
+from .counting import StateLimit, probabilities
 from .game import Game, Status
 from .solvers import deduce
 from .solvers.propagation import Propagator
@@ -194,8 +194,7 @@ class Deducer:
                 focus = None
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
-                known, ok = deduce(position, self.solver, use_total=self.use_total,
-                                   time_limit=self.time_limit, system=system)
+                known, ok = _complete_step(position, system, self.use_total, self.time_limit)
                 self.complete = self.complete and ok
             if not known:
                 return
@@ -208,6 +207,27 @@ class Deducer:
                 rules.reveal(c)
             if not safe and not rules.work:
                 return
+
+
+def _complete_step(position, system, use_total: bool, time_limit: float) -> tuple[dict[int, bool], bool]:
+    """Every cell the clues (and the total) force, for a play loop at a stall.
+
+    With the total known, exact counting decides it fastest on ordinary frontiers: a
+    cell is forced exactly when its mine probability is 0 or 1. When a part is too big
+    to count, or without the total, the SAT solver does it.
+    """
+    if use_total and position.mines is not None:
+        try:
+            probs = probabilities(position, system=system, state_limit=_STALL_STATES, estimate=False)
+        except StateLimit:
+            probs = None
+        if probs is not None:
+            return {c: p == 1 for c, p in probs.cells.items() if p in (0, 1)}, True
+    return deduce(position, SolverName.SAT, use_total=use_total, time_limit=time_limit, system=system)
+
+
+#: DP states allowed when counting decides a stall (past them, SAT decides).
+_STALL_STATES = 20_000
 
 
 @dataclass(frozen=True)

@@ -85,3 +85,15 @@ def test_dead_pair_across_the_board():
     from mscsp.verify import dead_pair
 
     assert dead_pair(layout, 4) == (8, 11)
+
+
+def test_counting_and_sat_decide_stalls_alike(monkeypatch):
+    """The play loop decides stalls by exact counting when the total is known; forcing
+    the SAT path instead (no DP states allowed) must open exactly the same cells."""
+    import mscsp.play
+
+    boards = [generate(Spec(16, 16, 40), "opening", (8, 8), seed) for seed in range(25)]
+    by_counting = [verify(b.layout, b.click, "sat").opened for b in boards]
+    monkeypatch.setattr(mscsp.play, "_STALL_STATES", 0)
+    by_sat = [verify(b.layout, b.click, "sat").opened for b in boards]
+    assert by_counting == by_sat
