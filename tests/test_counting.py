@@ -140,7 +140,6 @@ def test_density_model_without_total():
     p = parse_position(".1.\n...\n")
     result = probabilities(p, density=Fraction(1, 5))
     assert "density 1/5" in result.model
-    truth_weights = {}
     # brute force with weights (1/5)^k (4/5)^(n-k)
     import itertools
 

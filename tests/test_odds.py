@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mscsp.board import Geometry, Layout
+from mscsp.board import Geometry
 from mscsp.experiments.first_click import simulate_openings
 from mscsp.odds import opening_probability
 from mscsp.rules import FirstClickRule
