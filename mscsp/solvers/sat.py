@@ -39,7 +39,9 @@ from .propagation import Propagator
 
 __all__ = ["SatEngine", "SatOutcome"]
 
-#: The SAT backend.
+#: The SAT backend. ``benchmarks/encodings.py`` measured the binomial encoding fastest
+#: on every backend; CaDiCaL 1.9.5 was 18% faster than Glucose 4 on Expert positions,
+#: but pysat gives it no conflict budgets or interrupts, which the time limits need.
 DEFAULT_BACKEND = "g4"
 
 #: Conflicts a SAT call may spend before it is given a deadline timer.
