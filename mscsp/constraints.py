@@ -147,24 +147,6 @@ class ConstraintSystem:
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
 
 
-def _covered_neighbours(g, covered: np.ndarray, cells: np.ndarray) -> list[tuple[int, ...]]:
-    """For each of ``cells``, its covered neighbours, ascending — vectorised over the
-    eight offsets (the same order as :meth:`Geometry.neighbours`)."""
-    w, h = g.width, g.height
-    xs, ys = cells % w, cells // w
-    columns = []
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if not (dx or dy):
-                continue
-            nx, ny = xs + dx, ys + dy
-            inside = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
-            idx = np.where(inside, ny * w + nx, 0)
-            columns.append(np.where(inside & covered[idx], idx, -1))
-    table = np.stack(columns, axis=1).tolist() if columns and cells.size else []
-    return [tuple(x for x in row if x >= 0) for row in table]
-
-
 def build_constraints(position: Position) -> ConstraintSystem:
     """The clue equations of a position, rejecting first-order impossibilities.
 
@@ -185,36 +167,39 @@ def build_constraints(position: Position) -> ConstraintSystem:
     (1, ())
     """
     g = position.geometry
-    grid = position.grid
     covered = position.covered
     flagged = position.flagged
-    revealed = position.revealed
-    n_covered = g.neighbour_count(covered)
-    n_flags = g.neighbour_count(flagged)
-    number = np.where(revealed, grid, 0).astype(np.int16)
-    remainder = number - n_flags
-    relevant = np.flatnonzero(revealed & ((n_covered > 0) | (remainder != 0)))
-    bad = remainder[relevant]
-    unknown_all = n_covered[relevant]
+    # gather over the neighbourhoods of open cells only: a frontier is a small
+    # part of a board, and one fancy index replaces eight shifted copies of it
+    open_cells = np.flatnonzero(position.revealed)
+    rows = g.neighbour_array[open_cells]
+    is_covered = np.append(covered, False)[rows]
+    n_covered = is_covered.sum(axis=1)
+    n_flags = np.append(flagged, False)[rows].sum(axis=1)
+    remainder = position.grid[open_cells].astype(np.int16) - n_flags
+    keep = (n_covered > 0) | (remainder != 0)
+    relevant, bad, unknown_all = open_cells[keep], remainder[keep], n_covered[keep]
     clash = np.flatnonzero((bad < 0) | (bad > unknown_all))
     if clash.size:
-        clue = int(relevant[clash[0]])
-        rem, unknown = int(remainder[clue]), int(n_covered[clue])
+        k = int(clash[0])
+        clue, rem, unknown = int(relevant[k]), int(bad[k]), int(unknown_all[k])
+        flags_here = int(n_flags[keep][k])
         if rem < 0:
             raise InconsistentError(
-                f"{clue_name(position, clue)} already touches "
-                f"{_count_words(int(n_flags[clue]), 'flag')}",
+                f"{clue_name(position, clue)} already touches {_count_words(flags_here, 'flag')}",
                 (clue,),
             )
         have = "only " if unknown else ""
-        extra = f" and {_count_words(int(n_flags[clue]), 'flag')}" if n_flags[clue] else ""
+        extra = f" and {_count_words(flags_here, 'flag')}" if flags_here else ""
         raise InconsistentError(
             f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
             (clue,),
         )
+    pad = g.area
     constraints = [
-        Constraint(cells, rem, clue)
-        for cells, rem, clue in zip(_covered_neighbours(g, covered, relevant), bad.tolist(), relevant.tolist())
+        Constraint(tuple(x for x in row if x != pad), rem, clue)
+        for row, rem, clue in zip(np.where(is_covered[keep], rows[keep], pad).tolist(), bad.tolist(),
+                                  relevant.tolist())
     ]
     remaining = None
     if position.mines is not None:

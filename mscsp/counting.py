@@ -40,6 +40,7 @@ from .errors import InconsistentError, InputError
 from .position import Position
 
 __all__ = [
+    "forced_cells",
     "estimate_component",
     "Group",
     "Tally",
@@ -255,37 +256,41 @@ def _tally_small(groups: list[Group], targets: dict[int, int], order: list[Group
     ncells = sum(g.size for g in groups)
     ways = [0] * (ncells + 1)
     position = {id(g): gi for gi, g in enumerate(groups)}
+    rows = [position[id(g)] for g in order]
+    sizes = [g.size for g in order]
     mines = [[0] * (ncells + 1) for _ in groups]
     sums = [0] * len(cons)
     choice = [0] * len(order)
     binoms = [[comb(g.size, j) for j in range(g.size + 1)] for g in order]
+    depth = len(order)
     budget = [nodes]
 
     def walk(i: int, weight: int, k: int) -> None:
         budget[0] -= 1
         if budget[0] < 0:
             raise _TooBig()
-        if i == len(order):
+        if i == depth:
             ways[k] += weight
-            for oi, g in enumerate(order):
+            for oi in range(depth):
                 if choice[oi]:
-                    mines[position[id(g)]][k] += weight * choice[oi]
+                    mines[rows[oi]][k] += weight * choice[oi]
             return
         rest = room[i + 1]
-        for j in range(order[i].size + 1):
-            ok = True
-            for c in members[i]:
-                v = sums[c] + j
-                if v > need[c] or v + rest[c] < need[c]:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            for c in members[i]:
+        here = members[i]
+        # the mine counts this group may take: every clue on it must stay reachable
+        lo, hi = 0, sizes[i]
+        for c in here:
+            left = need[c] - sums[c]
+            if left < hi:
+                hi = left
+            if left - rest[c] > lo:
+                lo = left - rest[c]
+        for j in range(lo, hi + 1):
+            for c in here:
                 sums[c] += j
             choice[i] = j
             walk(i + 1, weight * binoms[i][j], k + j)
-            for c in members[i]:
+            for c in here:
                 sums[c] -= j
         choice[i] = 0
 
@@ -598,6 +603,117 @@ def probabilities(
         stats["seconds"] = time.perf_counter() - started
         return Probabilities(cells, layouts, exact, model, stats)
 
+    parts, total = _with_total(tallies, unconstrained, remaining, exact)
+    for group_cells_, num, den in parts:
+        p = Fraction(num, den)
+        for c in group_cells_:
+            cells[c] = p
+    stats["seconds"] = time.perf_counter() - started
+    return Probabilities(cells, total, exact, None, stats)
+
+
+def _support(values) -> int:
+    """The mine counts with a nonzero entry, as the bits of an int."""
+    bits = 0
+    for k, v in enumerate(values):
+        if v:
+            bits |= 1 << k
+    return bits
+
+
+def _sum_support(a: int, b: int) -> int:
+    """The achievable sums of one count from ``a`` and one from ``b`` (bit sets)."""
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out
+
+
+def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
+                 state_limit: int = DEFAULT_STATE_LIMIT) -> dict[int, bool]:
+    """The covered cells that the clues and the mine total force: True for a mine.
+
+    Exactly the cells whose mine probability is 0 or 1, found without weighing: the
+    probability of a group is a sum of positive terms, one per mine count ``k`` of its
+    component that the rest of the board can complete to the total, so it is 0 when
+    the group is empty in every such ``k`` and 1 when it is full in every such ``k``.
+    Only which counts are achievable matters — bit sets, not the big integers of
+    :func:`probabilities` — which is what a play loop needs at a stall.
+
+    Raises
+    ------
+    InputError
+        When the position has no mine total.
+    StateLimit
+        When a component's DP table would exceed ``state_limit`` entries (this
+        function never estimates).
+    InconsistentError
+        When no layout is consistent with the position.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> forced_cells(parse_position("mines: 1\\n.1..\\n"))
+    {3: False}
+    """
+    if position.mines is None or (system is not None and system.remaining is None):
+        raise InputError("forced cells by counting need the mine total")
+    system = system if system is not None else build_constraints(position)
+    remaining = system.remaining
+    tallies = [tally_component(system, comp, state_limit=state_limit) for comp in system.components]
+    supports = [_support(t.ways) for t in tallies]
+    if not all(supports):
+        raise InconsistentError("no layout satisfies the clues of one part of the board", ())
+    prefix = [1]
+    for bits in supports:
+        prefix.append(_sum_support(prefix[-1], bits))
+    suffix = [1]
+    for bits in reversed(supports):
+        suffix.append(_sum_support(suffix[-1], bits))
+    suffix.reverse()
+    unconstrained = system.unconstrained
+    u = len(unconstrained)
+    # the frontier may hold j mines when the unconstrained cells can take the rest
+    lo, hi = max(0, remaining - u), remaining
+    if hi < lo or not prefix[-1] >> lo & ((1 << (hi - lo + 1)) - 1):
+        raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
+    window = ((1 << (hi - lo + 1)) - 1) << lo
+    out: dict[int, bool] = {}
+    for ci, t in enumerate(tallies):
+        others = _sum_support(prefix[ci], suffix[ci + 1])
+        feasible = [k for k in range(len(t.ways)) if t.ways[k] and (others << k) & window]
+        for gi, g in enumerate(t.groups):
+            row = t.mines[gi]
+            if all(row[k] == 0 for k in feasible):
+                for c in g.cells:
+                    out[c] = False
+            elif all(row[k] == g.size * t.ways[k] for k in feasible):
+                for c in g.cells:
+                    out[c] = True
+    if u:
+        totals = [j for j in range(lo, hi + 1) if prefix[-1] >> j & 1]
+        if all(j == remaining for j in totals):
+            for c in unconstrained:
+                out[c] = False
+        elif all(remaining - j == u for j in totals):
+            for c in unconstrained:
+                out[c] = True
+    return out
+
+
+def _with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: int,
+                exact: bool) -> tuple[list[tuple[tuple[int, ...], int, int]], int | None]:
+    """Weigh the components' tallies with the mine total.
+
+    Returns ``(parts, layouts)``: for every group of cells with one probability, and
+    for the unconstrained cells, ``(cells, numerator, denominator)`` of that
+    probability (not reduced), and the exact number of layouts (None when a tally is
+    an estimate).
+    """
+    u = len(unconstrained)
+    parts: list[tuple[tuple[int, ...], int, int]] = []
     # prefix / suffix products of the components' mine-count polynomials
     polys = [list(t.ways) for t in tallies]
     prefix = [[1]]
@@ -641,17 +757,12 @@ def probabilities(
         weight = [sum(w * rest[k + m] for m, w in support if k + m < span) for k in range(len(t.ways))]
         for gi, g in enumerate(t.groups):
             num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight) if mk)
-            p = Fraction(num, g.size * scaled_total)
-            for c in g.cells:
-                cells[c] = p
+            parts.append((g.cells, num, g.size * scaled_total))
     if u:
         # expected mines among the unconstrained cells: sum of (R - j) C(u, R - j) weights
         num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
-        p = Fraction(num, u * scaled_total)
-        for c in unconstrained:
-            cells[c] = p
-    stats["seconds"] = time.perf_counter() - started
-    return Probabilities(cells, total, exact, None, stats)
+        parts.append((unconstrained, num, u * scaled_total))
+    return parts, total
 
 
 def _model_without_total(tallies, unconstrained, density, cells) -> str:

@@ -140,7 +140,7 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
             game, deducer = _play(perturber.layout(), click, solver, use_total)
             best = game.opened_count
             continue
-        effect = perturber.perturb(game, use_total)
+        effect = perturber.perturb(game)
         if effect is None:
             return None, used
         changes += 1
@@ -181,7 +181,7 @@ class _Perturber:
     def layout(self) -> Layout:
         return Layout(self.geometry, self.mines)
 
-    def perturb(self, game: Game, use_total: bool) -> str | None:
+    def perturb(self, game: Game) -> str | None:
         """Change the mines around one stuck clue.
 
         Returns ``"same"`` when the current pass can go on (only covered, undecided
@@ -191,17 +191,18 @@ class _Perturber:
         is possible.
         """
         g = self.geometry
-        position = game.position(mines_known=use_total)
-        covered = position.covered
-        revealed = position.revealed
+        revealed = game.revealed
+        flagged = game.flagged
+        covered = g.mask & ~revealed & ~flagged
         touching = g.neighbour_count(revealed) > 0
         stuck = []
+        is_covered, excluded, neighbours = covered.tolist(), self.excluded, g.neighbours
         for clue in np.flatnonzero(revealed & (g.neighbour_count(covered) > 0)).tolist():
-            cells = [n for n in g.neighbours(clue) if covered[n] and n not in self.excluded]
+            cells = [n for n in neighbours(clue) if is_covered[n] and n not in excluded]
             if cells:
                 stuck.append(cells)
         if not stuck:
-            return self._breach(position, covered)
+            return self._breach(flagged, covered)
         # small undecided sets first (fewest mines to move), ties at random
         order = self.rng.permutation(len(stuck))
         stuck = sorted((stuck[i] for i in order), key=len)
@@ -211,7 +212,7 @@ class _Perturber:
         far = covered & ~touching & allowed
         near = covered & touching & allowed
         opened = revealed & allowed
-        flags = position.flagged & allowed
+        flags = flagged & allowed
         best = None
         for order_index, cells in enumerate(stuck[:8]):
             inside = [c for c in cells if self.mines[c]]
@@ -252,13 +253,13 @@ class _Perturber:
             self.changed = list(inside) + list(chosen)
         return effect
 
-    def _breach(self, position, covered: np.ndarray) -> str | None:
+    def _breach(self, flagged: np.ndarray, covered: np.ndarray) -> str | None:
         """No open number touches an undecided cell: the rest is walled off by flags.
         Move one flag of the wall onto an undecided free cell (a fresh pass follows)."""
         g = self.geometry
-        wall = [c for c in position.flagged_cells()
-                if c not in self.excluded and any(covered[n] for n in g.neighbours(c))]
-        hosts = [c for c in np.flatnonzero(covered).tolist() if c not in self.excluded and not self.mines[c]]
+        wall = np.flatnonzero(flagged & (g.neighbour_count(covered) > 0)).tolist()
+        wall = [c for c in wall if c not in self.excluded]
+        hosts = [c for c in np.flatnonzero(covered & ~self.mines).tolist() if c not in self.excluded]
         if not wall or not hosts:
             return None
         brick = wall[int(self.rng.integers(len(wall)))]

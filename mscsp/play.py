@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constraints import build_constraints
-from .counting import StateLimit, probabilities
+from .counting import StateLimit, forced_cells, probabilities
 from .game import Game, Status
 from .solvers import deduce
 from .solvers.propagation import Propagator
@@ -91,18 +91,24 @@ class _SinglePoint:
         """Apply the two rules to a fixed point; True if anything was proven."""
         progress = False
         work, rem, unk, is_open, mine = self.work, self.rem, self.unk, self.open, self.mine
-        while work and self.game.status is Status.PLAYING:
+        game, neighbours, opened = self.game, self.neighbours, self.opened
+        if game.status is not Status.PLAYING:
+            return False
+        while work:
             c = work.pop()
             if not unk[c]:
                 continue
             if rem[c] == 0:
                 progress = True
-                for n in self.neighbours(c):
+                for n in neighbours(c):
                     if not is_open[n] and not mine[n]:
-                        self.reveal(n)
+                        opened(game.open_proven(n))
+                # only opening a cell can end the game (a sound solver wins)
+                if game.status is not Status.PLAYING:
+                    break
             elif rem[c] == unk[c]:
                 progress = True
-                for n in self.neighbours(c):
+                for n in neighbours(c):
                     if not is_open[n] and not mine[n]:
                         self.proven_mine(n)
         return progress
@@ -218,11 +224,9 @@ def _complete_step(position, system, use_total: bool, time_limit: float) -> tupl
     """
     if use_total and position.mines is not None:
         try:
-            probs = probabilities(position, system=system, state_limit=_STALL_STATES, estimate=False)
+            return forced_cells(position, system=system, state_limit=_STALL_STATES), True
         except StateLimit:
-            probs = None
-        if probs is not None:
-            return {c: p == 1 for c, p in probs.cells.items() if p in (0, 1)}, True
+            pass
     return deduce(position, SolverName.SAT, use_total=use_total, time_limit=time_limit, system=system)
 
 
