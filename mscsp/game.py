@@ -30,7 +30,7 @@ from .position import Mark, Position
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, place_mines
 from .sampling import as_generator, fresh_seed
 
-__all__ = ["Status", "ActionKind", "Action", "Game", "Replay", "REPLAY_FORMAT"]
+__all__ = ["Status", "ActionKind", "Action", "Game", "GameState", "Replay", "REPLAY_FORMAT"]
 
 REPLAY_FORMAT = "mscsp-replay/1"
 
@@ -64,6 +64,19 @@ class Action:
     kind: ActionKind
     cell: int
     t: float = 0.0
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A saved moment of a game in progress: which cells are open and flagged.
+
+    Board generators rewind to one to replay a verification from a point its
+    outcome cannot depend on (see :meth:`Game.rewind`).
+    """
+
+    revealed: bytes
+    flagged: bytes
+    opened: int
 
 
 class Game:
@@ -187,6 +200,37 @@ class Game:
         if (layout.mines & self.revealed).any():
             raise InputError("a rearranged layout cannot put a mine on an open cell")
         self._set_layout(layout)
+
+    def save_state(self) -> GameState:
+        """The open and flagged cells now (a game in progress)."""
+        return GameState(bytes(self._revealed), bytes(self._flagged), self._opened)
+
+    def rewind(self, state: GameState, layout: Layout) -> None:
+        """Go back to a saved state of this game, on a possibly rearranged layout
+        (board generators only).
+
+        The caller vouches that the open cells of ``state`` show the same numbers on
+        ``layout`` as they did when it was saved; then the game is exactly where a
+        player seeing the same thing would be.
+
+        Raises
+        ------
+        InputError
+            If the layout has another board or mine count, or a mine on a cell open
+            in ``state``.
+        """
+        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
+            raise InputError("a rewound game needs the same board and mine count")
+        revealed = np.frombuffer(state.revealed, dtype=bool)
+        if revealed.size != self._geometry.area or (layout.mines & revealed).any():
+            raise InputError("a rewound game cannot have a mine on an open cell")
+        self._set_layout(layout)
+        self._revealed = bytearray(state.revealed)
+        self._flagged = bytearray(state.flagged)
+        self._opened = state.opened
+        self._status = Status.PLAYING
+        self._exploded = None
+        self._ended = None
 
     # -- state ---------------------------------------------------------------------
     @property

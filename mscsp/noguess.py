@@ -42,7 +42,7 @@ import numpy as np
 
 from .board import Layout, Spec
 from .errors import GenerationError, parse_choice
-from .game import Game, Status
+from .game import Game, GameState, Status
 from .play import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
 from .sampling import as_generator, fresh_seed
@@ -98,10 +98,12 @@ class NoGuessBoard:
     generator: str = NOGUESS_VERSION
 
 
-def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
+def _play(layout: Layout, click: int, solver: SolverName, use_total: bool,
+          checkpoints: list[GameState] | None = None) -> tuple[Game, Deducer]:
     game = Game(layout, record=False)
     opened = game.reveal(click)
     deducer = Deducer(game, solver, use_total=use_total)
+    deducer.checkpoints = checkpoints
     if game.status is Status.PLAYING:
         deducer.opened(opened)
         deducer.run()
@@ -110,6 +112,60 @@ def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tu
 
 def _cheaper(solver: SolverName) -> SolverName:
     return SolverName.SUBSET if solver is SolverName.SAT else solver
+
+
+class _Verifier:
+    """Verification passes from the click, each as good as one from scratch, cheaper.
+
+    A pass from scratch saves the game at every stall. After the mines change in a
+    set ``X`` of cells, a new pass from scratch goes through exactly the same states
+    as the old one up to any saved stall where no open cell is in or next to ``X`` and
+    no flag is in ``X``: every number the player has seen by then is unchanged, and
+    the play loop is a function of what the player sees. So the new pass starts at the
+    latest such stall instead of at the click — the incremental re-verification of
+    the perturbation method — and is still a complete pass from scratch.
+    """
+
+    def __init__(self, layout: Layout, click: int, solver: SolverName, use_total: bool):
+        self.click, self.solver, self.use_total = click, solver, use_total
+        self.geometry = layout.geometry
+        self.resumed = 0
+        self.game, self.deducer = self._scratch(layout)
+
+    def _scratch(self, layout: Layout) -> tuple[Game, Deducer]:
+        self.base = layout.mines.copy()  # the layout the saved stalls belong to
+        self.saved: list[GameState] = []
+        return _play(layout, self.click, self.solver, self.use_total, self.saved)
+
+    def stop_saving(self) -> None:
+        """The pass goes on after a change: what it meets now is no pass from scratch."""
+        self.deducer.checkpoints = None
+
+    def restart(self, layout: Layout) -> tuple[Game, Deducer]:
+        """A pass from the click on ``layout``, resumed where it is safe to."""
+        moved = layout.mines != self.base
+        near = moved | (self.geometry.neighbour_count(moved) > 0)
+        keep = len(self.saved)
+        while keep and not self._valid(self.saved[keep - 1], moved, near):
+            keep -= 1
+        if not keep:
+            self.game, self.deducer = self._scratch(layout)
+            return self.game, self.deducer
+        state = self.saved[keep - 1]
+        del self.saved[keep - 1:]  # the resumed pass saves that stall again
+        self.base = layout.mines.copy()
+        self.deducer.solver = self.solver
+        self.deducer.checkpoints = self.saved
+        self.deducer.rewind(state, layout)
+        self.deducer.run()
+        self.resumed += 1
+        return self.game, self.deducer
+
+    @staticmethod
+    def _valid(state: GameState, moved: np.ndarray, near: np.ndarray) -> bool:
+        revealed = np.frombuffer(state.revealed, dtype=bool)
+        flagged = np.frombuffer(state.flagged, dtype=bool)
+        return not (revealed & near).any() and not (flagged & moved).any()
 
 
 def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
@@ -124,7 +180,8 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
     Returns the accepted layout (or None) and the number of changes made.
     """
     perturber = _Perturber(layout, rule, click, rng)
-    game, deducer = _play(layout, click, solver, use_total)
+    verifier = _Verifier(layout, click, solver, use_total)
+    game, deducer = verifier.game, verifier.deducer
     if game.status is Status.LOST:
         return None, 0
     previous = None
@@ -137,7 +194,7 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
             if previous is not None and changes >= previous:
                 return None, used
             previous, changes, idle = changes, 0, 0
-            game, deducer = _play(perturber.layout(), click, solver, use_total)
+            game, deducer = verifier.restart(perturber.layout())
             best = game.opened_count
             continue
         effect = perturber.perturb(game)
@@ -146,10 +203,11 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
         changes += 1
         used += 1
         if effect == "fresh":
-            game, deducer = _play(perturber.layout(), click, solver, use_total)
+            game, deducer = verifier.restart(perturber.layout())
         else:
             # between fresh passes the cheaper subset reasoning is enough to decide
             # where to perturb next; only a fresh pass with the real solver accepts
+            verifier.stop_saving()
             deducer.solver = _cheaper(solver)
             game.rearrange(perturber.layout())
             deducer.renumbered(perturber.changed)

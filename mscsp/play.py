@@ -26,7 +26,7 @@ import numpy as np
 
 from .constraints import build_constraints
 from .counting import StateLimit, forced_cells, probabilities
-from .game import Game, Status
+from .game import Game, GameState, Status
 from .solvers import deduce
 from .solvers.propagation import Propagator
 from .solvers.result import SolverName
@@ -145,6 +145,8 @@ class Deducer:
         self.rules = _SinglePoint(game)
         self.steps = 0
         self.complete = True
+        #: when a list, the game's state is saved into it at every stall (generators)
+        self.checkpoints: list[GameState] | None = None
 
     def opened(self, cells: tuple[int, ...]) -> None:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
@@ -180,6 +182,12 @@ class Deducer:
         rules.opened(tuple(np.flatnonzero(game.revealed).tolist()))
         self.rules = rules
 
+    def rewind(self, state: GameState, layout) -> None:
+        """Go back to a saved stall on a rearranged layout (generators only; see
+        :meth:`Game.rewind`) and start the bookkeeping afresh from there."""
+        self.game.rewind(state, layout)
+        self.resync()
+
     def run(self, focus: list[int] | None = None) -> None:
         """Deduce and play until the game is over or nothing more can be proven.
 
@@ -193,6 +201,8 @@ class Deducer:
             self.steps += rules.run()
             if game.status is not Status.PLAYING or self.solver is SolverName.SINGLE_POINT:
                 return
+            if self.checkpoints is not None:
+                self.checkpoints.append(game.save_state())
             position = game.position(mines_known=self.use_total)
             system = build_constraints(position)
             if focus is not None:

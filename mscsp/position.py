@@ -120,15 +120,24 @@ class Position:
         the player knows it is a mine.
         """
         g = layout.geometry
-        revealed = np.asarray(revealed, dtype=bool)
-        flagged = np.asarray(flagged, dtype=bool) & ~revealed
+        revealed = np.asarray(revealed, dtype=bool) & g.mask
+        flagged = (np.asarray(flagged, dtype=bool) & ~revealed & g.mask) | (revealed & layout.mines)
+        shown = revealed & ~layout.mines
         grid = np.full(g.area, Mark.COVERED, dtype=np.int8)
         grid[flagged] = Mark.FLAG
-        shown = revealed & ~layout.mines
         grid[shown] = layout.numbers[shown]
-        grid[revealed & layout.mines] = Mark.FLAG
         grid[~g.mask] = Mark.HOLE
-        return cls(g, grid, layout.mine_count if mines_known else None)
+        # valid by construction: skip the checks of __init__ (play loops cut a view
+        # at every stall) and keep the masks already at hand
+        position = object.__new__(cls)
+        object.__setattr__(position, "geometry", g)
+        grid.flags.writeable = False
+        object.__setattr__(position, "grid", grid)
+        object.__setattr__(position, "mines", layout.mine_count if mines_known else None)
+        for name, array in (("revealed", shown), ("flagged", flagged), ("covered", g.mask & ~revealed & ~flagged)):
+            array.flags.writeable = False
+            position.__dict__[name] = array
+        return position
 
     def with_mines(self, mines: int | None) -> "Position":
         """The same view with another (or no) mine total."""

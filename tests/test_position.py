@@ -102,3 +102,25 @@ def test_position_validation():
         Position(g, np.array([Mark.HOLE, 0]))
     with pytest.raises(ValueError):
         Position(g, np.array([0, 0]), mines=-1)
+
+
+@given(seed=st.integers(0, 10**6))
+def test_views_cut_from_a_layout_pass_the_checks_and_agree_with_their_grid(seed):
+    from mscsp.board import Layout
+
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    holes = frozenset(np.flatnonzero(rng.random(w * h) < 0.15).tolist()) - {0}  # keep one cell
+    g = Geometry(w, h, holes)
+    mines = (rng.random(w * h) < 0.3) & g.mask
+    layout = Layout(g, mines)
+    revealed = rng.random(w * h) < 0.4  # a mine may be open: the one that ended a lost game
+    flagged = rng.random(w * h) < 0.2
+    view = Position.from_view(layout, revealed, flagged, mines_known=bool(seed % 2))
+    checked = Position(g, view.grid, view.mines)  # runs every check of the constructor
+    assert checked == view
+    for name in ("covered", "flagged", "revealed"):
+        assert np.array_equal(getattr(view, name), getattr(checked, name)), name
+    open_safe = revealed & ~mines & g.mask
+    assert np.array_equal(view.grid[open_safe], layout.numbers[open_safe])
+    assert (view.grid[revealed & mines & g.mask] == Mark.FLAG).all()
