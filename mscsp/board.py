@@ -14,7 +14,7 @@ numpy array) and the clue number every cell would show.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -278,6 +278,11 @@ class Geometry:
         return iter(self.cells.tolist())
 
 
+@lru_cache(maxsize=16)
+def _rectangle(width: int, height: int) -> Geometry:
+    return Geometry(width, height)
+
+
 @dataclass(frozen=True)
 class Spec:
     """A rectangular board size and mine count, such as Expert's 30x16 with 99 mines.
@@ -321,7 +326,9 @@ class Spec:
 
     @property
     def geometry(self) -> Geometry:
-        return Geometry(self.width, self.height)
+        """The rectangular board, shared between calls (a geometry is immutable and
+        its neighbour tables are worth computing once per size)."""
+        return _rectangle(self.width, self.height)
 
     @property
     def name(self) -> str:

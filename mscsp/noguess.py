@@ -232,6 +232,8 @@ class _Perturber:
         self.rng = rng
         self.excluded = set(rule.excluded(g, click)) | {click}
         self.changed: list[int] = []
+        self.allowed = g.mask.copy()  # cells that may take or give a mine
+        self.allowed[list(self.excluded)] = False
         cx, cy = g.coords(click)
         xs, ys = np.divmod(np.arange(g.area), g.width)[::-1]
         self.distance = np.maximum(np.abs(xs - cx), np.abs(ys - cy))
@@ -264,42 +266,44 @@ class _Perturber:
         # small undecided sets first (fewest mines to move), ties at random
         order = self.rng.permutation(len(stuck))
         stuck = sorted((stuck[i] for i in order), key=len)
-        allowed = np.ones(g.area, dtype=bool)
-        allowed[list(self.excluded)] = False
-        allowed &= g.mask
+        allowed = self.allowed
         far = covered & ~touching & allowed
         near = covered & touching & allowed
-        opened = revealed & allowed
-        flags = flagged & allowed
+        mines = self.mines
+        # fill: bring mines in; empty: send them away. Tiers: far covered cells, then
+        # other undecided cells, then (restarting the pass) open cells / flags.
+        pools = {
+            "empty": (far & ~mines, near & ~mines, revealed & allowed),
+            "fill": (far & mines, near & mines, flagged & allowed),
+        }
+        sizes = {kind: [int(p.sum()) for p in tiers] for kind, tiers in pools.items()}
+        is_mine = mines.tolist()
         best = None
         for order_index, cells in enumerate(stuck[:8]):
-            inside = [c for c in cells if self.mines[c]]
-            outside = [c for c in cells if not self.mines[c]]
-            taken = np.zeros(g.area, dtype=bool)
-            taken[cells] = True
-            # fill: bring mines in; empty: send them away. Tiers: far covered cells,
-            # then other undecided cells, then (restarting the pass) flags / open cells.
-            for kind, need, tiers in (
-                ("empty", len(inside), [(far & ~self.mines, "same"), (near & ~self.mines & ~taken, "same"),
-                                        (opened, "fresh")]),
-                ("fill", len(outside), [(far & self.mines, "same"), (near & self.mines & ~taken, "same"),
-                                        (flags, "fresh")]),
-            ):
+            inside = [c for c in cells if is_mine[c]]
+            outside = [c for c in cells if not is_mine[c]]
+            # the set's own cells are undecided cells too (tier 1), but not candidates
+            for kind, need, own in (("empty", len(inside), len(outside)), ("fill", len(outside), len(inside))):
                 if need == 0:
                     continue
-                for rank, (pool, effect) in enumerate(tiers):
-                    cand = np.flatnonzero(pool)
-                    if cand.size >= need:
+                for rank in range(3):
+                    if sizes[kind][rank] - (own if rank == 1 else 0) >= need:
                         # cheapest tier first (a fresh pass costs a whole replay), then
                         # fewest moves, emptying (it opens cells) before filling, and
                         # the smaller undecided set
                         key = (rank, need, kind != "empty", order_index)
                         if best is None or key < best[0]:
-                            best = (key, kind, cand, effect, inside, outside)
+                            best = (key, kind, rank, inside, outside, cells)
                         break
         if best is None:
             return None
-        _, kind, cand, effect, inside, outside = best
+        _, kind, rank, inside, outside, cells = best
+        pool = pools[kind][rank]
+        if rank == 1:
+            pool = pool.copy()
+            pool[cells] = False
+        cand = np.flatnonzero(pool)
+        effect = "fresh" if rank == 2 else "same"
         chosen = self._farthest(cand.tolist(), len(inside) if kind == "empty" else len(outside))
         if kind == "fill":
             self.mines[chosen] = False
