@@ -17,15 +17,20 @@ Two methods:
     After Simon Tatham's Mines ("Writing a soluble-grid generator for Mines"): when
     the solver is stuck, change the board where it is stuck and verify again from
     scratch (a change can invalidate earlier deductions). Here a perturbation picks
-    a stuck clue — the one whose covered neighbours the counting engine finds most
-    uncertain — and fills all its undecided neighbours with mines or empties them,
-    whichever moves fewer mines, swapping with covered cells that touch no open cell
-    (so no other number changes), preferring cells far from the click. The board is
-    kept while the verifier opens more cells after each change; after a few changes
-    without progress it starts over from a fresh draw. Only a board that the
-    verifier finishes untouched, from scratch, is accepted. This biases the layout
-    distribution; ``experiments/noguess_cost.py`` measures how (per-cell mine
-    frequencies and 3BV against retry boards).
+    one of the stuck clues with the fewest undecided neighbours (ties at random) and
+    fills all of them with mines or empties them, whichever moves fewer mines,
+    swapping with covered cells that touch no open cell (so no other number
+    changes), preferring cells far from the click; only when no such cell is left
+    does a mine move onto an open cell or off a flag. The board is kept while the
+    verifier opens more cells after each change; after a few changes without
+    progress it starts over from a fresh draw. Only a board that the verifier
+    finishes untouched, in a pass from scratch, is accepted. Those passes are
+    incremental (:class:`_Verifier`): a pass from scratch saves the game at every
+    stall, and the next one resumes at the latest saved stall that no change since
+    can reach — provably the same pass, without replaying the part the changes
+    could not affect. This biases the layout distribution;
+    ``experiments/noguess_cost.py`` measures how (per-cell mine frequencies and 3BV
+    against retry boards).
 
 Both are bounded by attempts and time and fail with a :class:`GenerationError`
 carrying the attempt count. Randomness comes from one seeded generator, consumed the

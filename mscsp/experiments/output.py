@@ -1,8 +1,8 @@
 """Writing an experiment's results: CSV, a Markdown table, figures and ``config.json``.
 
 Every results folder records how it was made: the command line, seed, samples,
-package versions, the git revision (and whether the tree had uncommitted changes)
-and the wall time, so each number can be traced to one command.
+package versions, the git revision (and whether anything outside ``results/`` had
+uncommitted changes) and the wall time, so each number can be traced to one command.
 """
 
 from __future__ import annotations
@@ -84,7 +84,10 @@ def _git_revision() -> dict:
     here = Path(__file__).resolve().parent
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+        # the outputs themselves do not make a run dirty: reproduce writes results/
+        # folder by folder, and the later experiments would see the earlier ones
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ":(top,exclude)results", ":(top,exclude)results-quick"], cwd=here,
                                capture_output=True, text=True, timeout=10)
         if rev.returncode == 0:
             return {"revision": rev.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
