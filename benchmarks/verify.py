@@ -5,9 +5,11 @@ decide in the same process whether it can be finished without a guess from the
 click:
 
 - ``mscsp.verify`` with the complete SAT solver and the mine total, and again without
-  the total (to compare like with like), and with the total in ``quick`` mode (a
-  vectorised dead-pair check first: a mine and a safe cell no number can tell apart
-  answer "not solved" without playing);
+  the total (to compare like with like), and in ``quick`` mode with and without the
+  total (``mscsp.verify.dead_structure`` first: a mine and a safe cell no number can
+  tell apart, a 2x2 block whose diagonals can swap, and without the total a safe cell
+  walled in by mines answer "not solved" without playing; ms_toollib's
+  ``unsolvable_structure`` templates are instances of these);
 - ``ms_toollib.is_solvable`` (Rust; PyPI ms-toollib), which ignores the mine total.
 
 Prints median and p90 milliseconds per board, how many boards each accepts, and the
@@ -57,41 +59,37 @@ def main(argv=None) -> int:
         return 2
     spec, click = Spec.preset("expert"), (15, 8)
     seeds = np.random.SeedSequence(args.seed).spawn(args.boards)
-    t_total, t_local, t_ms, t_quick = [], [], [], []
-    a_total = a_local = a_ms = a_quick = 0
+    names = ["total", "local", "quick", "quick_local"]
+    times: dict[str, list[float]] = {k: [] for k in ["ms", *names]}
+    accepted = dict.fromkeys(["ms", *names], 0)
     only_total = disagree = 0
     for ss in seeds:
         board = generate(spec, "opening", click, np.random.default_rng(ss))
         ms_board = _ms_board(board.layout)
         t0 = time.perf_counter()
-        ok_ms = bool(ms.is_solvable(ms_board, click[1], click[0]))
-        t1 = time.perf_counter()
-        ok_total = verify(board.layout, board.click, "sat", use_total=True).solved
-        t2 = time.perf_counter()
-        ok_local = verify(board.layout, board.click, "sat", use_total=False).solved
-        t3 = time.perf_counter()
-        ok_quick = verify(board.layout, board.click, "sat", use_total=True, quick=True).solved
-        t4 = time.perf_counter()
-        t_quick.append((t4 - t3) * 1e3)
-        a_quick += ok_quick
-        assert ok_quick == ok_total
-        t_ms.append((t1 - t0) * 1e3)
-        t_total.append((t2 - t1) * 1e3)
-        t_local.append((t3 - t2) * 1e3)
-        a_ms += ok_ms
-        a_total += ok_total
-        a_local += ok_local
-        only_total += ok_total and not ok_local
-        disagree += ok_ms != ok_local
+        ok = {"ms": bool(ms.is_solvable(ms_board, click[1], click[0]))}
+        times["ms"].append((time.perf_counter() - t0) * 1e3)
+        for name in names:
+            t0 = time.perf_counter()
+            ok[name] = verify(board.layout, board.click, "sat", use_total=name in ("total", "quick"),
+                              quick=name.startswith("quick")).solved
+            times[name].append((time.perf_counter() - t0) * 1e3)
+        assert ok["quick"] == ok["total"] and ok["quick_local"] == ok["local"]
+        for name, value in ok.items():
+            accepted[name] += value
+        only_total += ok["total"] and not ok["local"]
+        disagree += ok["ms"] != ok["local"]
     n = args.boards
     print(f"{n} Expert boards (30x16/99, opening at [15,8]), seed {args.seed}")
-    print(_summary("ms_toollib.is_solvable (no total)", t_ms, a_ms, n))
-    print(_summary("mscsp verify sat, no total", t_local, a_local, n))
-    print(_summary("mscsp verify sat, mine total", t_total, a_total, n))
-    print(_summary("mscsp verify sat, total, quick", t_quick, a_quick, n))
-    base = statistics.median(t_ms)
-    print(f"median ratio to ms_toollib: total {statistics.median(t_total) / base:.1f}x, "
-          f"no total {statistics.median(t_local) / base:.1f}x, total+quick {statistics.median(t_quick) / base:.1f}x")
+    labels = {"ms": "ms_toollib.is_solvable (no total)", "local": "mscsp verify sat, no total",
+              "total": "mscsp verify sat, mine total", "quick_local": "mscsp verify sat, no total, quick",
+              "quick": "mscsp verify sat, total, quick"}
+    for key, label in labels.items():
+        print(_summary(label, times[key], accepted[key], n))
+    base = statistics.median(times["ms"])
+    print("median ratio to ms_toollib: " + ", ".join(
+        f"{labels[k].removeprefix('mscsp verify sat, ')} {statistics.median(times[k]) / base:.1f}x"
+        for k in ("local", "total", "quick_local", "quick")))
     print(f"boards only the mine total solves: {only_total}; ms_toollib vs mscsp-no-total disagreements: {disagree}")
     return 0
 

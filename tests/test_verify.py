@@ -1,6 +1,8 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mscsp.board import Layout, Spec
+from mscsp.board import Geometry, Layout, Spec
 from mscsp.errors import InputError
 from mscsp.rules import generate
 from mscsp.verify import verify
@@ -47,21 +49,24 @@ def test_click_must_be_a_cell():
         verify(Layout.from_rows(["*."]), 5)
 
 
-def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
+@st.composite
+def _layouts_with_click(draw, min_side=2, max_side=6, spare=1):
+    """A small layout (at least ``spare`` safe cells) and a safe click."""
+    w, h = draw(st.integers(min_side, max_side)), draw(st.integers(min_side, max_side))
+    g = Geometry(w, h)
+    mines = draw(st.sets(st.integers(0, w * h - 1), min_size=1, max_size=w * h - spare))
+    safe = [c for c in range(w * h) if c not in mines]
+    return g, mines, safe, draw(st.sampled_from(safe))
 
-    from mscsp.board import Geometry
+
+def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
     from mscsp.verify import dead_pair
 
     @settings(max_examples=300, deadline=None)
-    @given(st.integers(3, 7), st.integers(3, 6), st.data())
-    def check(w, h, data):
-        g = Geometry(w, h)
-        mines = data.draw(st.sets(st.integers(0, w * h - 1), min_size=1, max_size=w * h - 2))
+    @given(_layouts_with_click(3, 7, spare=2))
+    def check(case):
+        g, mines, safe, click = case
         layout = Layout.from_cells(g, mines)
-        safe = [c for c in range(w * h) if c not in mines]
-        click = data.draw(st.sampled_from(safe))
         pair = dead_pair(layout, click)
         if pair is None:
             return
@@ -74,6 +79,36 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
         assert not verify(layout, click, "sat").solved
         quick = verify(layout, click, "sat", quick=True)
         assert not quick.solved and quick.opened is None and "look the same" in quick.reason
+
+    check()
+
+
+def test_dead_squares_and_isolated_cells_really_defeat_every_solver():
+    from mscsp.verify import dead_square, isolated_safe
+
+    @settings(max_examples=400, deadline=None)
+    @given(_layouts_with_click())
+    def check(case):
+        g, mines, safe, click = case
+        layout = Layout.from_cells(g, mines)
+        square = dead_square(layout, click)
+        if square is not None:
+            a, b, c, d = square
+            assert click not in square
+            assert {a, d} <= mines and not {b, c} & mines or {b, c} <= mines and not {a, d} & mines
+            swapped = Layout.from_cells(g, set(mines) ^ set(square))
+            assert swapped.mine_count == layout.mine_count
+            for cell in safe:
+                if not swapped.is_mine(cell):
+                    assert swapped.numbers[cell] == layout.numbers[cell]
+            assert not verify(layout, click, "sat", use_total=True).solved
+            quick = verify(layout, click, "sat", quick=True)  # a dead pair may be named first
+            assert not quick.solved and quick.reason
+        lonely = isolated_safe(layout, click)
+        if lonely is not None:
+            assert lonely != click and not layout.is_mine(lonely)
+            assert all(layout.is_mine(n) for n in g.neighbours(lonely))
+            assert not verify(layout, click, "sat", use_total=False).solved
 
     check()
 
@@ -97,3 +132,17 @@ def test_counting_and_sat_decide_stalls_alike(monkeypatch):
     monkeypatch.setattr(mscsp.play, "_STALL_STATES", 0)
     by_sat = [verify(b.layout, b.click, "sat").opened for b in boards]
     assert by_counting == by_sat
+
+
+@pytest.mark.parametrize("total", [True, False])
+def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
+    from mscsp.verify import dead_square
+
+    squares = 0
+    for seed in range(80):
+        board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
+        quick = verify(board.layout, board.click, "sat", use_total=total, quick=True)
+        full = verify(board.layout, board.click, "sat", use_total=total)
+        assert quick.solved == full.solved
+        squares += dead_square(board.layout, board.click) is not None
+    assert squares >= 5  # the box 50/50 is common on Expert
