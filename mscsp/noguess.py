@@ -262,7 +262,7 @@ class _Perturber:
         covered = g.mask & ~revealed & ~flagged
         touching = g.neighbour_count(revealed) > 0
         stuck = []
-        is_covered, excluded, neighbours = covered.tolist(), self.excluded, g.neighbours
+        is_covered, excluded, neighbours = covered.tobytes(), self.excluded, g.neighbours
         for clue in np.flatnonzero(revealed & (g.neighbour_count(covered) > 0)).tolist():
             cells = [n for n in neighbours(clue) if is_covered[n] and n not in excluded]
             if cells:
@@ -283,7 +283,7 @@ class _Perturber:
             "fill": (far & mines, near & mines, flagged & allowed),
         }
         sizes = {kind: [int(p.sum()) for p in tiers] for kind, tiers in pools.items()}
-        is_mine = mines.tolist()
+        is_mine = mines.tobytes()
         best = None
         for order_index, cells in enumerate(stuck[:8]):
             inside = [c for c in cells if is_mine[c]]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .constraints import build_constraints
+from .constraints import build_constraints, constraints_around
 from .counting import StateLimit, forced_cells, probabilities
 from .game import Game, GameState, Status
 from .solvers import deduce
@@ -204,10 +204,11 @@ class Deducer:
             if self.checkpoints is not None:
                 self.checkpoints.append(game.save_state())
             position = game.position(mines_known=self.use_total)
-            system = build_constraints(position)
             if focus is not None:
-                system = system.around(focus)
+                system = constraints_around(position, focus)
                 focus = None
+            else:
+                system = build_constraints(position)
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
                 known, ok = _complete_step(position, system, self.use_total, self.time_limit)

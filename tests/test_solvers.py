@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -174,3 +176,43 @@ def test_time_limit_marks_the_result_incomplete_without_lying():
 def test_inconsistent_error_from_deduce():
     with pytest.raises(InconsistentError):
         deduce(parse_position("mines: 1\n2.\n..\n"), "sat")
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(position=small_positions(max_covered=14), data=st.data())
+def test_local_constraints_equal_the_full_build_cut_around_the_cells(position, data):
+    from mscsp.constraints import build_constraints, constraints_around
+
+    cells = data.draw(st.lists(st.sampled_from(position.geometry.cells.tolist()), min_size=1, max_size=3))
+    try:
+        local = constraints_around(position, cells)
+    except InconsistentError as exc:  # only ever the full build's own error
+        with pytest.raises(InconsistentError, match=re.escape(str(exc))):
+            build_constraints(position)
+        return
+    try:
+        full = build_constraints(position).around(cells)
+    except InconsistentError:
+        return  # the local view checks only what it visits
+
+    as_tuples = lambda s: [(c.cells, c.count, c.clue) for c in s.constraints]  # noqa: E731
+    assert as_tuples(local) == as_tuples(full)
+    assert local.covered == full.covered and local.remaining is None
+
+
+def test_local_constraints_on_played_expert_boards():
+    from mscsp.constraints import build_constraints, constraints_around
+    from mscsp.play import Deducer
+
+    for seed in range(10):
+        board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
+        game = Game.from_board(board)
+        deducer = Deducer(game, "subset")
+        deducer.opened(game.reveal(board.click))
+        deducer.run()
+        position = game.position()
+        for cell in range(0, position.geometry.area, 37):
+            full = build_constraints(position).around([cell])
+            local = constraints_around(position, [cell])
+            assert [(c.cells, c.count, c.clue) for c in local.constraints] == \
+                [(c.cells, c.count, c.clue) for c in full.constraints]
