@@ -241,31 +241,42 @@ class Geometry:
         total[~self.mask] = 0
         return total
 
-    @cached_property
-    def neighbour_array(self) -> np.ndarray:
-        """The neighbours of every position as an ``(area, 8)`` ``int32`` array.
+    def neighbour_rows(self, cells: np.ndarray) -> np.ndarray:
+        """The neighbours of the given positions as a ``(len(cells), 8)`` ``int64`` array.
 
-        Row ``c`` lists the neighbours of ``c`` in ascending order (as
+        Row ``i`` lists the neighbours of ``cells[i]`` in ascending order (as
         :meth:`neighbours`), with the padding value :attr:`area` where a neighbour is
-        off the board or a hole; rows of holes are all padding. Index an array of
-        length ``area + 1`` whose last entry is neutral to gather over neighbourhoods.
+        off the board or a hole. Index an array of length ``area + 1`` whose last
+        entry is neutral to gather over neighbourhoods. Small boards keep one table
+        for all positions; large ones (a compiled board may span millions of
+        positions, mostly holes) compute the rows asked for.
 
         Examples
         --------
-        >>> Geometry(3, 2).neighbour_array[0].tolist()
-        [6, 6, 6, 6, 1, 6, 3, 4]
+        >>> Geometry(3, 2).neighbour_rows(np.array([0, 4])).tolist()
+        [[6, 6, 6, 6, 1, 6, 3, 4], [0, 1, 2, 3, 5, 6, 6, 6]]
         """
-        w, h, area = self.width, self.height, self.area
-        ys, xs = np.divmod(np.arange(area), w)
-        columns = []
-        for dx, dy in _OFFSETS:
+        cells = np.asarray(cells, dtype=np.int64)
+        if self.area <= _TABLE_LIMIT:
+            return self._neighbour_table[cells]
+        return self._rows(cells)
+
+    @cached_property
+    def _neighbour_table(self) -> np.ndarray:
+        table = self._rows(np.arange(self.area, dtype=np.int64))
+        table.flags.writeable = False
+        return table
+
+    def _rows(self, cells: np.ndarray) -> np.ndarray:
+        w, h, area, mask = self.width, self.height, self.area, self.mask
+        ys, xs = np.divmod(cells, w)
+        out = np.empty((cells.size, 8), dtype=np.int64)
+        for k, (dx, dy) in enumerate(_OFFSETS):
             nx, ny = xs + dx, ys + dy
             inside = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
             idx = np.where(inside, ny * w + nx, 0)
-            columns.append(np.where(inside & self.mask[idx] & self.mask, idx, area))
-        table = np.stack(columns, axis=1).astype(np.int32)
-        table.flags.writeable = False
-        return table
+            out[:, k] = np.where(inside & mask[idx] & mask[cells], idx, area)
+        return out
 
     @cached_property
     def degree(self) -> np.ndarray:

@@ -172,7 +172,7 @@ def build_constraints(position: Position) -> ConstraintSystem:
     # gather over the neighbourhoods of open cells only: a frontier is a small
     # part of a board, and one fancy index replaces eight shifted copies of it
     open_cells = np.flatnonzero(position.revealed)
-    rows = g.neighbour_array[open_cells]
+    rows = g.neighbour_rows(open_cells)
     is_covered = np.append(covered, False)[rows]
     n_covered = is_covered.sum(axis=1)
     n_flags = np.append(flagged, False)[rows].sum(axis=1)

@@ -156,3 +156,14 @@ def test_bbbv_equals_the_clicks_of_a_perfect_player(g, data):
     mines = data.draw(st.sets(st.sampled_from(g.cells.tolist()), max_size=g.size - 1))
     layout = Layout.from_cells(g, mines)
     assert bbbv(layout) == _bbbv_by_clicking(layout)
+
+
+@pytest.mark.parametrize("w,h", [(7, 5), (300, 300)])  # one table / rows computed on demand
+def test_neighbour_rows_list_the_neighbours(w, h):
+    rng = np.random.default_rng(w)
+    holes = frozenset(np.flatnonzero(rng.random(w * h) < 0.2).tolist())
+    g = Geometry(w, h, holes)
+    cells = rng.choice(w * h, size=min(500, w * h), replace=False)
+    rows = g.neighbour_rows(cells)
+    for cell, row in zip(cells.tolist(), rows.tolist()):
+        assert [n for n in row if n != g.area] == sorted(brute_neighbours(w, h, holes, cell))
