@@ -233,7 +233,7 @@ def _complete_step(position, system, use_total: bool, time_limit: float) -> tupl
     cell is forced exactly when its mine probability is 0 or 1. When a part is too big
     to count, or without the total, the SAT solver does it.
     """
-    if use_total and position.mines is not None:
+    if use_total and system.remaining is not None:  # a focused cut carries no total
         try:
             return forced_cells(position, system=system, state_limit=_STALL_STATES), True
         except StateLimit:

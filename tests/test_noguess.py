@@ -131,3 +131,36 @@ def test_a_rewound_game_refuses_a_mine_on_an_open_cell():
         game.rewind(state, Layout(board.layout.geometry, mines))
     with pytest.raises(InputError, match="same board"):
         game.rewind(state, generate(Spec(9, 9, 11), "opening", (4, 4), 1).layout)
+
+
+def test_a_focused_run_with_the_complete_solver_after_a_change():
+    """Deducer.run(focus=...) cuts the constraints around the change, without the
+    total; the complete solver must then decide without counting by the total."""
+    import numpy as np
+
+    from mscsp.game import Game, Status
+    from mscsp.play import Deducer
+    from mscsp.rules import FirstClickRule, generate
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        board = generate(Spec(30, 16, 130), "opening", (15, 8), rng)
+        game = Game(board.layout, record=False)
+        deducer = Deducer(game, "sat")
+        deducer.opened(game.reveal(board.click))
+        deducer.run()
+        if game.status is not Status.PLAYING:
+            continue
+        covered = np.flatnonzero(~game.revealed & ~game.flagged).tolist()
+        excluded = set(FirstClickRule.OPENING.excluded(board.layout.geometry, board.click))
+        free = [c for c in covered if c not in excluded and not board.layout.is_mine(c)]
+        mined = [c for c in covered if c not in excluded and board.layout.is_mine(c)]
+        a, b = mined[0], free[-1]
+        mines = board.layout.mines.copy()
+        mines[a], mines[b] = False, True
+        layout = type(board.layout)(board.layout.geometry, mines)
+        game.rearrange(layout)
+        deducer.renumbered([a, b])
+        deducer.run(focus=[a, b])
+        assert game.status is not Status.LOST
+        assert all(layout.is_mine(c) for c in np.flatnonzero(game.flagged).tolist())
