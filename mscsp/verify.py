@@ -27,7 +27,7 @@ from .game import Game, Status
 from .play import Deducer
 from .solvers.result import SolverName
 
-__all__ = ["VerifyResult", "verify", "dead_pair", "dead_square", "isolated_safe", "dead_structure"]
+__all__ = ["VerifyResult", "verify", "dead_pair", "dead_square", "walled_off_safe", "dead_structure"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,8 @@ _KING = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
 
 
 class _BitBoard:
-    """Sets of cells as Python ints, one bit per position of a grid padded by three.
+    """A layout's mines, cells and safe cells as Python ints, one bit per position of
+    a grid padded by three.
 
     Moving a whole set by an offset is one shift, so the structure checks below
     cost a few hundred integer operations per board instead of as many array passes.
@@ -85,9 +86,13 @@ class _BitBoard:
 
     PAD = 3  # the farthest offset the checks look at
 
-    def __init__(self, geometry):
-        self.width, self.height = geometry.width, geometry.height
+    def __init__(self, layout: Layout):
+        g = layout.geometry
+        self.width, self.height = g.width, g.height
         self.stride = self.width + 2 * self.PAD
+        self.mines = self.of(layout.mines)
+        self.cells = self.of(g.mask)
+        self.safe = self.cells & ~self.mines
 
     def of(self, flat: np.ndarray) -> int:
         """The set of positions where a flat boolean array is True."""
@@ -109,7 +114,7 @@ class _BitBoard:
         y, x = divmod(position, self.stride)
         return (y - self.PAD) * self.width + x - self.PAD
 
-    def cells(self, bits: int) -> list[int]:
+    def members(self, bits: int) -> list[int]:
         out = []
         while bits:
             low = bits & -bits
@@ -154,18 +159,18 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
     >>> dead_pair(lay, 8)  # a corner mine and the safe cell beside it
     (2, 1)
     """
-    g = layout.geometry
-    w = g.width
-    bits = _BitBoard(g)
-    mines = bits.of(layout.mines)
-    safe = bits.of(g.mask & ~layout.mines)
+    return _dead_pair(_BitBoard(layout), click)
+
+
+def _dead_pair(bits: _BitBoard, click: int) -> tuple[int, int] | None:
+    w, mines, safe = bits.width, bits.mines, bits.safe
     other = safe & ~(1 << bits.position(click))
     near_safe = 0
     for dx, dy in _KING:
         near_safe |= bits.at(safe, dx, dy)
     # a safe cell with no safe neighbour and a mine with no safe neighbour, anywhere
-    sealed_safe = bits.cells(other & ~near_safe)
-    sealed_mine = bits.cells(mines & ~near_safe)
+    sealed_safe = bits.members(other & ~near_safe)
+    sealed_mine = bits.members(mines & ~near_safe)
     if sealed_safe and sealed_mine:
         for b in sealed_safe:
             for a in sealed_mine:
@@ -173,12 +178,13 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
                 by, bx = divmod(b, w)
                 if max(abs(ax - bx), abs(ay - by)) > 2:
                     return a, b
+    at = bits.at
     for (dx, dy), telling in _telling_offsets():
-        hit = mines & bits.at(other, dx, dy)
+        hit = mines & at(other, dx, dy)
         for rx, ry in telling:
             if not hit:
                 break
-            hit &= ~bits.at(safe, rx, ry)
+            hit -= hit & at(safe, rx, ry)  # drop pairs a safe cell could tell apart
         if hit:
             a = bits.cell((hit & -hit).bit_length() - 1)
             ay, ax = divmod(a, w)
@@ -186,15 +192,17 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
     return None
 
 
-def dead_square(layout: Layout, click: int) -> tuple[int, int, int, int] | None:
-    """A 2x2 block whose two mines on one diagonal could sit on the other.
+def dead_square(layout: Layout, click: int, *, use_total: bool = True) -> tuple[int, int, int, int] | None:
+    """A 2x2 block whose mines could be swapped for its safe cells, unseen.
 
-    Every cell next to the block from outside touches one cell of each diagonal,
-    except the four cells diagonally off its corners; when each of those is a mine,
-    a hole or off the board, swapping the diagonals changes no number anywhere else
-    and keeps the mine total. As for :func:`dead_pair`, a sound solver then never
-    opens the block's safe cells, with or without the total. (Minesweeper players'
-    "box 50/50"; ms_toollib's pre-check knows it among its templates.)
+    Turn every mine of the block into a safe cell and every safe cell into a mine.
+    The four cells diagonally off its corners each touch one cell of the block, so
+    each must be a mine, a hole or off the board; a cell beside one side touches
+    both cells of that side, so if it is safe, that side must hold exactly one mine.
+    Then no number outside the block changes, and a sound solver never opens the
+    block's safe cells (as for :func:`dead_pair`). With the mine total the swap must
+    also keep the count: two mines on a diagonal (the players' "box 50/50") or on
+    one side. Without the total, one or three mines do too.
 
     Returns the block's cells ``(top-left, top-right, bottom-left, bottom-right)``
     as flat indices, or None.
@@ -204,70 +212,103 @@ def dead_square(layout: Layout, click: int) -> tuple[int, int, int, int] | None:
     >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
     >>> dead_square(lay, 6)  # mines at [0,0] and [1,1], or at [1,0] and [0,1]
     (0, 1, 3, 4)
+    >>> lay = Layout.from_rows(["*..*", "**.*", "***."])  # the corner block: 3 mines or 1
+    >>> dead_square(lay, 11), dead_square(lay, 11, use_total=False)
+    (None, (0, 1, 4, 5))
     """
-    g = layout.geometry
-    bits = _BitBoard(g)
-    mines = bits.of(layout.mines)
-    cells = bits.of(g.mask)
-    safe = cells & ~mines
-    at = bits.at
+    return _dead_square(_BitBoard(layout), click, use_total)
+
+
+def _dead_square(bits: _BitBoard, click: int, use_total: bool) -> tuple[int, int, int, int] | None:
+    mines, cells, safe, at = bits.mines, bits.cells, bits.safe, bits.at
     whole = cells & at(cells, 1, 0) & at(cells, 0, 1) & at(cells, 1, 1)
     m00, m01, m10, m11 = mines, at(mines, 1, 0), at(mines, 0, 1), at(mines, 1, 1)
-    diagonal = (m00 & m11 & ~m01 & ~m10) | (m01 & m10 & ~m00 & ~m11)
-    # off the corners: a mine, a hole or outside the board (not a safe cell)
-    corners = ~(at(safe, -1, -1) | at(safe, 2, -1) | at(safe, -1, 2) | at(safe, 2, 2))
-    hit = whole & diagonal & corners
+
+    def walled(*offsets: tuple[int, int]) -> int:  # none of these cells is safe
+        seen = 0
+        for dx, dy in offsets:
+            seen |= at(safe, dx, dy)
+        return ~seen
+
+    sides = (
+        ((m00 ^ m01) | walled((0, -1), (1, -1)))
+        & ((m10 ^ m11) | walled((0, 2), (1, 2)))
+        & ((m00 ^ m10) | walled((-1, 0), (-1, 1)))
+        & ((m01 ^ m11) | walled((2, 0), (2, 1)))
+    )
+    hit = whole & walled((-1, -1), (2, -1), (-1, 2), (2, 2)) & sides
+    if use_total:
+        hit &= ((m00 & m11 & ~m01 & ~m10) | (m01 & m10 & ~m00 & ~m11)  # two mines: the count stays
+                | (m00 & m01 & ~m10 & ~m11) | (m10 & m11 & ~m00 & ~m01)
+                | (m00 & m10 & ~m01 & ~m11) | (m01 & m11 & ~m00 & ~m10))
+    else:
+        hit &= ~(m00 & m01 & m10 & m11)  # some safe cell must become a mine
     c = bits.position(click)
     for top in (c, c - 1, c - bits.stride, c - bits.stride - 1):  # the click is opened without proof
         hit &= ~(1 << top)
     if not hit:
         return None
     top = bits.cell((hit & -hit).bit_length() - 1)
-    w = g.width
+    w = bits.width
     return top, top + 1, top + w, top + w + 1
 
 
-def isolated_safe(layout: Layout, click: int) -> int | None:
-    """A safe cell (not the click) with no safe neighbour: no number ever touches it.
+def walled_off_safe(layout: Layout, click: int) -> int | None:
+    """A safe cell that no chain of safe cells links to the click.
 
-    Without the mine total nothing can prove it safe, so the board cannot be
-    finished; with the total it may still be (when everything else is decided).
+    Every cell around such a pocket of safe cells is a mine (or a hole, or off the
+    board), so no number outside the pocket touches it and no cell in it is ever
+    opened by a proof that uses the numbers alone: without the mine total the board
+    cannot be finished. (With the total it may be, when everything else is decided.)
+    A single safe cell walled in by mines is the smallest pocket.
+
+    Returns the pocket's first cell, or None.
 
     Examples
     --------
-    >>> isolated_safe(Layout.from_rows(["*.*", "***", "..."]), 8)
+    >>> walled_off_safe(Layout.from_rows(["*.*", "***", "..."]), 8)
     1
     """
-    g = layout.geometry
-    bits = _BitBoard(g)
-    safe = bits.of(g.mask & ~layout.mines)
-    near_safe = 0
-    for dx, dy in _KING:
-        near_safe |= bits.at(safe, dx, dy)
-    lonely = safe & ~near_safe & ~(1 << bits.position(click))
-    return bits.cell((lonely & -lonely).bit_length() - 1) if lonely else None
+    return _walled_off_safe(_BitBoard(layout), click)
+
+
+def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
+    safe = bits.safe
+    reach = 1 << bits.position(click)
+    while True:  # grow the click's region of safe cells to its fixed point
+        grown = reach
+        for dx, dy in _KING:
+            grown |= bits.at(reach, dx, dy)
+        grown &= safe
+        if grown == reach:
+            break
+        reach = grown
+    pocket = safe & ~reach
+    return bits.cell((pocket & -pocket).bit_length() - 1) if pocket else None
 
 
 def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str | None:
     """Why no sound solver can finish ``layout`` from ``click``, if a quick look shows it.
 
     Checks for a :func:`dead_pair`, a :func:`dead_square` and, without the mine
-    total, an :func:`isolated_safe` cell; returns a sentence naming the cells, or
+    total, a :func:`walled_off_safe` cell; returns a sentence naming the cells, or
     None when none is found (which proves nothing either way).
     """
     g = layout.geometry
-    pair = dead_pair(layout, click)
+    bits = _BitBoard(layout)
+    # cheapest first: the answer is the same whichever structure is named
+    square = _dead_square(bits, click, use_total)
+    if square is not None:
+        return (f"the mines of the 2x2 block at {list(g.coords(square[0]))} could trade places with its "
+                "safe cells without any number changing")
+    pair = _dead_pair(bits, click)
     if pair is not None:
         return (f"the mine at {list(g.coords(pair[0]))} and the safe cell at {list(g.coords(pair[1]))} "
                 "look the same to every number on the board")
-    square = dead_square(layout, click)
-    if square is not None:
-        return (f"the two mines of the 2x2 block at {list(g.coords(square[0]))} could sit on its other "
-                "diagonal without any number changing")
     if not use_total:
-        lonely = isolated_safe(layout, click)
-        if lonely is not None:
-            return (f"the safe cell at {list(g.coords(lonely))} has only mines around it, and "
+        pocket = _walled_off_safe(bits, click)
+        if pocket is not None:
+            return (f"the safe cell at {list(g.coords(pocket))} is walled off from the click by mines, and "
                     "without the mine total nothing can prove it safe")
     return None
 

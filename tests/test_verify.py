@@ -6,6 +6,7 @@ from mscsp.board import Geometry, Layout, Spec
 from mscsp.errors import InputError
 from mscsp.rules import generate
 from mscsp.verify import verify
+from oracles import brute_neighbours
 
 
 def test_a_fifty_fifty_is_not_solved():
@@ -78,37 +79,52 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
                 assert swapped.numbers[c] == layout.numbers[c]
         assert not verify(layout, click, "sat").solved
         quick = verify(layout, click, "sat", quick=True)
-        assert not quick.solved and quick.opened is None and "look the same" in quick.reason
+        assert not quick.solved and quick.opened is None and quick.reason  # a 2x2 may be named first
 
     check()
 
 
-def test_dead_squares_and_isolated_cells_really_defeat_every_solver():
-    from mscsp.verify import dead_square, isolated_safe
+def _safe_reach(g, mines, click):
+    """The oracle: the safe cells linked to the click by safe cells (brute-force neighbours)."""
+    reach, todo = {click}, [click]
+    while todo:
+        for n in brute_neighbours(g.width, g.height, g.holes, todo.pop()):
+            if n not in mines and n not in reach:
+                reach.add(n)
+                todo.append(n)
+    return reach
+
+
+def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
+    from mscsp.verify import dead_square, walled_off_safe
 
     @settings(max_examples=400, deadline=None)
     @given(_layouts_with_click())
     def check(case):
         g, mines, safe, click = case
         layout = Layout.from_cells(g, mines)
-        square = dead_square(layout, click)
-        if square is not None:
+        for total in (True, False):
+            square = dead_square(layout, click, use_total=total)
+            if square is None:
+                continue
             a, b, c, d = square
-            assert click not in square
-            assert {a, d} <= mines and not {b, c} & mines or {b, c} <= mines and not {a, d} & mines
+            assert click not in square and (b, c, d) == (a + 1, a + g.width, a + g.width + 1)
+            assert set(square) - mines  # a safe cell of the block becomes a mine
             swapped = Layout.from_cells(g, set(mines) ^ set(square))
-            assert swapped.mine_count == layout.mine_count
+            if total:
+                assert swapped.mine_count == layout.mine_count
             for cell in safe:
                 if not swapped.is_mine(cell):
                     assert swapped.numbers[cell] == layout.numbers[cell]
-            assert not verify(layout, click, "sat", use_total=True).solved
-            quick = verify(layout, click, "sat", quick=True)  # a dead pair may be named first
+            assert not verify(layout, click, "sat", use_total=total).solved
+            quick = verify(layout, click, "sat", use_total=total, quick=True)  # a dead pair may come first
             assert not quick.solved and quick.reason
-        lonely = isolated_safe(layout, click)
-        if lonely is not None:
-            assert lonely != click and not layout.is_mine(lonely)
-            assert all(layout.is_mine(n) for n in g.neighbours(lonely))
+        pocket = walled_off_safe(layout, click)
+        if pocket is not None:
+            assert not layout.is_mine(pocket) and pocket not in _safe_reach(g, mines, click)
             assert not verify(layout, click, "sat", use_total=False).solved
+        else:
+            assert _safe_reach(g, mines, click) == set(safe)
 
     check()
 
