@@ -10,6 +10,7 @@ chunks of an interrupted run), ``--dask ADDRESS`` (run chunks on a Dask cluster)
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 import sys
 import time
 from pathlib import Path
@@ -17,8 +18,9 @@ from pathlib import Path
 import pandas as pd
 
 from .output import provenance, write_results
+from .runner import Chunk, Unit, run_chunks
 
-__all__ = ["experiment_parser", "finish"]
+__all__ = ["experiment_parser", "run_units", "finish"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +69,15 @@ def experiment_parser(name: str, doc: str | None, *, samples: int, seed: int, qu
 
     parser.parse_args = parse  # type: ignore[method-assign]
     return parser
+
+
+def run_units(name: str, units: list[Unit], work: Callable[[Chunk], dict], args: argparse.Namespace,
+              chunk_size: int) -> list[list[dict]]:
+    """:func:`~mscsp.experiments.runner.run_chunks` as the parsed options say: the
+    seed, local jobs or a Dask cluster, ``--resume`` (finished chunks are kept under
+    ``OUT/.chunks``) and the progress line unless ``--quiet``."""
+    return run_chunks(name, units, work, seed=args.seed, chunk_size=chunk_size, jobs=args.jobs, dask=args.dask,
+                      cache=Path(args.out) / ".chunks", resume=args.resume, progress=not args.quiet)
 
 
 def finish(out: Path, name: str, args: argparse.Namespace, tables: dict[str, pd.DataFrame], markdown: str,

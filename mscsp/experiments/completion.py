@@ -31,9 +31,9 @@ import pandas as pd
 from ..board import PRESETS, Layout, Spec
 from ..rules import generate
 from ..verify import verify
-from .cli import experiment_parser, finish
+from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
-from .runner import Chunk, Unit, merge_counts, run_chunks, sample_seeds
+from .runner import Chunk, Unit, merge_counts, sample_seeds
 
 NAME = "completion"
 SIZES = ["beginner", "intermediate", "expert"]
@@ -173,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         finish(out, NAME, args, {"summary": df}, md, started)
         return 0
     units = _units(args.samples)
-    parts = run_chunks(NAME, units, _work, seed=args.seed, chunk_size=CHUNK, jobs=args.jobs, dask=args.dask,
-                       cache=out / ".chunks", resume=args.resume, progress=not args.quiet)
+    parts = run_units(NAME, units, _work, args, CHUNK)
     df = _rows(units, [merge_counts(p) for p in parts])
     show = cols + ["ms_per_verification", "expected_wait_s"]
     md = "\n".join([

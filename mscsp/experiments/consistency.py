@@ -26,9 +26,9 @@ from pysat.solvers import Solver
 from ..consistency import decide
 from ..reduction import CNF, compile_cnf, decode
 from ..stats import wilson
-from .cli import experiment_parser, finish
+from .cli import experiment_parser, finish, run_units
 from .output import markdown_table
-from .runner import Chunk, Unit, merge_counts, run_chunks, sample_seeds
+from .runner import Chunk, Unit, merge_counts, sample_seeds
 
 NAME = "consistency"
 SIZES = [10, 20, 30, 50]
@@ -139,8 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples, QUICK_SIZES if args.quick else SIZES)
-    parts = run_chunks(NAME, units, _work, seed=args.seed, chunk_size=CHUNK, jobs=args.jobs, dask=args.dask,
-                       cache=out / ".chunks", resume=args.resume, progress=not args.quiet)
+    parts = run_units(NAME, units, _work, args, CHUNK)
     df = _rows(units, [_merge(p) for p in parts])
     if (df["agree"] != df["n"]).any() or (df["decoded_ok"] != df["k"]).any():
         raise AssertionError("a compiled board disagreed with its formula")  # never expected

@@ -32,9 +32,9 @@ from ..board import PRESETS, Geometry, Spec
 from ..odds import opening_map, opening_probability
 from ..rules import FirstClickRule
 from ..stats import chi2_sf, wilson, z_score
-from .cli import experiment_parser, finish
+from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
-from .runner import Chunk, Unit, block_seed, merge_counts, run_chunks
+from .runner import Chunk, Unit, block_seed, merge_counts
 
 NAME = "first_click"
 SIZES = ["beginner", "intermediate", "expert"]
@@ -207,8 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         finish(out, NAME, args, {"summary": df}, md, started)
         return 0
     units = _units(args.samples)
-    parts = run_chunks(NAME, units, _work, seed=args.seed, chunk_size=CHUNK, jobs=args.jobs, dask=args.dask,
-                       cache=out / ".chunks", resume=args.resume, progress=not args.quiet)
+    parts = run_units(NAME, units, _work, args, CHUNK)
     df = _rows(units, [merge_counts(p) for p in parts])
     chi2 = float((df["z"] ** 2).sum())
     gof = chi2_sf(chi2, len(df))

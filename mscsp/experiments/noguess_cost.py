@@ -28,9 +28,9 @@ from ..board import Spec
 from ..errors import GenerationError
 from ..metrics import bbbv
 from ..noguess import generate_no_guess
-from .cli import experiment_parser, finish
+from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
-from .runner import Chunk, Unit, run_chunks, sample_seeds
+from .runner import Chunk, Unit, sample_seeds
 
 NAME = "noguess_cost"
 CHUNK = 5
@@ -185,8 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples, QUICK_ROWS if args.quick else ROWS)
-    parts = run_chunks(NAME, units, _work, seed=args.seed, chunk_size=CHUNK, jobs=args.jobs, dask=args.dask,
-                       cache=out / ".chunks", resume=args.resume, progress=not args.quiet)
+    parts = run_units(NAME, units, _work, args, CHUNK)
     totals = [_combine(p) for p in parts]
     summary, bias = _tables(units, totals)
     cols = ["board", "method", "n", "k", "p", "low", "high", "mean_s", "median_s", "p90_s", "mean_attempts",

@@ -27,9 +27,9 @@ from ..board import PRESETS, Spec
 from ..game import Game
 from ..play import play_game
 from ..rules import generate
-from .cli import experiment_parser, finish
+from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
-from .runner import Chunk, Unit, merge_counts, run_chunks, sample_seeds
+from .runner import Chunk, Unit, merge_counts, sample_seeds
 
 NAME = "winrate"
 SIZES = ["beginner", "intermediate", "expert"]
@@ -88,8 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples)
-    parts = run_chunks(NAME, units, _work, seed=args.seed, chunk_size=CHUNK, jobs=args.jobs, dask=args.dask,
-                       cache=out / ".chunks", resume=args.resume, progress=not args.quiet)
+    parts = run_units(NAME, units, _work, args, CHUNK)
     df = _rows(units, [merge_counts(p) for p in parts])
     cols = ["board", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "mean_guesses",
             "games_without_guess", "ms_per_game", "published"]
