@@ -195,11 +195,16 @@ class Game:
             If the new layout has another geometry or mine count, or a mine on an
             open cell.
         """
-        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
-            raise InputError("a rearranged layout needs the same board and mine count")
-        if (layout.mines & self.revealed).any():
-            raise InputError("a rearranged layout cannot put a mine on an open cell")
+        self._check_replacement(layout, self.revealed, "a rearranged layout")
         self._set_layout(layout)
+
+    def _check_replacement(self, layout: Layout, revealed: np.ndarray, what: str) -> None:
+        """A layout may replace this game's only on the same board, with the same mine
+        count and no mine on an open cell."""
+        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
+            raise InputError(f"{what} needs the same board and mine count")
+        if revealed.size != self._geometry.area or (layout.mines & revealed).any():
+            raise InputError(f"{what} cannot put a mine on an open cell")
 
     def save_state(self) -> GameState:
         """The open and flagged cells now (a game in progress)."""
@@ -219,11 +224,7 @@ class Game:
             If the layout has another board or mine count, or a mine on a cell open
             in ``state``.
         """
-        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
-            raise InputError("a rewound game needs the same board and mine count")
-        revealed = np.frombuffer(state.revealed, dtype=bool)
-        if revealed.size != self._geometry.area or (layout.mines & revealed).any():
-            raise InputError("a rewound game cannot have a mine on an open cell")
+        self._check_replacement(layout, np.frombuffer(state.revealed, dtype=bool), "a rewound game")
         self._set_layout(layout)
         self._revealed = bytearray(state.revealed)
         self._flagged = bytearray(state.flagged)
