@@ -129,19 +129,6 @@ class ConstraintSystem:
         comps = sorted(groups.values(), key=lambda g: min(self.constraints[g[0]].cells))
         return tuple(tuple(g) for g in comps)
 
-    def around(self, cells) -> "ConstraintSystem":
-        """The equations of the components that contain or border the given cells,
-        without the mine total: a local view for local changes."""
-        near = set(cells)
-        g = self.position.geometry
-        for c in list(near):
-            near.update(g.neighbours(c))
-        keep: list[int] = []
-        for comp in self.components:
-            if any(c in near for i in comp for c in (*self.constraints[i].cells, self.constraints[i].clue)):
-                keep.extend(comp)
-        return ConstraintSystem(self.position, tuple(self.constraints[i] for i in sorted(keep)), self.covered, None)
-
     def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
         """The cells of a component, ascending."""
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
@@ -218,15 +205,15 @@ def build_constraints(position: Position) -> ConstraintSystem:
 
 
 def constraints_around(position: Position, cells) -> ConstraintSystem:
-    """``build_constraints(position).around(cells)``, built without the rest of the board.
+    """The equations of the components that contain or border the given cells,
+    without the mine total: a local view for local changes.
 
-    A search from the given cells through clues and the covered cells they share
-    collects exactly the components that :meth:`ConstraintSystem.around` keeps, so
-    its cost follows those components, not the board (generators ask this after
-    every local change on boards of 10,000 cells). On a position the full build
-    accepts, the result is the same; it checks only the clues it visits (and not the
-    mine total, which the cut drops), and when one of those is impossible it falls
-    back to the full build, which raises the error.
+    A search from the cells through clues and the covered cells they share collects
+    those components of ``build_constraints(position)`` (in the same order), so its
+    cost follows them, not the board (generators ask this after every local change
+    on boards of 10,000 cells). It checks only the clues it visits (and not the mine
+    total, which the cut drops); when one of those is impossible, the full build
+    raises its error.
 
     Examples
     --------
@@ -258,7 +245,8 @@ def constraints_around(position: Position, cells) -> ConstraintSystem:
         mine_cells = tuple(n for n in around if covered[n])
         count = grid[clue] - sum(1 for n in around if flagged[n])
         if count < 0 or count > len(mine_cells):
-            return build_constraints(position).around(cells)
+            build_constraints(position)  # it checks every clue, this one too: it raises
+            raise AssertionError(f"the full build accepted the impossible clue at {clue}")
         if not mine_cells:
             continue
         found.append(Constraint(mine_cells, count, clue))
