@@ -106,6 +106,13 @@ class _BitBoard:
         off = dy * self.stride + dx
         return bits >> off if off >= 0 else bits << -off
 
+    def beside(self, bits: int) -> int:
+        """The positions next to some position of ``bits`` (the eight directions)."""
+        out = 0
+        for dx, dy in _KING:
+            out |= self.at(bits, dx, dy)
+        return out
+
     def position(self, cell: int) -> int:
         y, x = divmod(cell, self.width)
         return (y + self.PAD) * self.stride + x + self.PAD
@@ -165,9 +172,7 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
 def _dead_pair(bits: _BitBoard, click: int) -> tuple[int, int] | None:
     w, mines, safe = bits.width, bits.mines, bits.safe
     other = safe & ~(1 << bits.position(click))
-    near_safe = 0
-    for dx, dy in _KING:
-        near_safe |= bits.at(safe, dx, dy)
+    near_safe = bits.beside(safe)
     # a safe cell with no safe neighbour and a mine with no safe neighbour, anywhere
     sealed_safe = bits.members(other & ~near_safe)
     sealed_mine = bits.members(mines & ~near_safe)
@@ -276,10 +281,7 @@ def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
     safe = bits.safe
     reach = 1 << bits.position(click)
     while True:  # grow the click's region of safe cells to its fixed point
-        grown = reach
-        for dx, dy in _KING:
-            grown |= bits.at(reach, dx, dy)
-        grown &= safe
+        grown = (reach | bits.beside(reach)) & safe
         if grown == reach:
             break
         reach = grown
