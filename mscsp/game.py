@@ -216,7 +216,7 @@ class Game:
 
         The caller vouches that the open cells of ``state`` show the same numbers on
         ``layout`` as they did when it was saved; then the game is exactly where a
-        player seeing the same thing would be.
+        player seeing the same thing would be (won, if every safe cell is open).
 
         Raises
         ------
@@ -232,6 +232,8 @@ class Game:
         self._status = Status.PLAYING
         self._exploded = None
         self._ended = None
+        if self._opened == self._safe_total:  # a saved end of a won game
+            self._finish(Status.WON)
 
     # -- state ---------------------------------------------------------------------
     @property

@@ -45,6 +45,7 @@ from enum import Enum
 
 import numpy as np
 
+from . import fastplay
 from .board import Layout, Spec
 from .errors import GenerationError, parse_choice
 from .game import Game, GameState, Status
@@ -52,7 +53,7 @@ from .play import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
 from .sampling import as_generator, fresh_seed
 from .solvers.result import SolverName
-from .verify import dead_structure
+from .verify import verify
 
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 
@@ -132,8 +133,9 @@ class _Verifier:
     the perturbation method — and is still a complete pass from scratch.
     """
 
-    def __init__(self, layout: Layout, click: int, solver: SolverName, use_total: bool):
+    def __init__(self, layout: Layout, click: int, solver: SolverName, use_total: bool, *, compiled: bool = True):
         self.click, self.solver, self.use_total = click, solver, use_total
+        self.compiled = compiled  # passes from scratch by mscsp.fastplay where it can
         self.geometry = layout.geometry
         self.resumed = 0
         self.game, self.deducer = self._scratch(layout)
@@ -141,7 +143,16 @@ class _Verifier:
     def _scratch(self, layout: Layout) -> tuple[Game, Deducer]:
         self.base = layout.mines.copy()  # the layout the saved stalls belong to
         self.saved: list[GameState] = []
-        return _play(layout, self.click, self.solver, self.use_total, self.saved)
+        # the compiled loop ends where the Python loop ends (the closure of complete
+        # deduction), an order of magnitude sooner; it saves no stalls to resume from
+        fast = fastplay.play(layout, self.click, self.solver, use_total=self.use_total) if self.compiled else None
+        if fast is None:
+            return _play(layout, self.click, self.solver, self.use_total, self.saved)
+        game = Game(layout, record=False)
+        game.rewind(GameState(fast.revealed, fast.flagged, fast.opened), layout)
+        deducer = Deducer(game, self.solver, use_total=self.use_total)
+        deducer.resync()
+        return game, deducer
 
     def stop_saving(self) -> None:
         """The pass goes on after a change: what it meets now is no pass from scratch."""
@@ -412,10 +423,9 @@ def generate_no_guess(
             perturbations += used
             won = layout is not None
         else:
-            # a dead structure answers "no" at once, and only for boards the play loop
-            # would reject too: the same boards are accepted, sooner
-            won = (dead_structure(layout, cell, use_total=use_total) is None
-                   and _play(layout, cell, solver, use_total)[0].status is Status.WON)
+            # quick verification: a dead structure answers "no" at once, and the compiled
+            # loop plays the rest; the same boards are accepted as by the Python loop
+            won = verify(layout, cell, solver, use_total=use_total, quick=True).solved
         if won:
             board = GeneratedBoard(layout, rule, cell, recorded, NOGUESS_VERSION, time.perf_counter() - started)
             return NoGuessBoard(board, method, solver, use_total, attempts, perturbations,

@@ -21,8 +21,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import fastplay
 from .board import Layout
 from .errors import InputError
+from .fastplay import Structure
 from .game import Game, Status
 from .play import Deducer
 from .solvers.result import SolverName
@@ -292,26 +294,47 @@ def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
 def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str | None:
     """Why no sound solver can finish ``layout`` from ``click``, if a quick look shows it.
 
-    Checks for a :func:`dead_pair`, a :func:`dead_square` and, without the mine
+    Checks for a :func:`dead_square`, a :func:`dead_pair` and, without the mine
     total, a :func:`walled_off_safe` cell; returns a sentence naming the cells, or
-    None when none is found (which proves nothing either way).
+    None when none is found (which proves nothing either way). The compiled search
+    (:func:`mscsp.fastplay.dead_structure`) answers when it was built; it looks in the
+    same order and names the same cells.
     """
+    found = _first_structure(layout, click, use_total)
+    if found is None:
+        return None
+    kind, cells = found
     g = layout.geometry
+    if kind is Structure.SQUARE:
+        return (f"the mines of the 2x2 block at {list(g.coords(cells[0]))} could trade places with its "
+                "safe cells without any number changing")
+    if kind is Structure.PAIR:
+        return (f"the mine at {list(g.coords(cells[0]))} and the safe cell at {list(g.coords(cells[1]))} "
+                "look the same to every number on the board")
+    return (f"the safe cell at {list(g.coords(cells[0]))} is walled off from the click by mines, and "
+            "without the mine total nothing can prove it safe")
+
+
+def _first_structure(layout: Layout, click: int, use_total: bool) -> tuple[Structure, tuple[int, ...]] | None:
+    if fastplay.available():
+        return fastplay.dead_structure(layout, click, use_total=use_total)
+    return _python_structure(layout, click, use_total)
+
+
+def _python_structure(layout: Layout, click: int, use_total: bool) -> tuple[Structure, tuple[int, ...]] | None:
+    """The reference search of :func:`dead_structure`, on bit boards in Python."""
     bits = _BitBoard(layout)
     # cheapest first: the answer is the same whichever structure is named
     square = _dead_square(bits, click, use_total)
     if square is not None:
-        return (f"the mines of the 2x2 block at {list(g.coords(square[0]))} could trade places with its "
-                "safe cells without any number changing")
+        return Structure.SQUARE, square
     pair = _dead_pair(bits, click)
     if pair is not None:
-        return (f"the mine at {list(g.coords(pair[0]))} and the safe cell at {list(g.coords(pair[1]))} "
-                "look the same to every number on the board")
+        return Structure.PAIR, pair
     if not use_total:
         pocket = _walled_off_safe(bits, click)
         if pocket is not None:
-            return (f"the safe cell at {list(g.coords(pocket))} is walled off from the click by mines, and "
-                    "without the mine total nothing can prove it safe")
+            return Structure.WALLED, (pocket,)
     return None
 
 
@@ -340,7 +363,9 @@ def verify(
     quick : bool
         First look for a :func:`dead_structure`; if there is one, answer "not solved"
         at once, without playing (``opened`` is then None and ``reason`` says why).
-        The answer is the same; only the count of opened cells is skipped.
+        Otherwise play with the compiled loop (:mod:`mscsp.fastplay`) where it can
+        answer. ``solved`` and ``opened`` are the same as without ``quick``;
+        ``steps`` then counts the compiled loop's rounds, which skip subset reasoning.
 
     Examples
     --------
@@ -357,6 +382,10 @@ def verify(
         reason = dead_structure(layout, click, use_total=use_total)
         if reason is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason)
+        fast = fastplay.play(layout, click, solver, use_total=use_total)
+        if fast is not None:
+            return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
+                                time.perf_counter() - started)
     game = Game(layout, record=False)
     first = game.reveal(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)

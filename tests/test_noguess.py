@@ -5,6 +5,7 @@ import pytest
 from mscsp.board import Spec
 from mscsp.cli import main
 from mscsp.errors import GenerationError, InputError
+from mscsp.game import Status
 from mscsp.noguess import generate_no_guess
 from mscsp.verify import verify
 
@@ -82,11 +83,13 @@ def _moved(layout, rng, excluded, k):
     return Layout(layout.geometry, mines)
 
 
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("mines", [99, 150])
-def test_resumed_verification_passes_end_where_passes_from_scratch_end(mines):
+def test_resumed_verification_passes_end_where_passes_from_scratch_end(mines, compiled):
     """The incremental re-verification of the perturbation method against the plain
     one: after random mine moves (near the frontier or far from it), a pass resumed
-    from a saved stall ends in exactly the state of a pass from the click."""
+    from a saved stall ends in exactly the state of a pass from the click. Compiled
+    passes (which save no stalls) end there too."""
     import numpy as np
 
     from mscsp.noguess import _play, _Verifier
@@ -99,7 +102,7 @@ def test_resumed_verification_passes_end_where_passes_from_scratch_end(mines):
         rng = np.random.default_rng(seed)
         board = generate(spec, "opening", click, rng)
         excluded = set(FirstClickRule.OPENING.excluded(board.layout.geometry, board.click)) | {board.click}
-        verifier = _Verifier(board.layout, board.click, SolverName.SAT, True)
+        verifier = _Verifier(board.layout, board.click, SolverName.SAT, True, compiled=compiled)
         layout = board.layout
         for _ in range(4):
             layout = _moved(layout, rng, excluded, int(rng.integers(1, 4)))
@@ -107,10 +110,12 @@ def test_resumed_verification_passes_end_where_passes_from_scratch_end(mines):
             fresh, _ = _play(layout, board.click, SolverName.SAT, True)
             assert game.status is fresh.status
             assert np.array_equal(game.revealed, fresh.revealed)
-            assert np.array_equal(game.flagged, fresh.flagged)
+            # a won game may end with other flags: the order of the last proofs differs
+            assert np.array_equal(game.flagged, fresh.flagged) or (compiled and game.status is Status.WON)
             assert game.opened_count == fresh.opened_count
         resumed += verifier.resumed
-    assert resumed >= 5  # the resumed path was taken (seeded: the count is fixed)
+    if not compiled:
+        assert resumed >= 5  # the resumed path was taken (seeded: the count is fixed)
 
 
 def test_a_rewound_game_refuses_a_mine_on_an_open_cell():

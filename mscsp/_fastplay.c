@@ -1,0 +1,861 @@
+/*
+ * The verifier's play loop in C: open what complete deduction proves, from a click,
+ * until the board is won or nothing more can be proven.
+ *
+ * This is an accelerator for mscsp.fastplay; mscsp.play.Deducer is the reference it
+ * is tested against. The closure of complete deduction is unique (knowledge only
+ * grows, so the order of sound deductions does not change what is finally opened),
+ * so this loop opens exactly the cells the reference opens; only the count of rounds
+ * differs, because it skips the reference's subset stage.
+ *
+ * Two parts, kept apart as in Simon Tatham's Mines: the game (the layout, its numbers,
+ * the flood fill) and the solver, which reads only what a player sees -- the numbers
+ * of open cells, its own flags, and the mine total when it is used.
+ *
+ * At a stall every frontier component is enumerated by backtracking over groups of
+ * cells with identical clue sets (minesweepr's "supercells"), recording for each
+ * group the mine counts of its component at which it can hold a mine and at which it
+ * can hold a safe cell. With the mine total, the component counts that the rest of the
+ * board can complete are found by sum sets of achievable counts (prefix and suffix),
+ * as in mscsp.counting.forced_cells. A cell is proven exactly when one value is never
+ * achievable at a feasible count. The search is bounded by a node budget; past it the
+ * caller falls back to the reference.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+enum { WON = 0, STUCK = 1, GAVE_UP = 2, LOST = 3 };
+
+typedef uint64_t word;
+
+typedef struct {
+    /* the game: holds the layout */
+    Py_ssize_t area;
+    const int64_t *table; /* area x 8 neighbours, padded with area */
+    const uint8_t *mask;
+    const uint8_t *mine;
+    int8_t *number;
+    int safe_left, safe_total, size;
+    int lost;
+    int *stack;
+    /* what the player sees */
+    uint8_t *open;
+    uint8_t *pending; /* the game's: queued by the flood fill */
+    uint8_t *flag;
+    int8_t *shown;
+    int flags;
+    int total;
+    /* single-point bookkeeping */
+    int *rem, *unk;
+    int *work;
+    uint8_t *queued;
+    int nwork;
+    /* stall analysis scratch */
+    int *fidx;
+    long budget;
+    struct Block *blocks; /* stall scratch */
+} Play;
+
+#define NB(p, c, k) ((p)->table[(Py_ssize_t)(c) * 8 + (k)])
+
+/* -- the solver's bookkeeping -------------------------------------------------------- */
+static void push(Play *p, int c) {
+    if (!p->queued[c]) {
+        p->queued[c] = 1;
+        p->work[p->nwork++] = c;
+    }
+}
+
+static void seen_open(Play *p, int r) {
+    /* a cell just opened: it is no longer unknown to open neighbours */
+    int u = 0, m = 0;
+    for (int k = 0; k < 8; k++) {
+        int64_t n = NB(p, r, k);
+        if (n >= p->area) continue;
+        if (p->open[n]) {
+            p->unk[n] -= 1;
+            push(p, (int)n);
+        } else if (p->flag[n]) {
+            m++;
+        } else {
+            u++;
+        }
+    }
+    p->unk[r] = u;
+    p->rem[r] = p->shown[r] - m;
+    if (u) push(p, r);
+}
+
+/* -- the game ------------------------------------------------------------------------ */
+static void game_open(Play *p, int start) {
+    /* open a cell; zeros flood. Each opened cell is shown to the solver at once. */
+    if (p->open[start] || p->flag[start]) return;
+    if (p->mine[start]) {
+        p->lost = 1;
+        return;
+    }
+    /* cells waiting on the stack are not open yet: the solver sees each as it opens */
+    int top = 0;
+    p->pending[start] = 1;
+    p->stack[top++] = start;
+    while (top) {
+        int c = p->stack[--top];
+        p->open[c] = 1;
+        p->shown[c] = p->number[c];
+        p->safe_left--;
+        seen_open(p, c);
+        if (p->number[c] == 0) {
+            for (int k = 0; k < 8; k++) {
+                int64_t n = NB(p, c, k);
+                if (n >= p->area || p->open[n] || p->pending[n] || p->flag[n]) continue;
+                p->pending[n] = 1;
+                p->stack[top++] = (int)n;
+            }
+        }
+    }
+}
+
+static void solver_flag(Play *p, int c) {
+    if (p->flag[c]) return;
+    p->flag[c] = 1;
+    p->flags++;
+    for (int k = 0; k < 8; k++) {
+        int64_t n = NB(p, c, k);
+        if (n < p->area && p->open[n]) {
+            p->rem[n] -= 1;
+            p->unk[n] -= 1;
+            push(p, (int)n);
+        }
+    }
+}
+
+/* the two single-point rules to a fixed point; 1 if anything was proven */
+static int single_point(Play *p) {
+    int progress = 0;
+    while (p->nwork && p->safe_left > 0 && !p->lost) {
+        int c = p->work[--p->nwork];
+        p->queued[c] = 0;
+        if (!p->unk[c]) continue;
+        if (p->rem[c] == 0) {
+            progress = 1;
+            for (int k = 0; k < 8; k++) {
+                int64_t n = NB(p, c, k);
+                if (n < p->area && !p->open[n] && !p->flag[n]) game_open(p, (int)n);
+            }
+        } else if (p->rem[c] == p->unk[c]) {
+            progress = 1;
+            for (int k = 0; k < 8; k++) {
+                int64_t n = NB(p, c, k);
+                if (n < p->area && !p->open[n] && !p->flag[n]) solver_flag(p, (int)n);
+            }
+        }
+    }
+    return progress;
+}
+
+/* -- bit sets of mine counts ------------------------------------------------------------ */
+static inline void bit_set(word *b, int k) { b[k >> 6] |= (word)1 << (k & 63); }
+static inline int bit_get(const word *b, int k) { return (int)((b[k >> 6] >> (k & 63)) & 1); }
+
+/* out = {a + b : a in A, b in B}, truncated to nbits bits */
+static void sum_set(word *out, const word *a, const word *b, int nbits) {
+    int nw = (nbits + 63) / 64;
+    memset(out, 0, sizeof(word) * nw);
+    for (int j = 0; j < nbits; j++) {
+        if (!bit_get(b, j)) continue;
+        int ws = j >> 6, bs = j & 63;
+        for (int i = nw - 1; i >= ws; i--) {
+            word v = a[i - ws] << bs;
+            if (bs && i - ws - 1 >= 0) v |= a[i - ws - 1] >> (64 - bs);
+            out[i] |= v;
+        }
+    }
+    if (nbits & 63) out[nw - 1] &= ((word)1 << (nbits & 63)) - 1;
+}
+
+static int any_in(const word *b, int lo, int hi) {
+    for (int k = lo < 0 ? 0 : lo; k <= hi; k++)
+        if (bit_get(b, k)) return 1;
+    return 0;
+}
+
+/* -- enumeration of one component ----------------------------------------------------- */
+typedef struct {
+    int ngroups, nclues, nwords;
+    int *size;        /* per group (in search order) */
+    int *start, *len; /* its clues: members[start .. start+len) */
+    int *members;
+    int *need, *sums, *room; /* per clue */
+    int *choice;
+    word *can_mine, *can_safe; /* per group, nwords each */
+    word *support;
+} Enum;
+
+static int walk(Play *p, Enum *e, int i, int k) {
+    if (--p->budget < 0) return -1;
+    if (i == e->ngroups) {
+        bit_set(e->support, k);
+        for (int g = 0; g < e->ngroups; g++) {
+            if (e->choice[g] > 0) bit_set(e->can_mine + (size_t)g * e->nwords, k);
+            if (e->choice[g] < e->size[g]) bit_set(e->can_safe + (size_t)g * e->nwords, k);
+        }
+        return 0;
+    }
+    const int *here = e->members + e->start[i];
+    int n = e->len[i], size = e->size[i];
+    int lo = 0, hi = size;
+    for (int t = 0; t < n; t++) {
+        int c = here[t];
+        e->room[c] -= size; /* room after this group */
+    }
+    for (int t = 0; t < n; t++) {
+        int c = here[t];
+        int left = e->need[c] - e->sums[c];
+        if (left < hi) hi = left;
+        if (left - e->room[c] > lo) lo = left - e->room[c];
+    }
+    int rc = 0;
+    for (int j = lo; j <= hi && rc == 0; j++) {
+        for (int t = 0; t < n; t++) e->sums[here[t]] += j;
+        e->choice[i] = j;
+        rc = walk(p, e, i + 1, k + j);
+        for (int t = 0; t < n; t++) e->sums[here[t]] -= j;
+    }
+    e->choice[i] = 0;
+    for (int t = 0; t < n; t++) e->room[here[t]] += size;
+    return rc;
+}
+
+/* -- the stall analysis --------------------------------------------------------------- */
+/* Scratch memory of one stall, released all at once: a stall makes a few dozen small
+ * arrays, and a bump pointer is much cheaper than as many mallocs. */
+typedef struct Block {
+    struct Block *next;
+    size_t cap, used;
+    max_align_t data[];
+} Block;
+
+static void *scratch(Play *p, size_t n, int zero) {
+    n = (n + 15) & ~(size_t)15;
+    Block *b = p->blocks;
+    if (!b || b->used + n > b->cap) {
+        size_t cap = n > 65536 ? n : 65536;
+        Block *nb = malloc(sizeof(Block) + cap);
+        if (!nb) return NULL;
+        nb->next = b;
+        nb->cap = cap;
+        nb->used = 0;
+        p->blocks = b = nb;
+    }
+    void *out = (char *)b->data + b->used;
+    b->used += n;
+    if (zero) memset(out, 0, n);
+    return out;
+}
+
+static void scratch_reset(Play *p) {
+    Block *b = p->blocks;
+    if (!b) return;
+    for (Block *rest = b->next; rest;) {
+        Block *next = rest->next;
+        free(rest);
+        rest = next;
+    }
+    b->next = NULL;
+    b->used = 0;
+}
+
+static void scratch_free(Play *p) {
+    for (Block *b = p->blocks; b;) {
+        Block *next = b->next;
+        free(b);
+        b = next;
+    }
+    p->blocks = NULL;
+}
+
+typedef struct {
+    int *cells; /* frontier cells grouped: group g is cells[gstart[g] .. gstart[g+1]) */
+    int *gstart;
+    int ngroups, ncells, nwords;
+    word *can_mine, *can_safe, *support;
+} Part;
+
+static int find(int *parent, int x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* NEW leaves the memory as it was (the caller writes before reading); NEW0 zeroes it */
+#define NEW(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 0))
+#define NEW0(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 1))
+
+/* Enumerate one component (its frontier indices idx[0..n)); 0, or -1 to give up. */
+static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *frontier, const int *nclue,
+                     const int *ckeys, int *clue_id) {
+    int *gkey = NEW(int, n), *gsize = NEW0(int, n), *cell_group = NEW(int, n);
+    pt->cells = NEW(int, n);
+    pt->gstart = NEW0(int, n + 1);
+    if (!gkey || !gsize || !cell_group || !pt->cells || !pt->gstart) return -1;
+    /* groups: cells with identical clue sets */
+    int ng = 0;
+    for (int t = 0; t < n; t++) {
+        int i = idx[t], g;
+        for (g = 0; g < ng; g++) {
+            int j = gkey[g];
+            if (nclue[j] == nclue[i] && memcmp(ckeys + (size_t)j * 8, ckeys + (size_t)i * 8, sizeof(int) * nclue[i]) == 0)
+                break;
+        }
+        if (g == ng) gkey[ng++] = i;
+        cell_group[t] = g;
+        gsize[g]++;
+    }
+    pt->ncells = n;
+    pt->ngroups = ng;
+    for (int g = 0; g < ng; g++) pt->gstart[g + 1] = pt->gstart[g] + gsize[g];
+    memset(gsize, 0, sizeof(int) * n);
+    for (int t = 0; t < n; t++) {
+        int g = cell_group[t];
+        pt->cells[pt->gstart[g] + gsize[g]++] = frontier[idx[t]];
+    }
+    /* the component's clues, numbered */
+    int nc = 0;
+    int *clue_cells = NEW(int, (size_t)ng * 8);
+    Enum e;
+    memset(&e, 0, sizeof e);
+    e.members = NEW(int, (size_t)ng * 8);
+    if (!clue_cells || !e.members) return -1;
+    for (int g = 0; g < ng; g++) {
+        int j = gkey[g];
+        for (int t = 0; t < nclue[j]; t++) {
+            int r = ckeys[(size_t)j * 8 + t];
+            if (clue_id[r] < 0) {
+                clue_id[r] = nc;
+                clue_cells[nc++] = r;
+            }
+        }
+    }
+    e.ngroups = ng;
+    e.nclues = nc;
+    e.nwords = pt->nwords = (n + 1 + 63) / 64;
+    e.size = NEW(int, ng);
+    e.start = NEW(int, ng);
+    e.len = NEW(int, ng);
+    e.need = NEW(int, nc);
+    e.sums = NEW0(int, nc);
+    e.room = NEW0(int, nc);
+    e.choice = NEW0(int, ng);
+    pt->can_mine = e.can_mine = NEW0(word, (size_t)ng * e.nwords);
+    pt->can_safe = e.can_safe = NEW0(word, (size_t)ng * e.nwords);
+    pt->support = e.support = NEW0(word, e.nwords);
+    int rc = -1;
+    if (e.size && e.start && e.len && e.need && e.sums && e.room && e.choice && e.can_mine && e.can_safe &&
+        e.support) {
+        int m = 0;
+        for (int g = 0; g < ng; g++) {
+            int j = gkey[g];
+            e.size[g] = pt->gstart[g + 1] - pt->gstart[g];
+            e.start[g] = m;
+            e.len[g] = nclue[j];
+            for (int t = 0; t < nclue[j]; t++) {
+                int cid = clue_id[ckeys[(size_t)j * 8 + t]];
+                e.members[m++] = cid;
+                e.room[cid] += e.size[g];
+            }
+        }
+        for (int c = 0; c < nc; c++) e.need[c] = p->rem[clue_cells[c]];
+        rc = walk(p, &e, 0, 0);
+    }
+    for (int c = 0; c < nc; c++) clue_id[clue_cells[c]] = -1;
+    if (rc < 0) return -1;
+    /* the true layout is a model, so an empty support means a broken invariant */
+    for (int w = 0; w < e.nwords; w++)
+        if (e.support[w]) return 0;
+    return -1;
+}
+
+/* Returns 1 if something was proven (and applied), 0 if not, -1 to give up. */
+static int complete_step(Play *p, int use_total) {
+    Py_ssize_t area = p->area;
+    int rc = -1, nf = 0;
+    scratch_reset(p);
+    int *frontier = NEW(int, area), *ckeys = NEW(int, (size_t)area * 8), *nclue = NEW(int, area);
+    int *clue_id = NEW(int, area), *parent = NEW(int, area);
+    int *safe = NEW(int, area), *mines = NEW(int, area);
+    if (!frontier || !ckeys || !nclue || !clue_id || !parent || !safe || !mines) goto done;
+    memset(clue_id, 0xff, sizeof(int) * area); /* -1 */
+    /* the frontier: covered, unflagged cells next to a clue (an open cell with such a
+     * neighbour); the rest of the covered cells are touched by no clue */
+    for (Py_ssize_t r = 0; r < area; r++) {
+        if (!p->open[r] || !p->unk[r]) continue;
+        for (int t = 0; t < 8; t++) {
+            int64_t c = NB(p, r, t);
+            if (c >= area || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+            int *keys = ckeys + (size_t)nf * 8, k = 0;
+            for (int u = 0; u < 8; u++) {
+                int64_t q = NB(p, c, u);
+                if (q < area && p->open[q]) keys[k++] = (int)q;
+            }
+            nclue[nf] = k;
+            p->fidx[c] = nf;
+            frontier[nf++] = (int)c;
+        }
+    }
+    int interior = p->size - (p->safe_total - p->safe_left) - p->flags - nf;
+    int remaining = p->total - p->flags;
+    /* components: the frontier cells of each clue belong together */
+    for (int i = 0; i < nf; i++) parent[i] = i;
+    for (int i = 0; i < nf; i++) {
+        const int *keys = ckeys + (size_t)i * 8;
+        for (int t = 0; t < nclue[i]; t++) {
+            int r = keys[t];
+            if (clue_id[r] < 0) {
+                clue_id[r] = i; /* the first frontier cell of the clue stands for it */
+            } else {
+                int a = find(parent, i), b = find(parent, clue_id[r]);
+                if (a != b) parent[a] = b;
+            }
+        }
+    }
+    for (int i = 0; i < nf; i++)
+        for (int t = 0; t < nclue[i]; t++) clue_id[ckeys[(size_t)i * 8 + t]] = -1;
+    int nparts = 0;
+    int *root_part = NEW(int, nf + 1), *count = NEW0(int, nf + 1), *cstart = NEW0(int, nf + 2);
+    int *order = NEW(int, nf + 1);
+    Part *parts = NEW0(Part, nf + 1);
+    if (!root_part || !count || !cstart || !order || !parts) goto done;
+    for (int i = 0; i < nf; i++) root_part[i] = -1;
+    for (int i = 0; i < nf; i++) {
+        int r = find(parent, i);
+        if (root_part[r] < 0) root_part[r] = nparts++;
+        count[root_part[r]]++;
+    }
+    for (int q = 0; q < nparts; q++) cstart[q + 1] = cstart[q] + count[q];
+    memset(count, 0, sizeof(int) * (nf + 1));
+    for (int i = 0; i < nf; i++) {
+        int q = root_part[find(parent, i)];
+        order[cstart[q] + count[q]++] = i;
+    }
+    for (int q = 0; q < nparts; q++)
+        if (enumerate(p, &parts[q], order + cstart[q], cstart[q + 1] - cstart[q], frontier, nclue, ckeys,
+                      clue_id) < 0)
+            goto done;
+    /* decide each group: the counts of its component that the rest can complete */
+    int tbits = remaining + 1, tw = (tbits + 63) / 64;
+    word *prefix = NULL, *suffix = NULL, *tmp = NULL;
+    int lo = remaining - interior < 0 ? 0 : remaining - interior, hi = remaining;
+    if (use_total) {
+        if (remaining < 0) goto done;
+        prefix = NEW0(word, (size_t)(nparts + 1) * tw);
+        suffix = NEW0(word, (size_t)(nparts + 1) * tw);
+        tmp = NEW0(word, tw);
+        word *widen = NEW0(word, tw);
+        if (!prefix || !suffix || !tmp || !widen) goto done;
+        bit_set(prefix, 0);
+        for (int q = 0; q < nparts; q++) {
+            memset(widen, 0, sizeof(word) * tw);
+            for (int k = 0; k <= parts[q].ncells && k < tbits; k++)
+                if (bit_get(parts[q].support, k)) bit_set(widen, k);
+            sum_set(prefix + (size_t)(q + 1) * tw, prefix + (size_t)q * tw, widen, tbits);
+        }
+        bit_set(suffix + (size_t)nparts * tw, 0);
+        for (int q = nparts - 1; q >= 0; q--) {
+            memset(widen, 0, sizeof(word) * tw);
+            for (int k = 0; k <= parts[q].ncells && k < tbits; k++)
+                if (bit_get(parts[q].support, k)) bit_set(widen, k);
+            sum_set(suffix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, widen, tbits);
+        }
+        if (!any_in(prefix + (size_t)nparts * tw, lo, hi)) goto done;
+    }
+    int nsafe = 0, nmines = 0;
+    for (int q = 0; q < nparts; q++) {
+        Part *pt = &parts[q];
+        word *feasible = NEW0(word, pt->nwords);
+        if (!feasible) goto done;
+        if (use_total) sum_set(tmp, prefix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, tbits);
+        for (int k = 0; k <= pt->ncells; k++) {
+            if (!bit_get(pt->support, k)) continue;
+            if (!use_total || (k <= hi && any_in(tmp, lo - k, hi - k))) bit_set(feasible, k);
+        }
+        for (int g = 0; g < pt->ngroups; g++) {
+            const word *cm = pt->can_mine + (size_t)g * pt->nwords;
+            const word *cs = pt->can_safe + (size_t)g * pt->nwords;
+            int mine_ok = 0, safe_ok = 0;
+            for (int w = 0; w < pt->nwords; w++) {
+                mine_ok |= (cm[w] & feasible[w]) != 0;
+                safe_ok |= (cs[w] & feasible[w]) != 0;
+            }
+            if (mine_ok && safe_ok) continue;
+            for (int t = pt->gstart[g]; t < pt->gstart[g + 1]; t++) {
+                if (!mine_ok) safe[nsafe++] = pt->cells[t];
+                else mines[nmines++] = pt->cells[t];
+            }
+        }
+    }
+    if (use_total && interior) {
+        /* the cells no clue touches share whatever the frontier leaves */
+        int all_none = 1, all_full = 1;
+        const word *totals = prefix + (size_t)nparts * tw;
+        for (int j = lo; j <= hi; j++) {
+            if (!bit_get(totals, j)) continue;
+            if (j != remaining) all_none = 0;
+            if (remaining - j != interior) all_full = 0;
+        }
+        for (Py_ssize_t c = 0; c < area && (all_none || all_full); c++) {
+            if (!p->mask[c] || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+            if (all_none) safe[nsafe++] = (int)c;
+            else mines[nmines++] = (int)c;
+        }
+    }
+    for (int i = 0; i < nf; i++) p->fidx[frontier[i]] = -1;
+    nf = 0;
+    /* mines first, then the safe cells (as the reference does) */
+    for (int t = 0; t < nmines; t++) solver_flag(p, mines[t]);
+    for (int t = 0; t < nsafe && !p->lost; t++) game_open(p, safe[t]);
+    rc = (nmines + nsafe) > 0;
+done:
+    for (int i = 0; i < nf; i++) p->fidx[frontier[i]] = -1; /* -1 everywhere between stalls */
+    return rc;
+}
+
+/* -- dead structures (mscsp.verify.dead_structure, the same search order) -------------- */
+/* The board padded by three positions of "no cell" on every side, so that every offset
+ * the checks look at (up to three) is one array read. */
+enum { PAD = 3 };
+
+typedef struct {
+    int w, h, stride;
+    uint8_t *safe, *mine, *cell; /* padded grids */
+} Grid;
+
+static inline int P(const Grid *g, int x, int y) { return (y + PAD) * g->stride + x + PAD; }
+
+/* a 2x2 block whose mines and safe cells can trade places unseen; its top-left or -1 */
+static int dead_square(const Grid *g, int click, int use_total) {
+    int cx = click % g->w, cy = click / g->w, s = g->stride;
+    const uint8_t *sf = g->safe, *mn = g->mine, *cl = g->cell;
+    for (int y = 0; y + 1 < g->h; y++) {
+        for (int x = 0; x + 1 < g->w; x++) {
+            int p = P(g, x, y);
+            if (!cl[p] || !cl[p + 1] || !cl[p + s] || !cl[p + s + 1]) continue;
+            if (sf[p - s - 1] | sf[p - s + 2] | sf[p + 2 * s - 1] | sf[p + 2 * s + 2]) continue;
+            if (cx - x >= 0 && cx - x <= 1 && cy - y >= 0 && cy - y <= 1) continue; /* opened unproven */
+            int m00 = mn[p], m01 = mn[p + 1], m10 = mn[p + s], m11 = mn[p + s + 1];
+            if (!(m00 ^ m01) && (sf[p - s] | sf[p - s + 1])) continue;
+            if (!(m10 ^ m11) && (sf[p + 2 * s] | sf[p + 2 * s + 1])) continue;
+            if (!(m00 ^ m10) && (sf[p - 1] | sf[p + s - 1])) continue;
+            if (!(m01 ^ m11) && (sf[p + 2] | sf[p + s + 2])) continue;
+            int count = m00 + m01 + m10 + m11;
+            if (use_total ? count != 2 : count == 4) continue;
+            return y * g->w + x;
+        }
+    }
+    return -1;
+}
+
+/* the safe cells of the 7x7 window around (x, y), bit (ry + 3) * 7 + rx + 3 */
+static uint64_t window(const Grid *g, int x, int y) {
+    uint64_t out = 0;
+    int bit = 0;
+    for (int ry = -3; ry <= 3; ry++) {
+        const uint8_t *row = g->safe + P(g, x - 3, y + ry);
+        for (int rx = 0; rx < 7; rx++, bit++)
+            if (row[rx]) out |= (uint64_t)1 << bit;
+    }
+    return out;
+}
+
+#define WBIT(rx, ry) ((uint64_t)1 << (((ry) + 3) * 7 + (rx) + 3))
+
+/* For each offset d of a partner within distance two (in the order dy, dx from -2 to 2):
+ * the window bits of the cells next to exactly one of a cell and its partner. */
+static uint64_t TELL[24], PARTNER[24];
+static int OFFSET[24][2];
+
+static void init_tell(void) {
+    int i = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            if (!dx && !dy) continue;
+            uint64_t tell = 0;
+            for (int ry = -3; ry <= 3; ry++)
+                for (int rx = -3; rx <= 3; rx++) {
+                    if ((!rx && !ry) || (rx == dx && ry == dy)) continue;
+                    int near_a = abs(rx) <= 1 && abs(ry) <= 1;
+                    int near_b = abs(rx - dx) <= 1 && abs(ry - dy) <= 1;
+                    if (near_a != near_b) tell |= WBIT(rx, ry);
+                }
+            TELL[i] = tell;
+            PARTNER[i] = WBIT(dx, dy);
+            OFFSET[i][0] = dx;
+            OFFSET[i][1] = dy;
+            i++;
+        }
+}
+
+static inline int safe_ring(const Grid *g, int p) {
+    int t = g->stride;
+    const uint8_t *sf = g->safe;
+    return sf[p - t - 1] + sf[p - t] + sf[p - t + 1] + sf[p - 1] + sf[p + 1] + sf[p + t - 1] + sf[p + t] +
+           sf[p + t + 1];
+}
+
+/* a mine and a safe cell no number tells apart: 1 and (*a, *b), or 0 */
+static int dead_pair(const Grid *g, int click, int *a, int *b, int *mines, uint64_t *win) {
+    int nm = 0, sealed_mines = 0;
+    /* Any partner leaves at least three of a mine's eight neighbours telling (which
+     * must not be safe), so a mine with six or more safe neighbours is in no pair. */
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            int p = P(g, x, y);
+            if (!g->mine[p]) continue;
+            int ring = safe_ring(g, p);
+            if (ring > 5) continue;
+            sealed_mines += ring == 0;
+            mines[nm] = y * g->w + x;
+            win[nm++] = window(g, x, y);
+        }
+    uint64_t ring = 0; /* the eight neighbours */
+    for (int ry = -1; ry <= 1; ry++)
+        for (int rx = -1; rx <= 1; rx++)
+            if (rx || ry) ring |= WBIT(rx, ry);
+    /* far apart: both sealed in by non-safe cells */
+    for (int y = 0; y < g->h && sealed_mines; y++) {
+        for (int x = 0; x < g->w; x++) {
+            int sb = y * g->w + x, p = P(g, x, y);
+            if (sb == click || !g->safe[p] || safe_ring(g, p)) continue;
+            for (int i = 0; i < nm; i++) {
+                if (win[i] & ring) continue;
+                int ddx = abs(mines[i] % g->w - x), ddy = abs(mines[i] / g->w - y);
+                if ((ddx > ddy ? ddx : ddy) > 2) {
+                    *a = mines[i];
+                    *b = sb;
+                    return 1;
+                }
+            }
+        }
+    }
+    /* near: every cell next to exactly one of them is not safe */
+    for (int d = 0; d < 24; d++) {
+        uint64_t tell = TELL[d], partner = PARTNER[d];
+        for (int i = 0; i < nm; i++) {
+            if (!(win[i] & partner) || (win[i] & tell)) continue;
+            int other = mines[i] + OFFSET[d][1] * g->w + OFFSET[d][0];
+            if (other == click) continue;
+            *a = mines[i];
+            *b = other;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the first safe cell no chain of safe cells links to the click, or -1 */
+static int walled_off(const Grid *g, int click, int *stack, uint8_t *seen) {
+    int s = g->stride, top = 0;
+    const int step[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+    int start = P(g, click % g->w, click / g->w);
+    seen[start] = 1;
+    stack[top++] = start;
+    while (top) {
+        int p = stack[--top];
+        for (int k = 0; k < 8; k++) {
+            int n = p + step[k];
+            if (g->safe[n] && !seen[n]) {
+                seen[n] = 1;
+                stack[top++] = n;
+            }
+        }
+    }
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            if (g->safe[P(g, x, y)] && !seen[P(g, x, y)]) return y * g->w + x;
+    return -1;
+}
+
+enum { NONE = 0, SQUARE = 1, PAIR = 2, WALLED = 3 };
+
+static PyObject *fast_dead(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer mask, mine;
+    int width, click, use_total;
+    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
+    PyObject *result = NULL;
+    Grid g;
+    memset(&g, 0, sizeof g);
+    uint8_t *grids = NULL, *seen = NULL;
+    int *ints = NULL;
+    uint64_t *win = NULL;
+    if (width <= 0 || mask.len != mine.len || mask.len % width || click < 0 || click >= mask.len) {
+        PyErr_SetString(PyExc_ValueError, "mask and mines disagree on the board size");
+        goto out;
+    }
+    g.w = width;
+    g.h = (int)(mask.len / width);
+    g.stride = g.w + 2 * PAD;
+    size_t padded = (size_t)g.stride * (g.h + 2 * PAD);
+    grids = calloc(padded * 4, 1);
+    ints = malloc(sizeof(int) * (padded + 1));
+    win = malloc(sizeof(uint64_t) * (mask.len + 1));
+    if (!grids || !ints || !win) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    g.safe = grids;
+    g.mine = grids + padded;
+    g.cell = grids + 2 * padded;
+    seen = grids + 3 * padded;
+    const uint8_t *mk = mask.buf, *mn = mine.buf;
+    for (int y = 0; y < g.h; y++)
+        for (int x = 0; x < g.w; x++) {
+            int c = y * g.w + x, p = P(&g, x, y);
+            g.cell[p] = mk[c] != 0;
+            g.mine[p] = mk[c] && mn[c];
+            g.safe[p] = mk[c] && !mn[c];
+        }
+    int kind = NONE, a = -1, b = -1;
+    int top = dead_square(&g, click, use_total);
+    if (top >= 0) {
+        kind = SQUARE;
+        a = top;
+    } else if (dead_pair(&g, click, &a, &b, ints, win)) {
+        kind = PAIR;
+    } else if (!use_total) {
+        a = walled_off(&g, click, ints, seen);
+        if (a >= 0) kind = WALLED;
+    }
+    result = Py_BuildValue("iii", kind, a, b);
+out:
+    free(grids);
+    free(ints);
+    free(win);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    return result;
+}
+
+/* -- the module function ------------------------------------------------------------- */
+static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, mine;
+    Py_ssize_t click;
+    int complete, use_total;
+    long node_limit;
+    if (!PyArg_ParseTuple(args, "y*y*y*nppl", &table, &mask, &mine, &click, &complete, &use_total, &node_limit))
+        return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL;
+    Play p;
+    memset(&p, 0, sizeof p);
+    if (table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area || click < 0 || click >= area) {
+        PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
+        goto out;
+    }
+    p.area = area;
+    p.table = (const int64_t *)table.buf;
+    p.mask = (const uint8_t *)mask.buf;
+    p.mine = (const uint8_t *)mine.buf;
+    p.number = malloc(area);
+    p.stack = malloc(sizeof(int) * area);
+    p.open = calloc((size_t)area, 1);
+    p.pending = calloc((size_t)area, 1);
+    p.flag = calloc((size_t)area, 1);
+    p.shown = malloc(area);
+    p.rem = calloc((size_t)area, sizeof(int));
+    p.unk = calloc((size_t)area, sizeof(int));
+    p.work = malloc(sizeof(int) * area);
+    p.queued = calloc((size_t)area, 1);
+    p.fidx = malloc(sizeof(int) * area);
+    if (p.fidx) memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
+    if (!p.number || !p.stack || !p.open || !p.pending || !p.flag || !p.shown || !p.rem || !p.unk || !p.work || !p.queued ||
+        !p.fidx) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    memset(p.number, 0, area);
+    memset(p.shown, 0xff, area); /* -1: not shown */
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (!p.mask[c]) continue;
+        p.size++;
+        if (!p.mine[c]) {
+            p.safe_left++;
+            p.safe_total++;
+            continue;
+        }
+        p.total++;
+        for (int k = 0; k < 8; k++) {
+            int64_t j = NB(&p, c, k);
+            if (j < area) p.number[j]++;
+        }
+    }
+    int code, steps = 0;
+    Py_BEGIN_ALLOW_THREADS
+    game_open(&p, (int)click);
+    if (p.lost) {
+        code = LOST;
+    } else {
+        code = STUCK;
+        for (;;) {
+            steps += single_point(&p);
+            if (p.safe_left == 0) {
+                code = WON;
+                break;
+            }
+            if (!complete) break;
+            p.budget = node_limit;
+            int r = complete_step(&p, use_total);
+            if (r < 0) {
+                code = GAVE_UP;
+                break;
+            }
+            if (r == 0) break;
+            steps++;
+            if (p.safe_left == 0) {
+                code = WON;
+                break;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
+    int opened = 0;
+    for (Py_ssize_t c = 0; c < area; c++) opened += p.open[c];
+    result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag, area);
+out:
+    free(p.number);
+    free(p.stack);
+    free(p.open);
+    free(p.pending);
+    free(p.flag);
+    free(p.shown);
+    free(p.rem);
+    free(p.unk);
+    free(p.work);
+    free(p.queued);
+    free(p.fidx);
+    scratch_free(&p);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"play", fast_play, METH_VARARGS,
+     "play(table, mask, mines, click, complete, use_total, node_limit) -> (code, opened, steps, open, flags)"},
+    {"dead", fast_dead, METH_VARARGS, "dead(mask, mines, width, click, use_total) -> (kind, a, b)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastplay", "The verifier's play loop in C.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__fastplay(void) {
+    init_tell();
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,140 @@
+"""The verifier's play loop compiled: the same answers as :class:`mscsp.play.Deducer`, sooner.
+
+A verification plays a layout from a click and opens whatever the solver proves. For
+the complete solver (and for single-point reasoning) that outcome is the closure of
+sound deduction, which is unique: knowledge only grows, so neither the order of the
+deductions nor the cheaper stages tried first change which cells end up open. The C
+loop in ``_fastplay.c`` therefore runs single-point rules to a fixed point and, at a
+stall, enumerates every frontier component over groups of cells with identical
+clues (minesweepr's supercells), combining their achievable mine counts with the
+mine total exactly as :func:`mscsp.counting.forced_cells` does. It skips the subset
+stage, so it counts fewer rounds than the Python loop; the cells it opens are the
+same, which the tests check against :func:`mscsp.verify.verify` on random boards.
+
+Like the Python loop (and Simon Tatham's Mines), the C solver reads only what a player
+sees: the numbers of open cells, its own flags and the mine total. The layout is read
+by the game part of the loop alone.
+
+The extension is optional: it is built when a C compiler is present, and
+:func:`play` returns None when it is missing, when the board is too large for a
+neighbour table, or when a stall's search passes its node budget (the caller then
+plays in Python, which has its own bounds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+
+import numpy as np
+
+from .board import Geometry, Layout
+from .solvers.result import SolverName
+
+try:
+    from . import _fastplay
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _fastplay = None
+
+__all__ = ["FastResult", "Outcome", "Structure", "available", "dead_structure", "play", "NODE_LIMIT", "MAX_AREA"]
+
+#: Search nodes allowed at one stall before the C loop gives the board back to Python.
+NODE_LIMIT = 200_000
+
+#: Boards above this many grid positions keep no neighbour table (see Geometry).
+MAX_AREA = 1 << 16
+
+
+class Outcome(IntEnum):
+    """How a compiled play ended (the codes of ``_fastplay.play``)."""
+
+    WON = 0
+    STUCK = 1
+    GAVE_UP = 2
+    LOST = 3
+
+
+class Structure(IntEnum):
+    """Dead structures (see :func:`mscsp.verify.dead_structure`), as the C search names them."""
+
+    SQUARE = 1
+    PAIR = 2
+    WALLED = 3
+
+
+@dataclass(frozen=True)
+class FastResult:
+    """The end of a compiled play: won or stuck, with what the player then sees."""
+
+    won: bool
+    opened: int
+    steps: int
+    revealed: bytes
+    flagged: bytes
+
+
+def available() -> bool:
+    """Whether the compiled loop was built (it needs a C compiler at install time)."""
+    return _fastplay is not None
+
+
+@lru_cache(maxsize=16)
+def _tables(geometry: Geometry) -> tuple[bytes, bytes]:
+    table = geometry.neighbour_rows(np.arange(geometry.area, dtype=np.int64))
+    return table.astype(np.int64).tobytes(), geometry.mask.astype(np.uint8).tobytes()
+
+
+def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+         node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """Play ``layout`` from ``click`` with complete (or single-point) deduction, compiled.
+
+    Returns None when the compiled loop cannot answer: it was not built, the solver is
+    ``subset`` (whose stall closure differs), the board has no neighbour table, the
+    click is a mine, or a stall's search passed ``node_limit`` nodes.
+
+    Examples
+    --------
+    >>> lay = Layout.from_rows(["*..*", "....", "...."])
+    >>> r = play(lay, 9)
+    >>> r is None or (r.won, r.opened) == (True, 10)
+    True
+    """
+    solver = SolverName.parse(solver)
+    geometry = layout.geometry
+    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
+        return None
+    table, mask = _tables(geometry)
+    code, opened, steps, revealed, flagged = _fastplay.play(
+        table, mask, layout.mines.tobytes(), int(click), solver is SolverName.SAT, use_total, int(node_limit))
+    outcome = Outcome(code)
+    if outcome is Outcome.GAVE_UP or outcome is Outcome.LOST:
+        return None
+    return FastResult(outcome is Outcome.WON, opened, steps, revealed, flagged)
+
+
+def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
+    """The first dead structure in the order of :func:`mscsp.verify.dead_structure`, compiled.
+
+    Returns ``(kind, cells)``: a 2x2 block's four cells, a ``(mine, safe)`` pair, or a
+    walled-off safe cell; None when there is none. Raises RuntimeError when the
+    extension was not built (ask :func:`available` first).
+
+    Examples
+    --------
+    >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
+    >>> not available() or dead_structure(lay, 6) == (Structure.SQUARE, (0, 1, 3, 4))
+    True
+    """
+    if _fastplay is None:
+        raise RuntimeError("the compiled play loop was not built")
+    g = layout.geometry
+    kind, a, b = _fastplay.dead(_tables(g)[1], layout.mines.tobytes(), g.width, int(click), use_total)
+    if not kind:
+        return None
+    kind = Structure(kind)
+    if kind is Structure.SQUARE:
+        return kind, (a, a + 1, a + g.width, a + g.width + 1)
+    if kind is Structure.PAIR:
+        return kind, (a, b)
+    return kind, (a,)

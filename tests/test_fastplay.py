@@ -1,0 +1,137 @@
+"""The compiled play loop and dead-structure search against their Python references.
+
+The references are tested against brute force elsewhere (tests/test_solvers.py,
+tests/test_verify.py); here the compiled versions must give the same answers on
+random boards, with holes and at every density, and every cell they open or flag
+must match the true layout. ``MSCSP_REQUIRE_FASTPLAY=1`` (CI sets it) makes a missing
+extension fail instead of skipping.
+"""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import EXAMPLES
+from mscsp import fastplay
+from mscsp.board import Geometry, Layout, Spec
+from mscsp.noguess import _play
+from mscsp.rules import generate
+from mscsp.solvers.result import SolverName
+from mscsp.verify import _python_structure, dead_structure, verify
+
+REQUIRED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
+
+
+def test_the_extension_is_built_where_required():
+    if REQUIRED:
+        assert fastplay.available(), "the C play loop was not built (is a C compiler installed?)"
+    elif not fastplay.available():
+        pytest.skip("the C play loop was not built here")
+
+
+needs_c = pytest.mark.skipif(not fastplay.available() and not REQUIRED, reason="the C play loop was not built")
+
+
+@st.composite
+def boards(draw, max_side=9):
+    """A layout (holes allowed) and a safe click."""
+    w, h = draw(st.integers(2, max_side)), draw(st.integers(2, max_side))
+    holes = draw(st.sets(st.integers(0, w * h - 1), max_size=(w * h) // 5))
+    mask = np.ones(w * h, dtype=bool)
+    mask[list(holes)] = False
+    cells = np.flatnonzero(mask).tolist()
+    if len(cells) < 2:
+        cells = list(range(w * h))
+        mask[:] = True
+    g = Geometry.from_mask(mask.reshape(h, w))
+    density = draw(st.floats(0.0, 0.7))
+    mines = set(draw(st.lists(st.sampled_from(cells), max_size=int(len(cells) * density) + 1)))
+    safe = [c for c in cells if c not in mines]
+    if not safe:
+        mines.discard(cells[0])
+        safe = [cells[0]]
+    return Layout.from_cells(g, mines), draw(st.sampled_from(safe))
+
+
+def _check_sound(layout, result):
+    revealed = np.frombuffer(result.revealed, dtype=bool)
+    flagged = np.frombuffer(result.flagged, dtype=bool)
+    assert not (revealed & layout.mines).any(), "opened a mine"
+    assert not (flagged & ~layout.mines).any(), "flagged a safe cell"
+    assert int(revealed.sum()) == result.opened
+
+
+@needs_c
+def test_dead_structures_match_the_python_search():
+    @settings(max_examples=EXAMPLES, deadline=None)
+    @given(boards())
+    def check(case):
+        layout, click = case
+        for use_total in (True, False):
+            assert fastplay.dead_structure(layout, click, use_total=use_total) == \
+                _python_structure(layout, click, use_total)
+
+    check()
+
+
+@needs_c
+def test_small_boards_play_as_the_python_loop_does():
+    @settings(max_examples=EXAMPLES, deadline=None)
+    @given(boards(max_side=8))
+    def check(case):
+        layout, click = case
+        for solver in ("sat", "single-point"):
+            for use_total in (True, False):
+                fast = fastplay.play(layout, click, solver, use_total=use_total)
+                reference = verify(layout, click, solver, use_total=use_total)
+                assert fast is not None
+                _check_sound(layout, fast)
+                assert (fast.won, fast.opened) == (reference.solved, reference.opened)
+
+    check()
+
+
+@needs_c
+@pytest.mark.parametrize("width,height,mines", [(30, 16, 99), (30, 16, 130), (16, 16, 40), (50, 30, 300)])
+def test_played_boards_match_the_python_loop(width, height, mines):
+    spec, click = Spec(width, height, mines), (width // 2, height // 2)
+    for seed in range(25):
+        board = generate(spec, "opening", click, seed)
+        for use_total in (True, False):
+            fast = fastplay.play(board.layout, board.click, use_total=use_total)
+            reference = verify(board.layout, board.click, use_total=use_total)
+            assert fast is not None
+            _check_sound(board.layout, fast)
+            assert (fast.won, fast.opened) == (reference.solved, reference.opened)
+            # the same stall, flags included (every forced mine): generators perturb from
+            # it. (A won game may end with fewer flags: the order of the last proofs differs.)
+            game, _ = _play(board.layout, board.click, SolverName.SAT, use_total)
+            assert fast.revealed == game.revealed.tobytes()
+            assert fast.won or fast.flagged == game.flagged.tobytes()
+            quick = verify(board.layout, board.click, use_total=use_total, quick=True)
+            assert quick.solved == reference.solved
+            assert quick.opened in (None, reference.opened)  # None: a dead structure answered
+
+
+@needs_c
+def test_a_search_past_its_budget_hands_the_board_back():
+    board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
+    assert fastplay.play(board.layout, board.click, node_limit=0) is None
+    assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
+
+
+def test_what_the_compiled_loop_does_not_cover_falls_back():
+    layout = Layout.from_rows(["*..", "...", "..."])
+    assert fastplay.play(layout, 8, "subset") is None  # subset's stalls differ; Python plays it
+    assert fastplay.play(layout, 0) is None  # the click is a mine (rule uniform)
+    assert verify(layout, 0, quick=True).opened == 0
+
+
+def test_quick_mode_names_the_same_structure_either_way():
+    layout = Layout.from_rows(["*..", ".*.", "..*"])
+    assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
+                                         "safe cells without any number changing")
+    assert not verify(layout, 6, quick=True).solved
