@@ -30,7 +30,7 @@ from .position import Mark, Position
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, place_mines
 from .sampling import as_generator, fresh_seed
 
-__all__ = ["Status", "ActionKind", "Action", "Game", "GameState", "Replay", "REPLAY_FORMAT"]
+__all__ = ["Status", "ActionKind", "Action", "Game", "Replay", "REPLAY_FORMAT"]
 
 REPLAY_FORMAT = "mscsp-replay/1"
 
@@ -64,19 +64,6 @@ class Action:
     kind: ActionKind
     cell: int
     t: float = 0.0
-
-
-@dataclass(frozen=True)
-class GameState:
-    """A saved moment of a game in progress: which cells are open and flagged.
-
-    Board generators rewind to one to replay a verification from a point its
-    outcome cannot depend on (see :meth:`Game.rewind`).
-    """
-
-    revealed: bytes
-    flagged: bytes
-    opened: int
 
 
 class Game:
@@ -181,59 +168,6 @@ class Game:
         self._is_mine = layout.mines.tolist()
         self._numbers = layout.numbers.tolist()
         self._safe_total = layout.safe_count
-
-    def rearrange(self, layout: Layout) -> None:
-        """Replace the hidden layout in the middle of a game (board generators only).
-
-        Tatham-style perturbation changes mines among cells the player has not opened;
-        every open cell must stay safe and the mine count may not change. Open cells
-        then show their new numbers.
-
-        Raises
-        ------
-        InputError
-            If the new layout has another geometry or mine count, or a mine on an
-            open cell.
-        """
-        self._check_replacement(layout, self.revealed, "a rearranged layout")
-        self._set_layout(layout)
-
-    def _check_replacement(self, layout: Layout, revealed: np.ndarray, what: str) -> None:
-        """A layout may replace this game's only on the same board, with the same mine
-        count and no mine on an open cell."""
-        if self._layout is None or layout.geometry != self._geometry or layout.mine_count != self._mines:
-            raise InputError(f"{what} needs the same board and mine count")
-        if revealed.size != self._geometry.area or (layout.mines & revealed).any():
-            raise InputError(f"{what} cannot put a mine on an open cell")
-
-    def save_state(self) -> GameState:
-        """The open and flagged cells now (a game in progress)."""
-        return GameState(bytes(self._revealed), bytes(self._flagged), self._opened)
-
-    def rewind(self, state: GameState, layout: Layout) -> None:
-        """Go back to a saved state of this game, on a possibly rearranged layout
-        (board generators only).
-
-        The caller vouches that the open cells of ``state`` show the same numbers on
-        ``layout`` as they did when it was saved; then the game is exactly where a
-        player seeing the same thing would be (won, if every safe cell is open).
-
-        Raises
-        ------
-        InputError
-            If the layout has another board or mine count, or a mine on a cell open
-            in ``state``.
-        """
-        self._check_replacement(layout, np.frombuffer(state.revealed, dtype=bool), "a rewound game")
-        self._set_layout(layout)
-        self._revealed = bytearray(state.revealed)
-        self._flagged = bytearray(state.flagged)
-        self._opened = state.opened
-        self._status = Status.PLAYING
-        self._exploded = None
-        self._ended = None
-        if self._opened == self._safe_total:  # a saved end of a won game
-            self._finish(Status.WON)
 
     # -- state ---------------------------------------------------------------------
     @property

@@ -21,14 +21,11 @@ Two methods:
     fills all of them with mines or empties them, whichever moves fewer mines,
     swapping with covered cells that touch no open cell (so no other number
     changes), preferring cells far from the click; only when no such cell is left
-    does a mine move onto an open cell or off a flag. The board is kept while the
-    verifier opens more cells after each change; after a few changes without
-    progress it starts over from a fresh draw. Only a board that the verifier
-    finishes untouched, in a pass from scratch, is accepted. Those passes are
-    incremental (:class:`_Verifier`): a pass from scratch saves the game at every
-    stall, and the next one resumes at the latest saved stall that no change since
-    can reach — provably the same pass, without replaying the part the changes
-    could not affect. This biases the layout distribution;
+    does a mine move onto an open cell or off a flag. Every change is followed by a
+    pass from scratch, as in Tatham's generator, and the first pass that finishes
+    accepts the board; after a few changes without progress it starts over from a
+    fresh draw. The compiled play loop (:mod:`mscsp.fastplay`) makes a pass from
+    scratch cheaper than continuing one in Python. This biases the layout distribution;
     ``experiments/noguess_cost.py`` measures how (per-cell mine frequencies and 3BV
     against retry boards).
 
@@ -48,7 +45,7 @@ import numpy as np
 from . import fastplay
 from .board import Layout, Spec
 from .errors import GenerationError, parse_choice
-from .game import Game, GameState, Status
+from .game import Game, Status
 from .play import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
 from .sampling import as_generator, fresh_seed
@@ -58,7 +55,7 @@ from .verify import verify
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 
 #: Names the no-guess procedures; changes whenever the same seed would give another board.
-NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/1"
+NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/2"
 
 
 class Method(Enum):
@@ -105,132 +102,66 @@ class NoGuessBoard:
     generator: str = NOGUESS_VERSION
 
 
-def _play(layout: Layout, click: int, solver: SolverName, use_total: bool,
-          checkpoints: list[GameState] | None = None) -> tuple[Game, Deducer]:
+def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
     game = Game(layout, record=False)
     opened = game.reveal(click)
     deducer = Deducer(game, solver, use_total=use_total)
-    deducer.checkpoints = checkpoints
     if game.status is Status.PLAYING:
         deducer.opened(opened)
         deducer.run()
     return game, deducer
 
 
-def _cheaper(solver: SolverName) -> SolverName:
-    return SolverName.SUBSET if solver is SolverName.SAT else solver
+@dataclass(frozen=True)
+class _Stall:
+    """Where a pass from the click ended: what the player sees then."""
+
+    revealed: np.ndarray
+    flagged: np.ndarray
+    opened: int
+    won: bool
 
 
-class _Verifier:
-    """Verification passes from the click, each as good as one from scratch, cheaper.
-
-    A pass from scratch saves the game at every stall. After the mines change in a
-    set ``X`` of cells, a new pass from scratch goes through exactly the same states
-    as the old one up to any saved stall where no open cell is in or next to ``X`` and
-    no flag is in ``X``: every number the player has seen by then is unchanged, and
-    the play loop is a function of what the player sees. So the new pass starts at the
-    latest such stall instead of at the click — the incremental re-verification of
-    the perturbation method — and is still a complete pass from scratch.
-    """
-
-    def __init__(self, layout: Layout, click: int, solver: SolverName, use_total: bool, *, compiled: bool = True):
-        self.click, self.solver, self.use_total = click, solver, use_total
-        self.compiled = compiled  # passes from scratch by mscsp.fastplay where it can
-        self.geometry = layout.geometry
-        self.resumed = 0
-        self.game, self.deducer = self._scratch(layout)
-
-    def _scratch(self, layout: Layout) -> tuple[Game, Deducer]:
-        self.base = layout.mines.copy()  # the layout the saved stalls belong to
-        self.saved: list[GameState] = []
-        # the compiled loop ends where the Python loop ends (the closure of complete
-        # deduction), an order of magnitude sooner; it saves no stalls to resume from
-        fast = fastplay.play(layout, self.click, self.solver, use_total=self.use_total) if self.compiled else None
-        if fast is None:
-            return _play(layout, self.click, self.solver, self.use_total, self.saved)
-        game = Game(layout, record=False)
-        game.rewind(GameState(fast.revealed, fast.flagged, fast.opened), layout)
-        deducer = Deducer(game, self.solver, use_total=self.use_total)
-        deducer.resync()
-        return game, deducer
-
-    def stop_saving(self) -> None:
-        """The pass goes on after a change: what it meets now is no pass from scratch."""
-        self.deducer.checkpoints = None
-
-    def restart(self, layout: Layout) -> tuple[Game, Deducer]:
-        """A pass from the click on ``layout``, resumed where it is safe to."""
-        moved = layout.mines != self.base
-        near = moved | (self.geometry.neighbour_count(moved) > 0)
-        keep = len(self.saved)
-        while keep and not self._valid(self.saved[keep - 1], moved, near):
-            keep -= 1
-        if not keep:
-            self.game, self.deducer = self._scratch(layout)
-            return self.game, self.deducer
-        state = self.saved[keep - 1]
-        del self.saved[keep - 1:]  # the resumed pass saves that stall again
-        self.base = layout.mines.copy()
-        self.deducer.solver = self.solver
-        self.deducer.checkpoints = self.saved
-        self.deducer.rewind(state, layout)
-        self.deducer.run()
-        self.resumed += 1
-        return self.game, self.deducer
-
-    @staticmethod
-    def _valid(state: GameState, moved: np.ndarray, near: np.ndarray) -> bool:
-        revealed = np.frombuffer(state.revealed, dtype=bool)
-        flagged = np.frombuffer(state.flagged, dtype=bool)
-        return not (revealed & near).any() and not (flagged & moved).any()
+def _pass_from_click(layout: Layout, click: int, solver: SolverName, use_total: bool) -> _Stall | None:
+    """A verification pass from scratch, compiled where it can be (None: the click is a mine)."""
+    fast = fastplay.play(layout, click, solver, use_total=use_total)
+    if fast is not None:
+        return _Stall(np.frombuffer(fast.revealed, dtype=bool), np.frombuffer(fast.flagged, dtype=bool),
+                      fast.opened, fast.won)
+    game, _ = _play(layout, click, solver, use_total)
+    if game.status is Status.LOST:
+        return None
+    return _Stall(game.revealed, game.flagged, game.opened_count, game.status is Status.WON)
 
 
 def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
-               rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
-    """Perturb one board until a pass from scratch needs no change (Tatham's scheme).
+                      rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
+    """Perturb one board until a pass from scratch finishes it (Tatham's scheme).
 
-    Within a pass the solver keeps what it proved — open cells stay safe and flagged
-    mines stay put under every change — and continues on the changed board. When a
-    pass ends in a win, the board is verified again from scratch; a pass that needs
-    no change accepts it. A pass needing more changes than the one before, or
-    ``patience`` changes in a row without opening anything, gives the board up.
+    Every change is followed by a full verification from the click with the solving
+    state cleared (the compiled loop makes that cheaper than continuing a pass in
+    Python), and the first pass that finishes accepts the board, so the guarantee
+    never rests on knowledge from before a change. ``patience`` changes in a row
+    without a pass opening more cells than the best before give the board up.
     Returns the accepted layout (or None) and the number of changes made.
     """
     perturber = _Perturber(layout, rule, click, rng)
-    verifier = _Verifier(layout, click, solver, use_total)
-    game, deducer = verifier.game, verifier.deducer
-    if game.status is Status.LOST:
+    stall = _pass_from_click(layout, click, solver, use_total)
+    used = idle = 0
+    if stall is None:
         return None, 0
-    previous = None
-    changes = used = idle = 0
-    best = game.opened_count
+    best = stall.opened
     while time.perf_counter() < deadline:
-        if game.status is Status.WON:
-            if changes == 0:
-                return perturber.layout(), used
-            if previous is not None and changes >= previous:
-                return None, used
-            previous, changes, idle = changes, 0, 0
-            game, deducer = verifier.restart(perturber.layout())
-            best = game.opened_count
-            continue
-        effect = perturber.perturb(game)
-        if effect is None:
+        if stall.won:
+            return perturber.layout(), used
+        if perturber.perturb(stall) is None:
             return None, used
-        changes += 1
         used += 1
-        if effect == "fresh":
-            game, deducer = verifier.restart(perturber.layout())
-        else:
-            # between fresh passes the cheaper subset reasoning is enough to decide
-            # where to perturb next; only a fresh pass with the real solver accepts
-            verifier.stop_saving()
-            deducer.solver = _cheaper(solver)
-            game.rearrange(perturber.layout())
-            deducer.renumbered(perturber.changed)
-            deducer.run(focus=perturber.changed)
-        if game.opened_count > best:
-            best, idle = game.opened_count, 0
+        stall = _pass_from_click(perturber.layout(), click, solver, use_total)
+        if stall is None:  # pragma: no cover - perturbation never moves a mine onto the click
+            return None, used
+        if stall.opened > best:
+            best, idle = stall.opened, 0
         else:
             idle += 1
             if idle >= patience:
@@ -258,14 +189,13 @@ class _Perturber:
     def layout(self) -> Layout:
         return Layout(self.geometry, self.mines)
 
-    def perturb(self, game: Game) -> str | None:
+    def perturb(self, game: "Game | _Stall") -> str | None:
         """Change the mines around one stuck clue.
 
-        Returns ``"same"`` when the current pass can go on (only covered, undecided
-        cells changed: open cells stay safe, flags stay mines), ``"fresh"`` when a
-        mine had to move onto an open cell or off a flag (the pass restarts from
-        scratch, as Tatham's generator does near the end), or None when no change
-        is possible.
+        Returns ``"same"`` when only covered, undecided cells changed (what was
+        proven stays true), ``"fresh"`` when a mine had to move onto an open cell or
+        off a flag, or None when no change is possible. Either way the caller
+        verifies again from scratch.
         """
         g = self.geometry
         revealed = game.revealed

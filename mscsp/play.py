@@ -22,11 +22,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
-from .constraints import build_constraints, constraints_around
+from .constraints import build_constraints
 from .counting import StateLimit, forced_cells, probabilities
-from .game import Game, GameState, Status
+from .game import Game, Status
 from .solvers import deduce
 from .solvers.propagation import Propagator
 from .solvers.result import SolverName
@@ -145,70 +143,20 @@ class Deducer:
         self.rules = _SinglePoint(game)
         self.steps = 0
         self.complete = True
-        #: when a list, the game's state is saved into it at every stall (generators)
-        self.checkpoints: list[GameState] | None = None
 
     def opened(self, cells: tuple[int, ...]) -> None:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
         self.rules.opened(cells)
 
-    def renumbered(self, cells: list[int]) -> None:
-        """Some covered, undecided cells changed between mine and safe (generators only).
-
-        Only the open numbers around them change: their remaining counts are
-        adjusted and they are looked at again. What was proven stays true (open cells
-        stay safe, flagged mines stay), so nothing else needs redoing.
-        """
-        rules, game = self.rules, self.game
-        seen = set()
-        for c in cells:
-            for n in rules.neighbours(c):
-                if rules.open[n] and n not in seen:
-                    seen.add(n)
-                    m = sum(1 for x in rules.neighbours(n) if rules.mine[x])
-                    rules.rem[n] = game.shown(n) - m
-                    rules.work.append(n)
-
-    def resync(self) -> None:
-        """Start the single-point bookkeeping afresh from the game's open cells and flags.
-
-        For generators that rearrange mines mid-game: open numbers may have changed,
-        while what was proven stays true (open cells stay safe, flagged mines stay).
-        """
-        game = self.game
-        rules = _SinglePoint(game)
-        for c in np.flatnonzero(game.flagged).tolist():
-            rules.mine[c] = 1
-        rules.opened(tuple(np.flatnonzero(game.revealed).tolist()))
-        self.rules = rules
-
-    def rewind(self, state: GameState, layout) -> None:
-        """Go back to a saved stall on a rearranged layout (generators only; see
-        :meth:`Game.rewind`) and start the bookkeeping afresh from there."""
-        self.game.rewind(state, layout)
-        self.resync()
-
-    def run(self, focus: list[int] | None = None) -> None:
-        """Deduce and play until the game is over or nothing more can be proven.
-
-        ``focus`` (generators only): after a local change to a board on which the
-        solver was stuck, only the parts of the frontier around these cells can hold
-        anything new, so the first stall analysis looks there alone (without the
-        mine total, which couples everything); later stalls look everywhere.
-        """
+    def run(self) -> None:
+        """Deduce and play until the game is over or nothing more can be proven."""
         game, rules = self.game, self.rules
         while game.status is Status.PLAYING:
             self.steps += rules.run()
             if game.status is not Status.PLAYING or self.solver is SolverName.SINGLE_POINT:
                 return
-            if self.checkpoints is not None:
-                self.checkpoints.append(game.save_state())
             position = game.position(mines_known=self.use_total)
-            if focus is not None:
-                system = constraints_around(position, focus)
-                focus = None
-            else:
-                system = build_constraints(position)
+            system = build_constraints(position)
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
                 known, ok = _complete_step(position, system, self.use_total, self.time_limit)
@@ -233,7 +181,7 @@ def _complete_step(position, system, use_total: bool, time_limit: float) -> tupl
     cell is forced exactly when its mine probability is 0 or 1. When a part is too big
     to count, or without the total, the SAT solver does it.
     """
-    if use_total and system.remaining is not None:  # a focused cut carries no total
+    if use_total and system.remaining is not None:
         try:
             return forced_cells(position, system=system, state_limit=_STALL_STATES), True
         except StateLimit:
