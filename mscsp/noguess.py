@@ -154,7 +154,7 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
     while time.perf_counter() < deadline:
         if stall.won:
             return perturber.layout(), used
-        if perturber.perturb(stall) is None:
+        if not perturber.perturb(stall):
             return None, used
         used += 1
         stall = _pass_from_click(perturber.layout(), click, solver, use_total)
@@ -179,7 +179,6 @@ class _Perturber:
         self.click = click
         self.rng = rng
         self.excluded = set(rule.excluded(g, click)) | {click}
-        self.changed: list[int] = []
         self.allowed = g.mask.copy()  # cells that may take or give a mine
         self.allowed[list(self.excluded)] = False
         cx, cy = g.coords(click)
@@ -189,17 +188,16 @@ class _Perturber:
     def layout(self) -> Layout:
         return Layout(self.geometry, self.mines)
 
-    def perturb(self, game: "Game | _Stall") -> str | None:
-        """Change the mines around one stuck clue.
+    def perturb(self, stall: _Stall) -> bool:
+        """Change the mines around one stuck clue; False when no change is possible.
 
-        Returns ``"same"`` when only covered, undecided cells changed (what was
-        proven stays true), ``"fresh"`` when a mine had to move onto an open cell or
-        off a flag, or None when no change is possible. Either way the caller
-        verifies again from scratch.
+        Moves among covered, undecided cells come first (they change the fewest
+        numbers the player has seen); only when none is possible does a mine move onto
+        an open cell or off a flag. Either way the caller verifies again from scratch.
         """
         g = self.geometry
-        revealed = game.revealed
-        flagged = game.flagged
+        revealed = stall.revealed
+        flagged = stall.flagged
         covered = g.mask & ~revealed & ~flagged
         touching = g.neighbour_count(revealed) > 0
         stuck = []
@@ -235,7 +233,7 @@ class _Perturber:
                     continue
                 for rank in range(3):
                     if sizes[kind][rank] - (own if rank == 1 else 0) >= need:
-                        # cheapest tier first (a fresh pass costs a whole replay), then
+                        # least disturbing tier first (open numbers and proofs stay), then
                         # fewest moves, emptying (it opens cells) before filling, and
                         # the smaller undecided set
                         key = (rank, need, kind != "empty", order_index)
@@ -243,26 +241,23 @@ class _Perturber:
                             best = (key, kind, rank, inside, outside, cells)
                         break
         if best is None:
-            return None
+            return False
         _, kind, rank, inside, outside, cells = best
         pool = pools[kind][rank]
         if rank == 1:
             pool = pool.copy()
             pool[cells] = False
         cand = np.flatnonzero(pool)
-        effect = "fresh" if rank == 2 else "same"
         chosen = self._farthest(cand.tolist(), len(inside) if kind == "empty" else len(outside))
         if kind == "fill":
             self.mines[chosen] = False
             self.mines[outside] = True
-            self.changed = list(chosen) + list(outside)
         else:
             self.mines[inside] = False
             self.mines[chosen] = True
-            self.changed = list(inside) + list(chosen)
-        return effect
+        return True
 
-    def _breach(self, flagged: np.ndarray, covered: np.ndarray) -> str | None:
+    def _breach(self, flagged: np.ndarray, covered: np.ndarray) -> bool:
         """No open number touches an undecided cell: the rest is walled off by flags.
         Move one flag of the wall onto an undecided free cell (a fresh pass follows)."""
         g = self.geometry
@@ -270,12 +265,12 @@ class _Perturber:
         wall = [c for c in wall if c not in self.excluded]
         hosts = [c for c in np.flatnonzero(covered & ~self.mines).tolist() if c not in self.excluded]
         if not wall or not hosts:
-            return None
+            return False
         brick = wall[int(self.rng.integers(len(wall)))]
         host = self._farthest(hosts, 1)[0]
         self.mines[brick] = False
         self.mines[host] = True
-        return "fresh"
+        return True
 
     def _farthest(self, cells: list[int], k: int) -> list[int]:
         """``k`` cells drawn with weight growing with the distance from the click."""

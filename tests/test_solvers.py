@@ -1,5 +1,3 @@
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +9,7 @@ from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
 from mscsp.solvers import deduce, solve
-from oracles import brute_force, brute_neighbours
+from oracles import brute_force
 from strategies import small_positions
 
 SOLVERS = ["single-point", "subset", "sat"]
@@ -178,55 +176,3 @@ def test_inconsistent_error_from_deduce():
         deduce(parse_position("mines: 1\n2.\n..\n"), "sat")
 
 
-def _cut_around(system, cells):
-    """The oracle: the full build's components that contain or border the cells."""
-    from mscsp.constraints import ConstraintSystem
-
-    g = system.position.geometry
-    near = set(cells)
-    for c in cells:
-        near.update(brute_neighbours(g.width, g.height, g.holes, c))
-    keep = sorted(i for comp in system.components
-                  if any(c in near for i in comp for c in (*system.constraints[i].cells, system.constraints[i].clue))
-                  for i in comp)
-    return ConstraintSystem(system.position, tuple(system.constraints[i] for i in keep), system.covered, None)
-
-
-@settings(max_examples=EXAMPLES, deadline=None)
-@given(position=small_positions(max_covered=14), data=st.data())
-def test_local_constraints_equal_the_full_build_cut_around_the_cells(position, data):
-    from mscsp.constraints import build_constraints, constraints_around
-
-    cells = data.draw(st.lists(st.sampled_from(position.geometry.cells.tolist()), min_size=1, max_size=3))
-    try:
-        local = constraints_around(position, cells)
-    except InconsistentError as exc:  # only ever the full build's own error
-        with pytest.raises(InconsistentError, match=re.escape(str(exc))):
-            build_constraints(position)
-        return
-    try:
-        full = _cut_around(build_constraints(position), cells)
-    except InconsistentError:
-        return  # the local view checks only what it visits
-
-    as_tuples = lambda s: [(c.cells, c.count, c.clue) for c in s.constraints]  # noqa: E731
-    assert as_tuples(local) == as_tuples(full)
-    assert local.covered == full.covered and local.remaining is None
-
-
-def test_local_constraints_on_played_expert_boards():
-    from mscsp.constraints import build_constraints, constraints_around
-    from mscsp.play import Deducer
-
-    for seed in range(10):
-        board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
-        game = Game.from_board(board)
-        deducer = Deducer(game, "subset")
-        deducer.opened(game.reveal(board.click))
-        deducer.run()
-        position = game.position()
-        for cell in range(0, position.geometry.area, 37):
-            full = _cut_around(build_constraints(position), [cell])
-            local = constraints_around(position, [cell])
-            assert [(c.cells, c.count, c.clue) for c in local.constraints] == \
-                [(c.cells, c.count, c.clue) for c in full.constraints]
