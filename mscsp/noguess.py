@@ -48,14 +48,14 @@ from .errors import GenerationError, parse_choice
 from .game import Game, Status
 from .play import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
-from .sampling import as_generator, fresh_seed
+from .sampling import as_generator, bounded, fresh_seed, sample_without_replacement, weighted_sample
 from .solvers.result import SolverName
 from .verify import verify
 
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 
 #: Names the no-guess procedures; changes whenever the same seed would give another board.
-NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/2"
+NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/3"
 
 
 class Method(Enum):
@@ -183,7 +183,8 @@ class _Perturber:
         self.allowed[list(self.excluded)] = False
         cx, cy = g.coords(click)
         xs, ys = np.divmod(np.arange(g.area), g.width)[::-1]
-        self.distance = np.maximum(np.abs(xs - cx), np.abs(ys - cy))
+        distance = np.maximum(np.abs(xs - cx), np.abs(ys - cy)).astype(np.int64)
+        self.weight = distance * distance + 1  # of a cell in the draws that place moved mines
 
     def layout(self) -> Layout:
         return Layout(self.geometry, self.mines)
@@ -209,7 +210,7 @@ class _Perturber:
         if not stuck:
             return self._breach(flagged, covered)
         # small undecided sets first (fewest mines to move), ties at random
-        order = self.rng.permutation(len(stuck))
+        order = sample_without_replacement(len(stuck), len(stuck), self.rng)
         stuck = sorted((stuck[i] for i in order), key=len)
         allowed = self.allowed
         far = covered & ~touching & allowed
@@ -266,7 +267,7 @@ class _Perturber:
         hosts = [c for c in np.flatnonzero(covered & ~self.mines).tolist() if c not in self.excluded]
         if not wall or not hosts:
             return False
-        brick = wall[int(self.rng.integers(len(wall)))]
+        brick = wall[bounded(self.rng.bit_generator, len(wall))]
         host = self._farthest(hosts, 1)[0]
         self.mines[brick] = False
         self.mines[host] = True
@@ -274,10 +275,7 @@ class _Perturber:
 
     def _farthest(self, cells: list[int], k: int) -> list[int]:
         """``k`` cells drawn with weight growing with the distance from the click."""
-        cells_arr = np.array(cells)
-        weight = self.distance[cells_arr].astype(float) ** 2 + 1
-        pick = self.rng.choice(cells_arr.size, size=k, replace=False, p=weight / weight.sum())
-        return cells_arr[pick].tolist()
+        return [cells[i] for i in weighted_sample(self.weight[cells], k, self.rng)]
 
 
 def generate_no_guess(

@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import InputError
 
-__all__ = ["as_generator", "fresh_seed", "bounded", "sample_without_replacement"]
+__all__ = ["as_generator", "fresh_seed", "bounded", "sample_without_replacement", "weighted_sample"]
 
 _MASK64 = (1 << 64) - 1
 _TWO64 = 1 << 64
@@ -100,4 +100,32 @@ def sample_without_replacement(
         value = moved.get(j, j)
         moved[j] = moved.get(i, i)
         out.append(value)
+    return out
+
+
+def weighted_sample(weights, k: int, rng: int | np.random.Generator | np.random.SeedSequence) -> list[int]:
+    """``k`` distinct indices of ``weights``, drawn one by one with probability
+    proportional to their (non-negative integer) weights among those not yet drawn.
+
+    Exact and machine-independent like :func:`bounded`: each draw is a uniform
+    integer below the remaining total weight, located in the running sums (integer
+    arithmetic throughout).
+
+    Examples
+    --------
+    >>> weighted_sample([1, 0, 5], 2, 3) in ([0, 2], [2, 0])
+    True
+    >>> weighted_sample([2, 3], 1, 9) == weighted_sample([2, 3], 1, 9)
+    True
+    """
+    left = np.array(weights, dtype=np.int64)
+    if (left < 0).any() or not 0 <= k <= int((left > 0).sum()):
+        raise InputError(f"cannot draw {k} distinct items by weight from {left.size}")
+    bitgen = as_generator(rng).bit_generator
+    out = []
+    for _ in range(k):
+        running = np.cumsum(left)
+        i = int(np.searchsorted(running, bounded(bitgen, int(running[-1])), side="right"))
+        out.append(i)
+        left[i] = 0
     return out

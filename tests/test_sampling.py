@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from mscsp.errors import InputError
-from mscsp.sampling import as_generator, bounded, sample_without_replacement
+from mscsp.sampling import as_generator, bounded, sample_without_replacement, weighted_sample
 
 
 def test_pinned_sample():
@@ -65,3 +65,27 @@ def test_all_orders_equally_likely_for_small_case():
     counts = Counter(tuple(sample_without_replacement(4, 2, rng)) for _ in range(12 * 300))
     assert len(counts) == 12 == comb(4, 2) * 2
     assert stats.chisquare(list(counts.values())).pvalue > 1e-3
+
+
+def test_weighted_draws_follow_the_weights_chi_square():
+    # the oracle: for draws of two, P(i then j) = w_i / W * w_j / (W - w_i)
+    weights = [1, 0, 4, 2, 3]
+    total = sum(weights)
+    pairs = [(i, j) for i in range(5) for j in range(5) if i != j and weights[i] and weights[j]]
+    expected = [weights[i] / total * weights[j] / (total - weights[i]) for i, j in pairs]
+    rng = as_generator(77)
+    draws = 12_000
+    counts = Counter(tuple(weighted_sample(weights, 2, rng)) for _ in range(draws))
+    assert set(counts) <= set(pairs)  # never a zero weight, never the same index twice
+    observed = [counts[pair] for pair in pairs]
+    assert stats.chisquare(observed, [e * draws for e in expected]).pvalue > 1e-3
+
+
+def test_weighted_sample_is_pinned_and_checks_its_request():
+    # pinned: the perturbation generator's boards depend on it
+    assert weighted_sample([5, 1, 1, 9, 2], 3, 2026) == [0, 3, 2]
+    assert sorted(weighted_sample([1, 1, 1], 3, 1)) == [0, 1, 2]
+    with pytest.raises(InputError):
+        weighted_sample([1, 0], 2, 1)
+    with pytest.raises(InputError):
+        weighted_sample([1, -1], 1, 1)
