@@ -682,103 +682,81 @@ static int walled_off(const Grid *g, int click, int *stack, uint8_t *seen) {
 
 enum { NONE = 0, SQUARE = 1, PAIR = 2, WALLED = 3 };
 
-static PyObject *fast_dead(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer mask, mine;
-    int width, click, use_total;
-    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
-    PyObject *result = NULL;
+/* The first dead structure: kind (NONE if there is none) and its cells in *a, *b.
+ * Returns -1 when out of memory. */
+static int find_dead(const uint8_t *mk, const uint8_t *mn, Py_ssize_t len, int width, int click, int use_total,
+                     int *a, int *b) {
     Grid g;
-    memset(&g, 0, sizeof g);
-    uint8_t *grids = NULL, *seen = NULL;
-    int *ints = NULL;
-    uint64_t *win = NULL;
-    if (width <= 0 || mask.len != mine.len || mask.len % width || click < 0 || click >= mask.len) {
-        PyErr_SetString(PyExc_ValueError, "mask and mines disagree on the board size");
-        goto out;
-    }
     g.w = width;
-    g.h = (int)(mask.len / width);
+    g.h = (int)(len / width);
     g.stride = g.w + 2 * PAD;
     size_t padded = (size_t)g.stride * (g.h + 2 * PAD);
-    grids = calloc(padded * 4, 1);
-    ints = malloc(sizeof(int) * (padded + 1));
-    win = malloc(sizeof(uint64_t) * (mask.len + 1));
-    if (!grids || !ints || !win) {
-        PyErr_NoMemory();
-        goto out;
-    }
+    uint8_t *grids = calloc(padded * 4, 1);
+    int *ints = malloc(sizeof(int) * (padded + 1));
+    uint64_t *win = malloc(sizeof(uint64_t) * (len + 1));
+    int kind = -1;
+    if (!grids || !ints || !win) goto out;
     g.safe = grids;
     g.mine = grids + padded;
     g.cell = grids + 2 * padded;
-    seen = grids + 3 * padded;
-    const uint8_t *mk = mask.buf, *mn = mine.buf;
-    for (int y = 0; y < g.h; y++)
-        for (int x = 0; x < g.w; x++) {
-            int c = y * g.w + x, p = P(&g, x, y);
-            g.cell[p] = mk[c] != 0;
-            g.mine[p] = mk[c] && mn[c];
-            g.safe[p] = mk[c] && !mn[c];
+    uint8_t *seen = grids + 3 * padded;
+    for (int y = 0; y < g.h; y++) {
+        const uint8_t *mrow = mk + (size_t)y * g.w, *nrow = mn + (size_t)y * g.w;
+        int p = P(&g, 0, y);
+        for (int x = 0; x < g.w; x++, p++) {
+            uint8_t cell = mrow[x] != 0, mine = cell && nrow[x];
+            g.cell[p] = cell;
+            g.mine[p] = mine;
+            g.safe[p] = cell & !mine;
         }
-    int kind = NONE, a = -1, b = -1;
+    }
+    *a = *b = -1;
+    kind = NONE;
     int top = dead_square(&g, click, use_total);
     if (top >= 0) {
         kind = SQUARE;
-        a = top;
-    } else if (dead_pair(&g, click, &a, &b, ints, win)) {
+        *a = top;
+    } else if (dead_pair(&g, click, a, b, ints, win)) {
         kind = PAIR;
     } else if (!use_total) {
-        a = walled_off(&g, click, ints, seen);
-        if (a >= 0) kind = WALLED;
+        *a = walled_off(&g, click, ints, seen);
+        if (*a >= 0) kind = WALLED;
     }
-    result = Py_BuildValue("iii", kind, a, b);
 out:
     free(grids);
     free(ints);
     free(win);
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&mine);
-    return result;
+    return kind;
 }
 
-/* -- the module function ------------------------------------------------------------- */
-static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer table, mask, mine;
-    Py_ssize_t click;
-    int complete, use_total;
-    long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*nppl", &table, &mask, &mine, &click, &complete, &use_total, &node_limit))
-        return NULL;
-    Py_ssize_t area = mask.len;
-    PyObject *result = NULL;
+/* Play from the click; the result tuple (code, opened, steps, open, flags), or NULL
+ * with an exception set. */
+static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
+                          Py_ssize_t click, int complete, int use_total, long node_limit) {
     Play p;
     memset(&p, 0, sizeof p);
-    if (table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area || click < 0 || click >= area) {
-        PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
-        goto out;
-    }
     p.area = area;
-    p.table = (const int64_t *)table.buf;
-    p.mask = (const uint8_t *)mask.buf;
-    p.mine = (const uint8_t *)mine.buf;
-    p.number = malloc(area);
-    p.stack = malloc(sizeof(int) * area);
-    p.open = calloc((size_t)area, 1);
-    p.pending = calloc((size_t)area, 1);
-    p.flag = calloc((size_t)area, 1);
-    p.shown = malloc(area);
-    p.rem = calloc((size_t)area, sizeof(int));
-    p.unk = calloc((size_t)area, sizeof(int));
-    p.work = malloc(sizeof(int) * area);
-    p.queued = calloc((size_t)area, 1);
-    p.fidx = malloc(sizeof(int) * area);
-    if (p.fidx) memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
-    if (!p.number || !p.stack || !p.open || !p.pending || !p.flag || !p.shown || !p.rem || !p.unk || !p.work || !p.queued ||
-        !p.fidx) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    memset(p.number, 0, area);
-    memset(p.shown, 0xff, area); /* -1: not shown */
+    p.table = table;
+    p.mask = mask;
+    p.mine = mine;
+    /* one block for the per-cell arrays: ints first, then bytes */
+    size_t nint = 5, nbyte = 6;
+    char *block = calloc((size_t)area, sizeof(int) * nint + nbyte);
+    if (!block) return PyErr_NoMemory();
+    p.stack = (int *)block;
+    p.rem = p.stack + area;
+    p.unk = p.rem + area;
+    p.work = p.unk + area;
+    p.fidx = p.work + area;
+    uint8_t *bytes = (uint8_t *)(p.fidx + area);
+    p.open = bytes;
+    p.pending = bytes + area;
+    p.flag = bytes + 2 * area;
+    p.queued = bytes + 3 * area;
+    p.number = (int8_t *)(bytes + 4 * area);
+    p.shown = (int8_t *)(bytes + 5 * area);
+    memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
+    memset(p.shown, 0xff, area);               /* -1: not shown */
     for (Py_ssize_t c = 0; c < area; c++) {
         if (!p.mask[c]) continue;
         p.size++;
@@ -823,22 +801,51 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
-    int opened = 0;
-    for (Py_ssize_t c = 0; c < area; c++) opened += p.open[c];
-    result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag, area);
-out:
-    free(p.number);
-    free(p.stack);
-    free(p.open);
-    free(p.pending);
-    free(p.flag);
-    free(p.shown);
-    free(p.rem);
-    free(p.unk);
-    free(p.work);
-    free(p.queued);
-    free(p.fidx);
+    int opened = p.safe_total - p.safe_left;
+    PyObject *result =
+        Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag, area);
+    free(block);
     scratch_free(&p);
+    return result;
+}
+
+/* -- the module functions ------------------------------------------------------------ */
+static PyObject *fast_dead(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer mask, mine;
+    int width, click, use_total;
+    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
+    PyObject *result = NULL;
+    if (width <= 0 || mask.len != mine.len || mask.len % width || click < 0 || click >= mask.len) {
+        PyErr_SetString(PyExc_ValueError, "mask and mines disagree on the board size");
+    } else {
+        int a, b, kind = find_dead(mask.buf, mine.buf, mask.len, width, click, use_total, &a, &b);
+        result = kind < 0 ? PyErr_NoMemory() : Py_BuildValue("iii", kind, a, b);
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    return result;
+}
+
+/* play(...), after a search for dead structures when dead_first is set */
+static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, mine;
+    int width, click, complete, use_total, dead_first;
+    long node_limit;
+    if (!PyArg_ParseTuple(args, "y*y*y*iipplp", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &dead_first))
+        return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL;
+    int a, b, kind = NONE;
+    if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
+        click < 0 || click >= area)
+        PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
+    else if (dead_first && (kind = find_dead(mask.buf, mine.buf, area, width, click, use_total, &a, &b)) < 0)
+        result = PyErr_NoMemory();
+    else if (kind != NONE)
+        result = Py_BuildValue("iii", kind, a, b);
+    else
+        result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit);
     PyBuffer_Release(&table);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
@@ -847,7 +854,8 @@ out:
 
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, click, complete, use_total, node_limit) -> (code, opened, steps, open, flags)"},
+     "play(table, mask, mines, width, click, complete, use_total, node_limit, dead_first) -> "
+     "(code, opened, steps, open, flags), or dead's (kind, a, b) when dead_first finds a dead structure"},
     {"dead", fast_dead, METH_VARARGS, "dead(mask, mines, width, click, use_total) -> (kind, a, b)"},
     {NULL, NULL, 0, NULL},
 };

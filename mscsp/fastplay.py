@@ -37,7 +37,8 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _fastplay = None
 
-__all__ = ["FastResult", "Outcome", "Structure", "available", "dead_structure", "play", "NODE_LIMIT", "MAX_AREA"]
+__all__ = ["FastResult", "Outcome", "Structure", "available", "dead_structure", "play", "quick", "NODE_LIMIT",
+           "MAX_AREA"]
 
 #: Search nodes allowed at one stall before the C loop gives the board back to Python.
 NODE_LIMIT = 200_000
@@ -100,17 +101,52 @@ def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, 
     >>> r is None or (r.won, r.opened) == (True, 10)
     True
     """
+    return _run(layout, click, solver, use_total, node_limit, dead_first=False)
+
+
+def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int, *,
+         dead_first: bool) -> tuple[Structure, tuple[int, ...]] | FastResult | None:
     solver = SolverName.parse(solver)
     geometry = layout.geometry
     if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
         return None
     table, mask = _tables(geometry)
-    code, opened, steps, revealed, flagged = _fastplay.play(
-        table, mask, layout.mines.tobytes(), int(click), solver is SolverName.SAT, use_total, int(node_limit))
+    out = _fastplay.play(table, mask, layout.mines.tobytes(), geometry.width, int(click),
+                         solver is SolverName.SAT, use_total, int(node_limit), dead_first)
+    if len(out) == 3:
+        return _structure(geometry, *out)
+    code, opened, steps, revealed, flagged = out
     outcome = Outcome(code)
     if outcome is Outcome.GAVE_UP or outcome is Outcome.LOST:
         return None
     return FastResult(outcome is Outcome.WON, opened, steps, revealed, flagged)
+
+
+def quick(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+          node_limit: int = NODE_LIMIT) -> tuple[Structure, tuple[int, ...]] | FastResult | None:
+    """:func:`dead_structure`, then :func:`play` when there is none, in one call.
+
+    Returns the structure as ``(kind, cells)``, or the play's result, or None when
+    the compiled loop cannot answer (as for :func:`play`).
+
+    Examples
+    --------
+    >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
+    >>> not available() or quick(lay, 6) == (Structure.SQUARE, (0, 1, 3, 4))
+    True
+    """
+    return _run(layout, click, solver, use_total, node_limit, dead_first=True)
+
+
+def _structure(geometry: Geometry, kind: int, a: int, b: int) -> tuple[Structure, tuple[int, ...]] | None:
+    if not kind:
+        return None
+    kind = Structure(kind)
+    if kind is Structure.SQUARE:
+        return kind, (a, a + 1, a + geometry.width, a + geometry.width + 1)
+    if kind is Structure.PAIR:
+        return kind, (a, b)
+    return kind, (a,)
 
 
 def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
@@ -129,12 +165,4 @@ def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tup
     if _fastplay is None:
         raise RuntimeError("the compiled play loop was not built")
     g = layout.geometry
-    kind, a, b = _fastplay.dead(_tables(g)[1], layout.mines.tobytes(), g.width, int(click), use_total)
-    if not kind:
-        return None
-    kind = Structure(kind)
-    if kind is Structure.SQUARE:
-        return kind, (a, a + 1, a + g.width, a + g.width + 1)
-    if kind is Structure.PAIR:
-        return kind, (a, b)
-    return kind, (a,)
+    return _structure(g, *_fastplay.dead(_tables(g)[1], layout.mines.tobytes(), g.width, int(click), use_total))

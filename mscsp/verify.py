@@ -10,7 +10,10 @@ The single-point rules are kept up to date incrementally as cells open (each eve
 touches only the clues around it); subset reasoning runs when they stall, and the
 complete solver only when subset reasoning stalls too. That changes the speed but
 not the answer: knowledge only grows, so a sound solver's final set of opened cells
-does not depend on the order in which its deductions are applied.
+does not depend on the order in which its deductions are applied. The same fact lets
+``verify(..., quick=True)`` hand the board to the compiled loop of
+:mod:`mscsp.fastplay`, which skips the subset stage, after a search for dead
+structures that no solver can get past.
 """
 
 from __future__ import annotations
@@ -301,8 +304,10 @@ def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str
     same order and names the same cells.
     """
     found = _first_structure(layout, click, use_total)
-    if found is None:
-        return None
+    return None if found is None else _describe(layout, found)
+
+
+def _describe(layout: Layout, found: tuple[Structure, tuple[int, ...]]) -> str:
     kind, cells = found
     g = layout.geometry
     if kind is Structure.SQUARE:
@@ -379,13 +384,14 @@ def verify(
     if not layout.geometry.is_cell(click):
         raise InputError(f"the click {list(layout.geometry.coords(click))} is not a cell of the board")
     if quick:
-        reason = dead_structure(layout, click, use_total=use_total)
+        found = fastplay.quick(layout, click, solver, use_total=use_total)
+        if isinstance(found, fastplay.FastResult):
+            return VerifyResult(found.won, found.opened, layout.safe_count, found.steps, True,
+                                time.perf_counter() - started)
+        reason = _describe(layout, found) if found is not None else dead_structure(layout, click,
+                                                                                    use_total=use_total)
         if reason is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason)
-        fast = fastplay.play(layout, click, solver, use_total=use_total)
-        if fast is not None:
-            return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
-                                time.perf_counter() - started)
     game = Game(layout, record=False)
     first = game.reveal(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)

@@ -111,6 +111,10 @@ def test_played_boards_match_the_python_loop(width, height, mines):
             game, _ = _play(board.layout, board.click, SolverName.SAT, use_total)
             assert fast.revealed == game.revealed.tobytes()
             assert fast.won or fast.flagged == game.flagged.tobytes()
+            # one call does both: the structure if there is one, else the same play
+            both = fastplay.quick(board.layout, board.click, use_total=use_total)
+            structure = fastplay.dead_structure(board.layout, board.click, use_total=use_total)
+            assert both == (structure if structure is not None else fast)
             quick = verify(board.layout, board.click, use_total=use_total, quick=True)
             assert quick.solved == reference.solved
             assert quick.opened in (None, reference.opened)  # None: a dead structure answered
