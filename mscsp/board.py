@@ -424,7 +424,7 @@ class Layout:
         geometry = Geometry.from_mask((codes != ord("-")).reshape(len(rows), width))
         return cls(geometry, codes == ord("*"))
 
-    @property
+    @cached_property
     def mine_count(self) -> int:
         return int(self.mines.sum())
 
