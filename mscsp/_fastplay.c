@@ -161,26 +161,37 @@ static int single_point(Play *p) {
 static inline void bit_set(word *b, int k) { b[k >> 6] |= (word)1 << (k & 63); }
 static inline int bit_get(const word *b, int k) { return (int)((b[k >> 6] >> (k & 63)) & 1); }
 
-/* out = {a + b : a in A, b in B}, truncated to nbits bits */
+/* out = {a + b : a in A, b in B}, truncated to nbits bits (one shifted copy of A per
+ * element of B: component supports hold few counts) */
 static void sum_set(word *out, const word *a, const word *b, int nbits) {
     int nw = (nbits + 63) / 64;
     memset(out, 0, sizeof(word) * nw);
-    for (int j = 0; j < nbits; j++) {
-        if (!bit_get(b, j)) continue;
-        int ws = j >> 6, bs = j & 63;
-        for (int i = nw - 1; i >= ws; i--) {
-            word v = a[i - ws] << bs;
-            if (bs && i - ws - 1 >= 0) v |= a[i - ws - 1] >> (64 - bs);
-            out[i] |= v;
+    for (int bw = 0; bw < nw; bw++) {
+        for (word bits = b[bw]; bits; bits &= bits - 1) {
+            int j = bw * 64 + __builtin_ctzll(bits);
+            if (j >= nbits) break;
+            int ws = j >> 6, bs = j & 63;
+            for (int i = nw - 1; i >= ws; i--) {
+                word v = a[i - ws] << bs;
+                if (bs && i - ws - 1 >= 0) v |= a[i - ws - 1] >> (64 - bs);
+                out[i] |= v;
+            }
         }
     }
     if (nbits & 63) out[nw - 1] &= ((word)1 << (nbits & 63)) - 1;
 }
 
+/* whether any of the bits lo..hi of b is set (the caller keeps hi inside b) */
 static int any_in(const word *b, int lo, int hi) {
-    for (int k = lo < 0 ? 0 : lo; k <= hi; k++)
-        if (bit_get(b, k)) return 1;
-    return 0;
+    if (lo < 0) lo = 0;
+    if (lo > hi) return 0;
+    int lw = lo >> 6, hw = hi >> 6;
+    word lmask = ~(word)0 << (lo & 63), hmask = ~(word)0 >> (63 - (hi & 63));
+    if (lw == hw) return (b[lw] & lmask & hmask) != 0;
+    if (b[lw] & lmask) return 1;
+    for (int w = lw + 1; w < hw; w++)
+        if (b[w]) return 1;
+    return (b[hw] & hmask) != 0;
 }
 
 /* -- enumeration of one component ----------------------------------------------------- */
