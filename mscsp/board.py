@@ -188,9 +188,11 @@ class Geometry:
 
     @cached_property
     def _table(self) -> tuple[tuple[int, ...], ...] | None:
+        # the rows of the array table without their padding: one source for both
         if self.area > _TABLE_LIMIT:
             return None
-        return tuple(self._compute_neighbours(c) if self._cells[c] else () for c in range(self.area))
+        pad = self.area
+        return tuple(tuple(n for n in row if n != pad) for row in self._neighbour_table.tolist())
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         """The cells touching ``cell`` (up to eight), ascending.
