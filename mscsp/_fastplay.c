@@ -30,6 +30,9 @@
 
 enum { WON = 0, STUCK = 1, GAVE_UP = 2, LOST = 3 };
 
+/* Groups of one component enumerated in C at most (deeper searches go back to Python). */
+enum { MAX_GROUPS = 10000 };
+
 typedef uint64_t word;
 
 typedef struct {
@@ -328,6 +331,7 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
         cell_group[t] = g;
         gsize[g]++;
     }
+    if (ng > MAX_GROUPS) return -1; /* the search recurses once per group: keep the C stack small */
     pt->ncells = n;
     pt->ngroups = ng;
     for (int g = 0; g < ng; g++) pt->gstart[g + 1] = pt->gstart[g] + gsize[g];
