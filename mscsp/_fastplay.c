@@ -199,7 +199,7 @@ static int any_in(const word *b, int lo, int hi) {
 
 /* -- enumeration of one component ----------------------------------------------------- */
 typedef struct {
-    int ngroups, nclues, nwords;
+    int ngroups, nwords;
     int *size;        /* per group (in search order) */
     int *start, *len; /* its clues: members[start .. start+len) */
     int *members;
@@ -358,7 +358,6 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
         }
     }
     e.ngroups = ng;
-    e.nclues = nc;
     e.nwords = pt->nwords = (n + 1 + 63) / 64;
     e.size = NEW(int, ng);
     e.start = NEW(int, ng);
@@ -471,22 +470,18 @@ static int complete_step(Play *p, int use_total) {
         prefix = NEW0(word, (size_t)(nparts + 1) * tw);
         suffix = NEW0(word, (size_t)(nparts + 1) * tw);
         tmp = NEW0(word, tw);
-        word *widen = NEW0(word, tw);
-        if (!prefix || !suffix || !tmp || !widen) goto done;
+        /* each component's support, cut or widened to the width of the totals */
+        word *wide = NEW0(word, (size_t)nparts * tw + 1);
+        if (!prefix || !suffix || !tmp || !wide) goto done;
+        for (int q = 0; q < nparts; q++)
+            for (int k = 0; k <= parts[q].ncells && k < tbits; k++)
+                if (bit_get(parts[q].support, k)) bit_set(wide + (size_t)q * tw, k);
         bit_set(prefix, 0);
-        for (int q = 0; q < nparts; q++) {
-            memset(widen, 0, sizeof(word) * tw);
-            for (int k = 0; k <= parts[q].ncells && k < tbits; k++)
-                if (bit_get(parts[q].support, k)) bit_set(widen, k);
-            sum_set(prefix + (size_t)(q + 1) * tw, prefix + (size_t)q * tw, widen, tbits);
-        }
+        for (int q = 0; q < nparts; q++)
+            sum_set(prefix + (size_t)(q + 1) * tw, prefix + (size_t)q * tw, wide + (size_t)q * tw, tbits);
         bit_set(suffix + (size_t)nparts * tw, 0);
-        for (int q = nparts - 1; q >= 0; q--) {
-            memset(widen, 0, sizeof(word) * tw);
-            for (int k = 0; k <= parts[q].ncells && k < tbits; k++)
-                if (bit_get(parts[q].support, k)) bit_set(widen, k);
-            sum_set(suffix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, widen, tbits);
-        }
+        for (int q = nparts - 1; q >= 0; q--)
+            sum_set(suffix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, wide + (size_t)q * tw, tbits);
         if (!any_in(prefix + (size_t)nparts * tw, lo, hi)) goto done;
     }
     int nsafe = 0, nmines = 0;

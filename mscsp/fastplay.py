@@ -81,9 +81,14 @@ def available() -> bool:
 
 
 @lru_cache(maxsize=16)
-def _tables(geometry: Geometry) -> tuple[bytes, bytes]:
-    table = geometry.neighbour_rows(np.arange(geometry.area, dtype=np.int64))
-    return table.astype(np.int64).tobytes(), geometry.mask.astype(np.uint8).tobytes()
+def _table(geometry: Geometry) -> bytes:
+    """The neighbour table the play loop reads (boards up to MAX_AREA only)."""
+    return geometry.neighbour_rows(np.arange(geometry.area, dtype=np.int64)).astype(np.int64).tobytes()
+
+
+@lru_cache(maxsize=16)
+def _mask(geometry: Geometry) -> bytes:
+    return geometry.mask.astype(np.uint8).tobytes()
 
 
 def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
@@ -110,8 +115,7 @@ def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, 
     geometry = layout.geometry
     if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
         return None
-    table, mask = _tables(geometry)
-    out = _fastplay.play(table, mask, layout.mines.tobytes(), geometry.width, int(click),
+    out = _fastplay.play(_table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
                          solver is SolverName.SAT, use_total, int(node_limit), dead_first)
     if len(out) == 3:
         return _structure(geometry, *out)
@@ -165,4 +169,5 @@ def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tup
     if _fastplay is None:
         raise RuntimeError("the compiled play loop was not built")
     g = layout.geometry
-    return _structure(g, *_fastplay.dead(_tables(g)[1], layout.mines.tobytes(), g.width, int(click), use_total))
+    # the search needs no neighbour table, so it also serves boards too large for one
+    return _structure(g, *_fastplay.dead(_mask(g), layout.mines.tobytes(), g.width, int(click), use_total))

@@ -135,7 +135,7 @@ def _pass_from_click(layout: Layout, click: int, solver: SolverName, use_total: 
 
 
 def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
-                      rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
+               rng: np.random.Generator, deadline: float, patience: int) -> tuple[Layout | None, int]:
     """Perturb one board until a pass from scratch finishes it (Tatham's scheme).
 
     Every change is followed by a full verification from the click with the solving
