@@ -126,3 +126,28 @@ def enumerate_tile(rows, virtual):
 
     walk(0)
     return out
+
+
+def single_point_closure(position, clues, use_total=False):
+    """The cells the two single-point rules prove from ``clues`` alone, to a fixed point.
+
+    A clue whose remaining mines equal its unknown neighbours makes them mines; a clue
+    with no mines left makes them safe. Flags count as mines. Returns cell -> mine.
+    (``use_total`` is accepted for symmetry and ignored: single-point never uses it.)
+    """
+    g = position.geometry
+    flagged = set(position.flagged_cells())
+    covered = set(position.covered_cells())
+    known: dict[int, bool] = {}
+    changed = True
+    while changed:
+        changed = False
+        for clue in clues:
+            nbrs = brute_neighbours(g.width, g.height, g.holes, clue)
+            unknown = [c for c in nbrs if c in covered and c not in known]
+            left = position.number(clue) - len(nbrs & flagged) - sum(1 for c in nbrs if known.get(c))
+            if unknown and left in (0, len(unknown)):
+                for c in unknown:
+                    known[c] = left > 0
+                changed = True
+    return known

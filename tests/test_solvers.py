@@ -1,18 +1,28 @@
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
 from mscsp.board import Spec
+from mscsp.consistency import decide
+from mscsp.constraints import build_constraints
+from mscsp.solvers.propagation import Propagator
 from mscsp.errors import InconsistentError
 from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
 from mscsp.solvers import deduce, solve
-from oracles import brute_force
+from oracles import brute_force, single_point_closure
 from strategies import small_positions
 
 SOLVERS = ["single-point", "subset", "sat"]
+
+
+def _forced_by(position, clues, uses_total, cells, mines):
+    sub = brute_force(position, clues=clues, use_total=uses_total)
+    return all(c in (sub["mine"] if c in mines else sub["safe"]) for c in cells)
 
 
 @settings(max_examples=EXAMPLES)
@@ -55,38 +65,73 @@ def test_explanations_really_force_their_cells_and_are_minimal(position, use_tot
     if not result.consistent:
         return
     explained = set()
+    mines = set(result.mines)
     for e in result.explanations:
         explained |= set(e.cells)
         assert e.text
-        sub = brute_force(position, clues=e.clues, use_total=e.uses_total)
-        for c in e.cells:
-            mine = c in result.mines
-            assert c in (sub["mine"] if mine else sub["safe"]), (e, c)
+        assert _forced_by(position, e.clues, e.uses_total, e.cells, mines), e
         # minimal: without any one clue (or without the total) the cells are no longer all forced
         for drop in e.clues:
-            rest = [k for k in e.clues if k != drop]
-            sub = brute_force(position, clues=rest, use_total=e.uses_total)
-            assert not all(c in (sub["mine"] if c in result.mines else sub["safe"]) for c in e.cells)
+            assert not _forced_by(position, [k for k in e.clues if k != drop], e.uses_total, e.cells, mines)
         if e.uses_total:
-            sub = brute_force(position, clues=e.clues, use_total=False)
-            assert not all(c in (sub["mine"] if c in result.mines else sub["safe"]) for c in e.cells)
+            assert not _forced_by(position, e.clues, False, e.cells, mines)
     assert explained == set(result.safe) | set(result.mines)
 
 
-@settings(max_examples=EXAMPLES)
-@given(small_positions(), st.sampled_from(SOLVERS))
-def test_contradiction_cores_are_inconsistent_and_minimal(position, solver):
-    result = solve(position, solver)
-    if result.consistent:
-        return
-    core = result.contradiction
+def _assert_core_is_inconsistent_and_minimal(position, core, use_total):
+    """A named clash holds no layout on its own, and every clue of it (and the total,
+    when it is named) is needed: counted by brute force, not by the code under test."""
     assert core.text
+    assert not core.uses_total or (use_total and position.mines is not None)
     assert brute_force(position, clues=core.clues, use_total=core.uses_total)["count"] == 0
     for drop in core.clues:
         rest = [k for k in core.clues if k != drop]
-        assert brute_force(position, clues=rest, use_total=core.uses_total)["count"] > 0
+        assert brute_force(position, clues=rest, use_total=core.uses_total)["count"] > 0, drop
     if core.uses_total:
         assert brute_force(position, clues=core.clues, use_total=False)["count"] > 0
+
+
+@st.composite
+def positions_often_against_their_total(draw):
+    """Small positions, half of them with a mine total drawn at random: the clash with
+    the total is the case that the clue-only cores do not exercise."""
+    position = draw(small_positions())
+    if draw(st.booleans()):
+        position = position.with_mines(draw(st.integers(0, position.geometry.size)))
+    return position
+
+
+@settings(max_examples=EXAMPLES)
+@given(positions_often_against_their_total(), st.sampled_from(SOLVERS), st.booleans())
+def test_contradiction_cores_are_inconsistent_and_minimal(position, solver, use_total):
+    result = solve(position, solver, use_total=use_total)
+    assert result.consistent == (brute_force(position, use_total=use_total)["count"] > 0)
+    if not result.consistent:
+        _assert_core_is_inconsistent_and_minimal(position, result.contradiction, use_total)
+
+
+@settings(max_examples=EXAMPLES)
+@given(positions_often_against_their_total(), st.booleans())
+def test_consistency_cores_are_inconsistent_and_minimal(position, use_total):
+    if not use_total:
+        position = position.with_mines(None)
+    verdict = decide(position)
+    assert verdict.consistent == (brute_force(position)["count"] > 0)
+    if not verdict.consistent:
+        _assert_core_is_inconsistent_and_minimal(position, verdict.contradiction, use_total)
+
+
+@pytest.mark.parametrize("text", [
+    # the total alone allows one layout (four covered cells, four mines): the 1 is needed
+    "mines: 4\n-..\n1..\n",
+    # the 0 at [0,0] leaves two other covered cells for the two mines: not a clash alone
+    "mines: 2\n0.-\n00.\n.00\n",
+])
+def test_clash_with_the_total_names_the_clues_it_needs(text):
+    position = parse_position(text)
+    for core in (decide(position).contradiction, solve(position).contradiction):
+        assert core.clues and core.uses_total
+        _assert_core_is_inconsistent_and_minimal(position, core, True)
 
 
 @pytest.mark.parametrize(
@@ -176,3 +221,47 @@ def test_inconsistent_error_from_deduce():
         deduce(parse_position("mines: 1\n2.\n..\n"), "sat")
 
 
+
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans())
+def test_single_point_reasons_are_what_single_point_needs(position, use_total):
+    """Each reason forces its cells (brute force), single-point proves them from it
+    (an independent fixed point of the two rules), and from no smaller set."""
+    result = solve(position, "single-point", use_total=use_total)
+    if not result.consistent:
+        return
+    mines = set(result.mines)
+    for e in result.explanations:
+        assert not e.uses_total
+        assert _forced_by(position, e.clues, False, e.cells, mines)
+        closure = single_point_closure(position, e.clues)
+        assert all(closure.get(c) == (c in mines) for c in e.cells)
+        for drop in e.clues:
+            closure = single_point_closure(position, [k for k in e.clues if k != drop])
+            assert not all(closure.get(c) == (c in mines) for c in e.cells), (e, drop)
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans())
+def test_subset_reasons_force_their_cells_and_cannot_lose_a_clue(position, use_total):
+    result = solve(position, "subset", use_total=use_total)
+    if not result.consistent:
+        return
+    mines = set(result.mines)
+    system = build_constraints(position if use_total else position.with_mines(None))
+    for e in result.explanations:
+        assert _forced_by(position, e.clues, e.uses_total, e.cells, mines)
+        for drop in [*e.clues, None] if e.uses_total else e.clues:
+            keep = [k for k in e.clues if k != drop]
+            sub = replace(system, constraints=tuple(system.by_clue[k] for k in keep))
+            prop = Propagator(sub, subset=True, use_total=e.uses_total and drop is not None).run()
+            assert not all(prop.known.get(c) == (c in mines) for c in e.cells), (e, drop)
+
+
+def test_single_point_reason_is_shrunk_to_the_clues_it_needs():
+    # the 1 at [3,0] makes [2,1] a mine, so the 1 at [1,0] clears [0,1]: the 1 at [2,0] is not needed
+    p = parse_position("-111\n...-\n")
+    (e,) = [e for e in solve(p, "single-point").explanations if 4 in e.cells]
+    assert e.clues == (1, 3)

@@ -23,7 +23,7 @@ from ..constraints import ConstraintSystem, build_constraints
 from ..errors import InconsistentError
 from ..position import Position
 from .explain import describe_contradiction, describe_deduction
-from .propagation import Propagator
+from .propagation import Propagator, minimal_reason
 from .result import Contradiction, Deduction, Explanation, SolveResult, SolverName
 from .sat import SatEngine
 
@@ -118,8 +118,14 @@ def solve(
             clash = engine.contradiction()
             if clash is not None:
                 raise clash
-            prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
+            subset = solver is SolverName.SUBSET
+            prop = Propagator(system, subset=subset, use_total=use_total).run()
             known, reason, complete, calls = prop.known, prop.reason, True, engine.calls
+            if explain:
+                deadline = started + time_limit
+                reason = {c: minimal_reason(system, c, known[c], why, subset=subset, use_total=use_total,
+                                            deadline=deadline)
+                          for c, why in reason.items()}
     except InconsistentError as err:
         return SolveResult(solver, contradiction=_contradiction(position, system, err), complete=True)
     deductions = []

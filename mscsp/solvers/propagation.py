@@ -15,15 +15,21 @@ safe.
 
 Each deduction keeps its provenance: the clues (and whether the mine total) whose
 equations produced it, so every proven cell arrives with a set of clues that forces
-it, and every contradiction with a set of clues that cannot all hold.
+it, and every contradiction with a set of clues that cannot all hold. The set that
+propagation accumulates depends on the order the rules fired in and may hold clues
+the cell does not need; :func:`minimal_reason` shrinks it by deletion to a set from
+which the same rung still proves the cell and none of whose clues can be dropped.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+
 from ..constraints import ConstraintSystem
 from ..errors import InconsistentError
 
-__all__ = ["Propagator"]
+__all__ = ["Propagator", "minimal_reason"]
 
 
 class _Equation:
@@ -220,3 +226,55 @@ class Propagator:
             if len(self.known) == before and not work:
                 break
         return self
+
+
+def minimal_reason(system: ConstraintSystem, cell: int, mine: bool, reason: tuple[frozenset[int], bool], *,
+                   subset: bool, use_total: bool, deadline: float | None = None) -> tuple[frozenset[int], bool]:
+    """Shrink the reason of a proven cell to one that the same rung needs whole.
+
+    Deletion, as for unsatisfiable cores: drop one clue (then the total) and run the
+    rung on what is left; when it still proves the cell, keep the smaller set — the
+    reason that run gives, which may be smaller still. The result proves the cell by
+    the rung's own rules, and no clue of it (nor the total) can be dropped without the
+    rung losing the deduction (the total is tried first: with fewer clues it is only
+    more needed). Past ``deadline`` the set shrunk so far is returned; it is still
+    sufficient.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.constraints import build_constraints
+    >>> s = build_constraints(parse_position("-111\\n...-\\n"))
+    >>> p = Propagator(s, subset=True).run()
+    >>> sorted(p.reason[4][0])  # [0,1] is safe: three clues accumulated on the way
+    [1, 2, 3]
+    >>> sorted(minimal_reason(s, 4, False, p.reason[4], subset=True, use_total=False)[0])
+    [1, 3]
+    """
+    clues, total = reason
+    by_clue = system.by_clue
+
+    def proves(keep: frozenset[int], with_total: bool) -> tuple[frozenset[int], bool] | None:
+        sub = replace(system, constraints=tuple(by_clue[c] for c in sorted(keep) if c in by_clue))
+        try:
+            prop = Propagator(sub, subset=subset, use_total=use_total and with_total).run()
+        except InconsistentError:  # pragma: no cover - a subset of consistent clues is consistent
+            return None
+        if prop.known.get(cell) is not mine:
+            return None
+        return prop.reason[cell]
+
+    # the total first: fewer clues only make it more needed, so it stays decided
+    if total:
+        smaller = proves(clues, False)
+        if smaller is not None:
+            clues, total = smaller
+    for drop in sorted(clues):
+        if drop not in clues:
+            continue
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        smaller = proves(clues - {drop}, total)
+        if smaller is not None:
+            clues, total = smaller
+    return clues, total

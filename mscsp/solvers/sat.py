@@ -506,6 +506,13 @@ class SatEngine:
             raise self._shrink_candidate(candidate, total if uses_total else None, eq_ids)
         return values
 
+    def _total_over(self, cells: list[int], total: tuple[int, int] | None) -> tuple[int, int] | None:
+        """The total as seen by a part over ``cells`` only: every other covered cell,
+        frontier or not, is free to hold the mines the part does not."""
+        if total is None:
+            return None
+        return total[0], len(self.system.covered) - len(cells)
+
     def _shrink_candidate(self, eq_ids: list[int], total, group: list[int]) -> InconsistentError:
         """A clash among ``eq_ids`` (and the total), checked and shrunk as time allows.
 
@@ -517,7 +524,8 @@ class SatEngine:
         chosen = group
         if 2 * len(eq_ids) < len(group):  # otherwise checking costs as much as it can save
             cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
-            check = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
+            check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
+                                encoding=self.encoding)
             try:
                 if check.solve(check.selectors() + check.total_assumptions(), self.budget, self.deadline) is False:
                     chosen = eq_ids
@@ -525,7 +533,8 @@ class SatEngine:
                 check.delete()
         if len(chosen) <= 200:
             cells = sorted({c for e in chosen for c in s.constraints[e].cells})
-            part = _Part(s, chosen, cells, total=total, backend=self.backend, encoding=self.encoding)
+            part = _Part(s, chosen, cells, total=self._total_over(cells, total), backend=self.backend,
+                         encoding=self.encoding)
             try:
                 return self._clash(part)
             finally:
