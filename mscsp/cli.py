@@ -14,10 +14,15 @@ from typing import Callable, Sequence
 
 from . import __version__
 from .board import PRESETS, Spec, format_layout
-from .errors import InconsistentError, InputError, MscspError
+from .budget import DEFAULT_MEMORY, Budget
+from .errors import BudgetExceeded, InconsistentError, InputError, MscspError
 from .rules import FirstClickRule, generate
 
-__all__ = ["main", "build_parser", "parse_cell"]
+__all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
+
+#: Exit status of a command that ran out of its budget before it had an answer
+#: (2 is bad input, 1 an impossible position).
+UNDECIDED = 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -197,6 +202,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             counter=args.counter,
             density=args.density,
             time_limit=args.time_limit,
+            memory_limit=args.memory_limit,
         )
         if not analysis.result.consistent:
             worst = max(worst, 1)
@@ -251,19 +257,32 @@ def _cmd_count(args: argparse.Namespace) -> int:
     position = parse_position(read_source(args.file), source=args.file)
     if args.no_total:
         position = position.with_mines(None)
+    budget = Budget.of(args.time_limit, args.memory_limit)
+    estimate = None
     try:
-        layouts, status, reason = probabilities(position, backend=args.counter).layouts, 0, None
+        probs = probabilities(position, backend=args.counter, budget=budget)
+        layouts, status, reason = probs.layouts, 0, None
+        if layouts is None:  # the budget ran out: what was estimated, and why
+            estimate = probs.stats.get("estimate", {})
+            status, reason = UNDECIDED, probs.reason
     except InconsistentError as exc:
         layouts, status, reason = 0, 1, str(exc)
     if args.json:
-        record = {"layouts": decimal(layouts), "mines": position.mines}
-        if reason:
+        record = {"layouts": None if layouts is None else decimal(layouts), "mines": position.mines}
+        if status == 1:
             record["contradiction"] = reason
+        elif estimate is not None:
+            record.update(exact=False, reason=reason, estimate=estimate.get("layouts"),
+                          interval=estimate.get("layouts_interval"))
         sys.stdout.write(json.dumps(record) + "\n")
-    else:
+    elif layouts is not None:
         sys.stdout.write(f"{decimal(layouts)}\n")
-    if reason:
+    if status == 1:
         sys.stderr.write(f"mscsp count: inconsistent: {reason}\n")
+    elif estimate is not None:
+        about = "" if estimate.get("layouts") is None else (
+            f"; an estimate is {estimate['layouts']} (95% interval {' to '.join(estimate['layouts_interval'])})")
+        sys.stderr.write(f"mscsp count: not counted exactly: {reason}{about}\n")
     return status
 
 
@@ -381,6 +400,25 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _megabytes(text: str) -> int:
+    """Megabytes on the command line, bytes inside."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected megabytes, not {text!r}") from None
+    if not value >= 1:
+        raise argparse.ArgumentTypeError("expected at least 1 MB")
+    return int(value * 2**20)
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, what: str, *, seconds: float = 30.0) -> None:
+    """``--time-limit`` and ``--memory-limit``: the budget of one command."""
+    parser.add_argument("--time-limit", type=_positive_float, default=seconds, metavar="S",
+                        help=f"seconds {what} (default: {seconds:g})")
+    parser.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
+                        help=f"megabytes of counting tables {what} (default: {DEFAULT_MEMORY >> 20})")
+
+
 def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
     """``--solver``, ``--no-total``, ``--json`` and ``--time-limit``, shared by solve and verify."""
     parser.add_argument("--solver", choices=SOLVERS, default="sat", help="the solver (default: sat)")
@@ -426,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("--density", type=_density, metavar="P",
                      help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5)")
     sol.add_argument("--fractions", action="store_true", help="add exact probabilities as 'p/q' strings (JSON)")
+    sol.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
+                     help=f"megabytes of counting tables per file (default: {DEFAULT_MEMORY >> 20})")
     sol.set_defaults(func=_cmd_solve)
 
     ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
@@ -439,6 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
     cnt.add_argument("--counter", choices=["dp", "cpsat"], default="dp", help="counting backend (default: dp)")
     cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
+    add_budget_arguments(cnt, "for the count")
     cnt.set_defaults(func=_cmd_count)
 
     con = commands.add_parser("consistent", help="decide consistency: a checked witness or a minimal clash")
@@ -486,6 +527,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InconsistentError as exc:
         sys.stderr.write(f"mscsp {args.command}: inconsistent: {exc}\n")
         return 1
+    except BudgetExceeded as exc:
+        sys.stderr.write(f"mscsp {args.command}: gave up: {exc} ({exc.resource.value} budget)\n")
+        return UNDECIDED
     except MscspError as exc:
         sys.stderr.write(f"mscsp {args.command}: failed: {exc}\n")
         return 1

@@ -24,7 +24,8 @@ import numpy as np
 from .errors import InconsistentError
 from .position import Position
 
-__all__ = ["Constraint", "ConstraintSystem", "build_constraints", "cell_name", "clue_name"]
+__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "cell_name",
+           "clue_name"]
 
 
 def cell_name(position: Position, cell: int) -> str:
@@ -132,6 +133,66 @@ class ConstraintSystem:
     def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
         """The cells of a component, ascending."""
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
+
+
+class ParityForest:
+    """Which cells are equal and which are each other's negation, as a union–find.
+
+    A clue touching exactly two covered cells and needing one mine — a *link* —
+    says one cell is the negation of the other; chains of links (the wires of
+    Kaye-compiled boards, long ``1-1`` borders of real play) put whole sets of cells
+    in one class. Each cell stores the parity of its path to its class's root, so
+    ``find`` gives the root and whether the cell equals it or its negation (path
+    halving keeps chains short). Both the SAT solver and the counter merge links
+    through this one structure.
+
+    Examples
+    --------
+    >>> f = ParityForest(3)
+    >>> f.union(0, 1, True), f.union(1, 2, True)  # cell 0 = not 1, 1 = not 2
+    (True, True)
+    >>> f.find(2) == (f.find(0)[0], 0)  # so 2 = 0
+    True
+    >>> f.union(0, 2, True)  # 0 = not 2 contradicts it
+    False
+    """
+
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+        self.parity = [0] * n
+
+    def find(self, i: int) -> tuple[int, int]:
+        """The root of ``i``'s class and the parity of ``i`` against it."""
+        parent, parity = self.parent, self.parity
+        p = 0
+        while parent[i] != i:
+            j = parent[i]
+            if parent[j] != j:  # halve: point i at its grandparent
+                parity[i] ^= parity[j]
+                parent[i] = parent[j]
+            p ^= parity[i]
+            i = parent[i]
+        return i, p
+
+    def union(self, a: int, b: int, odd: bool) -> bool:
+        """Record ``value(a) XOR value(b) == odd``; False when the classes already
+        say otherwise (an odd cycle of links), True when it is new or implied."""
+        ra, pa = self.find(a)
+        rb, pb = self.find(b)
+        if ra == rb:
+            return (pa ^ pb) == int(odd)
+        self.parent[rb] = ra
+        self.parity[rb] = pa ^ pb ^ int(odd)
+        return True
+
+    def same(self, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` are in one class."""
+        return self.find(a)[0] == self.find(b)[0]
+
+
+def is_link(constraint: "Constraint") -> bool:
+    """A clue that makes its two covered cells each other's negation."""
+    return len(constraint.cells) == 2 and constraint.count == 1
 
 
 def build_constraints(position: Position) -> ConstraintSystem:

@@ -10,6 +10,8 @@ The command line turns :class:`InputError` into a one-line message and exit stat
 
 from __future__ import annotations
 
+from enum import Enum
+
 __all__ = [
     "parse_choice",
     "MscspError",
@@ -18,6 +20,8 @@ __all__ = [
     "InconsistentError",
     "GenerationError",
     "IllegalMove",
+    "Resource",
+    "BudgetExceeded",
 ]
 
 
@@ -101,6 +105,35 @@ class GenerationError(MscspError):
 class IllegalMove(InputError):
     """A game action that the rules do not allow in the current state."""
 
+
+class Resource(Enum):
+    """What a bounded computation ran out of."""
+
+    TIME = "time"
+    MEMORY = "memory"
+    STATES = "states"
+
+
+class BudgetExceeded(MscspError):
+    """A bounded computation stopped at its budget before it had an answer.
+
+    Parameters
+    ----------
+    message : str
+        What was being computed and how far it got.
+    resource : Resource
+        Which budget ran out: seconds, bytes, or the states of one table.
+
+    Examples
+    --------
+    >>> err = BudgetExceeded("counting stopped after 2.0 s", Resource.TIME)
+    >>> err.resource.value, str(err)
+    ('time', 'counting stopped after 2.0 s')
+    """
+
+    def __init__(self, message: str, resource: Resource):
+        self.resource = resource
+        super().__init__(message)
 
 
 def parse_choice(enum_cls, value, what: str):

@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass
 
 from .constraints import build_constraints
-from .counting import StateLimit, forced_cells, probabilities
+from .counting import forced_cells, probabilities
+from .errors import BudgetExceeded
 from .game import Game, Status
 from .solvers import deduce
 from .solvers.propagation import Propagator
@@ -184,7 +185,7 @@ def _complete_step(position, system, use_total: bool, time_limit: float) -> tupl
     if use_total and system.remaining is not None:
         try:
             return forced_cells(position, system=system, state_limit=_STALL_STATES), True
-        except StateLimit:
+        except BudgetExceeded:
             pass
     return deduce(position, SolverName.SAT, use_total=use_total, time_limit=time_limit, system=system)
 

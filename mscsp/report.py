@@ -42,10 +42,22 @@ def _probability_rows(analysis: Analysis, fractions: bool) -> list[list] | None:
     for y in range(g.height):
         row = []
         for x in range(g.width):
-            p = probs.cells.get(y * g.width + x)
-            row.append(None if p is None else (f"{p.numerator}/{p.denominator}" if fractions else float(p)))
+            c = y * g.width + x
+            p = probs.cells.get(c)
+            if p is None or (fractions and c in probs.intervals):  # an estimate has no exact fraction
+                row.append(None)
+            else:
+                row.append(f"{p.numerator}/{p.denominator}" if fractions else float(p))
         rows.append(row)
     return rows
+
+
+def _interval_rows(analysis: Analysis) -> list[list]:
+    """The 95% interval ``[low, high]`` of every estimated probability (else null)."""
+    g = analysis.position.geometry
+    intervals = analysis.probabilities.intervals
+    return [[list(intervals[c]) if c in intervals else None
+             for c in range(y * g.width, (y + 1) * g.width)] for y in range(g.height)]
 
 
 def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool = False) -> dict:
@@ -84,8 +96,9 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
     }
     if probs is not None and probs.model is not None:
         record["model"] = probs.model
-    if probs is not None and "estimate" in probs.stats:
-        record["estimate"] = probs.stats["estimate"]
+    if probs is not None and not probs.exact:
+        record["estimate"] = dict(probs.stats.get("estimate", {}), reason=probs.reason)
+        record["interval"] = _interval_rows(analysis)
     if fractions:
         record["probability_exact"] = _probability_rows(analysis, True)
     return record
@@ -148,7 +161,14 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
             lines.append(f"layouts consistent with the position: {decimal(probs.layouts)}")
         if not probs.exact:
             est = probs.stats.get("estimate", {})
-            lines.append(f"percentages are ESTIMATES ({est.get('method', 'sampling')}); proven cells are exact")
+            lines.append(f"not counted exactly: {probs.reason}")
+            if probs.intervals:
+                widest = max(hi - lo for lo, hi in probs.intervals.values())
+                lines.append(f"percentages off proven cells are ESTIMATES ({est.get('method', 'sampling')}, "
+                             f"{est.get('samples')} samples); their 95% intervals are up to {100 * widest:.0f} "
+                             f"points wide (--json gives each); proven cells are exact")
+            elif any(p is None for p in probs.cells.values()):
+                lines.append("cells without a number could not be weighed; proven cells are exact")
         if probs.model:
             lines.append(f"model: {probs.model}")
     if not result.complete:

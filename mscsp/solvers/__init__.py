@@ -121,11 +121,15 @@ def solve(
             subset = solver is SolverName.SUBSET
             prop = Propagator(system, subset=subset, use_total=use_total).run()
             known, reason, complete, calls = prop.known, prop.reason, True, engine.calls
-            if explain:
+            if explain:  # each proven cell's reason, shrunk, while time allows; the rest say so
                 deadline = started + time_limit
-                reason = {c: minimal_reason(system, c, known[c], why, subset=subset, use_total=use_total,
-                                            deadline=deadline)
-                          for c, why in reason.items()}
+                shrunk = {}
+                for c in sorted(known):
+                    if time.perf_counter() > deadline:
+                        break
+                    shrunk[c] = minimal_reason(system, c, known[c], reason[c], subset=subset,
+                                               use_total=use_total, deadline=deadline)
+                reason = shrunk
     except InconsistentError as err:
         return SolveResult(solver, contradiction=_contradiction(position, system, err), complete=True)
     deductions = []

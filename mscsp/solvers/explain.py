@@ -97,15 +97,13 @@ def describe_deduction(
                 f"{clue_name(position, clue)} already has its {_n(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
             )
-    parts = [_need(position, system, c) for c in clues]
-    if uses_total:
-        parts.append(_total_text(system))
-    if not parts:
-        return _conclusion(position, cells, mine)
-    if len(parts) > 4:
-        head = f"taking {len(clues)} clues together ({'; '.join(parts[:3])}; and more)"
+    if not clues and not uses_total:  # every forced cell has a reason; none was found within the time limit
+        return f"{_conclusion(position, cells, mine)}: proven, but not explained within the time limit"
+    if len(clues) + uses_total > 4:
+        shown = "; ".join(_need(position, system, c) for c in clues[:3])
+        head = f"taking {len(clues)} clues together ({shown}; and more)"
     else:
-        head = "; ".join(parts)
+        head = "; ".join([_need(position, system, c) for c in clues] + ([_total_text(system)] if uses_total else []))
     return f"{head}: so {_conclusion(position, cells, mine)}"
 
 

@@ -24,6 +24,7 @@ which the same rung still proves the cell and none of whose clues can be dropped
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ..constraints import ConstraintSystem
@@ -33,14 +34,43 @@ __all__ = ["Propagator", "minimal_reason"]
 
 
 class _Equation:
-    __slots__ = ("cells", "count", "clues", "total", "alive")
+    """One equation: ``count`` mines among ``cells``.
 
-    def __init__(self, cells: set[int], count: int, clues: frozenset[int], total: bool):
+    Its provenance is a node of the derivation graph: the clue it comes from
+    (``origin``), the equations a subset step derived it from (``parents``) and the
+    proven cells substituted into it since (``facts``). Reasons are read off this
+    graph when asked for, so a long chain of deductions costs memory linear in its
+    length, not quadratic as sets copied at every step would.
+    """
+
+    __slots__ = ("cells", "count", "alive", "origin", "parents", "facts")
+
+    def __init__(self, cells: set[int], count: int, origin: int | None,
+                 parents: tuple[tuple[int, int], ...] = ()):
         self.cells = cells
         self.count = count
-        self.clues = clues
-        self.total = total
         self.alive = True
+        self.origin = origin
+        self.parents = parents
+        self.facts: list[int] = []
+
+
+class _Reasons(Mapping):
+    """cell -> (clues, uses_total) for every proven cell, computed when asked for."""
+
+    def __init__(self, prop: "Propagator"):
+        self._prop = prop
+
+    def __getitem__(self, cell: int) -> tuple[frozenset[int], bool]:
+        if cell not in self._prop.known:
+            raise KeyError(cell)
+        return self._prop._collect([], [cell])
+
+    def __iter__(self):
+        return iter(self._prop.known)
+
+    def __len__(self) -> int:
+        return len(self._prop.known)
 
 
 class Propagator:
@@ -61,8 +91,9 @@ class Propagator:
     ----------
     known : dict
         cell -> True (mine) / False (safe) for every proven cell.
-    reason : dict
-        cell -> (clues, uses_total) that prove it.
+    reason : Mapping
+        cell -> (clues, uses_total) that prove it, read off the derivation graph on
+        demand.
     """
 
     def __init__(self, system: ConstraintSystem, *, subset: bool, use_total: bool = True, derived_limit: int | None = None):
@@ -70,7 +101,10 @@ class Propagator:
         self.subset = subset
         self.use_total = use_total and system.remaining is not None and subset
         self.known: dict[int, bool] = {}
-        self.reason: dict[int, tuple[frozenset[int], bool]] = {}
+        # why each proven cell is proven: the equations and proven cells it follows
+        # from, and whether the mine total was counted
+        self._cause: dict[int, tuple] = {}
+        self.reason = _Reasons(self)
         self.order: list[int] = []
         self._eqs: list[_Equation] = []
         self._by_cell: dict[int, set[int]] = {}
@@ -78,28 +112,70 @@ class Propagator:
         n = len(system.constraints)
         self._derived_left = derived_limit if derived_limit is not None else 8 * n + 64
         for con in system.constraints:
-            self._add(set(con.cells), con.count, frozenset((con.clue,)), False)
+            self._add(set(con.cells), con.count, con.clue)
 
     # -- bookkeeping -----------------------------------------------------------------
-    def _add(self, cells: set[int], count: int, clues: frozenset[int], total: bool) -> int:
+    def _add(self, cells: set[int], count: int, origin: int | None,
+             parents: tuple[tuple[int, int], ...] = ()) -> int:
         i = len(self._eqs)
-        self._eqs.append(_Equation(cells, count, clues, total))
+        self._eqs.append(_Equation(cells, count, origin, parents))
         self._keys.add(frozenset(cells))
         for c in cells:
             self._by_cell.setdefault(c, set()).add(i)
         return i
 
-    def _fail(self, clues: frozenset[int], total: bool, text: str) -> None:
-        raise InconsistentError(text, tuple(sorted(clues)), uses_total=total)
+    def _collect(self, eqs: list[tuple[int, int | None]], cells: list[int]) -> tuple[frozenset[int], bool]:
+        """The clues (and whether the total) behind some equations and proven cells.
 
-    def _set(self, cell: int, mine: bool, clues: frozenset[int], total: bool, work: list[int]) -> None:
+        An equation comes as ``(index, facts)``: only its first ``facts`` substituted
+        cells count (None: all of them), the ones it held when it was used."""
+        clues: set[int] = set()
+        total = False
+        seen_eq: dict[int, int] = {}  # equation -> how many of its facts were taken
+        seen_cell: set[int] = set()
+        eq_stack = list(eqs)
+        cell_stack = list(cells)
+        while eq_stack or cell_stack:
+            while cell_stack:
+                c = cell_stack.pop()
+                if c in seen_cell:
+                    continue
+                seen_cell.add(c)
+                from_eqs, from_cells, used_total = self._cause[c]
+                total = total or used_total
+                eq_stack.extend(from_eqs)
+                cell_stack.extend(from_cells)
+            while eq_stack:
+                i, upto = eq_stack.pop()
+                eq = self._eqs[i]
+                upto = len(eq.facts) if upto is None else upto
+                done = seen_eq.get(i)
+                if done is None:
+                    if eq.origin is not None:
+                        clues.add(eq.origin)
+                    eq_stack.extend(eq.parents)
+                    done = 0
+                if upto > done:
+                    cell_stack.extend(eq.facts[done:upto])
+                    seen_eq[i] = upto
+                else:
+                    seen_eq.setdefault(i, done)
+        return frozenset(clues), total
+
+    def _fail(self, eqs: list[tuple[int, int | None]], cells: list[int], total: bool, text: str) -> None:
+        clues, used = self._collect(eqs, cells)
+        raise InconsistentError(text, tuple(sorted(clues)), uses_total=total or used)
+
+    def _set(self, cell: int, mine: bool, cause: tuple, work: list[int]) -> None:
+        """Record a proven cell and why: ``cause`` is (equations as ``(index, facts)``,
+        proven cells, whether the total was counted)."""
         if cell in self.known:
             if self.known[cell] != mine:
-                c2, t2 = self.reason[cell]
-                self._fail(clues | c2, total or t2, "these clues force a cell to be both a mine and safe")
+                eqs, cells, total = cause
+                self._fail(list(eqs), [*cells, cell], total, "these clues force a cell to be both a mine and safe")
             return
         self.known[cell] = mine
-        self.reason[cell] = (clues, total)
+        self._cause[cell] = cause
         self.order.append(cell)
         for i in self._by_cell.pop(cell, ()):
             eq = self._eqs[i]
@@ -108,8 +184,7 @@ class Propagator:
             eq.cells.discard(cell)
             if mine:
                 eq.count -= 1
-            eq.clues = eq.clues | clues
-            eq.total = eq.total or total
+            eq.facts.append(cell)
             work.append(i)
 
     # -- rules -----------------------------------------------------------------------
@@ -117,12 +192,12 @@ class Propagator:
         eq = self._eqs[i]
         n = len(eq.cells)
         if eq.count < 0 or eq.count > n:
-            self._fail(eq.clues, eq.total, "these clues need more mines, or fewer, than their cells allow")
+            self._fail([(i, None)], [], False, "these clues need more mines, or fewer, than their cells allow")
         if n and (eq.count == 0 or eq.count == n):
             eq.alive = False
             mine = eq.count == n
             for c in sorted(eq.cells):
-                self._set(c, mine, eq.clues, eq.total, work)
+                self._set(c, mine, (((i, len(eq.facts)),), (), False), work)
             return True
         if not n:
             eq.alive = False
@@ -145,7 +220,8 @@ class Propagator:
             elif len(b.cells) < len(a.cells) and b.cells <= a.cells:
                 small, big = b, a
             elif a.cells == b.cells and a.count != b.count:
-                self._fail(a.clues | b.clues, a.total or b.total, "these clues need different numbers of mines in the same cells")
+                self._fail([(i, None), (j, None)], [], False,
+                           "these clues need different numbers of mines in the same cells")
             else:
                 continue
             rest = big.cells - small.cells
@@ -155,7 +231,8 @@ class Propagator:
             if self._derived_left <= 0:
                 return
             self._derived_left -= 1
-            k = self._add(set(rest), big.count - small.count, small.clues | big.clues, small.total or big.total)
+            k = self._add(set(rest), big.count - small.count, None,
+                          ((i, len(a.facts)), (j, len(b.facts))))
             work.append(k)
 
     def _global(self, work: list[int]) -> None:
@@ -165,40 +242,35 @@ class Propagator:
         unknown = [c for c in system.covered if c not in known]
         if not unknown:
             return
-        mine_clues: frozenset[int] = frozenset()
-        all_clues: frozenset[int] = frozenset()
-        mines_known = 0
-        for c, mine in known.items():
-            clues, _ = self.reason[c]
-            all_clues |= clues
-            if mine:
-                mines_known += 1
-                mine_clues |= clues
-        left = system.remaining - mines_known
+        mines = tuple(c for c, mine in known.items() if mine)
+        left = system.remaining - len(mines)
         if left < 0 or left > len(unknown):
-            self._fail(all_clues, True, "the mine total cannot be met with these clues")
+            self._fail([], list(known), True, "the mine total cannot be met with these clues")
         if left == 0:
             for c in unknown:
-                self._set(c, False, mine_clues, True, work)
+                self._set(c, False, ((), mines, True), work)
             return
         if left == len(unknown):
+            everything = tuple(known)
             for c in unknown:
-                self._set(c, True, all_clues, True, work)
+                self._set(c, True, ((), everything, True), work)
             return
         # Pairwise-disjoint equations that already hold every remaining mine.
         used: set[int] = set()
         held = 0
-        clues = mine_clues
-        for eq in sorted((e for e in self._eqs if e.alive and e.cells), key=lambda e: (-e.count, min(e.cells))):
+        chosen = []
+        for i, eq in sorted(((i, e) for i, e in enumerate(self._eqs) if e.alive and e.cells),
+                            key=lambda ie: (-ie[1].count, min(ie[1].cells))):
             if eq.cells & used:
                 continue
             used |= eq.cells
             held += eq.count
-            clues |= eq.clues
+            chosen.append(i)
         if held == left:
+            cause = (tuple((i, len(self._eqs[i].facts)) for i in chosen), mines, True)
             for c in unknown:
                 if c not in used:
-                    self._set(c, False, clues, True, work)
+                    self._set(c, False, cause, work)
 
     def run(self) -> "Propagator":
         """Propagate to a fixed point.

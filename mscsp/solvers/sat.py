@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.solvers import Solver
 
-from ..constraints import ConstraintSystem
-from ..errors import InconsistentError
+from ..constraints import ConstraintSystem, ParityForest, is_link
+from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
 from .propagation import Propagator
 
@@ -223,43 +223,23 @@ class _MergedPart(_Part):
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str):
         index = {c: i for i, c in enumerate(cells)}
-        parent = list(range(len(cells)))
-        parity = [0] * len(cells)
-
-        def resolve(i: int) -> tuple[int, int]:
-            """Root and parity of local cell ``i`` (path halving keeps chains short)."""
-            p = 0
-            while parent[i] != i:
-                j = parent[i]
-                if parent[j] != j:  # halve: point i at its grandparent
-                    parity[i] ^= parity[j]
-                    parent[i] = parent[j]
-                p ^= parity[i]
-                i = parent[i]
-            return i, p
-
+        forest = ParityForest(len(cells))
         links: list[int] = []
         others: list[int] = []
         constraints = system.constraints
         for e in eq_ids:
             con = constraints[e]
-            if len(con.cells) == 2 and con.count == 1:
-                ra, pa = resolve(index[con.cells[0]])
-                rb, pb = resolve(index[con.cells[1]])
-                if ra == rb:
-                    if pa ^ pb != 1:
-                        others.append(e)  # an odd cycle of links: let the encoding see the clash
-                else:
-                    parent[rb] = ra
-                    parity[rb] = pa ^ pb ^ 1
+            if is_link(con):
+                if not forest.union(index[con.cells[0]], index[con.cells[1]], True):
+                    others.append(e)  # an odd cycle of links: let the encoding see the clash
                 links.append(e)
             else:
                 others.append(e)
         self.parity_ids: list[int] = []
         self.parity_merges = self._merge_parities(
             [[index[c] for c in constraints[e].cells] for e in others], [constraints[e].count for e in others],
-            others, resolve, parent, parity, self.parity_ids)
-        resolved = [resolve(i) for i in range(len(cells))]
+            others, forest, self.parity_ids)
+        resolved = [forest.find(i) for i in range(len(cells))]
         var_of_root: dict[int, int] = {}
         lit = {}
         for c, (r, p) in zip(cells, resolved):
@@ -271,7 +251,7 @@ class _MergedPart(_Part):
                          lit=lit, encode=others)
 
     @staticmethod
-    def _merge_parities(cell_lists, counts, ids, resolve, parent, parity, used: list[int]) -> int:
+    def _merge_parities(cell_lists, counts, ids, forest: ParityForest, used: list[int]) -> int:
         """Merge the cells that XOR gadgets make equal.
 
         A clue whose cells include two of the same chain with the same sign counts
@@ -287,7 +267,7 @@ class _MergedPart(_Part):
         for local, count, e in zip(cell_lists, counts, ids):
             seen: dict[tuple[int, int], int] = {}
             for i in local:
-                key = resolve(i)
+                key = forest.find(i)
                 seen[key] = seen.get(key, 0) + 1
             if not any(n >= 2 for n in seen.values()):
                 continue
@@ -312,7 +292,7 @@ class _MergedPart(_Part):
             for vars_, par in equations:
                 resolved = {}
                 for v in vars_:
-                    r, p = resolve(v)
+                    r, p = forest.find(v)
                     resolved[r] = resolved.get(r, 0) ^ 1
                     par ^= p
                 live = frozenset(r for r, odd in resolved.items() if odd)
@@ -330,11 +310,8 @@ class _MergedPart(_Part):
                         continue
                     (x,) = tuple(live - pair)
                     (y,) = tuple(o_live - pair)
-                    rx, px = resolve(x)
-                    ry, py = resolve(y)
-                    if rx != ry:
-                        parent[ry] = rx
-                        parity[ry] = px ^ py ^ par ^ o_par
+                    if not forest.same(x, y):
+                        forest.union(x, y, bool(par ^ o_par))
                         merges += 1
                         changed = True
             equations = current
@@ -398,17 +375,21 @@ class SatEngine:
         # Unbinding when every frontier count is allowed and unconstrained cells can go either way.
         return not (f <= r - 1 and r <= u - 1)
 
-    def _build(self) -> None:
+    def _groups(self) -> tuple[list[list[int]], tuple[int, int] | None]:
+        """The equations of each part (one part when the total binds), and the total."""
         s = self.system
         if self._total_binds():
-            total = (s.remaining, len(s.unconstrained))
-            self.parts = [_Part(s, list(range(len(s.constraints))), list(s.frontier), total=total,
-                                backend=self.backend, encoding=self.encoding)]
-        else:
-            self.parts = [
-                _Part(s, list(comp), list(s.component_cells(comp)), total=None, backend=self.backend, encoding=self.encoding)
-                for comp in s.components
-            ]
+            return [list(range(len(s.constraints)))], (s.remaining, len(s.unconstrained))
+        return [list(comp) for comp in s.components], None
+
+    def _build(self, merged: bool = False) -> None:
+        """One solver per part: plain (every clue under a selector, for cores and
+        explanations) or with chains merged (for proofs: one question per chain)."""
+        s = self.system
+        groups, total = self._groups()
+        kind = _MergedPart if merged else _Part
+        self.parts = [kind(s, eq_ids, sorted({c for e in eq_ids for c in s.constraints[e].cells}), total=total,
+                           backend=self.backend, encoding=self.encoding) for eq_ids in groups]
 
     def close(self) -> None:
         for p in self.parts:
@@ -483,28 +464,28 @@ class SatEngine:
         InconsistentError
             With a small set of clues (and whether the total) that cannot all hold.
         """
-        s = self.system
-        total = (s.remaining, len(s.unconstrained)) if self._total_binds() else None
-        groups = [list(range(len(s.constraints)))] if total is not None else [list(c) for c in s.components]
         values: dict[int, bool] = {}
-        for eq_ids in groups:
-            cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
-            part = _MergedPart(s, eq_ids, cells, total=total, backend=self.backend, encoding=self.encoding)
-            try:
+        self._build(merged=True)
+        try:
+            for part in self.parts:
                 res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
                 if res is None:
-                    raise TimeoutError("the SAT search for a witness ran out of its conflict budget")
-                if res is True:
-                    values.update(part.model_values())
-                    continue
-                core = set(part.solver.get_core() or part.selectors())
-                uses_total = any(x in core for x in part.total_assumptions())
-                kept = [e for e, sel in part.selector.items() if sel in core]
-                candidate = sorted(set(kept) | set(part.links_of(kept)))
-            finally:
-                part.delete()
-            raise self._shrink_candidate(candidate, total if uses_total else None, eq_ids)
+                    raise BudgetExceeded("the SAT search for a witness ran out of its time limit", Resource.TIME)
+                if res is False:
+                    raise self._merged_clash(part)
+                values.update(part.model_values())
+        finally:
+            self.close()
         return values
+
+    def _merged_clash(self, part: "_MergedPart") -> InconsistentError:
+        """The clash of an unsatisfiable merged part: its core, with the links the core's
+        chains lean on, checked and shrunk on the plain encoding."""
+        core = set(part.solver.get_core() or part.selectors())
+        uses_total = any(x in core for x in part.total_assumptions())
+        kept = [e for e, sel in part.selector.items() if sel in core]
+        candidate = sorted(set(kept) | set(part.links_of(kept)))
+        return self._shrink_candidate(candidate, part.total if uses_total else None, part.eq_ids)
 
     def _total_over(self, cells: list[int], total: tuple[int, int] | None) -> tuple[int, int] | None:
         """The total as seen by a part over ``cells`` only: every other covered cell,
@@ -564,96 +545,130 @@ class SatEngine:
                 raise
             raise clash from None
         known = dict(cheap.known)
-        reason: dict[int, tuple[frozenset[int], bool] | None] = dict(cheap.reason)
-        self._build()
+        reason: dict[int, tuple[frozenset[int], bool] | None] = {}
+        settled = len(known) == len(s.covered) and (
+            not self.use_total or sum(known.values()) == s.remaining)
         complete = True
-        try:
-            for part in self.parts:
-                complete = self._settle_part(part, known, reason, explain) and complete
-            complete = self._settle_unconstrained(known, reason, explain) and complete
-        finally:
-            self.calls = sum(p.calls for p in self.parts)
-            self.close()
+        unconstrained = None
+        if not settled:
+            self._build(merged=True)
+            try:
+                for part in self.parts:
+                    complete = self._settle_part(part, known) and complete
+                unconstrained, decided = self._decide_unconstrained(known)
+                complete = complete and decided
+            finally:
+                self.calls = sum(p.calls for p in self.parts)
+                self.close()
+            if unconstrained is not None:
+                for c in s.unconstrained:
+                    known[c] = unconstrained[0]
+        elif s.unconstrained and self._total_binds():
+            # the cheap rules forced the cells away from clues: by the total, one shifted bound
+            mine = known[s.unconstrained[0]]
+            unconstrained = (mine, {"lower_shift": 1} if mine else {"upper_shift": 1})
+        if explain and known and time.perf_counter() < self.deadline:
+            self._build()
+            try:
+                self._explain(known, reason, unconstrained)  # what it leaves out is said as such
+            finally:
+                self.calls += sum(p.calls for p in self.parts)
+                self.close()
+        for c in known:  # not explained (not asked for, or not within the time limit)
+            reason.setdefault(c, None)
         undecided = [c for c in s.covered if c not in known]
         return SatOutcome(known, reason, undecided, complete, self.calls)
 
-    def _settle_part(self, part: _Part, known: dict[int, bool], reason: dict, explain: bool) -> bool:
+    def _settle_part(self, part: _Part, known: dict[int, bool]) -> bool:
+        """Prove every variable of a part that the clues force, both ways, one
+        question per variable (a whole chain of linked cells at once)."""
         base = part.selectors() + part.total_assumptions()
-        fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
+        lit = part.lit
+        fixed = sorted({lit[c] if known[c] else -lit[c] for c in part.cells if c in known})
         res = part.solve(base + fixed, self.budget, self.deadline)
         if res is None:
             return False
         if res is False:
-            raise self._clash(part)
-        seen_mine: set[int] = set()
-        seen_safe: set[int] = set()
+            raise self._merged_clash(part) if isinstance(part, _MergedPart) else self._clash(part)
+        seen: set[int] = set()  # literals true in some model
+        variables = sorted({abs(x) for x in lit.values()})
 
         def absorb() -> None:
-            values = part.model_values()
-            for c, v in values.items():
-                (seen_mine if v else seen_safe).add(c)
-            # Prefer the opposite values next time, so one model flips many cells.
-            part.solver.set_phases([(-part.var[c] if v else part.var[c]) for c, v in values.items()])
+            model = part.solver.get_model()
+            values = [model[v - 1] for v in variables]
+            seen.update(values)
+            # Prefer the opposite values next time, so one model flips many variables.
+            part.solver.set_phases([-x for x in values])
 
         absorb()
-        complete = True
+        cells_of: dict[int, list[int]] = {}
         for c in part.cells:
-            for want_mine in (True, False):
-                if c in known or c in (seen_mine if want_mine else seen_safe):
+            if c not in known:
+                cells_of.setdefault(abs(lit[c]), []).append(c)
+        complete = True
+        for v, cells in cells_of.items():
+            for x in (v, -v):
+                if x in seen or cells[0] in known:
                     continue
                 if time.perf_counter() > self.deadline:
                     return False
-                lit = part.var[c] if want_mine else -part.var[c]
-                res = part.solve(base + fixed + [lit], self.budget, self.deadline)
+                res = part.solve(base + fixed + [x], self.budget, self.deadline)
                 if res is True:
                     absorb()
                 elif res is False:
-                    known[c] = not want_mine
-                    fixed.append(-lit)
-                    reason[c] = None
+                    fixed.append(-x)
+                    for c in cells:  # -x holds: a cell is a mine when its literal is -x
+                        known[c] = lit[c] == -x
                 else:
                     complete = False
-        if explain:
+        return complete
+
+    def _explain(self, known: dict[int, bool], reason: dict, unconstrained) -> bool:
+        """A minimal set of clues (and whether the total) for every proven cell, on
+        the plain encoding, as long as time allows; False if some were left out."""
+        complete = True
+        for part in self.parts:
             for c in part.cells:
+                if time.perf_counter() > self.deadline:
+                    return False
                 if c in known:
                     opposite = -part.var[c] if known[c] else part.var[c]
                     small = self._shrink(part, [opposite], include_total=True)
                     if small is None:
                         complete = False
-                    reason[c] = small
+                    else:
+                        reason[c] = small
+        if unconstrained is not None and self.parts and self.parts[0].shiftable:
+            _, shift = unconstrained
+            small = self._shrink(self.parts[0], self.parts[0].total_assumptions(**shift), include_total=False)
+            if small is None:
+                complete = False
+            else:
+                for c in self.system.unconstrained:
+                    reason[c] = (small[0], True)
         return complete
 
-    def _settle_unconstrained(self, known: dict[int, bool], reason: dict, explain: bool) -> bool:
+    def _decide_unconstrained(self, known: dict[int, bool]) -> tuple[tuple[bool, dict] | None, bool]:
         """Cells touching no clue: all alike, so decided together, only by the total.
 
         One of them can be a mine exactly when the frontier can hold at most
         ``remaining - 1`` mines; one can be safe exactly when it can hold at least
-        ``remaining - u + 1``.
+        ``remaining - u + 1``. Returns ``((mine, shift), True)`` when they are forced
+        (``shift`` names the shifted bound that proves it), ``(None, complete)``
+        otherwise.
         """
         s = self.system
-        cells = list(s.unconstrained)
-        if not cells or not self.use_total or not self._total_binds():
-            return True
+        if not s.unconstrained or not self.use_total or not self._total_binds():
+            return None, True
         part = self.parts[0]
-        fixed = [part.var[c] if known[c] else -part.var[c] for c in part.cells if c in known]
-        verdict = None
         if not part.shiftable:
-            return False
+            return None, False
+        lit = part.lit
+        fixed = sorted({lit[c] if known[c] else -lit[c] for c in part.cells if c in known})
         for mine, shift in ((False, {"upper_shift": 1}), (True, {"lower_shift": 1})):
             res = part.solve(part.selectors() + fixed + part.total_assumptions(**shift), self.budget, self.deadline)
             if res is None:
-                return False
+                return None, False
             if res is False:
-                verdict = (mine, part.total_assumptions(**shift))
-                break
-        if verdict is None:
-            return True
-        mine, shifted = verdict
-        why: tuple[frozenset[int], bool] | None = None
-        if explain:
-            small = self._shrink(part, shifted, include_total=False)
-            why = None if small is None else (small[0], True)
-        for c in cells:
-            known[c] = mine
-            reason[c] = why
-        return True
+                return (mine, shift), True
+        return None, True

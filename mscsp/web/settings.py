@@ -27,8 +27,10 @@ class Settings:
     max_body : int
         Largest request body, in bytes; larger requests get status 413.
     sat_time_limit : float
-        Seconds the complete solver may spend proving cells and explaining them;
-        past it the answer says ``"complete": false``.
+        Seconds one analysis may take (the ``time_limit`` of
+        :func:`mscsp.analysis.analyse`): the proofs and their explanations use half,
+        counting the rest; what the proofs do not finish says ``"complete": false``,
+        what counting does not finish is estimated (``"exact": false``).
     state_limit : int
         DP states per border component before its probabilities are estimated
         (``"exact": false``) instead of counted.

@@ -135,24 +135,26 @@ export class Board {
     }
     const safe = new Set(record.safe.map(([x, y]) => key(x, y)));
     const mine = new Set(record.mine.map(([x, y]) => key(x, y)));
-    const estimate = record.exact === false;
     for (const cell of this.cells) {
       if (cell.dataset.value !== ".") continue;
       const x = +cell.dataset.x;
       const y = +cell.dataset.y;
       const p = record.probability ? record.probability[y][x] : null;
-      if (safe.has(key(x, y)) || (p === 0 && !estimate)) {
+      const interval = record.interval ? record.interval[y][x] : null; // only estimates have one
+      if (safe.has(key(x, y)) || (p === 0 && !interval)) {
         cell.dataset.overlay = "safe";
         cell.dataset.note = "safe in every layout";
-      } else if (mine.has(key(x, y)) || (p === 1 && !estimate)) {
+      } else if (mine.has(key(x, y)) || (p === 1 && !interval)) {
         cell.dataset.overlay = "mine";
         cell.dataset.note = "a mine in every layout";
       } else if (p !== null && p !== undefined) {
         cell.dataset.overlay = "p";
-        cell.dataset.p = (estimate ? "≈" : "") + percent(p);
+        cell.dataset.p = (interval ? "≈" : "") + percent(p);
         cell.style.setProperty("--p", p);
-        cell.dataset.note = `${percent(p)} chance of a mine${estimate ? " (estimate)" : ""}`;
-        if (estimate) cell.dataset.estimate = "";
+        cell.dataset.note = interval
+          ? `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`
+          : `${percent(p)} chance of a mine`;
+        if (interval) cell.dataset.estimate = "";
       }
       this.describe(cell);
     }

@@ -58,10 +58,17 @@ export function showReport(record, parts) {
   if (record.best) bits.push(`suggested click [${record.best[0]},${record.best[1]}]`);
   summary.textContent = bits.join("; ") + ".";
   if (record.exact === false) {
+    const estimate = record.estimate || {};
+    const widths = (record.interval || []).flat().filter((iv) => iv).map(([lo, hi]) => hi - lo);
+    const widest = widths.length ? Math.max(...widths) : null;
     notices.append(notice("estimate", [
-      strong("Estimates: "),
-      "percentages marked ≈ are close estimates (sequential importance sampling), because one undecided " +
-        "area is too large to count every layout. Cells marked safe or mine are still proven.",
+      strong("Not counted exactly: "),
+      `${estimate.reason || "an undecided area is too large to count every layout"}. ` +
+        (widest === null
+          ? "Covered cells without a number could not be weighed. "
+          : "Percentages marked ≈ are estimates (sequential importance sampling), each with a 95% interval " +
+            `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points. `) +
+        "Cells marked safe or mine are still proven.",
     ]));
   }
   if (record.complete === false) {

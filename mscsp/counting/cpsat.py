@@ -3,7 +3,7 @@
 Each component's cells are Boolean variables (cells, not groups), each clue a linear
 equality; CP-SAT's solution callback tallies the solutions by mine count and, for
 every cell, how often it holds a mine. It shares nothing with the dynamic programme
-of :mod:`mscsp.counting` but the input equations, so the tests can demand identical
+of :mod:`mscsp.counting`'s dynamic programme but the input equations, so the tests can demand identical
 integers from both. Enumeration is exponential: this backend is for cross-checks
 and small components (``mscsp solve --counter cpsat``).
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from .constraints import ConstraintSystem
-from .counting import Tally, group_cells
-from .errors import MscspError
+from ..constraints import ConstraintSystem
+from ..errors import BudgetExceeded, Resource
+from .combine import Tally
 
 __all__ = ["tally_component_cpsat"]
 
@@ -40,7 +40,7 @@ def tally_component_cpsat(system: ConstraintSystem, component: tuple[int, ...], 
 
     Raises
     ------
-    MscspError
+    BudgetExceeded
         If the enumeration does not finish within ``time_limit`` seconds.
     """
     cells = list(system.component_cells(component))
@@ -57,7 +57,10 @@ def tally_component_cpsat(system: ConstraintSystem, component: tuple[int, ...], 
     callback = _Tally(x, len(cells))
     status = solver.Solve(model, callback)
     if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        raise MscspError(f"CP-SAT enumeration of a {len(cells)}-cell component did not finish in {time_limit} s")
+        raise BudgetExceeded(f"CP-SAT enumeration of a {len(cells)}-cell component did not finish in "
+                             f"{time_limit:g} s", Resource.TIME)
+    from . import group_cells
+
     groups = group_cells(system, component)
     mines = []
     for g in groups:

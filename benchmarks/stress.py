@@ -1,0 +1,316 @@
+"""Hard, huge and hostile input for the command line: time, peak memory and the answer.
+
+Every case is one ``mscsp`` command run in a fresh process on an input this script
+writes (seeded, so the corpus is the same on every machine):
+
+- *hard positions*: a lattice of clues with a covered cell between every two of them
+  (30x6 and a whole 30x16 Expert board), a strip of clues over a row of covered cells
+  (1500 and 5000 cells), each with and without its mine total;
+- *compiled boards*: random 3-CNF formulas compiled by ``mscsp from-cnf`` (Kaye's
+  reduction), solved, counted and decided, satisfiable and not, with a short
+  ``--time-limit`` on the largest;
+- *malformed files and paths*: JSON maps and replays of the wrong shape, output paths
+  into missing folders, a byte-order mark, oversized boards and files.
+
+For each case the table gives the exit status, wall seconds, peak resident memory
+(``wait4``'s ``ru_maxrss``) and what went wrong: a traceback, more than one line on
+standard error for bad input, an exit status outside the expected ones, a time or
+memory budget overrun. ``--baseline DIR`` runs every case a second time with another
+checkout of mscsp first on the import path (an earlier revision, its C extension
+built in place) and prints the ratios of the two runs side by side.
+
+    python benchmarks/stress.py                          # this checkout
+    python benchmarks/stress.py --baseline ../mscsp-old  # before and after
+    python benchmarks/stress.py --only lattice strip     # cases whose name has these
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+#: The budgets every case must meet.
+SECONDS = 30.0
+MEMORY_MB = 2048
+
+#: The 30x6 lattice from the bug report, with its total.
+LATTICE_30x6 = """mines: 32
+1.1.0.1.1.2.2.1.0.0.0.1.1.0.2.
+..............................
+2.3.0.4.4.3.1.0.0.1.0.1.2.1.3.
+..............................
+0.2.2.4.5.3.2.2.2.3.1.1.1.0.1.
+..............................
+"""
+
+
+@dataclass
+class Case:
+    """One command on one input, and the exit statuses that count as an answer."""
+
+    name: str
+    argv: list[str]
+    ok: tuple[int, ...]
+    stdin: str | None = None
+    one_line: bool = False  # bad input: exactly one line on standard error
+    notes: list[str] = field(default_factory=list)
+
+
+# -- inputs -------------------------------------------------------------------------------
+def _numbers(mines: np.ndarray) -> np.ndarray:
+    """Adjacent-mine counts of a boolean grid."""
+    h, w = mines.shape
+    padded = np.zeros((h + 2, w + 2), dtype=np.int8)
+    padded[1:-1, 1:-1] = mines
+    out = np.zeros((h, w), dtype=np.int8)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx or dy:
+                out += padded[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+    return out
+
+
+def _position(clue: np.ndarray, mines: np.ndarray, total: bool) -> str:
+    """Clue cells show their numbers, every other cell is covered."""
+    numbers = _numbers(mines)
+    rows = ["".join(str(numbers[y, x]) if clue[y, x] else "." for x in range(clue.shape[1]))
+            for y in range(clue.shape[0])]
+    head = [f"mines: {int(mines.sum())}"] if total else []
+    return "\n".join(head + rows) + "\n"
+
+
+def lattice(width: int, height: int, mines: int, seed: int, total: bool = True) -> str:
+    """Clues on the even cells of even rows, covered cells everywhere else."""
+    clue = np.zeros((height, width), dtype=bool)
+    clue[::2, ::2] = True
+    rng = np.random.default_rng(seed)
+    free = np.flatnonzero(~clue.ravel())
+    layout = np.zeros(height * width, dtype=bool)
+    layout[rng.choice(free, size=mines, replace=False)] = True
+    return _position(clue, layout.reshape(height, width), total)
+
+
+def strip(length: int, density: float, seed: int, total: bool = True) -> str:
+    """A row of clues over a row of covered cells."""
+    rng = np.random.default_rng(seed)
+    clue = np.zeros((2, length), dtype=bool)
+    clue[0] = True
+    layout = np.zeros((2, length), dtype=bool)
+    layout[1] = rng.random(length) < density
+    return _position(clue, layout, total)
+
+
+def random_cnf(variables: int, clauses: int, seed: int) -> str:
+    """A uniform random 3-CNF formula in DIMACS."""
+    rng = np.random.default_rng(seed)
+    lines = [f"p cnf {variables} {clauses}"]
+    for _ in range(clauses):
+        vs = rng.choice(variables, size=3, replace=False) + 1
+        signs = rng.choice([-1, 1], size=3)
+        lines.append(" ".join(str(int(v * s)) for v, s in zip(vs, signs)) + " 0")
+    return "\n".join(lines) + "\n"
+
+
+def _satisfiable(text: str) -> bool:
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(bootstrap_with=CNF(from_string=text).clauses) as s:
+        return s.solve()
+
+
+def cnf_with(variables: int, clauses: int, satisfiable: bool, seed: int) -> str:
+    """The first seeded random 3-CNF from ``seed`` on that is (un)satisfiable as asked."""
+    while True:
+        text = random_cnf(variables, clauses, seed)
+        if _satisfiable(text) == satisfiable:
+            return text
+        seed += 1
+
+
+def compile_board(cnf_text: str, folder: Path, name: str) -> tuple[Path, Path]:
+    """The position and map ``mscsp from-cnf`` makes of a formula (with this checkout)."""
+    from mscsp.reduction import compile_cnf, parse_dimacs
+    from mscsp.position import format_position
+
+    compiled = compile_cnf(parse_dimacs(cnf_text))
+    board = folder / f"{name}.txt"
+    mapping = folder / f"{name}.map.json"
+    board.write_text(format_position(compiled.position))
+    mapping.write_text(compiled.map_json())
+    return board, mapping
+
+
+def build_corpus(folder: Path) -> list[Case]:
+    """Write every input into ``folder``; return the cases that use them."""
+    cases: list[Case] = []
+
+    def write(name: str, text: str | bytes) -> str:
+        path = folder / name
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        return str(path)
+
+    # hard positions
+    lat = write("lattice30x6.txt", LATTICE_30x6)
+    lat_nt = write("lattice30x6_nototal.txt", LATTICE_30x6.split("\n", 1)[1])
+    expert = write("lattice30x16.txt", lattice(30, 16, 68, seed=1))
+    expert_nt = write("lattice30x16_nototal.txt", lattice(30, 16, 68, seed=1, total=False))
+    for name, path in (("lattice 30x6", lat), ("lattice 30x6 no total", lat_nt),
+                       ("lattice 30x16/68", expert), ("lattice 30x16 no total", expert_nt)):
+        cases.append(Case(f"solve {name}", ["solve", "--json", path], (0,)))
+    cases.append(Case("count lattice 30x6", ["count", lat], (0,)))
+    for n in (1500, 5000):
+        s = write(f"strip{n}.txt", strip(n, 0.3, seed=n))
+        cases.append(Case(f"solve strip {n}x2", ["solve", "--json", s], (0,)))
+        cases.append(Case(f"count strip {n}x2", ["count", s], (0,)))
+
+    # compiled boards
+    small, small_map = compile_board(cnf_with(12, 40, True, seed=12), folder, "cnf12x40")
+    cases.append(Case("solve compiled 12v/40c", ["solve", "--json", str(small)], (0,)))
+    cases.append(Case("count compiled 12v/40c", ["count", str(small)], (0,)))
+    cases.append(Case("consistent compiled 12v/40c --decode",
+                      ["consistent", "--json", "--decode", str(small_map), str(small)], (0,)))
+    unsat, _ = compile_board(cnf_with(20, 110, False, seed=20), folder, "cnf20x110_unsat")
+    cases.append(Case("consistent compiled 20v/110c unsat", ["consistent", "--json", str(unsat)], (1,)))
+    cases.append(Case("solve compiled 20v/110c unsat", ["solve", "--json", str(unsat)], (1,)))
+    for v in (50, 150):
+        board, _ = compile_board(random_cnf(v, round(4.26 * v), seed=v), folder, f"cnf{v}")
+        cases.append(Case(f"consistent compiled {v}v --time-limit 0.01",
+                          ["consistent", "--json", "--time-limit", "0.01", str(board)], (0, 1, 3)))
+        cases.append(Case(f"consistent compiled {v}v", ["consistent", "--json", "--time-limit", "20", str(board)],
+                          (0, 1, 3)))
+
+    # malformed files and paths: one line on stderr, exit 2
+    def bad(name: str, argv: list[str], stdin: str | None = None) -> None:
+        cases.append(Case(name, argv, (2,), stdin=stdin, one_line=True))
+
+    bad("decode map is a JSON list", ["consistent", "--decode", write("list.json", "[1, 2]"), str(small)])
+    bad("decode map with wrong types", ["consistent", "--decode", write(
+        "types.json", json.dumps({"format": "mscsp-cnf-map/1", "variables": "x", "cells": [1]})), str(small)])
+    bad("from-cnf --map into a directory", ["from-cnf", "--map", str(folder), write("f.cnf", "p cnf 1 1\n1 0\n")])
+    bad("from-cnf --map into a missing folder",
+        ["from-cnf", "--map", str(folder / "missing" / "m.json"), str(folder / "f.cnf")])
+    replay = {"format": "mscsp-replay/1", "width": 10**6, "height": 10**6, "mines": 1, "rule": "safe", "seed": 1,
+              "click": [0, 0], "actions": []}
+    bad("replay of width 10^6", ["replay", write("wide.json", json.dumps(replay))])
+    replay = {"format": "mscsp-replay/1", "width": 3, "height": 3, "mines": 1, "layout": [123], "actions": []}
+    bad("replay with layout [123]", ["replay", write("layout123.json", json.dumps(replay))])
+    bad("replay of 100k nested [", ["replay", write("nested.json", "[" * 100_000)])
+    bad("play --save into a missing folder",
+        ["play", "--preset", "beginner", "--seed", "1", "--save", str(folder / "missing" / "r.json")], stdin="q\n")
+    bad("reproduce --out under a file", ["reproduce", "--quick", "--only", "first_click",
+                                         "--out", str(folder / "f.cnf" / "out")])
+    bom = write("bom.txt", "\ufeffmines: 1\n.1\n".encode("utf-8"))
+    cases.append(Case("solve with a UTF-8 BOM", ["solve", "--json", bom], (0,)))
+    bad("generate 100000x100000", ["generate", "--width", "100000", "--height", "100000", "--mines", "1"])
+    row = write("one_row.txt", "." * (10 * 2**20) + "\n")
+    bad("solve a 10 MB one-row file", ["solve", row])
+    return cases
+
+
+# -- running ------------------------------------------------------------------------------
+@dataclass
+class Run:
+    status: int | None
+    seconds: float
+    peak_mb: float
+    problems: list[str]
+    stderr_tail: str
+
+
+def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: int) -> Run:
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+
+    def cap() -> None:  # a runaway case must not take the machine down with it
+        limit = memory_cap_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-m", "mscsp.cli", *case.argv], env=env, cwd=tempfile.gettempdir(),
+                                stdin=subprocess.PIPE if case.stdin is not None else subprocess.DEVNULL,
+                                stdout=out, stderr=err, preexec_fn=cap)
+        if case.stdin is not None:
+            proc.stdin.write(case.stdin.encode())
+            proc.stdin.close()
+        status = None
+        while True:
+            pid, code, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                status = os.waitstatus_to_exitcode(code)
+                break
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                _, code, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        proc.returncode = status if status is not None else -9  # reaped above
+        seconds = time.perf_counter() - started
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    problems = []
+    if status is None:
+        problems.append(f"killed after {timeout:.0f} s")
+    elif status not in case.ok:
+        problems.append(f"exit {status}, expected {'/'.join(map(str, case.ok))}")
+    if "Traceback" in stderr:
+        problems.append("traceback")
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if case.one_line and len(lines) != 1:
+        problems.append(f"{len(lines)} lines on stderr")
+    peak = usage.ru_maxrss / 1024
+    if seconds > SECONDS:
+        problems.append(f"over {SECONDS:.0f} s")
+    if peak > MEMORY_MB:
+        problems.append(f"over {MEMORY_MB} MB")
+    return Run(status, seconds, peak, problems, lines[-1][:100] if lines else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--baseline", metavar="DIR", help="another mscsp checkout to run every case with too")
+    parser.add_argument("--only", nargs="+", metavar="WORD", help="run the cases whose name has one of these")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a case is killed")
+    parser.add_argument("--memory-cap", type=int, default=8192, metavar="MB", help="address-space cap per case")
+    parser.add_argument("--keep", metavar="DIR", help="write the corpus here and keep it")
+    args = parser.parse_args(argv)
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="mscsp-stress-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = [c for c in build_corpus(folder) if not args.only or any(w in c.name for w in args.only)]
+    failures = 0
+    header = f"{'case':44} {'exit':>4} {'s':>7} {'MB':>6}"
+    if args.baseline:
+        header += f" | {'base exit':>9} {'s':>7} {'MB':>6} {'time x':>7} {'mem x':>6}"
+    print(header + "  problems")
+    for case in cases:
+        now = run_case(case, str(REPO), args.timeout, args.memory_cap)
+        failures += bool(now.problems)
+        line = f"{case.name:44} {str(now.status):>4} {now.seconds:7.2f} {now.peak_mb:6.0f}"
+        if args.baseline:
+            base = run_case(case, args.baseline, args.timeout, args.memory_cap)
+            line += (f" | {str(base.status):>9} {base.seconds:7.2f} {base.peak_mb:6.0f}"
+                     f" {base.seconds / now.seconds:7.2f} {base.peak_mb / now.peak_mb:6.2f}")
+            if base.problems:
+                line += f"  [before: {'; '.join(base.problems)}]"
+        if now.problems:
+            line += f"  {'; '.join(now.problems)}: {now.stderr_tail}"
+        print(line, flush=True)
+    print(f"{len(cases) - failures} of {len(cases)} cases within budget and answered; corpus in {folder}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

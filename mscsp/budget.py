@@ -1,0 +1,89 @@
+"""Budgets: how long a computation may run and how much memory it may hold.
+
+Every search in mscsp is bounded. A :class:`Budget` carries a deadline (on the
+monotonic ``time.perf_counter`` clock) and a memory allowance in bytes; the code
+that spends them checks before it spends (a table that would outgrow the memory
+allowance is not built) and raises :class:`~mscsp.errors.BudgetExceeded` naming the
+resource that ran out. Callers split a budget between stages — proofs first, then
+exact counting, then estimation — so a stage that gives up leaves time for the next.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .errors import BudgetExceeded, InputError, Resource
+
+__all__ = ["Budget", "DEFAULT_MEMORY", "UNLIMITED"]
+
+#: Default memory allowance of one computation: what a laptop can spare.
+DEFAULT_MEMORY = 1 << 30
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A deadline and a memory allowance.
+
+    Parameters
+    ----------
+    deadline : float or None
+        ``time.perf_counter()`` value past which work must stop; None for no limit.
+    memory : int or None
+        Bytes the computation may hold at once; None for no limit.
+
+    Examples
+    --------
+    >>> b = Budget.of(seconds=10, memory=1 << 20)
+    >>> 9 < b.seconds_left() <= 10, b.memory
+    (True, 1048576)
+    >>> half = b.share(0.5)
+    >>> half.seconds_left() <= 5.0
+    True
+    >>> Budget.of(seconds=0).check_time("counting")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.BudgetExceeded: counting ran out of time
+    """
+
+    deadline: float | None = None
+    memory: int | None = DEFAULT_MEMORY
+
+    @classmethod
+    def of(cls, seconds: float | None = None, memory: int | None = DEFAULT_MEMORY) -> "Budget":
+        """A budget of ``seconds`` from now and ``memory`` bytes."""
+        if seconds is not None and not seconds >= 0:
+            raise InputError(f"a time limit must be a non-negative number of seconds, not {seconds!r}")
+        if memory is not None and memory <= 0:
+            raise InputError(f"a memory limit must be a positive number of bytes, not {memory!r}")
+        return cls(None if seconds is None else time.perf_counter() + seconds, memory)
+
+    def seconds_left(self) -> float:
+        """Seconds until the deadline (infinite without one; never negative)."""
+        if self.deadline is None:
+            return float("inf")
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def check_time(self, what: str) -> None:
+        """Raise BudgetExceeded (time) once the deadline has passed."""
+        if self.expired():
+            raise BudgetExceeded(f"{what} ran out of time", Resource.TIME)
+
+    def check_memory(self, needed: int, what: str) -> None:
+        """Raise BudgetExceeded (memory) when ``needed`` bytes exceed the allowance."""
+        if self.memory is not None and needed > self.memory:
+            raise BudgetExceeded(
+                f"{what} needs about {needed / 2**20:.0f} MB, more than its {self.memory / 2**20:.0f} MB", Resource.MEMORY)
+
+    def share(self, fraction: float) -> "Budget":
+        """The same memory, and ``fraction`` of the time left."""
+        if self.deadline is None:
+            return self
+        return Budget(time.perf_counter() + fraction * self.seconds_left(), self.memory)
+
+
+#: No deadline and no memory allowance: for tests and callers that bound work otherwise.
+UNLIMITED = Budget(None, None)

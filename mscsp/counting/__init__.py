@@ -1,0 +1,432 @@
+"""Layout counting and mine probabilities: exact where the budget allows, honest where not.
+
+A pipeline of pure stages, after minesweepr's and JSMinesweeper's probability
+engines, with exact integers throughout:
+
+1. **Equations** — :func:`mscsp.constraints.build_constraints`; clues linked through
+   shared cells form independent components.
+2. **Variables** (:mod:`~mscsp.counting.variables`) — cells touched by the same clues
+   become one group, chains of ``1`` links one two-valued variable.
+3. **Order** (:mod:`~mscsp.counting.order`) — the cheapest of several processing
+   orders (frontier greedy, row and column sweeps, reverse Cuthill–McKee), scored by
+   a bound on the width of the tables it would build.
+4. **Tallies** — for each component, the weight of its consistent assignments by
+   mine count and every group's mines among them: small components by backtracking
+   (:mod:`~mscsp.counting.search`), the rest by a forward–backward dynamic programme
+   (:mod:`~mscsp.counting.sweep`) that checks its time and memory budget before it
+   grows.
+5. **Estimates** (:mod:`~mscsp.counting.estimate`) — where a component is too wide
+   for its budget, sequential importance sampling gives every probability with a
+   95% interval, labelled as an estimate; or no number, with the reason.
+6. **Combination** (:mod:`~mscsp.counting.combine`) — components convolve over the
+   mine count, the unconstrained cells add ``C(U, u)``, the total picks the
+   coefficient: exact :class:`fractions.Fraction` probabilities and an exact layout
+   count. Without a total the components are weighed alone (one per consistent
+   assignment, or independent mines of a given density), in plain integers.
+
+Cells that the SAT solver proves stay proven whatever counting does: see
+:func:`mscsp.analysis.analyse`.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from ..budget import Budget
+from ..constraints import ConstraintSystem, build_constraints
+from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
+from ..position import Position
+from .combine import (
+    Group,
+    Probabilities,
+    Tally,
+    conditional_given_rest,
+    density_weights,
+    sum_support,
+    support,
+    with_total,
+    without_total,
+)
+from .estimate import Estimate, estimate, rest_of_board
+from .order import choose_order
+from .search import TooBig, search
+from .sweep import Arithmetic, StateLimit, sweep
+from .variables import Problem, build_problem
+
+__all__ = [
+    "DEFAULT_STATE_LIMIT",
+    "Group",
+    "Tally",
+    "Probabilities",
+    "StateLimit",
+    "group_cells",
+    "tally_component",
+    "probabilities",
+    "count_layouts",
+    "forced_cells",
+]
+
+#: Default bound on the entries of one DP table before a component is declared too
+#: large to count exactly.
+DEFAULT_STATE_LIMIT = 200_000
+
+#: Components are first counted by plain backtracking over the variables' values,
+#: which beats setting up the DP on the small parts of ordinary boards; past this
+#: many search nodes the backtracking gives way to the DP.
+_BACKTRACK_NODES = 5_000
+
+#: Share of the time left that exact counting may use when some of it must be kept
+#: for estimates.
+_EXACT_SHARE = 0.6
+
+#: Seconds an estimate may take when the caller sets no deadline.
+ESTIMATE_SECONDS = 2.0
+
+_METHOD = "sequential importance sampling (Knuth 1975) along the counting order"
+
+
+def group_cells(system: ConstraintSystem, component: tuple[int, ...]) -> list[Group]:
+    """Split a component's cells into groups with identical clue sets (ordered by first cell)."""
+    by_set: dict[tuple[int, ...], list[int]] = {}
+    for c in system.component_cells(component):
+        by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
+    groups = [Group(tuple(cells), key) for key, cells in by_set.items()]
+    groups.sort(key=lambda g: g.cells[0])
+    return groups
+
+
+def _groups_of(problem: Problem) -> tuple[Group, ...]:
+    out = []
+    for var in problem.variables:
+        cons = tuple(problem.constraint_ids[c] for c in var.clues)
+        out.extend(Group(tuple(sorted(kind)), cons) for kind in var.kinds)
+    return tuple(out)
+
+
+def _plain(values: list[int], mine: int, safe: int, ncells: int) -> int:
+    """A by-count vector weighed into one number: each mine ``mine``, each safe cell ``safe``."""
+    return sum(v * mine ** k * safe ** (ncells - k) for k, v in enumerate(values) if v)
+
+
+def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, budget: Budget,
+                 state_limit: int) -> Tally:
+    ncells = problem.ncells
+    groups = _groups_of(problem)
+    length = ncells + 1 if arith.kmax is None else min(ncells, arith.kmax) + 1
+    try:
+        ways, kinds = search(problem, min(_BACKTRACK_NODES, state_limit), length if arith.by_count else None)
+        rows = [row for per_var in kinds for row in per_var]
+        if arith.by_count:
+            return Tally(groups, tuple(ways), tuple(map(tuple, rows)))
+        return Tally(groups, (_plain(ways, arith.mine, arith.safe, ncells),),
+                     tuple((_plain(r, arith.mine, arith.safe, ncells),) for r in rows), by_count=False)
+    except TooBig:
+        pass
+    order = choose_order(problem, system.position.geometry.width)
+    result = sweep(problem, order.order, arith, budget=budget, state_limit=state_limit)
+    rows = [row for per_var in result.kinds for row in per_var]
+    if arith.by_count:
+        return Tally(groups, tuple(arith.unpack(result.total, length)),
+                     tuple(tuple(arith.unpack(r, length)) for r in rows))
+    return Tally(groups, (result.total,), tuple((r,) for r in rows), by_count=False)
+
+
+def tally_component(system: ConstraintSystem, component: tuple[int, ...], *,
+                    state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None,
+                    kmax: int | None = None) -> Tally:
+    """Exact tallies of one component by mine count.
+
+    Parameters
+    ----------
+    kmax : int, optional
+        Count layouts of at most this many mines only (the total allows no more).
+
+    Raises
+    ------
+    BudgetExceeded
+        If the budget runs out (:class:`StateLimit` when a table passes
+        ``state_limit`` entries).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> s = build_constraints(parse_position(".2.\\n...\\n"))
+    >>> t = tally_component(s, s.components[0])
+    >>> t.ways  # C(5, 2) assignments, all with two mines
+    (0, 0, 10, 0, 0, 0)
+    """
+    problem = build_problem(system, component)
+    return _exact_tally(system, problem, Arithmetic.polynomial(problem, kmax), budget or Budget(), state_limit)
+
+
+def _cpsat_tally(system: ConstraintSystem, component: tuple[int, ...], arith: Arithmetic, budget: Budget) -> Tally:
+    from .cpsat import tally_component_cpsat
+
+    seconds = budget.seconds_left()
+    t = tally_component_cpsat(system, component, time_limit=600.0 if seconds == float("inf") else max(seconds, 0.01))
+    if arith.by_count:
+        return t
+    n = len(t.ways) - 1
+    return Tally(t.groups, (_plain(list(t.ways), arith.mine, arith.safe, n),),
+                 tuple((_plain(list(r), arith.mine, arith.safe, n),) for r in t.mines), by_count=False)
+
+
+def probabilities(
+    position: Position,
+    *,
+    system: ConstraintSystem | None = None,
+    backend: str = "dp",
+    state_limit: int = DEFAULT_STATE_LIMIT,
+    density: Fraction | None = None,
+    samples: int = 20_000,
+    seed: int = 0,
+    estimate: bool = True,
+    budget: Budget | None = None,
+) -> Probabilities:
+    """Mine probability of every covered cell, and the number of layouts.
+
+    Parameters
+    ----------
+    position : Position
+    backend : {'dp', 'cpsat'}
+        The dynamic programme, or OR-tools CP-SAT enumeration (an independent
+        second backend for cross-checks; exponential, for small components).
+    density : Fraction, optional
+        Without a mine total, weight each layout as independent mines of this
+        density; cells away from clues then get ``density``. Without it, each
+        consistent assignment of the clue cells counts once and cells away from
+        clues get no number.
+    state_limit : int
+        A DP table may hold at most this many entries.
+    budget : Budget, optional
+        Time and memory for the whole computation (default: no deadline, the
+        default memory allowance). Exact counting uses part of the time; a
+        component it cannot finish is estimated in what is left (``samples``
+        paths at most, from ``seed``): the result then says ``exact=False``, gives
+        95% intervals in ``intervals``, the budget that ran out in ``reason``, and
+        no layout count. An estimate that cannot be made leaves its cells None.
+    estimate : bool
+        With False, a component that cannot be counted raises instead.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout is consistent with the position.
+    BudgetExceeded
+        With ``estimate=False``, when exact counting runs out of its budget.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
+    >>> p.layouts, p.cells[0], p.cells[4]
+    (2, Fraction(1, 2), Fraction(0, 1))
+    """
+    started = time.perf_counter()
+    budget = budget or Budget()
+    if backend not in ("dp", "cpsat"):
+        raise InputError(f"unknown counting backend {backend!r}; choose dp or cpsat")
+    system = system if system is not None else build_constraints(position)
+    remaining = system.remaining
+    mine_w, safe_w = density_weights(density) if remaining is None else (1, 1)
+    exact_budget = budget.share(_EXACT_SHARE) if estimate else budget
+    comps = list(system.components)
+    problems = {comp: build_problem(system, comp) for comp in comps}
+    tallies: dict[tuple[int, ...], Tally] = {}
+    gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
+    # small components first, so a hard one meets the deadline last
+    for comp in sorted(comps, key=lambda c: problems[c].ncells):
+        problem = problems[comp]
+        arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
+                 else Arithmetic(0, mine=mine_w, safe=safe_w))
+        try:
+            if backend == "cpsat":
+                tally = _cpsat_tally(system, comp, arith, exact_budget)
+            else:
+                tally = _exact_tally(system, problem, arith, exact_budget, state_limit)
+        except BudgetExceeded as exc:
+            if not estimate:
+                raise
+            gave_up.append((comp, exc))
+            continue
+        if not any(tally.ways):
+            truncated = tally.by_count and len(tally.ways) <= problem.ncells
+            if truncated:
+                raise InconsistentError("no layout satisfies the clues together with the mine total", (),
+                                        uses_total=True)
+            raise InconsistentError("no layout satisfies the clues of one part of the board", ())
+        tallies[comp] = tally
+    exact_tallies = [tallies[c] for c in comps if c in tallies]
+    unconstrained = system.unconstrained
+    stats: dict = {}
+    if gave_up:
+        return _estimated(system, problems, exact_tallies, gave_up, density, (mine_w, safe_w), samples, seed,
+                          budget, started)
+    cells: dict[int, Fraction | None] = {}
+    if remaining is None:
+        model = without_total(exact_tallies, unconstrained, density, cells)
+        layouts = None
+        if density is None:
+            layouts = 2 ** len(unconstrained)
+            for t in exact_tallies:
+                layouts *= t.ways[0]
+        stats["seconds"] = time.perf_counter() - started
+        return Probabilities(cells, layouts, True, model, stats)
+    parts, total = with_total(exact_tallies, unconstrained, remaining)
+    for group_cells_, num, den in parts:
+        p = Fraction(num, den)
+        for c in group_cells_:
+            cells[c] = p
+    stats["seconds"] = time.perf_counter() - started
+    return Probabilities(cells, total, True, None, stats)
+
+
+def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
+               gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], density, weights: tuple[int, int],
+               samples: int, seed: int, budget: Budget, started: float) -> Probabilities:
+    """Probabilities when some components could not be counted: estimates with intervals."""
+    remaining = system.remaining
+    unconstrained = system.unconstrained
+    reasons = sorted({exc.resource.value for _, exc in gave_up})
+    reason = (f"exact counting of {len(gave_up)} part{'s' if len(gave_up) != 1 else ''} of the frontier "
+              f"ran out of its {' and '.join(reasons)} budget ({gave_up[0][1]})")
+    parts = []
+    for comp, _ in gave_up:
+        problem = problems[comp]
+        parts.append((problem, choose_order(problem, system.position.geometry.width).order))
+    sampled_max = sum(p.ncells for p, _ in parts)
+    if remaining is not None:
+        rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)
+    else:
+        rest = rest_of_board([], (), None, sampled_max)
+    est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
+    try:
+        est = estimate(parts, rest, samples=samples, rng=np.random.default_rng(seed), budget=est_budget,
+                       arith=Arithmetic(0, mine=weights[0], safe=weights[1]))
+    except BudgetExceeded as exc:  # pragma: no cover - the estimator checks its deadline itself
+        est = Estimate(None, None, None, 0, 0, 0.0, 0.0, str(exc))
+    cells: dict[int, Fraction | None] = {}
+    intervals: dict[int, tuple[float, float]] = {}
+    model = None
+    if remaining is None:
+        model = without_total(exact_tallies, unconstrained, density, cells)
+    sampled_cells = [c for p, _ in parts for v in p.variables for kind in v.kinds for c in kind]
+    if est.cells is None:
+        for c in sampled_cells + ([] if remaining is None else [c for k in rest.kinds for c in k]):
+            cells[c] = None
+    else:
+        for c, (p, lo, hi) in est.cells.items():
+            cells[c] = Fraction(p)
+            intervals[c] = (lo, hi)
+    stats = {
+        "estimate": {
+            "method": _METHOD,
+            "samples": est.samples,
+            "paths_satisfying": est.live,
+            "effective_samples": round(est.effective, 1),
+            "seed": seed,
+            "seconds": round(est.seconds, 3),
+            "confidence": 0.95,
+            "layouts": None if est.layouts is None else f"{est.layouts:.4g}",
+            "layouts_interval": None if est.layouts_interval is None else [f"{x:.4g}" for x in est.layouts_interval],
+        },
+        "seconds": time.perf_counter() - started,
+    }
+    if est.reason:
+        stats["estimate"]["failed"] = est.reason
+        reason = f"{reason}; no estimate either: {est.reason}"
+    return Probabilities(cells, None, False, model, stats, intervals, reason)
+
+
+def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
+                 state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None) -> dict[int, bool]:
+    """The covered cells that the clues and the mine total force: True for a mine.
+
+    Exactly the cells whose mine probability is 0 or 1, found without weighing: the
+    probability of a group is a sum of positive terms, one per mine count ``k`` of its
+    component that the rest of the board can complete to the total, so it is 0 when
+    the group is empty in every such ``k`` and 1 when it is full in every such ``k``.
+    Only which counts are achievable matters — bit sets, not the big integers of
+    :func:`probabilities` — which is what a play loop needs at a stall.
+
+    Raises
+    ------
+    InputError
+        When the position has no mine total.
+    BudgetExceeded
+        When a component cannot be counted within the budget (:class:`StateLimit`
+        when a table would exceed ``state_limit`` entries); this function never
+        estimates.
+    InconsistentError
+        When no layout is consistent with the position.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> forced_cells(parse_position("mines: 1\\n.1..\\n"))
+    {3: False}
+    """
+    if position.mines is None or (system is not None and system.remaining is None):
+        raise InputError("forced cells by counting need the mine total")
+    system = system if system is not None else build_constraints(position)
+    remaining = system.remaining
+    tallies = [tally_component(system, comp, state_limit=state_limit, budget=budget, kmax=remaining)
+               for comp in system.components]
+    supports = [support(t.ways) for t in tallies]
+    if not all(supports):
+        raise InconsistentError("no layout satisfies the clues of one part of the board, with the mine total", (),
+                                uses_total=True)
+    prefix = [1]
+    for bits in supports:
+        prefix.append(sum_support(prefix[-1], bits))
+    suffix = [1]
+    for bits in reversed(supports):
+        suffix.append(sum_support(suffix[-1], bits))
+    suffix.reverse()
+    unconstrained = system.unconstrained
+    u = len(unconstrained)
+    # the frontier may hold j mines when the unconstrained cells can take the rest
+    lo, hi = max(0, remaining - u), remaining
+    if hi < lo or not prefix[-1] >> lo & ((1 << (hi - lo + 1)) - 1):
+        raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
+    window = ((1 << (hi - lo + 1)) - 1) << lo
+    out: dict[int, bool] = {}
+    for ci, t in enumerate(tallies):
+        others = sum_support(prefix[ci], suffix[ci + 1])
+        feasible = [k for k in range(len(t.ways)) if t.ways[k] and (others << k) & window]
+        for gi, g in enumerate(t.groups):
+            row = t.mines[gi]
+            if all(row[k] == 0 for k in feasible):
+                for c in g.cells:
+                    out[c] = False
+            elif all(row[k] == g.size * t.ways[k] for k in feasible):
+                for c in g.cells:
+                    out[c] = True
+    if u:
+        totals = [j for j in range(lo, hi + 1) if prefix[-1] >> j & 1]
+        if all(j == remaining for j in totals):
+            for c in unconstrained:
+                out[c] = False
+        elif all(remaining - j == u for j in totals):
+            for c in unconstrained:
+                out[c] = True
+    return out
+
+
+def count_layouts(position: Position, **kwargs) -> int | None:
+    """The exact number of layouts consistent with a position (and its total).
+
+    Without a total, every covered cell is free beyond the clues: the count is over
+    all mine counts. None when the count could not be finished within the budget
+    (see :func:`probabilities`).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> count_layouts(parse_position("mines: 10\\n" + "." * 30 + "\\n"))
+    30045015
+    """
+    return probabilities(position, **kwargs).layouts

@@ -1,0 +1,282 @@
+"""Counting, stage 6: the components' tallies weighed together into probabilities.
+
+Components are independent but for the mine total. Their mine-count polynomials
+convolve; the unconstrained cells (touching no clue) add ``C(U, u)`` ways for ``u``
+mines; the total picks the coefficient. Every probability is an exact
+:class:`fractions.Fraction` and the layout count a Python int, however large.
+Without a total, each component is weighed alone under the model the caller names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from typing import NamedTuple
+
+from ..errors import InconsistentError, InputError
+
+__all__ = ["Group", "Tally", "Probabilities", "with_total", "without_total", "conditional_given_rest",
+           "poly_mul", "support", "sum_support", "NO_TOTAL_MODEL"]
+
+NO_TOTAL_MODEL = ("no mine total: every consistent assignment of the cells next to clues counts once; "
+                  "cells away from clues get no number")
+
+
+class Group(NamedTuple):
+    """Covered cells that share one mine probability: cells touched by exactly the same
+    clues, or the cells of a chain of links that are mines together.
+
+    ``constraints`` are the indices of the clue equations on them."""
+
+    cells: tuple[int, ...]
+    constraints: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Exact counts for one component.
+
+    ``ways[k]`` is the number of assignments of the component's cells with ``k``
+    mines satisfying its clues; ``mines[g][k]`` sums, over those assignments, the
+    mines in group ``g``. Counts above ``len(ways) - 1`` mines were not kept because
+    the mine total rules them out. With ``by_count`` False the tally is one weighted
+    sum (``ways == (W,)``, ``mines[g] == (M_g,)``) and has no mine-count axis.
+    """
+
+    groups: tuple[Group, ...]
+    ways: tuple[int, ...]
+    mines: tuple[tuple[int, ...], ...]
+    exact: bool = True
+    by_count: bool = True
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(sorted(c for g in self.groups for c in g.cells))
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    """Mine probabilities of a position.
+
+    Attributes
+    ----------
+    cells : dict
+        Covered (unflagged) cell -> :class:`~fractions.Fraction` (or None where there
+        is no number: cells away from clues when the total is unknown, or every
+        cell when counting gave up without an estimate — ``reason`` says why).
+    layouts : int or None
+        Exact number of layouts of the covered cells consistent with everything
+        visible (and the total, when given); None when it was not counted exactly.
+    exact : bool
+        False when probabilities are estimates (or missing).
+    model : str or None
+        How layouts are weighted when the mine total is unknown; None when it is
+        known (then every consistent layout of the whole board counts once).
+    intervals : dict
+        For estimated cells, the 95% interval ``(low, high)`` of the probability.
+    reason : str or None
+        Why counting was not exact (the budget that ran out), when it was not.
+    """
+
+    cells: dict[int, Fraction | None]
+    layouts: int | None
+    exact: bool = True
+    model: str | None = None
+    stats: dict = field(default_factory=dict, compare=False)
+    intervals: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
+    reason: str | None = None
+
+    def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
+        """The suggested next click.
+
+        A proven-safe cell if there is one (the first in row order); otherwise the
+        covered cell with the least mine probability, ties broken by row order
+        (smallest ``y``, then ``x``). Never a cell that is certainly a mine: None
+        when nothing else is covered or every probability is unknown.
+        """
+        if proven_safe:
+            return min(proven_safe)
+        known = [(p, c) for c, p in self.cells.items() if p is not None and p != 1]
+        if not known:
+            return None
+        return min(known)[1]
+
+
+def poly_mul(a: list, b: list) -> list:
+    """Exact product of two coefficient lists, through one big-integer product.
+
+    Examples
+    --------
+    >>> poly_mul([1, 1], [1, 2, 1])
+    [1, 3, 3, 1]
+    """
+    if not a or not b:
+        return []
+    if min(len(a), len(b)) <= 2:
+        out = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            if x:
+                for j, y in enumerate(b):
+                    out[i + j] += x * y
+        return out
+    top = max(max(a), max(b))
+    bits = 2 * max(top.bit_length(), 1) + max(len(a), len(b)).bit_length() + 1
+    prod = _pack(a, bits) * _pack(b, bits)
+    return _unpack(prod, bits, len(a) + len(b) - 1)
+
+
+def _unpack(value: int, bits: int, length: int) -> list[int]:
+    mask = (1 << bits) - 1
+    out = []
+    for _ in range(length):
+        out.append(value & mask)
+        value >>= bits
+    return out
+
+
+def _pack(coeffs: list[int], bits: int) -> int:
+    value = 0
+    for c in reversed(coeffs):
+        value = (value << bits) | c
+    return value
+
+
+def support(values) -> int:
+    """The mine counts with a nonzero entry, as the bits of an int."""
+    bits = 0
+    for k, v in enumerate(values):
+        if v:
+            bits |= 1 << k
+    return bits
+
+
+def sum_support(a: int, b: int) -> int:
+    """The achievable sums of one count from ``a`` and one from ``b`` (bit sets)."""
+    out = 0
+    while b:
+        low = b & -b
+        out |= a << (low.bit_length() - 1)
+        b ^= low
+    return out
+
+
+def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: int, *,
+               strict: bool = True) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
+    """Weigh the components' tallies with the mine total.
+
+    Returns ``(parts, layouts)``: for every group of cells with one probability, and
+    for the unconstrained cells, ``(cells, numerator, denominator)`` of that
+    probability (not reduced), and the exact number of layouts.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout meets the total (with ``strict``; otherwise the layouts are 0
+        and every denominator too).
+    """
+    u = len(unconstrained)
+    parts: list[tuple[tuple[int, ...], int, int]] = []
+    # prefix / suffix products of the components' mine-count polynomials
+    polys = [list(t.ways) for t in tallies]
+    prefix = [[1]]
+    for p in polys:
+        prefix.append(poly_mul(prefix[-1], p))
+    suffix = [[1]]
+    for p in reversed(polys):
+        suffix.append(poly_mul(suffix[-1], p))
+    suffix.reverse()
+    every = prefix[-1]
+
+    # Ways to place the rest among the u unconstrained cells when the frontier holds j
+    # mines, C(u, R - j), up to one common factor: E[j] = C(u, R - j) * D / C(u, L0)
+    # with L0 = R - jmax and D = R! / L0!. E[j] has about jmax * log2(R) bits whatever
+    # u is, so a 1000x1000 board weighs its frontier as cheaply as an Expert one.
+    span = len(every)
+    jmin, jmax = max(0, remaining - u), min(span - 1, remaining)
+    rest = [0] * span
+    if jmin <= jmax:
+        e = 1
+        for i in range(remaining - jmax + 1, remaining + 1):
+            e *= i
+        rest[jmax] = e
+        for j in range(jmax, jmin, -1):  # E[j-1] = E[j] * (u - L_j) / (L_j + 1), exactly
+            left = remaining - j
+            e = e * (u - left) // (left + 1)
+            rest[j - 1] = e
+    scaled_total = sum(w * r for w, r in zip(every, rest))
+    if scaled_total == 0 and strict:
+        raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
+    total = 0
+    if jmin <= jmax:
+        total, leftover = divmod(comb(u, remaining - jmax) * scaled_total, rest[jmax])
+        if leftover:  # pragma: no cover - E is built so that this division is exact
+            raise ArithmeticError("layout count is not an integer")
+    for ci, t in enumerate(tallies):
+        others = poly_mul(prefix[ci], suffix[ci + 1])
+        # weight of the rest of the board when this component holds k mines
+        nonzero = [(m, w) for m, w in enumerate(others) if w]
+        weight = [sum(w * rest[k + m] for m, w in nonzero if k + m < span) for k in range(len(t.ways))]
+        for gi, g in enumerate(t.groups):
+            num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight) if mk)
+            parts.append((g.cells, num, g.size * scaled_total))
+    if u:
+        # expected mines among the unconstrained cells: sum of (R - j) C(u, R - j) weights
+        num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
+        parts.append((unconstrained, num, u * scaled_total))
+    return parts, total
+
+
+def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,
+                  cells: dict) -> str:
+    """Fill ``cells`` under the model used without a total; return the model's name.
+
+    Tallies are plain sums (``by_count`` False), weighted by the caller: one per
+    consistent assignment, or independent mines of ``density``.
+    """
+    for t in tallies:
+        z = t.ways[0]
+        for gi, g in enumerate(t.groups):
+            p = Fraction(t.mines[gi][0], g.size * z)
+            for c in g.cells:
+                cells[c] = p
+    if density is None:
+        for c in unconstrained:
+            cells[c] = None
+        return NO_TOTAL_MODEL
+    for c in unconstrained:
+        cells[c] = density
+    return f"no mine total: each covered cell a mine independently with density {density}, conditioned on the clues"
+
+
+def density_weights(density: Fraction | None) -> tuple[int, int]:
+    """Integer weights of a mine and of a safe cell under a density (1 and 1 without one).
+
+    Examples
+    --------
+    >>> density_weights(Fraction(1, 5))
+    (1, 4)
+    """
+    if density is None:
+        return 1, 1
+    density = Fraction(density)
+    if not 0 < density < 1:
+        raise InputError(f"a mine density must lie strictly between 0 and 1, not {density}")
+    return density.numerator, density.denominator - density.numerator
+
+
+def conditional_given_rest(exact: list[Tally], unconstrained: tuple[int, ...], remaining: int | None,
+                           k: int) -> list[Fraction]:
+    """Probabilities of the exact tallies' groups (then of the unconstrained cells, with
+    a total) given that the rest of the board holds ``k`` mines.
+
+    Without a total (``remaining`` None) the groups do not depend on ``k``.
+    """
+    if remaining is None:
+        return [Fraction(t.mines[gi][0], g.size * t.ways[0]) for t in exact for gi, g in enumerate(t.groups)]
+    parts, _ = with_total(exact, unconstrained, remaining - k, strict=False)
+    return [Fraction(num, den) if den else Fraction(0) for _, num, den in parts]

@@ -1,0 +1,167 @@
+"""Counting, the small-component path: backtracking over the variables' values.
+
+Most components of real play are a handful of variables; setting up the dynamic
+programme costs more than enumerating them. This search takes the variables in the
+order of their first cell (which follows the frontier, so clues close early and
+prune), tries each value that keeps every clue reachable, and at each complete
+assignment adds its weight to the tally of its mine count. It uses an explicit stack
+(no recursion, whatever the depth), setup linear in the component, and a node budget:
+past it, it gives up and the dynamic programme takes over.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from .variables import Problem
+
+__all__ = ["TooBig", "search"]
+
+
+class TooBig(Exception):
+    """The backtracking ran past its node budget."""
+
+
+@lru_cache(maxsize=None)
+def _binomials(n: int) -> list[int]:
+    return [comb(n, j) for j in range(n + 1)]
+
+
+#: A group's kind holds ``j`` mines when it takes value ``j`` (a clue sees at most eight cells).
+_GROUP_LIVE = [[(0, j)] if j else [] for j in range(9)]
+
+
+def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[list[int], list[list[list[int]]]]:
+    """Tallies by backtracking: ``(ways, kinds)``.
+
+    ``ways[k]`` is the weight of the assignments with ``k`` mines and
+    ``kinds[v][j][k]`` the weight times the mines of kind ``j`` of variable ``v``
+    among them, for ``k`` below ``length`` (default: every count, ``ncells + 1``).
+
+    Raises
+    ------
+    TooBig
+        After ``nodes`` search nodes.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.counting.variables import build_problem
+    >>> s = build_constraints(parse_position(".2.\\n...\\n"))
+    >>> ways, kinds = search(build_problem(s, s.components[0]), 100)
+    >>> ways
+    [0, 0, 10, 0, 0, 0]
+    """
+    variables = problem.variables
+    targets = problem.targets
+    m = len(variables)
+    ncells = problem.ncells
+    # the range each clue's partial sum must stay in after each variable; a group's
+    # value is its mine count, added to each of its clues, so its feasible values are
+    # one range found without trying each (the common case on real boards)
+    rem_lo = [0] * len(targets)
+    rem_hi = [0] * len(targets)
+    checks: list[list[tuple[int, tuple[int, ...], int, int]]] = [[] for _ in range(m)]
+    bounds: list[list[tuple[int, int, int]]] = [[] for _ in range(m)]
+    group = [v.group for v in variables]
+    for i in range(m - 1, -1, -1):
+        var = variables[i]
+        if group[i]:
+            n = var.size
+            bounds[i] = [(c, targets[c] - rem_hi[c], targets[c] - rem_lo[c]) for c in var.clues]
+            for c in var.clues:
+                rem_hi[c] += n
+            continue
+        for k, c in enumerate(var.clues):
+            adds = tuple(o.adds[k] for o in var.options)
+            checks[i].append((c, adds, targets[c] - rem_hi[c], targets[c] - rem_lo[c]))
+            rem_lo[c] += min(adds)
+            rem_hi[c] += max(adds)
+    nopts = [len(v.options) for v in variables]
+    weights = [_binomials(v.size) if group[i] else [o.weight for o in v.options] for i, v in enumerate(variables)]
+    mines_of = [[o.mines for o in v.options] for v in variables]
+    live = [_GROUP_LIVE[:v.size + 1] if group[i] else [[(j, km) for j, km in enumerate(o.kind_mines) if km]
+                                                       for o in v.options] for i, v in enumerate(variables)]
+    # filled sparsely (few leaves of a search that may still give up), expanded at the end
+    ways_at: dict[int, int] = {}
+    kinds_at: dict[tuple[int, int, int], int] = {}
+    sums = [0] * len(targets)
+    choice = [-1] * (m + 1)
+    top = [0] * m
+    weight = [1] * (m + 1)
+    count = [0] * (m + 1)
+    left = nodes
+    i = 0
+    while i >= 0:
+        if i == m:
+            w, k = weight[m], count[m]
+            ways_at[k] = ways_at.get(k, 0) + w
+            for v in range(m):
+                for j, km in live[v][choice[v]]:
+                    key = (v, j, k)
+                    kinds_at[key] = kinds_at.get(key, 0) + w * km
+            i -= 1
+            continue
+        o = choice[i]
+        if group[i]:
+            if o < 0:  # entering: the range of mine counts every clue still allows
+                lo, hi = 0, nopts[i] - 1
+                for c, clo, chi in bounds[i]:
+                    have = sums[c]
+                    if clo - have > lo:
+                        lo = clo - have
+                    if chi - have < hi:
+                        hi = chi - have
+                top[i] = hi
+                o = lo
+            else:
+                for c, _, _ in bounds[i]:
+                    sums[c] -= o
+                o += 1
+            if o > top[i]:
+                choice[i] = -1
+                i -= 1
+                continue
+            for c, _, _ in bounds[i]:
+                sums[c] += o
+        else:
+            # undo the value tried last at this depth, then try the next one that fits
+            if o >= 0:
+                for c, adds, _, _ in checks[i]:
+                    sums[c] -= adds[o]
+            o += 1
+            while o < nopts[i]:
+                for c, adds, lo, hi in checks[i]:
+                    v = sums[c] + adds[o]
+                    if v < lo or v > hi:
+                        break
+                else:
+                    break
+                o += 1
+            if o == nopts[i]:
+                choice[i] = -1
+                i -= 1
+                continue
+            for c, adds, _, _ in checks[i]:
+                sums[c] += adds[o]
+        left -= 1
+        if left < 0:
+            raise TooBig()
+        choice[i] = o
+        weight[i + 1] = weight[i] * weights[i][o]
+        count[i + 1] = count[i] + mines_of[i][o]
+        i += 1
+        if i < m:
+            choice[i] = -1
+    length = ncells + 1 if length is None else length
+    ways = [0] * length
+    for k, w in ways_at.items():
+        if k < length:
+            ways[k] = w
+    kinds = [[[0] * length for _ in v.kinds] for v in variables]
+    for (v, j, k), w in kinds_at.items():
+        if k < length:
+            kinds[v][j][k] = w
+    return ways, kinds
