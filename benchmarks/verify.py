@@ -66,6 +66,7 @@ def main(argv=None) -> int:
     names = ["total", "local", "quick", "quick_local"]
     times: dict[str, list[float]] = {k: [] for k in ["ms", *names]}
     answers: dict[str, list[bool]] = {k: [] for k in ["ms", *names]}
+    engines: dict[str, dict[str, int]] = {k: {"compiled": 0, "python": 0} for k in names}
     for ms_board in ms_boards:
         t0 = time.perf_counter()
         answers["ms"].append(bool(ms.is_solvable(ms_board, click[1], click[0])))
@@ -73,9 +74,11 @@ def main(argv=None) -> int:
     for name in names:
         for board in boards:
             t0 = time.perf_counter()
-            answers[name].append(verify(board.layout, board.click, "sat", use_total=name in ("total", "quick"),
-                                        quick=name.startswith("quick")).solved)
+            result = verify(board.layout, board.click, "sat", use_total=name in ("total", "quick"),
+                            quick=name.startswith("quick"))
             times[name].append((time.perf_counter() - t0) * 1e3)
+            answers[name].append(result.solved)
+            engines[name][result.engine] += 1
     assert answers["quick"] == answers["total"] and answers["quick_local"] == answers["local"]
     accepted = {name: sum(values) for name, values in answers.items()}
     only_total = sum(t and not loc for t, loc in zip(answers["total"], answers["local"]))
@@ -92,6 +95,9 @@ def main(argv=None) -> int:
         f"{labels[k].removeprefix('mscsp verify sat, ')} {statistics.median(times[k]) / base:.1f}x"
         for k in ("local", "total", "quick_local", "quick")))
     print(f"boards only the mine total solves: {only_total}; ms_toollib vs mscsp-no-total disagreements: {disagree}")
+    print("decided by the compiled / Python play loop: " + ", ".join(
+        f"{labels[k].removeprefix('mscsp verify sat, ')} {engines[k]['compiled']}/{engines[k]['python']}"
+        for k in names))
     return 0
 
 

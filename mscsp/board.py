@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from .errors import InputError, ParseError
+from .files import check_cells
 from .textformat import parse_count, read_grid_text
 
 __all__ = ["Geometry", "Spec", "Layout", "PRESETS", "parse_layout", "format_layout"]
@@ -474,7 +475,7 @@ class Layout:
 LAYOUT_ALPHABET = "*.-"
 
 
-def parse_layout(text: str, source: str | None = None) -> Layout:
+def parse_layout(text: str, source: str | None = None, *, max_cells: int | None = None) -> Layout:
     """Read a layout file (CONTRACT.md): the position grid with ``*`` mines, ``.`` safe.
 
     A ``mines`` header, when present, must match the number of ``*`` cells.
@@ -491,6 +492,8 @@ def parse_layout(text: str, source: str | None = None) -> Layout:
     """
     try:
         grid = read_grid_text(text, alphabet=LAYOUT_ALPHABET, keys=frozenset({"mines"}), what="layout")
+        if max_cells is not None:
+            check_cells(grid.width, grid.height, max_cells, "layout")
         layout = Layout.from_rows(grid.rows)
         if "mines" in grid.headers:
             header = grid.headers["mines"]

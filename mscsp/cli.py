@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Callable, Sequence
 
@@ -16,6 +17,7 @@ from . import __version__
 from .board import PRESETS, Spec, format_layout
 from .budget import DEFAULT_MEMORY, Budget
 from .errors import BudgetExceeded, InconsistentError, InputError, MscspError
+from .files import MAX_CELLS, MAX_SPARSE_CELLS, check_cells, check_output_file, check_output_folder, write_whole
 from .rules import FirstClickRule, generate
 
 __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
@@ -23,6 +25,8 @@ __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
 #: Exit status of a command that ran out of its budget before it had an answer
 #: (2 is bad input, 1 an impossible position).
 UNDECIDED = 3
+#: Exit status of an internal error (EX_SOFTWARE): a bug, said in one line.
+INTERNAL = 70
 
 
 class _Parser(argparse.ArgumentParser):
@@ -83,6 +87,7 @@ def spec_from_args(args: argparse.Namespace) -> Spec:
     missing = [n for n, v in (("--width", width), ("--height", height), ("--mines", mines)) if v is None]
     if missing:
         raise InputError(f"give {', '.join(missing)} or a --preset")
+    check_cells(width, height, MAX_CELLS)
     return Spec(width, height, mines)
 
 
@@ -142,6 +147,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .terminal import play_terminal
 
     spec = spec_from_args(args)
+    if args.save and not args.no_save:
+        check_output_file(args.save)  # before the game, not after it
+    elif not args.no_save:
+        check_output_file("mscsp-replay.json")  # the default lands in this folder
     return play_terminal(
         spec,
         args.rule,
@@ -157,7 +166,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .game import Replay
     from .terminal import render
-    from .textformat import read_source
+    from .files import read_source
 
     replay = Replay.from_json(read_source(args.file))
     game = replay.play()
@@ -174,7 +183,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .analysis import analyse
     from .position import parse_position
     from .report import error_record, solve_record, solve_text
-    from .textformat import read_source
+    from .files import read_source
 
     if args.dimacs:
         from .dimacs import format_dimacs
@@ -182,13 +191,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if len(args.files) != 1:
             raise InputError("--dimacs takes exactly one position file")
         name = args.files[0]
-        position = parse_position(read_source(name), source=name)
+        position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS)
         sys.stdout.write(format_dimacs(position, use_total=not args.no_total))
         return 0
     worst = 0
     for name in args.files:
         try:
-            position = parse_position(read_source(name), source=name)
+            position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS)
         except InputError as exc:
             worst = 2
             if args.json:
@@ -217,10 +226,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .board import parse_layout
-    from .textformat import read_source
+    from .files import read_source
     from .verify import verify
 
-    layout = parse_layout(read_source(args.layout), source=args.layout)
+    layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS)
     cell = layout.geometry.index(*args.click)
     result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
     if args.json:
@@ -231,7 +240,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         verdict = "solved" if result.solved else "not solved"
         sys.stdout.write(
             f"{verdict}: opened {result.opened} of {result.safe_cells} safe cells in {result.steps} steps "
-            f"(solver {args.solver}, mine total {'used' if not args.no_total else 'not used'})\n"
+            f"(solver {args.solver}, mine total {'used' if not args.no_total else 'not used'}, "
+            f"{result.engine} play loop)\n"
         )
     return 0
 
@@ -252,9 +262,9 @@ def _cmd_count(args: argparse.Namespace) -> int:
     from .counting import probabilities
     from .position import parse_position
     from .report import decimal
-    from .textformat import read_source
+    from .files import read_source
 
-    position = parse_position(read_source(args.file), source=args.file)
+    position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS)
     if args.no_total:
         position = position.with_mines(None)
     budget = Budget.of(args.time_limit, args.memory_limit)
@@ -289,20 +299,17 @@ def _cmd_count(args: argparse.Namespace) -> int:
 def _cmd_consistent(args: argparse.Namespace) -> int:
     from .consistency import decide
     from .position import parse_position
-    from .textformat import read_source
+    from .files import read_source
 
-    position = parse_position(read_source(args.file), source=args.file)
+    position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_SPARSE_CELLS)
     mapping = None
     if args.decode:
-        try:
-            mapping = json.loads(read_source(args.decode))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{args.decode}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+        from .reduction import decode, read_map
+
+        mapping = read_map(read_source(args.decode), position.geometry, source=args.decode)
     verdict = decide(position, time_limit=args.time_limit)
     assignment = None
     if verdict.consistent and mapping is not None:
-        from .reduction import decode
-
         assignment = decode(verdict.witness, mapping)
     if args.json:
         g = position.geometry
@@ -314,7 +321,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         else:
             c = verdict.contradiction
             record["contradiction"] = {"clues": [list(g.coords(x)) for x in c.clues], "total": c.uses_total,
-                                       "text": c.text}
+                                       "minimal": c.minimal, "text": c.text}
         sys.stdout.write(json.dumps(record) + "\n")
     elif verdict.consistent:
         if assignment is not None:
@@ -327,24 +334,27 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         names = ", ".join(f"[{x},{y}]" for x, y in (g.coords(k) for k in c.clues))
         sys.stdout.write(f"inconsistent: {c.text}\n")
         if names:
-            sys.stdout.write(f"clues that cannot all hold: {names}" + (" and the mine total" if c.uses_total else "") + "\n")
+            sys.stdout.write(f"clues that cannot all hold: {names}" + (" and the mine total" if c.uses_total else "")
+                             + ("" if c.minimal else f" ({len(c.clues)} clues, not shrunk to a minimal set in time)")
+                             + "\n")
     return 0 if verdict.consistent else 1
 
 
 def _cmd_from_cnf(args: argparse.Namespace) -> int:
     from .position import format_position
     from .reduction import compile_cnf, parse_dimacs
-    from .textformat import read_source
+    from .files import read_source
 
+    if args.map:
+        check_output_file(args.map)
     cnf = parse_dimacs(read_source(args.formula), source=args.formula)
-    compiled = compile_cnf(cnf)
+    compiled = compile_cnf(cnf, max_cells=MAX_SPARSE_CELLS)
     text = format_position(compiled.position, [
         f"compiled by mscsp from-cnf from {args.formula}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
         "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.gadgets)",
     ])
     if args.map:
-        with open(args.map, "w", encoding="utf-8") as handle:
-            handle.write(compiled.map_json() + "\n")
+        write_whole(args.map, compiled.map_json() + "\n")
     sys.stdout.write(text)
     return 0
 
@@ -367,6 +377,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     import time
 
     out = args.out or ("results-quick" if args.quick else "results")
+    check_output_folder(out)
     jobs = args.jobs or os.cpu_count() or 1
     selected = [r for r in REPRODUCE if not args.only or r[0] in args.only]
     unknown = set(args.only or ()) - {r[0] for r in REPRODUCE}
@@ -530,6 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BudgetExceeded as exc:
         sys.stderr.write(f"mscsp {args.command}: gave up: {exc} ({exc.resource.value} budget)\n")
         return UNDECIDED
+    except MemoryError:
+        sys.stderr.write(f"mscsp {args.command}: gave up: the machine ran out of memory (memory budget)\n")
+        return UNDECIDED
     except MscspError as exc:
         sys.stderr.write(f"mscsp {args.command}: failed: {exc}\n")
         return 1
@@ -538,6 +552,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+    except Exception as exc:  # a bug: one line, the traceback only when asked for
+        if os.environ.get("MSCSP_DEBUG"):
+            raise
+        sys.stderr.write(f"mscsp {args.command}: internal error: {type(exc).__name__}: {exc} "
+                         f"(MSCSP_DEBUG=1 shows the traceback; please report it)\n")
+        return INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -58,7 +58,13 @@ def check_witness(position: Position, layout: Layout) -> None:
 
 
 def decide(position: Position, *, time_limit: float = 60.0) -> Verdict:
-    """Decide whether any layout is consistent with the position.
+    """Decide whether any layout is consistent with the position, within ``time_limit`` seconds.
+
+    Raises
+    ------
+    BudgetExceeded
+        When the time limit runs out first (reading the clues, encoding them, or
+        searching).
 
     Examples
     --------
@@ -72,14 +78,15 @@ def decide(position: Position, *, time_limit: float = 60.0) -> Verdict:
     started = time.perf_counter()
     system = None
     try:
-        system = build_constraints(position)
-        values = SatEngine(system, use_total=True, time_limit=time_limit).witness()
+        system = build_constraints(position, deadline=started + time_limit)
+        values = SatEngine(system, use_total=True,
+                           time_limit=time_limit - (time.perf_counter() - started)).witness()
     except InconsistentError as err:
         if system is None or (len(err.clues) <= 1 and "no layout" not in str(err)):
             text = str(err)
         else:
             text = describe_contradiction(position, system, err.clues, err.uses_total)
-        return Verdict(False, None, Contradiction(tuple(sorted(err.clues)), err.uses_total, text),
+        return Verdict(False, None, Contradiction(tuple(sorted(err.clues)), err.uses_total, text, err.minimal),
                        time.perf_counter() - started)
     mines = position.flagged.copy()
     if values:

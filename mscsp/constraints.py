@@ -16,12 +16,14 @@ a remainder below zero or above the number of unknown neighbours.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
-from .errors import InconsistentError
+from .errors import BudgetExceeded, InconsistentError, Resource
 from .position import Position
 
 __all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "cell_name",
@@ -47,11 +49,11 @@ def _count_words(n: int, noun: str) -> str:
     return f"{word} {noun}{'' if n == 1 else 's'}"
 
 
-@dataclass(frozen=True)
-class Constraint:
+class Constraint(NamedTuple):
     """``count`` mines among ``cells`` (ascending flat indices of covered cells).
 
-    ``clue`` is the flat index of the number the equation comes from.
+    ``clue`` is the flat index of the number the equation comes from. (A named
+    tuple: compiled boards have hundreds of thousands of them.)
     """
 
     cells: tuple[int, ...]
@@ -135,6 +137,10 @@ class ConstraintSystem:
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
 
 
+#: Clues turned into equations between two looks at the clock.
+_CHUNK = 65536
+
+
 class ParityForest:
     """Which cells are equal and which are each other's negation, as a union–find.
 
@@ -195,7 +201,7 @@ def is_link(constraint: "Constraint") -> bool:
     return len(constraint.cells) == 2 and constraint.count == 1
 
 
-def build_constraints(position: Position) -> ConstraintSystem:
+def build_constraints(position: Position, *, deadline: float | None = None) -> ConstraintSystem:
     """The clue equations of a position, rejecting first-order impossibilities.
 
     Raises
@@ -244,11 +250,15 @@ def build_constraints(position: Position) -> ConstraintSystem:
             (clue,),
         )
     pad = g.area
-    constraints = [
-        Constraint(tuple(x for x in row if x != pad), rem, clue)
-        for row, rem, clue in zip(np.where(is_covered[keep], rows[keep], pad).tolist(), bad.tolist(),
-                                  relevant.tolist())
-    ]
+    constraints: list[Constraint] = []
+    padded, rems, clues = np.where(is_covered[keep], rows[keep], pad), bad.tolist(), relevant.tolist()
+    for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
+        if deadline is not None and time.perf_counter() > deadline:
+            raise BudgetExceeded("reading the clues ran out of the time limit", Resource.TIME)
+        constraints.extend(
+            Constraint(tuple(x for x in row if x != pad), rem, clue)
+            for row, rem, clue in zip(padded[start:start + _CHUNK].tolist(), rems[start:start + _CHUNK],
+                                      clues[start:start + _CHUNK]))
     remaining = None
     if position.mines is not None:
         flags = int(flagged.sum())

@@ -78,11 +78,15 @@ class InconsistentError(MscspError):
         Flat indices of a small set of clues that cannot all hold.
     uses_total : bool
         Whether the mine total is part of the clash.
+    minimal : bool
+        Whether no clue (nor the total) can be dropped from the set: False when it
+        was too large, or the time too short, to shrink all the way.
     """
 
-    def __init__(self, message: str, clues: tuple[int, ...] = (), uses_total: bool = False):
+    def __init__(self, message: str, clues: tuple[int, ...] = (), uses_total: bool = False, minimal: bool = True):
         self.clues = tuple(clues)
         self.uses_total = uses_total
+        self.minimal = minimal
         super().__init__(message)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
+from .files import MAX_CELLS, Fields, cell_of, check_cells, load_json
 from .position import Mark, Position
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, place_mines
 from .sampling import as_generator, fresh_seed
@@ -461,40 +462,48 @@ class Replay:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> "Replay":
-        """Read a replay, with a clear InputError for anything malformed."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"replay is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
+    def from_json(cls, text: str, *, max_cells: int = MAX_CELLS) -> "Replay":
+        """Read a replay, with a one-line InputError for anything malformed.
+
+        Every field is checked for its type and range before anything is built: the
+        board (at most ``max_cells`` positions), the layout rows, each action's kind
+        and cell.
+        """
+        fields = Fields(load_json(text, "replay"), "replay")
+        if fields.data.get("format") != REPLAY_FORMAT:
             raise InputError(f"not an {REPLAY_FORMAT} file (its 'format' field differs)")
-        try:
-            width, height, mines = int(data["width"]), int(data["height"]), int(data["mines"])
-            geometry = Geometry(width, height)
-            actions = []
-            for n, item in enumerate(data["actions"]):
-                x, y = item["cell"]
-                kind = ActionKind(item["action"])
-                actions.append(Action(kind, geometry.index(int(x), int(y)), float(item.get("t", 0.0))))
-            click = data.get("click")
-            return cls(
-                width=width,
-                height=height,
-                mines=mines,
-                rule=data.get("rule"),
-                seed=None if data.get("seed") is None else int(data["seed"]),
-                click=None if click is None else (int(click[0]), int(click[1])),
-                generator=data.get("generator"),
-                layout=tuple(data.get("layout") or ()),
-                actions=tuple(actions),
-                status=str(data.get("status", Status.READY.value)),
-                elapsed=float(data.get("elapsed", 0.0)),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(f"malformed replay: {exc!r}") from None
+        width = fields.integer("width", low=1)
+        height = fields.integer("height", low=1)
+        check_cells(width, height, max_cells, "replay's board")
+        mines = fields.integer("mines", low=0, high=width * height)
+        rule = fields.string("rule", choices=[r.value for r in FirstClickRule], default=None)
+        seed = fields.integer("seed", low=0, default=None)
+        click = fields.data.get("click")
+        click = None if click is None else cell_of(click, width, height, "replay: 'click'")
+        layout = fields.array("layout", default=[])
+        if layout and (len(layout) != height or not all(
+                isinstance(row, str) and len(row) == width and set(row) <= {"*", ".", "-"} for row in layout)):
+            raise fields.fail("layout", f"must be {height} rows of {width} '*', '.' or '-' characters")
+        actions = []
+        kinds = [k.value for k in ActionKind]
+        for n, item in enumerate(fields.array("actions")):
+            action = Fields(item, f"replay: action {n + 1}")
+            kind = ActionKind(action.string("action", choices=kinds))
+            x, y = cell_of(action.data.get("cell"), width, height, f"replay: action {n + 1}'s cell")
+            actions.append(Action(kind, y * width + x, action.number("t", low=0.0, default=0.0)))
+        return cls(
+            width=width,
+            height=height,
+            mines=mines,
+            rule=rule,
+            seed=seed,
+            click=click,
+            generator=fields.string("generator", default=None),
+            layout=tuple(layout),
+            actions=tuple(actions),
+            status=fields.string("status", choices=[s.value for s in Status], default=Status.READY.value),
+            elapsed=fields.number("elapsed", low=0.0, default=0.0),
+        )
 
     def play(self) -> Game:
         """Replay every action on a fresh game; the result is the identical state.

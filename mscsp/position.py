@@ -24,6 +24,7 @@ import numpy as np
 
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
+from .files import check_cells
 from .textformat import parse_count, read_grid_text
 
 __all__ = ["Mark", "Position", "parse_position", "format_position", "POSITION_ALPHABET"]
@@ -214,7 +215,7 @@ class Position:
         return f"Position({g.width}x{g.height}, mines={self.mines}, covered={self.covered_count})"
 
 
-def parse_position(text: str, source: str | None = None) -> Position:
+def parse_position(text: str, source: str | None = None, *, max_cells: int | None = None) -> Position:
     """Read the position text format (CONTRACT.md).
 
     Besides the syntax, a number larger than its count of neighbouring cells is
@@ -226,6 +227,9 @@ def parse_position(text: str, source: str | None = None) -> Position:
     ------
     ParseError
         One located message for the first problem found.
+    InputError
+        When the grid has more than ``max_cells`` positions (checked before the
+        board is built).
 
     Examples
     --------
@@ -236,6 +240,8 @@ def parse_position(text: str, source: str | None = None) -> Position:
     """
     try:
         parsed = read_grid_text(text, alphabet=POSITION_ALPHABET, keys=frozenset({"mines"}))
+        if max_cells is not None:
+            check_cells(parsed.width, parsed.height, max_cells, "position")
         mines = None
         if "mines" in parsed.headers:
             mines = parse_count(parsed.headers["mines"], "mines")

@@ -30,10 +30,12 @@ import numpy as np
 
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
+from .files import Fields, cell_of, check_cells, load_json
 from .gadgets import GADGETS, PORT, TILE
 from .position import Mark, Position
 
-__all__ = ["CNF", "parse_dimacs", "format_dimacs_cnf", "Compiled", "compile_cnf", "decode", "MAP_FORMAT"]
+__all__ = ["CNF", "parse_dimacs", "format_dimacs_cnf", "Compiled", "compile_cnf", "CnfMap", "read_map", "decode",
+           "MAP_FORMAT"]
 
 MAP_FORMAT = "mscsp-cnf-map/1"
 
@@ -154,8 +156,11 @@ def _normalise(cnf: CNF) -> tuple[list[tuple[int, ...]], bool]:
     return out, empty
 
 
-def compile_cnf(cnf: CNF) -> Compiled:
+def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
     """Compile a formula into a position (no mine total) built from the gadgets.
+
+    Raises InputError, before drawing anything, when the board would have more
+    than ``max_cells`` grid positions.
 
     Examples
     --------
@@ -198,6 +203,8 @@ def compile_cnf(cnf: CNF) -> Compiled:
         grid_rows.extend(rows)
     width = max(ncols, 1) * TILE
     height = max(len(grid_rows), 1) * TILE
+    if max_cells is not None:
+        check_cells(width, height + 1, max_cells, f"compiled board ({ncols} variables, {len(clauses)} clauses)")
     chars = np.full((height, width), ord("-"), dtype=np.uint8)
     for ty, row in enumerate(grid_rows):
         for tx, name in enumerate(row):
@@ -237,15 +244,51 @@ def compile_cnf(cnf: CNF) -> Compiled:
     return Compiled(cnf, position, variables, buses, tuple(tuple(r) for r in grid_rows))
 
 
-def decode(layout: Layout, mapping: dict) -> dict[int, bool]:
-    """Read a satisfying assignment off a witness layout through a ``--map`` file.
+@dataclass(frozen=True)
+class CnfMap:
+    """What a ``--map`` file says: the formula's variable count and the terminal cell
+    (a mine means true) of each variable that occurs."""
+
+    variables: int
+    cells: dict[int, int]
+
+
+def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
+    """Read and check a ``--map`` file against the board it is meant for.
+
+    Raises
+    ------
+    InputError
+        When it is not JSON, not a map of this format, has fields of the wrong type,
+        or names cells off the board or on a hole.
+
+    Examples
+    --------
+    >>> c = compile_cnf(parse_dimacs("p cnf 2 1\\n1 -2 0\\n"))
+    >>> read_map(c.map_json(), c.position.geometry).cells == c.variables
+    True
+    """
+    fields = Fields(load_json(text, source), source)
+    if fields.data.get("format") != MAP_FORMAT:
+        raise InputError(f"{source}: not an {MAP_FORMAT} map (its 'format' field differs)")
+    variables = fields.integer("variables", low=0)
+    cells: dict[int, int] = {}
+    for name, where in fields.object("cells").items():
+        if not name.isdigit() or not 1 <= int(name) <= variables:
+            raise InputError(f"{source}: 'cells' names variable {name!r}, not one of 1 to {variables}")
+        x, y = cell_of(where, geometry.width, geometry.height, f"{source}: the cell of variable {name}")
+        if not geometry.mask.ravel()[y * geometry.width + x]:
+            raise InputError(f"{source}: the cell of variable {name}, [{x}, {y}], is not a cell of the board")
+        cells[int(name)] = geometry.index(x, y)
+    return CnfMap(variables, cells)
+
+
+def decode(layout: Layout, mapping: CnfMap) -> dict[int, bool]:
+    """Read a satisfying assignment off a witness layout through a checked ``--map``.
 
     Variables that do not occur in any clause are reported false.
     """
-    if mapping.get("format") != MAP_FORMAT:
-        raise InputError(f"not an {MAP_FORMAT} map (its 'format' field differs)")
-    g = layout.geometry
-    out = {v: False for v in range(1, int(mapping["variables"]) + 1)}
-    for v, (x, y) in mapping["cells"].items():
-        out[int(v)] = layout.is_mine(g.index(int(x), int(y)))
+    out = {v: False for v in range(1, mapping.variables + 1)}
+    for v, cell in mapping.cells.items():
+        out[v] = layout.is_mine(cell)
     return out

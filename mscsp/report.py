@@ -90,6 +90,7 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
         else {
             "clues": _cells(position, result.contradiction.clues),
             "total": result.contradiction.uses_total,
+            "minimal": result.contradiction.minimal,
             "text": result.contradiction.text,
         },
         "complete": result.complete,

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from .board import Spec
 from .errors import IllegalMove, InputError
+from .files import write_whole
 from .game import ActionKind, Game, Status
 from .position import Mark
 
@@ -152,8 +153,6 @@ def play_terminal(
         stdout.write("Game left unfinished.\n")
     path = (save or f"mscsp-replay-{seed_value}.json") if default_save else None
     if path:
-        text = game.replay().to_json()
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        write_whole(path, game.replay().to_json() + "\n")
         stdout.write(f"replay saved to {path}\n")
     return 0

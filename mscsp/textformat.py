@@ -1,20 +1,19 @@
 """Reading the grid text format shared by position and layout files.
 
-The format (CONTRACT.md): whole-line comments starting with ``#``, blank lines
+The format: whole-line comments starting with ``#``, blank lines
 ignored, ``key: value`` header lines before the grid, then rows of equal length.
-This module knows the syntax only; :mod:`mscsp.position` and :mod:`mscsp.layoutfile`
+This module knows the syntax only; :mod:`mscsp.position` and :mod:`mscsp.board`
 give the characters their meaning. Every error names its line and column (1-based).
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 
-from .errors import InputError, ParseError
+from .errors import ParseError
 
-__all__ = ["Header", "GridText", "read_grid_text", "parse_count", "read_source"]
+__all__ = ["Header", "GridText", "read_grid_text", "parse_count"]
 
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -80,6 +79,9 @@ def read_grid_text(
     headers: dict[str, Header] = {}
     rows: list[str] = []
     row_lines: list[int] = []
+    if text.startswith("\ufeff"):  # a byte-order mark some editors put first
+        text = text[1:]
+    valid_row = re.compile(f"[{re.escape(alphabet)}]*").fullmatch
     lines = text.split("\n")
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r").rstrip(" \t")
@@ -108,7 +110,7 @@ def read_grid_text(
             value_col = len(key) + 2 + (len(value) - len(value.lstrip(" \t")))
             headers[key_text] = Header(value.strip(), number, value_col)
             continue
-        for column, ch in enumerate(line, start=1):
+        for column, ch in enumerate(line if not valid_row(line) else "", start=1):
             if ch not in alphabet:
                 raise ParseError(
                     f"unexpected character {_describe(ch)} in a {what} grid "
@@ -139,16 +141,3 @@ def parse_count(header: Header, name: str) -> int:
             column=header.column,
         )
     return int(header.value)
-
-
-def read_source(path: str) -> str:
-    """Read a file (``-`` for standard input) as text, as a located error if unreadable."""
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None

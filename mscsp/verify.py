@@ -52,6 +52,12 @@ class VerifyResult:
         False when a bounded search gave up somewhere (``solved`` is then a lower
         bound: a stronger search might have finished).
     seconds : float
+    reason : str or None
+        The dead structure that decided the board without playing, if one did.
+    engine : {'compiled', 'python'}
+        What decided the board: the compiled play loop and structure search of
+        :mod:`mscsp.fastplay`, or the Python ones (the reference, and the fallback
+        when the extension is missing or hands a board back).
     """
 
     solved: bool
@@ -61,6 +67,7 @@ class VerifyResult:
     complete: bool = True
     seconds: float = 0.0
     reason: str | None = None
+    engine: str = "python"
 
     def to_dict(self) -> dict:
         out = {
@@ -70,6 +77,7 @@ class VerifyResult:
             "steps": self.steps,
             "complete": self.complete,
             "seconds": round(self.seconds, 6),
+            "engine": self.engine,
         }
         if self.reason:
             out["reason"] = self.reason
@@ -387,11 +395,13 @@ def verify(
         found = fastplay.quick(layout, click, solver, use_total=use_total)
         if isinstance(found, fastplay.FastResult):
             return VerifyResult(found.won, found.opened, layout.safe_count, found.steps, True,
-                                time.perf_counter() - started)
+                                time.perf_counter() - started, engine="compiled")
+        engine = "compiled" if found is not None else "python"
         reason = _describe(layout, found) if found is not None else dead_structure(layout, click,
                                                                                     use_total=use_total)
         if reason is not None:
-            return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason)
+            return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason,
+                                engine)
     game = Game(layout, record=False)
     first = game.reveal(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)

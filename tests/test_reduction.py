@@ -11,7 +11,7 @@ from mscsp.cli import main
 from mscsp.consistency import check_witness, decide
 from mscsp.gadgets import GADGETS, PORT, TILE
 from mscsp.position import parse_position
-from mscsp.reduction import CNF, compile_cnf, decode, format_dimacs_cnf, parse_dimacs
+from mscsp.reduction import CNF, compile_cnf, decode, format_dimacs_cnf, parse_dimacs, read_map
 from oracles import enumerate_tile
 
 
@@ -75,7 +75,7 @@ def test_compiled_board_is_consistent_exactly_when_satisfiable(seed):
     assert verdict.consistent == _sat(cnf)
     if verdict.consistent:
         check_witness(compiled.position, verdict.witness)
-        assignment = decode(verdict.witness, json.loads(compiled.map_json()))
+        assignment = decode(verdict.witness, read_map(compiled.map_json(), compiled.position.geometry))
         assert cnf.satisfied_by(assignment)
     else:
         assert verdict.contradiction.clues
@@ -90,7 +90,7 @@ def test_every_decoded_assignment_is_a_model():
         verdict = decide(compiled.position)
         assert verdict.consistent == _sat(cnf)
         if verdict.consistent:
-            assignment = decode(verdict.witness, json.loads(compiled.map_json()))
+            assignment = decode(verdict.witness, read_map(compiled.map_json(), compiled.position.geometry))
             assert [assignment[v] for v in (1, 2, 3)] == [b > 0 for b in bits]
 
 

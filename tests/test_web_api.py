@@ -389,7 +389,8 @@ def test_an_unfinished_replay_continues(client):
     ("replay", "words"),
     [
         ({"width": 5, "height": 5}, "format"),
-        ({"format": "mscsp-replay/1", "width": 5, "height": 5, "mines": 1, "actions": [{"action": "dig"}]}, "malformed"),
+        ({"format": "mscsp-replay/1", "width": 5, "height": 5, "mines": 1, "actions": [{"action": "dig"}]},
+         "action 1: 'action' must be one of"),
         ({"format": "mscsp-replay/1", "width": 500, "height": 5}, "between 1 and 100"),
         ({"format": "mscsp-replay/1", "width": 2, "height": 1, "mines": 1, "layout": ["*."], "status": "won",
           "actions": [{"action": "reveal", "cell": [0, 0], "t": 0}]}, "ends lost"),

@@ -24,7 +24,7 @@ import pandas as pd
 from pysat.solvers import Solver
 
 from ..consistency import decide
-from ..reduction import CNF, compile_cnf, decode
+from ..reduction import CNF, compile_cnf, decode, read_map
 from ..stats import wilson
 from .cli import experiment_parser, finish, run_units
 from .output import markdown_table
@@ -66,7 +66,7 @@ def _work(chunk: Chunk) -> dict:
         out["sat"] += int(sat)
         out["agree"] += int(verdict.consistent == sat)
         if verdict.consistent:
-            assignment = decode(verdict.witness, json.loads(compiled.map_json()))
+            assignment = decode(verdict.witness, read_map(compiled.map_json(), compiled.position.geometry))
             out["decoded_ok"] += int(cnf.satisfied_by(assignment))
         out["cells"] += g.size
         out["width"] += g.width

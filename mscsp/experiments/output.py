@@ -104,12 +104,16 @@ def provenance(argv: list[str] | None = None) -> dict:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
+    from .. import fastplay
+
     return {
         "command": " ".join(argv if argv is not None else sys.argv),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "packages": versions,
         "git": _git_revision(),
+        # which play loop verifies boards: the compiled one, or the Python reference
+        "play_loop": "compiled" if fastplay.available() else "python",
     }
 
 

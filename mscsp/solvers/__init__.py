@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from ..constraints import ConstraintSystem, build_constraints
-from ..errors import InconsistentError
+from ..errors import BudgetExceeded, InconsistentError
 from ..position import Position
 from .explain import describe_contradiction, describe_deduction
 from .propagation import Propagator, minimal_reason
@@ -43,7 +43,7 @@ def _contradiction(position: Position, system: ConstraintSystem | None, err: Inc
         text = str(err)  # a first-order impossibility already said in words
     else:
         text = describe_contradiction(position, system, err.clues, err.uses_total)
-    return Contradiction(tuple(sorted(err.clues)), err.uses_total, text)
+    return Contradiction(tuple(sorted(err.clues)), err.uses_total, text, err.minimal)
 
 
 def deduce(
@@ -115,12 +115,16 @@ def solve(
             out = engine.run(explain=explain)
             known, reason, complete, calls = out.known, out.reason, out.complete, out.calls
         else:
-            clash = engine.contradiction()
+            try:
+                clash = engine.contradiction()
+                decided = True
+            except BudgetExceeded:  # consistency undecided: say so, and prove what the rules prove
+                clash, decided = None, False
             if clash is not None:
                 raise clash
             subset = solver is SolverName.SUBSET
             prop = Propagator(system, subset=subset, use_total=use_total).run()
-            known, reason, complete, calls = prop.known, prop.reason, True, engine.calls
+            known, reason, complete, calls = prop.known, prop.reason, decided, engine.calls
             if explain:  # each proven cell's reason, shrunk, while time allows; the rest say so
                 deadline = started + time_limit
                 shrunk = {}

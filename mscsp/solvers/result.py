@@ -55,11 +55,16 @@ class Explanation:
 
 @dataclass(frozen=True)
 class Contradiction:
-    """A small set of clues (and maybe the total) that no layout satisfies."""
+    """A small set of clues (and maybe the total) that no layout satisfies.
+
+    ``minimal`` says whether it was shrunk until no clue (nor the total) could be
+    dropped; a set too large to shrink in time is still checked to hold no layout.
+    """
 
     clues: tuple[int, ...]
     uses_total: bool
     text: str
+    minimal: bool = True
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
 from .propagation import Propagator
+from .wires import wire_clash
 
 __all__ = ["SatEngine", "SatOutcome"]
 
@@ -52,6 +53,46 @@ _TIMER_CLAUSES = 100_000
 
 #: Largest totalizer (cells times bound) built for the mine total.
 _TOTALIZER_LIMIT = 2_000_000
+
+
+#: Clues encoded between two looks at the clock.
+_CHECK_EVERY = 4096
+
+#: A clash of at most this many clues is shrunk to a minimal one on the plain encoding.
+_SHRINK_LIMIT = 400
+
+
+def _prune_hanging_links(system: ConstraintSystem, eq_ids: list[int]) -> list[int]:
+    """Drop, again and again, every link with a cell that no other clue of the set
+    touches: any layout of the others extends to it, so the set stays unsatisfiable
+    exactly when it was. What is left of each wire joins the clues that need it."""
+    constraints = system.constraints
+    uses: dict[int, int] = {}
+    for e in eq_ids:
+        for c in constraints[e].cells:
+            uses[c] = uses.get(c, 0) + 1
+    by_cell: dict[int, list[int]] = {}
+    for e in eq_ids:
+        if is_link(constraints[e]):
+            for c in constraints[e].cells:
+                by_cell.setdefault(c, []).append(e)
+    alive = set(eq_ids)
+    queue = [e for e in eq_ids if is_link(constraints[e]) and min(uses[c] for c in constraints[e].cells) == 1]
+    while queue:
+        e = queue.pop()
+        if e not in alive or min(uses[c] for c in constraints[e].cells) != 1:
+            continue
+        alive.discard(e)
+        for c in constraints[e].cells:
+            uses[c] -= 1
+            if uses[c] == 1:
+                queue.extend(f for f in by_cell.get(c, ()) if f in alive)
+    return sorted(alive)
+
+
+def _check_time(deadline: float | None, what: str) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BudgetExceeded(f"{what} ran out of the time limit", Resource.TIME)
 
 
 class _Unshiftable(Exception):
@@ -83,9 +124,12 @@ class _Part:
 
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str,
-                 lit: dict[int, int] | None = None, encode: list[int] | None = None):
+                 lit: dict[int, int] | None = None, encode: list[int] | None = None,
+                 deadline: float | None = None):
         """``lit`` maps each cell to its literal (default: cell i is variable i+1);
-        ``encode`` lists the equations to encode under selectors (default: all)."""
+        ``encode`` lists the equations to encode under selectors (default: all).
+        Encoding a huge board takes seconds: past ``deadline`` it stops with
+        BudgetExceeded."""
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
@@ -94,7 +138,9 @@ class _Part:
         top = max(self.var.values(), default=0)
         self.selector: dict[int, int] = {}
         clauses: list[list[int]] = []
-        for e in (eq_ids if encode is None else encode):
+        for n, e in enumerate(eq_ids if encode is None else encode):
+            if n % _CHECK_EVERY == _CHECK_EVERY - 1:
+                _check_time(deadline, "encoding the clues for SAT")
             con = system.constraints[e]
             top += 1
             sel = top
@@ -221,7 +267,8 @@ class _MergedPart(_Part):
     """
 
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
-                 total: tuple[int, int] | None, backend: str, encoding: str):
+                 total: tuple[int, int] | None, backend: str, encoding: str, deadline: float | None = None):
+        _check_time(deadline, "merging the chains of links")
         index = {c: i for i, c in enumerate(cells)}
         forest = ParityForest(len(cells))
         links: list[int] = []
@@ -236,9 +283,11 @@ class _MergedPart(_Part):
             else:
                 others.append(e)
         self.parity_ids: list[int] = []
+        _check_time(deadline, "merging the chains of links")
         self.parity_merges = self._merge_parities(
             [[index[c] for c in constraints[e].cells] for e in others], [constraints[e].count for e in others],
             others, forest, self.parity_ids)
+        _check_time(deadline, "merging the chains of links")
         resolved = [forest.find(i) for i in range(len(cells))]
         var_of_root: dict[int, int] = {}
         lit = {}
@@ -248,7 +297,7 @@ class _MergedPart(_Part):
         self.links = links
         self.root_of = {c: r for c, (r, _) in zip(cells, resolved)}
         super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
-                         lit=lit, encode=others)
+                         lit=lit, encode=others, deadline=deadline)
 
     @staticmethod
     def _merge_parities(cell_lists, counts, ids, forest: ParityForest, used: list[int]) -> int:
@@ -388,8 +437,10 @@ class SatEngine:
         s = self.system
         groups, total = self._groups()
         kind = _MergedPart if merged else _Part
-        self.parts = [kind(s, eq_ids, sorted({c for e in eq_ids for c in s.constraints[e].cells}), total=total,
-                           backend=self.backend, encoding=self.encoding) for eq_ids in groups]
+        self.parts = []
+        for eq_ids in groups:
+            self.parts.append(kind(s, eq_ids, sorted({c for e in eq_ids for c in s.constraints[e].cells}),
+                                   total=total, backend=self.backend, encoding=self.encoding, deadline=self.deadline))
 
     def close(self) -> None:
         for p in self.parts:
@@ -404,48 +455,73 @@ class SatEngine:
         it dropped when the rest stays unsatisfiable (using each new, smaller core).
         Returns None when out of time or budget.
         """
+        found = self._deletion(part, extra, include_total)
+        if found is None or not found[2]:
+            return None
+        keep, use_total, _ = found
+        return frozenset(part.clue_of_selector[x] for x in keep), use_total
+
+    def _deletion(self, part: _Part, extra: list[int], include_total: bool,
+                  deadline: float | None = None) -> tuple[list[int], bool, bool] | None:
+        """Deletion-based core shrinking: ``(selectors, uses total, finished)``.
+
+        Every set it returns is unsatisfiable with ``extra``; ``finished`` says
+        whether each of its clues was shown to be needed before ``deadline``
+        (default: the engine's). None when ``extra`` and the clues are satisfiable or
+        the first call runs out of time.
+        """
+        deadline = self.deadline if deadline is None else deadline
         cands = part.selectors()
         t_lits = part.total_assumptions() if include_total else []
-        res = part.solve(extra + cands + t_lits, self.budget, self.deadline)
+        res = part.solve(extra + cands + t_lits, self.budget, deadline)
         if res is not False:
             return None
         core = set(part.solver.get_core() or cands + t_lits)
         keep = [x for x in cands if x in core]
         use_total = bool(t_lits) and any(x in core for x in t_lits)
-        if use_total and part.solve(extra + keep, self.budget, self.deadline) is False:
+        if use_total and part.solve(extra + keep, self.budget, deadline) is False:
             use_total = False
             core = set(part.solver.get_core() or keep)
             keep = [x for x in keep if x in core]
         t_used = t_lits if use_total else []
         i = 0
         while i < len(keep):
-            if time.perf_counter() > self.deadline:
-                return None
+            if time.perf_counter() > deadline:
+                return keep, use_total, False
             trial = keep[:i] + keep[i + 1 :]
-            res = part.solve(extra + trial + t_used, self.budget, self.deadline)
+            res = part.solve(extra + trial + t_used, self.budget, deadline)
             if res is False:
                 core = set(part.solver.get_core() or trial)
                 keep = [x for x in trial if x in core]
             elif res is None:
-                return None
+                return keep, use_total, False
             else:
                 i += 1
-        return frozenset(part.clue_of_selector[x] for x in keep), use_total
+        return keep, use_total, True
 
     def _clash(self, part: _Part) -> InconsistentError:
         small = self._shrink(part, [], include_total=True)
         if small is None:
-            clues, total = frozenset(part.clue_of_selector.values()), part.total is not None
-        else:
-            clues, total = small
+            return InconsistentError("no layout satisfies these clues together",
+                                     tuple(sorted(part.clue_of_selector.values())), uses_total=part.total is not None,
+                                     minimal=False)
+        clues, total = small
         return InconsistentError("no layout satisfies these clues together", tuple(sorted(clues)), uses_total=total)
 
     def contradiction(self) -> InconsistentError | None:
-        """Check consistency; return a minimal clash if there is one."""
-        self._build()
+        """Check consistency; return a minimal clash if there is one.
+
+        Raises
+        ------
+        BudgetExceeded
+            When the time limit runs out before consistency is decided.
+        """
         try:
+            self._build()
             for part in self.parts:
                 res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
+                if res is None:
+                    raise BudgetExceeded("deciding consistency ran out of the time limit", Resource.TIME)
                 if res is False:
                     return self._clash(part)
             return None
@@ -465,8 +541,8 @@ class SatEngine:
             With a small set of clues (and whether the total) that cannot all hold.
         """
         values: dict[int, bool] = {}
-        self._build(merged=True)
         try:
+            self._build(merged=True)
             for part in self.parts:
                 res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
                 if res is None:
@@ -479,13 +555,40 @@ class SatEngine:
         return values
 
     def _merged_clash(self, part: "_MergedPart") -> InconsistentError:
-        """The clash of an unsatisfiable merged part: its core, with the links the core's
-        chains lean on, checked and shrunk on the plain encoding."""
-        core = set(part.solver.get_core() or part.selectors())
-        uses_total = any(x in core for x in part.total_assumptions())
-        kept = [e for e, sel in part.selector.items() if sel in core]
-        candidate = sorted(set(kept) | set(part.links_of(kept)))
-        return self._shrink_candidate(candidate, part.total if uses_total else None, part.eq_ids)
+        """The clash of an unsatisfiable merged part, made small.
+
+        Its clues other than links are shrunk by deletion on the merged encoding
+        (each question is cheap there) in half the time left; the links their chains
+        lean on are added, and links left hanging — a cell that no other clue of the
+        set touches, which any layout of the rest can satisfy — are pruned, which
+        keeps only the stretch of each wire between the gadgets that clash. The set
+        is then checked on its own, and shrunk further where it is small.
+        """
+        left = max(self.deadline - time.perf_counter(), 0.0)
+        found = self._deletion(part, [], include_total=True, deadline=time.perf_counter() + left / 3)
+        if found is None:  # pragma: no cover - the part was just found unsatisfiable
+            keep, use_total, finished = part.selectors(), part.total is not None, False
+        else:
+            keep, use_total, finished = found
+        chosen = set(keep)
+        kept = [e for e, sel in part.selector.items() if sel in chosen]
+        if not use_total and len(part.eq_ids) > _SHRINK_LIMIT:
+            # a board of long wires: the merged encoding leaned on every chain; shrink
+            # the wires themselves, stretch by stretch, within the time left
+            wires = wire_clash(self.system, sorted(set(kept) | set(part.links) | set(part.parity_ids)),
+                               deadline=time.perf_counter() + 0.8 * max(self.deadline - time.perf_counter(), 0.0),
+                               needed=frozenset(kept) if finished else frozenset())
+            if wires is not None:
+                eq_ids, minimal = wires
+                return InconsistentError("no layout satisfies these clues together",
+                                         tuple(sorted(self.system.constraints[e].clue for e in eq_ids)),
+                                         minimal=minimal)
+        if time.perf_counter() > self.deadline:  # no time to check a smaller set: the whole part clashes
+            return InconsistentError("no layout satisfies these clues together",
+                                     tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
+                                     uses_total=part.total is not None, minimal=False)
+        candidate = _prune_hanging_links(self.system, sorted(set(kept) | set(part.links_of(kept))))
+        return self._shrink_candidate(candidate, part.total if use_total else None, part.eq_ids)
 
     def _total_over(self, cells: list[int], total: tuple[int, int] | None) -> tuple[int, int] | None:
         """The total as seen by a part over ``cells`` only: every other covered cell,
@@ -504,24 +607,38 @@ class SatEngine:
         s = self.system
         chosen = group
         if 2 * len(eq_ids) < len(group):  # otherwise checking costs as much as it can save
+            if time.perf_counter() > self.deadline:
+                return InconsistentError("no layout satisfies these clues together",
+                                         tuple(sorted(s.constraints[e].clue for e in group)),
+                                         uses_total=total is not None, minimal=False)
             cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
-            check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
-                                encoding=self.encoding)
             try:
-                if check.solve(check.selectors() + check.total_assumptions(), self.budget, self.deadline) is False:
-                    chosen = eq_ids
-            finally:
-                check.delete()
-        if len(chosen) <= 200:
+                check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
+                                    encoding=self.encoding, deadline=self.deadline)
+            except BudgetExceeded:  # no time to check the smaller set: the group it came from clashes
+                check = None
+            if check is not None:
+                try:
+                    if check.solve(check.selectors() + check.total_assumptions(), self.budget,
+                                   self.deadline) is False:
+                        chosen = eq_ids
+                finally:
+                    check.delete()
+        if len(chosen) <= _SHRINK_LIMIT:
             cells = sorted({c for e in chosen for c in s.constraints[e].cells})
-            part = _Part(s, chosen, cells, total=self._total_over(cells, total), backend=self.backend,
-                         encoding=self.encoding)
             try:
-                return self._clash(part)
-            finally:
-                part.delete()
+                part = _Part(s, chosen, cells, total=self._total_over(cells, total), backend=self.backend,
+                             encoding=self.encoding, deadline=self.deadline)
+            except BudgetExceeded:
+                part = None
+            if part is not None:
+                try:
+                    return self._clash(part)
+                finally:
+                    part.delete()
         clues = tuple(sorted(s.constraints[e].clue for e in chosen))
-        return InconsistentError("no layout satisfies these clues together", clues, uses_total=total is not None)
+        return InconsistentError("no layout satisfies these clues together", clues, uses_total=total is not None,
+                                 minimal=False)
 
     # -- the search ---------------------------------------------------------------------
     def run(self, *, explain: bool = False) -> SatOutcome:
@@ -551,12 +668,14 @@ class SatEngine:
         complete = True
         unconstrained = None
         if not settled:
-            self._build(merged=True)
             try:
+                self._build(merged=True)
                 for part in self.parts:
                     complete = self._settle_part(part, known) and complete
                 unconstrained, decided = self._decide_unconstrained(known)
                 complete = complete and decided
+            except BudgetExceeded:  # out of time while encoding: what is proven stays proven
+                complete = False
             finally:
                 self.calls = sum(p.calls for p in self.parts)
                 self.close()
@@ -568,9 +687,11 @@ class SatEngine:
             mine = known[s.unconstrained[0]]
             unconstrained = (mine, {"lower_shift": 1} if mine else {"upper_shift": 1})
         if explain and known and time.perf_counter() < self.deadline:
-            self._build()
             try:
+                self._build()
                 self._explain(known, reason, unconstrained)  # what it leaves out is said as such
+            except BudgetExceeded:
+                pass
             finally:
                 self.calls += sum(p.calls for p in self.parts)
                 self.close()

@@ -1,0 +1,264 @@
+"""Files the command line reads and writes: size limits, checked paths, whole writes.
+
+Every file argument is checked before any work starts: an input larger than
+:data:`MAX_FILE_BYTES` or a board with more cells than its command allows is refused
+at once (one line, exit status 2), and an output path whose folder is missing, that
+is a folder itself, or that cannot be written is refused before a game is played or
+an experiment runs. Outputs are written whole or not at all: to a temporary file
+beside the target, then renamed over it.
+
+Limits (documented in the README):
+
+============================  ==================================================
+:data:`MAX_FILE_BYTES`        32 MiB for any file read (positions, layouts, CNF,
+                              maps, replays, standard input)
+:data:`MAX_CELLS`             1,000,000 grid positions for commands that report
+                              on every cell (solve, count, verify, generate, play,
+                              replay)
+:data:`MAX_SPARSE_CELLS`      10,000,000 grid positions for ``consistent`` and
+                              ``from-cnf``, whose compiled boards are mostly holes
+============================  ==================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+from .errors import InputError
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_CELLS",
+    "MAX_SPARSE_CELLS",
+    "read_source",
+    "check_cells",
+    "check_output_file",
+    "check_output_folder",
+    "write_whole",
+    "load_json",
+    "Fields",
+    "cell_of",
+]
+
+MAX_FILE_BYTES = 32 * 2**20
+MAX_CELLS = 1_000_000
+MAX_SPARSE_CELLS = 10_000_000
+
+
+def read_source(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a file (``-`` for standard input) as UTF-8 text, refusing one over ``limit`` bytes.
+
+    A byte-order mark at the start is dropped. Raises InputError naming the file
+    when it is missing, unreadable, not UTF-8 or too large.
+    """
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream standing in for standard input
+                text = sys.stdin.read(limit + 1)
+                if len(text) > limit:
+                    raise InputError(f"{path}: more than the limit of {limit} bytes")
+                return text.removeprefix("\ufeff")
+            data = stream.read(limit + 1)
+        else:
+            if os.path.isdir(path):
+                raise InputError(f"{path}: is a folder, not a file")
+            size = os.path.getsize(path)
+            if size > limit:
+                raise InputError(f"{path}: {size} bytes is more than the limit of {limit} bytes")
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"{path}: more than the limit of {limit} bytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def check_cells(width: int, height: int, limit: int, what: str = "board") -> None:
+    """Refuse a board of more than ``limit`` grid positions.
+
+    Examples
+    --------
+    >>> check_cells(30, 16, MAX_CELLS)
+    >>> check_cells(100_000, 100_000, MAX_CELLS)
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: a board of 100000x100000 = 10000000000 cells is larger than the limit of 1000000 cells
+    """
+    if width * height > limit:
+        raise InputError(f"a {what} of {width}x{height} = {width * height} cells is larger than the limit of "
+                         f"{limit} cells")
+
+
+def check_output_file(path: str) -> None:
+    """Refuse an output path that cannot be written: a folder, or in a missing or
+    read-only folder. Nothing is created."""
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a folder; give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise InputError(f"{path}: cannot be written (permission denied)")
+
+
+def check_output_folder(path: str) -> None:
+    """Refuse an output folder that cannot be made: it, or the nearest of its parents
+    that exists, must be a writable folder. Nothing is created."""
+    current = os.path.abspath(path)
+    while not os.path.exists(current):
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    if not os.path.isdir(current):
+        raise InputError(f"{path}: {current} is a file, not a folder")
+    if not os.access(current, os.W_OK | os.X_OK):
+        raise InputError(f"{path}: {current} cannot be written (permission denied)")
+
+
+def write_whole(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    check_output_file(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temp = tempfile.mkstemp(dir=folder, prefix=".mscsp-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+# -- JSON files ---------------------------------------------------------------------------
+_MISSING = object()
+
+
+def load_json(text: str, what: str):
+    """Parse JSON text, as a one-line InputError naming ``what`` when it is not JSON.
+
+    Examples
+    --------
+    >>> load_json("[" * 100_000, "replay")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: replay is nested too deeply to be read
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{what} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"{what} is nested too deeply to be read") from None
+
+
+def _type_name(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true or false", type(None): "null",
+            int: "a whole number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+class Fields:
+    """Typed access to the fields of one JSON object, each error one line naming the field.
+
+    Examples
+    --------
+    >>> f = Fields({"width": 30, "rule": "safe"}, "replay")
+    >>> f.integer("width", low=1), f.string("rule", choices=("safe", "opening"))
+    (30, 'safe')
+    >>> f.integer("height", low=1)
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: replay: 'height' is missing
+    >>> Fields({"width": "30"}, "replay").integer("width")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: replay: 'width' must be a whole number, not a string
+    """
+
+    def __init__(self, data, what: str):
+        if not isinstance(data, dict):
+            raise InputError(f"{what} must be a JSON object, not {_type_name(data)}")
+        self.data = data
+        self.what = what
+
+    def fail(self, name: str, problem: str) -> InputError:
+        return InputError(f"{self.what}: {name!r} {problem}")
+
+    def _field(self, name: str, default, check):
+        """The field, checked by ``check``; ``default`` when absent or null (an error
+        if there is none)."""
+        if name not in self.data or self.data[name] is None:
+            if default is _MISSING:
+                raise InputError(f"{self.what}: {name!r} is missing")
+            return default
+        return check(self.data[name])
+
+    def integer(self, name: str, *, low: int | None = None, high: int | None = None, default=_MISSING):
+        def check(value):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(name, f"must be a whole number, not {_type_name(value)}")
+            if (low is not None and value < low) or (high is not None and value > high):
+                bounds = (f"from {low}" if high is None else f"from {low} to {high}" if low is not None
+                          else f"up to {high}")
+                raise self.fail(name, f"must be {bounds}, not {value}")
+            return value
+        return self._field(name, default, check)
+
+    def number(self, name: str, *, low: float | None = None, default=_MISSING):
+        def check(value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+                raise self.fail(name, f"must be a number, not {_type_name(value)}")
+            if low is not None and value < low:
+                raise self.fail(name, f"must be at least {low}, not {value}")
+            return float(value)
+        return self._field(name, default, check)
+
+    def string(self, name: str, *, choices=None, default=_MISSING):
+        def check(value):
+            if not isinstance(value, str):
+                raise self.fail(name, f"must be a string, not {_type_name(value)}")
+            if choices is not None and value not in choices:
+                raise self.fail(name, f"must be one of {', '.join(map(str, choices))}, not {value!r}")
+            return value
+        return self._field(name, default, check)
+
+    def array(self, name: str, *, default=_MISSING) -> list:
+        return self._field(name, default, lambda value: self._typed(name, value, list, "a list"))
+
+    def object(self, name: str, *, default=_MISSING) -> dict:
+        return self._field(name, default, lambda value: self._typed(name, value, dict, "an object"))
+
+    def _typed(self, name: str, value, kind: type, words: str):
+        if not isinstance(value, kind):
+            raise self.fail(name, f"must be {words}, not {_type_name(value)}")
+        return value
+
+
+def cell_of(value, width: int, height: int, what: str) -> tuple[int, int]:
+    """A cell given as ``[x, y]`` on a board of ``width`` x ``height``.
+
+    Examples
+    --------
+    >>> cell_of([3, 1], 5, 5, "click")
+    (3, 1)
+    >>> cell_of([7, 1], 5, 5, "click")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: click [7, 1] is off the 5x5 board
+    """
+    if (not isinstance(value, list) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+        raise InputError(f"{what} must be [x, y] with two whole numbers, not {json.dumps(value)[:40]}")
+    x, y = value
+    if not (0 <= x < width and 0 <= y < height):
+        raise InputError(f"{what} [{x}, {y}] is off the {width}x{height} board")
+    return x, y

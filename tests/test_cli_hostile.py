@@ -1,0 +1,276 @@
+"""Hostile, huge and malformed input on the command line: one line, exit 2, no traceback.
+
+Every case runs ``mscsp.cli.main`` in this process: an exception escaping it, or an
+internal error (exit 70), fails the test. Bad input must give exit status 2 and
+exactly one line on standard error, before any work (and within a second); files the
+command would write must not appear half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import POSITIONS
+from mscsp.cli import INTERNAL, main
+from mscsp.files import MAX_CELLS, MAX_FILE_BYTES
+from mscsp.reduction import compile_cnf, parse_dimacs
+
+CNF = "p cnf 3 4\n1 -2 0\n2 3 0\n-1 -3 0\n1 2 3 0\n"
+
+
+def run(capsys, *argv, limit: float = 5.0):
+    started = time.perf_counter()
+    code = main([str(a) for a in argv])
+    seconds = time.perf_counter() - started
+    out, err = capsys.readouterr()
+    assert code != INTERNAL, err
+    assert "Traceback" not in err
+    assert seconds < limit, f"{argv[0]} took {seconds:.1f} s"
+    return code, out, err
+
+
+def refused(capsys, *argv, words: str = "", limit: float = 1.0) -> str:
+    code, out, err = run(capsys, *argv, limit=limit)
+    assert code == 2, (code, err)
+    assert len(err.strip().splitlines()) == 1, err
+    assert words in err, err
+    return err
+
+
+@pytest.fixture
+def compiled(tmp_path):
+    c = compile_cnf(parse_dimacs(CNF))
+    board = tmp_path / "board.txt"
+    mapping = tmp_path / "map.json"
+    from mscsp.position import format_position
+
+    board.write_text(format_position(c.position))
+    mapping.write_text(c.map_json())
+    return board, mapping
+
+
+# -- the cases of the report, one by one ---------------------------------------------------
+@pytest.mark.parametrize("content, words", [
+    ("[1, 2]", "must be a JSON object, not a list"),
+    (json.dumps({"format": "mscsp-cnf-map/1", "variables": "x", "cells": {}}), "'variables' must be a whole number"),
+    (json.dumps({"format": "mscsp-cnf-map/1", "variables": 3, "cells": [1]}), "'cells' must be an object"),
+    (json.dumps({"format": "mscsp-cnf-map/1", "variables": 3, "cells": {"1": [99999, 0]}}), "off the"),
+    (json.dumps({"format": "mscsp-cnf-map/1", "variables": 3, "cells": {"9": [0, 0]}}), "not one of 1 to 3"),
+    ("{", "not JSON"),
+])
+def test_decode_maps_of_the_wrong_shape_are_refused_before_the_search(capsys, tmp_path, compiled, content, words):
+    board, _ = compiled
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    refused(capsys, "consistent", "--decode", bad, board, words=words)
+
+
+def test_from_cnf_map_into_a_folder_or_a_missing_folder_writes_nothing(capsys, tmp_path):
+    formula = tmp_path / "f.cnf"
+    formula.write_text(CNF)
+    refused(capsys, "from-cnf", "--map", tmp_path, formula, words="is a folder")
+    refused(capsys, "from-cnf", "--map", tmp_path / "missing" / "m.json", formula, words="does not exist")
+    assert not (tmp_path / "missing").exists()
+    code, out, _ = run(capsys, "from-cnf", "--map", tmp_path / "m.json", formula)
+    assert code == 0 and out and json.loads((tmp_path / "m.json").read_text())["variables"] == 3
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".mscsp-")]  # no temporary file left
+
+
+@pytest.mark.parametrize("replay, words", [
+    ({"format": "mscsp-replay/1", "width": 10**6, "height": 10**6, "mines": 1, "actions": []}, "larger than the limit"),
+    ({"format": "mscsp-replay/1", "width": 3, "height": 3, "mines": 1, "layout": [123], "actions": []},
+     "'layout' must be 3 rows"),
+    ({"format": "mscsp-replay/1", "width": 3, "height": 3, "mines": 1, "actions": [{"action": "reveal"}]},
+     "cell must be [x, y]"),
+    ({"format": "mscsp-replay/1", "width": 3, "height": 3, "mines": 1, "actions": "all"}, "must be a list"),
+    ({"format": "mscsp-replay/1", "width": True, "height": 3, "mines": 1, "actions": []}, "whole number"),
+])
+def test_malformed_replays_are_refused(capsys, tmp_path, replay, words):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(replay))
+    refused(capsys, "replay", path, words=words)
+
+
+def test_a_deeply_nested_replay_is_refused(capsys, tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text("[" * 100_000)
+    refused(capsys, "replay", path, words="nested too deeply")
+
+
+def test_play_refuses_a_save_path_before_the_game(capsys, tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    err = refused(capsys, "play", "--preset", "beginner", "--seed", "1", "--save", tmp_path / "missing" / "r.json",
+                  words="does not exist")
+    assert "mines left" not in err
+
+
+def test_reproduce_refuses_an_output_under_a_file(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    refused(capsys, "reproduce", "--quick", "--only", "first_click", "--out", blocker / "out", words="is a file")
+
+
+def test_a_byte_order_mark_before_the_header_is_accepted(capsys, tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeffmines: 1\n.1\n".encode())
+    code, out, _ = run(capsys, "solve", "--json", path)
+    assert code == 0 and json.loads(out)["mine"] == [[0, 0]]
+
+
+def test_size_limits_are_refused_at_once(capsys, tmp_path):
+    refused(capsys, "generate", "--width", "100000", "--height", "100000", "--mines", "1",
+            words=f"limit of {MAX_CELLS} cells")
+    row = tmp_path / "row.txt"
+    row.write_text("." * (MAX_CELLS + 1) + "\n")
+    refused(capsys, "solve", row, words=f"limit of {MAX_CELLS} cells")
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    refused(capsys, "count", huge, words=f"limit of {MAX_FILE_BYTES} bytes")
+
+
+def test_consistent_honours_its_time_limit_on_a_compiled_board(capsys, tmp_path):
+    # a 30-variable formula near the threshold: a board of about two million cells
+    rng = random.Random(30)
+    lines = ["p cnf 30 128"] + [" ".join(str(v * rng.choice((-1, 1))) for v in rng.sample(range(1, 31), 3)) + " 0"
+                                for _ in range(128)]
+    formula = tmp_path / "f.cnf"
+    formula.write_text("\n".join(lines) + "\n")
+    _, text, _ = run(capsys, "from-cnf", formula, limit=30)
+    board = tmp_path / "b.txt"
+    board.write_text(text)
+    code, _, err = run(capsys, "consistent", "--time-limit", "0.05", board, limit=1.5)
+    assert code == 3 and "time" in err and len(err.strip().splitlines()) == 1
+
+
+# -- small clashes on compiled boards -----------------------------------------------------------
+def _clash_is_real(board_text: str, clues: list[list[int]]) -> bool:
+    """Whether the named clues alone hold no layout: a direct CNF of just those clues
+    (one variable per covered cell, every k+1 of a clue's cells not all mines, every
+    n-k+1 not all safe), decided by a SAT solver of its own."""
+    from itertools import combinations
+
+    from pysat.solvers import Solver
+
+    rows = [r for r in board_text.splitlines() if r and not r.startswith("#")]
+    var: dict[tuple[int, int], int] = {}
+    clauses = []
+    for x, y in clues:
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx or dy)
+                  and 0 <= y + dy < len(rows) and 0 <= x + dx < len(rows[0]) and rows[y + dy][x + dx] == "."]
+        lits = [var.setdefault(c, len(var) + 1) for c in around]
+        k = int(rows[y][x])
+        clauses += [[-v for v in group] for group in combinations(lits, k + 1)]
+        clauses += [list(group) for group in combinations(lits, len(lits) - k + 1)]
+    with Solver(bootstrap_with=clauses) as solver:
+        return not solver.solve()
+
+
+@pytest.mark.parametrize("where", ["together", "far apart"])
+def test_a_local_clash_in_a_compiled_formula_gives_a_small_checked_core(capsys, tmp_path, where):
+    rng = random.Random(5)
+    body = [" ".join(str(v * rng.choice((-1, 1))) for v in rng.sample(range(1, 13), 3)) + " 0" for _ in range(30)]
+    body = body + ["1 0", "-1 0"] if where == "together" else ["1 0"] + body + ["-1 0"]
+    formula = tmp_path / "f.cnf"
+    formula.write_text(f"p cnf 12 {len(body)}\n" + "\n".join(body) + "\n")
+    _, text, _ = run(capsys, "from-cnf", formula)
+    board = tmp_path / "b.txt"
+    board.write_text(text)
+    code, out, _ = run(capsys, "consistent", "--json", board, limit=20)
+    record = json.loads(out)["contradiction"]
+    clues_on_board = sum(ch.isdigit() for row in text.splitlines() if not row.startswith("#") for ch in row)
+    assert code == 1 and record["minimal"]
+    assert len(record["clues"]) < 0.05 * clues_on_board
+    assert _clash_is_real(text, record["clues"])
+    for drop in range(0, len(record["clues"]), max(1, len(record["clues"]) // 10)):  # and clues are needed
+        assert not _clash_is_real(text, record["clues"][:drop] + record["clues"][drop + 1:])
+
+
+# -- fuzzing each file-reading subcommand -------------------------------------------------------
+def _mutations():
+    """Mutated, truncated, oversized and wrong-typed versions of a valid file."""
+    def mutate(text: str, draw) -> str:
+        kind = draw(st.sampled_from(["flip", "cut", "insert", "repeat", "swap-lines", "json"]))
+        data = list(text)
+        if kind == "flip" and data:
+            for _ in range(draw(st.integers(1, 5))):
+                data[draw(st.integers(0, len(data) - 1))] = draw(st.characters(codec="utf-8"))
+        elif kind == "cut":
+            data = data[: draw(st.integers(0, len(data)))]
+        elif kind == "insert":
+            at = draw(st.integers(0, len(data)))
+            data[at:at] = list(draw(st.text(max_size=20)))
+        elif kind == "repeat":
+            data = data * draw(st.integers(2, 50))
+        elif kind == "swap-lines":
+            lines = "".join(data).split("\n")
+            draw(st.randoms()).shuffle(lines)
+            data = list("\n".join(lines))
+        else:
+            value = draw(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                                      lambda inner: st.lists(inner, max_size=4)
+                                      | st.dictionaries(st.sampled_from(["format", "width", "height", "mines",
+                                                                          "actions", "layout", "cells", "variables",
+                                                                          "click", "seed", "rule"]), inner,
+                                                        max_size=6), max_leaves=12))
+            data = list(json.dumps(value))
+        return "".join(data)
+
+    return mutate
+
+
+def _valid_inputs() -> dict[str, tuple[str, list[str]]]:
+    """A valid file for each file-reading subcommand, and its arguments (FILE where it goes)."""
+    from mscsp.board import Spec
+    from mscsp.game import Game
+    from mscsp.position import format_position
+    from mscsp.rules import generate
+
+    board = generate(Spec(8, 8, 10), "opening", (4, 4), 3)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    compiled = compile_cnf(parse_dimacs(CNF))
+    return {
+        "solve": ((POSITIONS / "one_two_one.txt").read_text(), ["solve", "--json", "FILE"]),
+        "count": ((POSITIONS / "global_count.txt").read_text(), ["count", "FILE"]),
+        "verify": ("\n".join(board.layout.rows()) + "\n", ["verify", "FILE", "--click", "4,4"]),
+        "consistent": (format_position(game.position()), ["consistent", "FILE"]),
+        "from-cnf": (CNF, ["from-cnf", "FILE"]),
+        "replay": (game.replay().to_json(), ["replay", "FILE"]),
+        "decode": (compiled.map_json(), ["consistent", "--decode", "FILE", "BOARD"]),
+    }
+
+
+VALID = _valid_inputs()
+
+
+@pytest.mark.parametrize("command", sorted(VALID))
+@settings(max_examples=int(os.environ.get("MSCSP_FUZZ", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_mutated_file_never_ends_in_a_traceback(capsys, command, data):
+    text, argv = VALID[command]
+    mutated = _mutations()(text, data.draw)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input"
+        path.write_text(mutated, encoding="utf-8", errors="surrogatepass")
+        board = Path(folder) / "board.txt"
+        from mscsp.position import format_position
+
+        board.write_text(format_position(compile_cnf(parse_dimacs(CNF)).position))
+        args = [str(path) if a == "FILE" else str(board) if a == "BOARD" else a for a in argv]
+        code, out, err = run(capsys, *args, limit=10.0)
+    assert code in (0, 1, 2, 3), (code, err)
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, err
