@@ -86,7 +86,7 @@ def test_proven_cells_stay_exact_when_the_rest_is_estimated():
 
 
 def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():
-    # every sampled path of the Expert lattice dies: no number, and the reason
+    # the Expert lattice with 200 paths: the runs' estimates disagree too much to judge their error
     position = parse_position((POSITIONS / "lattice_expert.txt").read_text())
     est = probabilities(position, state_limit=0, samples=200)
     assert not est.exact and est.layouts is None and not est.intervals

@@ -16,8 +16,8 @@ engines, with exact integers throughout:
    (:mod:`~mscsp.counting.sweep`) that checks its time and memory budget before it
    grows.
 5. **Estimates** (:mod:`~mscsp.counting.estimate`) — where a component is too wide
-   for its budget, sequential importance sampling gives every probability with a
-   95% interval, labelled as an estimate; or no number, with the reason.
+   for its budget, sequential Monte Carlo gives every probability with a 95%
+   interval, labelled as an estimate; or no number, with the reason.
 6. **Combination** (:mod:`~mscsp.counting.combine`) — components convolve over the
    mine count, the unconstrained cells add ``C(U, u)``, the total picks the
    coefficient: exact :class:`fractions.Fraction` probabilities and an exact layout
@@ -50,7 +50,7 @@ from .combine import (
     with_total,
     without_total,
 )
-from .estimate import Estimate, estimate, rest_of_board
+from .estimate import Estimate, rest_of_board, smc_estimate
 from .order import choose_order
 from .search import TooBig, search
 from .sweep import Arithmetic, StateLimit, sweep
@@ -85,7 +85,7 @@ _EXACT_SHARE = 0.6
 #: Seconds an estimate may take when the caller sets no deadline.
 ESTIMATE_SECONDS = 2.0
 
-_METHOD = "sequential importance sampling (Knuth 1975) along the counting order"
+_METHOD = "sequential Monte Carlo (resampled importance sampling) along the counting order, 16 runs"
 
 
 def group_cells(system: ConstraintSystem, component: tuple[int, ...]) -> list[Group]:
@@ -304,7 +304,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         rest = rest_of_board([], (), None, sampled_max)
     est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
     try:
-        est = estimate(parts, rest, samples=samples, rng=np.random.default_rng(seed), budget=est_budget,
+        est = smc_estimate(parts, rest, samples=samples, rng=np.random.default_rng(seed), budget=est_budget,
                        arith=Arithmetic(0, mine=weights[0], safe=weights[1]))
     except BudgetExceeded as exc:  # pragma: no cover - the estimator checks its deadline itself
         est = Estimate(None, None, None, 0, 0, 0.0, 0.0, str(exc))
@@ -326,7 +326,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
             "method": _METHOD,
             "samples": est.samples,
             "paths_satisfying": est.live,
-            "effective_samples": round(est.effective, 1),
+            "effective_runs": round(est.effective, 1),
             "seed": seed,
             "seconds": round(est.seconds, 3),
             "confidence": 0.95,

@@ -1,26 +1,27 @@
 """Counting, stage 5: estimates with intervals where exact counting gave up.
 
-Sequential importance sampling along the dynamic programme's order — Knuth's
-estimator for the size of a search tree (D. E. Knuth, "Estimating the efficiency of
-backtrack programs", Math. Comp. 29, 1975). A path decides the variables one by one;
-each takes a value among those that keep every clue reachable (and the mine count
-able to meet the total), with probability proportional to its weight ``C(n, j)``;
-the path's weight is the product of the normalisers, zero if it dies. The mean path
-weight is an unbiased estimate of the number of assignments, and a cell's mine
-probability is a ratio of two such means: the weight of the paths that put a mine
-there over the weight of all paths.
+Sequential Monte Carlo along the dynamic programme's order. A path decides the
+variables one by one; each takes a value among those that keep every clue
+reachable (and the mine count able to meet the total), with probability
+proportional to its weight ``C(n, j)``, and the path's weight is multiplied by the
+normaliser — Knuth's estimator for the size of a search tree (D. E. Knuth,
+"Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975). Alone,
+such paths die on wide frontiers (a lattice of clues kills every one of 20,000); so
+a population of paths moves together and is resampled in proportion to weight
+whenever the weights grow uneven or paths die, the mean weight carried in a running
+normaliser (a particle filter; P. Del Moral, "Feynman–Kac formulae", 2004), which
+keeps the estimate of the weight of all layouts unbiased. A cell's mine probability
+is a ratio: the weight of the paths that put a mine there over the weight of all.
 
 With a mine total, each path's weight is multiplied by the exact weight of the rest
 of the board given the path's mine count (the exactly counted components and the
 unconstrained cells), and the cells of exact components get the exact conditional
 probability given that count; so every probability is one ratio estimator.
 
-Each probability comes with a 95% interval from the delta method (the variance of
-``a_i - p b_i`` over the paths, divided by the squared mean weight, with the
-``n / (n - 1)`` correction); ``tests/test_estimate.py`` measures how often these
-intervals cover the exact value. Paths run many at a time in numpy arrays, in
-batches, until the sample count or the deadline is reached; weights are kept as
-logarithms and rescaled, so no count overflows a float.
+Paths of one run are not independent after resampling, so intervals come from
+independent runs: each probability's 95% interval is the ratio estimator's delta-
+method interval over the runs, with Student's t. ``tests/test_estimate.py``
+measures how often these intervals cover the exact value.
 """
 
 from __future__ import annotations
@@ -36,12 +37,10 @@ from ..budget import Budget
 from .sweep import Arithmetic, _Plan
 from .variables import Problem
 
-__all__ = ["Estimate", "RestOfBoard", "estimate"]
+__all__ = ["Estimate", "RestOfBoard", "smc_estimate", "rest_of_board"]
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
-#: Paths that must have a nonzero weight before an estimate is given at all.
-MIN_LIVE_PATHS = 30
 #: Bytes of choices (one byte a variable a path) a batch may hold.
 _BATCH_BYTES = 1 << 25
 
@@ -79,8 +78,10 @@ class Estimate:
     """Estimated probabilities with 95% intervals.
 
     ``cells`` maps each cell of the sampled components and of ``rest.kinds`` to
-    ``(p, low, high)``; None when too few paths lived (``reason`` says why).
-    ``layouts`` and ``layouts_interval`` estimate the weighted number of layouts.
+    ``(p, low, high)``; None when too few runs found a path (``reason`` says why).
+    ``layouts`` and ``layouts_interval`` estimate the weighted number of layouts;
+    ``samples`` counts the paths of all runs, ``live`` those that satisfied every
+    clue, ``effective`` the effective number of runs (runs weigh by their total).
     """
 
     cells: dict[int, tuple[float, float, float]] | None
@@ -94,7 +95,7 @@ class Estimate:
 
 
 class _Sampler:
-    """One component's forward plan as arrays, for many paths at once."""
+    """One component's processing order as arrays, to move many paths a step at a time."""
 
     def __init__(self, problem: Problem, order, arith: Arithmetic):
         self.problem = problem
@@ -108,48 +109,42 @@ class _Sampler:
         self.after_hi = np.cumsum([0] + hi[::-1])[::-1][1:].tolist()
         self.min_mines = sum(lo)
         self.max_mines = sum(hi)
-
-    def run(self, n: int, rng: np.random.Generator, k: np.ndarray, klo: np.ndarray, khi: np.ndarray,
-            logw: np.ndarray, choices: np.ndarray) -> None:
-        """Advance ``n`` paths through this component, updating mine counts ``k``,
-        log weights ``logw`` (-inf once dead) and ``choices[:, step]``.
-
-        ``klo``/``khi`` bound the mine count the paths must be able to reach after
-        this component (the other components' share already subtracted)."""
-        fields = np.zeros((n, max(self.plan.fields, 1)), dtype=np.int64)
-        variables = self.problem.variables
-        for i, step in enumerate(self.plan.steps):
+        self.steps = []
+        for step in self.plan.steps:
             var = variables[step.var]
-            nopt = len(step.options)
-            ok = np.ones((n, nopt), dtype=bool)
-            weight = np.empty(nopt)
-            mines = np.empty(nopt, dtype=np.int64)
-            for j, (oi, _, factor, _, touches) in enumerate(step.options):
-                weight[j] = factor
-                mines[j] = var.options[oi].mines
-                for (f, _), (_, add, lo, hi) in zip(step.fields, touches):
-                    v = fields[:, f] + add
-                    ok[:, j] &= (v >= lo) & (v <= hi)
-            after = k[:, None] + mines[None, :]
-            ok &= (after + self.after_lo[i] <= khi[:, None]) & (after + self.after_hi[i] >= klo[:, None])
-            w = ok * weight[None, :]
-            z = w.sum(axis=1)
-            dead = z == 0
-            with np.errstate(divide="ignore"):
-                logw += np.log(z)
-            cum = np.cumsum(w, axis=1)
-            pick = (cum < ((1.0 - rng.random(n)) * z)[:, None]).sum(axis=1)
-            pick = np.minimum(pick, nopt - 1)
-            pick[dead] = 0
-            choices[:, i] = pick
-            k += mines[pick]
-            # every option touches the same fields (its variable's clues), in the same order
-            for t, (f, closing) in enumerate(step.fields):
-                if closing:
-                    fields[:, f] = 0
-                else:
-                    adds = np.asarray([touches[t][1] for _, _, _, _, touches in step.options])
-                    fields[:, f] += adds[pick]
+            weight = np.asarray([float(factor) for _, _, factor, _, _ in step.options])
+            mines = np.asarray([var.options[oi].mines for oi, _, _, _, _ in step.options], dtype=np.int64)
+            # per touched field: its index, whether the clue closes, the adds and allowed range by option
+            touched = [(f, closing, np.asarray([touches[t][1] for _, _, _, _, touches in step.options]),
+                        step.options[0][4][t][2], step.options[0][4][t][3])
+                       for t, (f, closing) in enumerate(step.fields)]
+            self.steps.append((weight, mines, touched))
+
+    def advance(self, i: int, fields: np.ndarray, k: np.ndarray, klo: int, khi: int,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Decide variable ``i`` on every path: ``(chosen option, log of the path's
+        normaliser)`` (-inf where no value fits: the path dies). Updates ``fields``
+        and ``k`` in place."""
+        weight, mines, touched = self.steps[i]
+        ok = np.ones((len(k), len(weight)), dtype=bool)
+        for f, _, adds, lo, hi in touched:
+            v = fields[:, f, None] + adds[None, :]
+            ok &= (v >= lo) & (v <= hi)
+        after = k[:, None] + mines[None, :]
+        ok &= (after + self.after_lo[i] <= khi) & (after + self.after_hi[i] >= klo)
+        w = ok * weight[None, :]
+        z = w.sum(axis=1)
+        cum = np.cumsum(w, axis=1)
+        pick = np.minimum((cum < ((1.0 - rng.random(len(k))) * z)[:, None]).sum(axis=1), len(weight) - 1)
+        pick[z == 0] = 0
+        k += mines[pick]
+        for f, closing, adds, _, _ in touched:
+            if closing:
+                fields[:, f] = 0
+            else:
+                fields[:, f] += adds[pick]
+        with np.errstate(divide="ignore"):
+            return pick, np.log(z)
 
     def kind_fractions(self, choices: np.ndarray) -> np.ndarray:
         """Per path, the mine fraction of each kind of each variable (columns in
@@ -169,98 +164,228 @@ class _Sampler:
         return [kind for var in self.problem.variables for kind in var.kinds]
 
 
-def estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard, *, samples: int,
-             rng: np.random.Generator, budget: Budget, arith: Arithmetic = Arithmetic(0)) -> Estimate:
+#: Fewer effective runs than this (of 16, in proportion for fewer) and an estimate's
+#: error cannot be judged from the runs' spread: no estimate is given.
+MIN_EFFECTIVE_RUNS = 8
+
+#: Two-sided 97.5% quantiles of Student's t by degrees of freedom (normal beyond).
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+         11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
+         20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+
+def _t975(df: int) -> float:
+    for d in sorted(_T975):
+        if df <= d:
+            return _T975[d]
+    return Z95
+
+
+def _systematic(weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Systematic resampling: indices drawn in proportion to ``weights`` (which sum to 1)."""
+    n = len(weights)
+    positions = (rng.random() + np.arange(n)) / n
+    return np.minimum(np.searchsorted(np.cumsum(weights), positions), n - 1)
+
+
+def _normal_cdf(x: np.ndarray) -> np.ndarray:
+    """Φ(x) to within 1.5e-7 (Abramowitz and Stegun 7.1.26 for erf), vectorised."""
+    z = np.abs(x) / math.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    erf = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
+                 + 0.254829592) * t * np.exp(-z * z)
+    return 0.5 * (1.0 + np.sign(x) * erf)
+
+
+@dataclass(frozen=True)
+class _Twist:
+    """Where the paths' mine counts should head: after ``g`` variables, the mines
+    still to come are about normal with mean ``mean[g]`` and spread ``spread[g]``
+    (learnt from a pilot run), and the total must land in ``[low, high]``."""
+
+    mean: np.ndarray
+    spread: np.ndarray
+    low: int
+    high: int
+
+    def log_potential(self, g: int, k: np.ndarray) -> np.ndarray:
+        """log P(the final count lands in the window | k mines after g variables)."""
+        m, s = self.mean[g], self.spread[g]
+        p = _normal_cdf((self.high + 0.5 - k - m) / s) - _normal_cdf((self.low - 0.5 - k - m) / s)
+        return np.log(np.maximum(p, 1e-300))
+
+
+def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.random.Generator,
+               windows: list[tuple[int, int]], log_rest, twist: _Twist | None = None,
+               history: bool = False):
+    """One run of sequential Monte Carlo with ``n`` paths: ``(log of the estimated
+    weight of all layouts, each kind's estimated mine probability, live paths)``.
+
+    Paths decide the variables in the processing order; whenever the weights grow
+    uneven (effective sample size below half) or paths die, the population is
+    resampled in proportion to weight and the mean weight carried in the running
+    normaliser, which keeps the weight estimate unbiased (Del Moral, "Feynman–Kac
+    formulae", 2004). With a ``twist``, each step's weight is also multiplied by the
+    ratio of the new and old chance of meeting the total (a telescoping product,
+    undone at the end), so resampling keeps the paths whose mine counts can still
+    meet it — the total is one clue over the whole board, which no single step sees.
+
+    With ``history`` it returns instead, for a pilot run, the weighted mean and
+    spread of the mines each path placed after every step.
+    """
+    k = np.zeros(n, dtype=np.int64)
+    logw = np.zeros(n)
+    log_norm = 0.0
+    choices = [np.zeros((n, len(s.order)), dtype=np.int16) for s in samplers]
+    steps = sum(len(s.steps) for s in samplers)
+    seen = np.zeros((n, steps + 1), dtype=np.int32) if history else None
+    g = 0
+    log_psi = twist.log_potential(0, k) if twist is not None else None
+    log_psi0 = float(log_psi[0]) if twist is not None else 0.0
+    for j, sampler in enumerate(samplers):
+        fields = np.zeros((n, max(sampler.plan.fields, 1)), dtype=np.int64)
+        klo, khi = windows[j]
+        for i in range(len(sampler.steps)):
+            pick, logz = sampler.advance(i, fields, k, klo, khi, rng)
+            choices[j][:, i] = pick
+            g += 1
+            logw += logz
+            if twist is not None:
+                new_psi = twist.log_potential(g, k)
+                logw += new_psi - log_psi
+                log_psi = new_psi
+            if seen is not None:
+                seen[:, g] = k
+            live = np.isfinite(logw)
+            if not live.any():
+                return (-math.inf, None, 0) if not history else None
+            top = logw[live].max()
+            w = np.where(live, np.exp(logw - top), 0.0)
+            if not live.all() or w.sum() ** 2 < 0.5 * n * (w * w).sum():
+                log_norm += top + math.log(w.mean())
+                idx = _systematic(w / w.sum(), rng)
+                fields, k = fields[idx], k[idx]
+                for c in choices:
+                    c[:] = c[idx]
+                if seen is not None:
+                    seen = seen[idx]
+                if log_psi is not None:
+                    log_psi = log_psi[idx]
+                logw = np.zeros(n)
+    if history:
+        live = np.isfinite(logw)
+        w = np.where(live, np.exp(logw - logw[live].max()), 0.0)
+        w /= w.sum()
+        to_come = k[:, None] - seen
+        mean = w @ to_come
+        spread = np.sqrt(np.maximum(w @ (to_come - mean[None, :]) ** 2, 0.0)) + 0.5
+        return mean, spread
+    logb = logw + np.asarray([log_rest(int(kk)) for kk in k])
+    if twist is not None:
+        logb += log_psi0 - log_psi
+    live = np.isfinite(logb)
+    if not live.any():
+        return -math.inf, None, 0
+    top = logb[live].max()
+    b = np.where(live, np.exp(logb - top), 0.0)
+    q = np.hstack([s.kind_fractions(c) for s, c in zip(samplers, choices)] or [np.zeros((n, 0))])
+    if rest.kinds:
+        extra = np.zeros((n, len(rest.kinds)))
+        for kk in np.unique(k[live]):
+            extra[k == kk] = rest.conditional(int(kk))[None, :]
+        q = np.hstack([q, extra])
+    mean = b.mean()
+    return log_norm + top + math.log(mean), (b @ q) / (n * mean), int(live.sum())
+
+
+def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard, *, samples: int,
+             rng: np.random.Generator, budget: Budget, arith: Arithmetic = Arithmetic(0),
+             replicates: int = 16) -> Estimate:
     """Estimate the probabilities of the sampled components and of the rest.
 
     ``parts`` are the components to sample, each with its processing order;
     ``arith`` (plain) gives the weight of a mine and of a safe cell (1 and 1 to
-    count layouts, a density's odds otherwise).
-    Sampling stops after ``samples`` paths or at the budget's deadline, whichever
-    comes first (at least one batch runs).
+    count layouts, a density's odds otherwise). ``replicates`` independent runs of
+    sequential Monte Carlo share ``samples`` paths (fewer when a pilot run shows the
+    budget's deadline would not allow them); each probability's interval comes from
+    the spread of the runs (ratio estimator, Student's t with one degree of freedom
+    fewer than the runs), so it stays honest although the paths of one run are not
+    independent.
     """
     started = time.perf_counter()
     samplers = [_Sampler(p, order, arith) for p, order in parts]
     kinds = [kind for s in samplers for kind in s.kinds()] + list(rest.kinds)
-    n_est = sum(len(s.kinds()) for s in samplers)
-    width = sum(len(s.order) for s in samplers)
-    batch = int(max(64, min(4096, _BATCH_BYTES // max(width, 1))))
-    shift = -math.inf  # log of the scale of every accumulated weight
-    s_b = s_bb = 0.0
-    s_bq = np.zeros(len(kinds))
-    s_bbq = np.zeros(len(kinds))
-    s_bbqq = np.zeros(len(kinds))
-    drawn = live = 0
     mins_after = np.cumsum([0] + [s.min_mines for s in samplers][::-1])[::-1][1:]
     maxs_after = np.cumsum([0] + [s.max_mines for s in samplers][::-1])[::-1][1:]
-    log_rest: dict[int, float] = {}
-    while drawn < samples and (drawn == 0 or not budget.expired()):
-        n = min(batch, samples - drawn)
-        k = np.zeros(n, dtype=np.int64)
-        logw = np.zeros(n)
-        fractions = []
-        for j, sampler in enumerate(samplers):
-            choices = np.zeros((n, len(sampler.order)), dtype=np.int16)
-            klo = np.full(n, rest.window[0]) - int(maxs_after[j]) if j + 1 < len(samplers) else np.full(n, rest.window[0])
-            khi = np.full(n, rest.window[1]) - int(mins_after[j]) if j + 1 < len(samplers) else np.full(n, rest.window[1])
-            sampler.run(n, rng, k, klo, khi, logw, choices)
-            fractions.append(sampler.kind_fractions(choices))
-        drawn += n
-        for kk in np.unique(k):
-            kk = int(kk)
-            if kk not in log_rest:
-                w = rest.weight(kk)
-                log_rest[kk] = math.log(w) if w > 0 else -math.inf
-        logb = logw + np.asarray([log_rest[int(kk)] for kk in k])
-        alive = np.isfinite(logb)
-        live += int(alive.sum())
-        if not alive.any():
-            continue
-        top = float(logb[alive].max())
-        if top > shift:
-            scale = math.exp(shift - top) if math.isfinite(shift) else 0.0
-            s_b *= scale
-            s_bb *= scale * scale
-            s_bq *= scale
-            s_bbq *= scale * scale
-            s_bbqq *= scale * scale
-            shift = top
-        b = np.where(alive, np.exp(logb - shift), 0.0)
-        bb = b * b
-        q = np.zeros((n, len(kinds)))
-        if n_est:
-            q[:, :n_est] = np.hstack(fractions)
-        if rest.kinds:
-            for kk in np.unique(k[alive]):
-                rows = k == kk
-                q[rows, n_est:] = rest.conditional(int(kk))[None, :]
-        s_b += float(b.sum())
-        s_bb += float(bb.sum())
-        s_bq += b @ q
-        s_bbq += bb @ q
-        s_bbqq += bb @ (q * q)
+    windows = [(rest.window[0] - (int(maxs_after[j]) if j + 1 < len(samplers) else 0),
+                rest.window[1] - (int(mins_after[j]) if j + 1 < len(samplers) else 0))
+               for j in range(len(samplers))]
+    log_rest_cache: dict[int, float] = {}
+
+    def log_rest(kk: int) -> float:
+        if kk not in log_rest_cache:
+            w = rest.weight(kk)
+            log_rest_cache[kk] = math.log(w) if w > 0 else -math.inf
+        return log_rest_cache[kk]
+
+    width = sum(len(s.order) for s in samplers)
+    per_run = int(max(64, min(samples // replicates, _BATCH_BYTES // max(2 * width, 1))))
+    pilot_started = time.perf_counter()
+    twist = None
+    if rest.total:
+        # a pilot without the total learns where the mine counts go; the runs then head for it
+        loose = [(-(1 << 40), 1 << 40)] * len(samplers)
+        learnt = _replicate(samplers, rest, 128, rng, loose, log_rest, history=True)
+        if learnt is not None:
+            twist = _Twist(learnt[0], learnt[1], rest.window[0], rest.window[1])
+    else:
+        _replicate(samplers, rest, 128, rng, windows, log_rest)
+    per_path = (time.perf_counter() - pilot_started) / 128
+    left = budget.seconds_left()
+    if left != float("inf"):
+        per_run = int(max(64, min(per_run, 0.8 * left / max(replicates * per_path, 1e-9))))
+    runs: list[tuple[float, np.ndarray | None]] = []
+    live = 0
+    for _ in range(replicates):
+        if runs and budget.expired():
+            break
+        log_z, probs, alive = _replicate(samplers, rest, per_run, rng, windows, log_rest, twist)
+        runs.append((log_z, probs))
+        live += alive
+    drawn = per_run * len(runs)
     seconds = time.perf_counter() - started
-    effective = s_b * s_b / s_bb if s_bb > 0 else 0.0
-    if live < MIN_LIVE_PATHS or s_b <= 0:
-        what = "every clue and the mine total" if rest.total else "every clue"
-        why = (f"no sampled path satisfied {what}" if live == 0 else
-               f"only {live} of {drawn} sampled paths satisfied {what}")
-        return Estimate(None, None, None, drawn, live, effective, seconds, why)
-    p = s_bq / s_b
-    correction = drawn / max(drawn - 1, 1)
-    var = np.maximum(s_bbqq - 2 * p * s_bbq + p * p * s_bb, 0.0) / (s_b * s_b) * correction
-    half = Z95 * np.sqrt(var)
+    good = [(z, p) for z, p in runs if p is not None]
+    what = "every clue and the mine total" if rest.total else "every clue"
+    if len(runs) < 4 or len(good) < 2:
+        why = (f"only {len(runs)} sampling runs fitted in the time left" if len(runs) < 4 else
+               f"no sampled path satisfied {what}" if not good else
+               f"only {len(good)} of {len(runs)} sampling runs found a path satisfying {what}")
+        return Estimate(None, None, None, drawn, live, 0.0, seconds, why)
+    logs = np.asarray([z for z, _ in runs])
+    top = logs[np.isfinite(logs)].max()
+    z = np.exp(logs - top)  # each run's weight, relative; 0 for a run whose paths all died
+    effective = float(z.sum() ** 2 / (z * z).sum())
+    if effective < MIN_EFFECTIVE_RUNS * len(runs) / replicates:
+        # a few runs outweigh the rest: their spread says nothing of the error
+        return Estimate(None, None, None, drawn, live, effective, seconds,
+                        f"the sampling runs disagree: {effective:.1f} of {len(runs)} runs carry the weight")
+    probs = np.vstack([p if p is not None else np.zeros(len(kinds)) for _, p in runs])
+    r = len(runs)
+    p = (z @ probs) / z.sum()
+    zbar = z.mean()
+    var = ((z[:, None] * (probs - p[None, :])) ** 2).sum(axis=0) / (r * (r - 1) * zbar * zbar)
+    half = _t975(r - 1) * np.sqrt(var)
     cells: dict[int, tuple[float, float, float]] = {}
     for kind, pk, hk in zip(kinds, p, half):
         pk = min(max(float(pk), 0.0), 1.0)
         entry = (pk, max(0.0, pk - float(hk)), min(1.0, pk + float(hk)))
         for c in kind:
             cells[c] = entry
-    mean = s_b / drawn
-    sd = math.sqrt(max(s_bb / drawn - mean * mean, 0.0) * correction / drawn)
+    sd = math.sqrt(((z - zbar) ** 2).sum() / (r - 1) / r)
     try:
-        layouts = mean * math.exp(shift)
-        interval = (max(0.0, mean - Z95 * sd) * math.exp(shift), (mean + Z95 * sd) * math.exp(shift))
+        scale = math.exp(top)
+        layouts = zbar * scale
+        interval = (max(0.0, zbar - _t975(r - 1) * sd) * scale, (zbar + _t975(r - 1) * sd) * scale)
     except OverflowError:
         layouts, interval = math.inf, (math.inf, math.inf)
     return Estimate(cells, layouts, interval, drawn, live, effective, seconds)
