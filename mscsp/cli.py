@@ -436,7 +436,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
     parser.add_argument("--no-total", action="store_true", help="ignore the mine total even when given")
     parser.add_argument("--json", action="store_true", help="JSON output (one object per line)")
     parser.add_argument("--time-limit", type=_positive_float, default=30.0, metavar="S",
-                        help=f"seconds for the complete search {budget} (default: 30)")
+                        help=f"seconds {budget} (default: 30)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -468,7 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sol = commands.add_parser("solve", help="prove safe cells and mines of positions")
     sol.add_argument("files", nargs="+", metavar="FILE", help="position files ('-' for standard input)")
-    add_solver_arguments(sol, "per file")
+    add_solver_arguments(sol, "per file: half for the proofs, the rest for counting")
     sol.add_argument("--dimacs", action="store_true", help="print the position as DIMACS CNF instead")
     sol.add_argument("--counter", choices=["dp", "cpsat"], default="dp",
                      help="counting backend: dynamic programme (default) or CP-SAT enumeration")
@@ -482,7 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
     ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
     ver.add_argument("layout", metavar="LAYOUT", help="a layout file ('-' for standard input)")
     ver.add_argument("--click", type=parse_cell, required=True, metavar="X,Y", help="the first click")
-    add_solver_arguments(ver, "per solver round")
+    add_solver_arguments(ver, "for the whole verification")
     ver.set_defaults(func=_cmd_verify)
 
     cnt = commands.add_parser("count", help="the exact number of layouts consistent with a position")

@@ -124,7 +124,8 @@ class Deducer:
     use_total : bool
         Whether the solver may use the mine total.
     time_limit : float
-        Seconds for each complete-solver call.
+        Seconds for the whole play (from construction): past them the complete
+        solver is not called again and ``complete`` turns False.
 
     Attributes
     ----------
@@ -140,7 +141,7 @@ class Deducer:
         self.game = game
         self.solver = SolverName.parse(solver)
         self.use_total = use_total
-        self.time_limit = time_limit
+        self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
         self.rules = _SinglePoint(game)
         self.steps = 0
         self.complete = True
@@ -160,7 +161,11 @@ class Deducer:
             system = build_constraints(position)
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
-                known, ok = _complete_step(position, system, self.use_total, self.time_limit)
+                left = self.deadline - time.perf_counter()
+                if left <= 0:  # out of time: what is open stays open, and the play says so
+                    self.complete = False
+                    return
+                known, ok = _complete_step(position, system, self.use_total, left)
                 self.complete = self.complete and ok
             if not known:
                 return

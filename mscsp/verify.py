@@ -372,7 +372,8 @@ def verify(
     use_total : bool
         Whether the solver may use the mine total (a player sees the mine counter).
     time_limit : float
-        Seconds for each complete-solver round.
+        Seconds for the whole verification: past them the play stops and the
+        result says ``complete=False``.
     quick : bool
         First look for a :func:`dead_structure`; if there is one, answer "not solved"
         at once, without playing (``opened`` is then None and ``reason`` says why).

@@ -1,0 +1,159 @@
+"""mscsp's counting against real model counters: pyganak (exact) and pyapproxmc (approximate).
+
+The positions are the hard ones of ``benchmarks/stress.py`` (lattices of clues, a strip,
+a board compiled from a 12-variable formula), the sample ``long_frontier.txt`` and a
+few Expert positions from real play, each with and without its mine total. Every
+counter is given the same question — how many layouts fit — as it expects it:
+
+- mscsp: ``mscsp.counting.probabilities`` (which also gives every cell's probability,
+  the others give the count only), exact integers;
+- pyganak (Ganak 2, exact projected model counting, PyPI ``pyganak``): the position's
+  DIMACS export (``mscsp solve --dimacs``: clues in the binomial encoding, the total as
+  a sequential counter with defined auxiliaries), projected on the cell variables;
+- pyapproxmc (ApproxMC 4, PyPI ``pyapproxmc``): the same CNF, with its default
+  (epsilon 0.8, delta 0.2) guarantee, projected on the cell variables.
+
+Each run is a fresh process with a deadline (``--timeout``); counts must agree with
+mscsp's exactly (Ganak) or within the (1 + epsilon) factor (ApproxMC). Needs
+``pip install pyganak pyapproxmc`` (benchmark-only dependencies).
+
+    python benchmarks/counters.py --timeout 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stress import LATTICE_30x6, compile_board, cnf_with, lattice, strip  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _positions(folder: Path) -> dict[str, str]:
+    from mscsp.board import Spec
+    from mscsp.game import Game
+    from mscsp.position import format_position
+    from mscsp.rules import generate
+    from mscsp.solvers import deduce
+
+    out = {
+        "lattice 30x6/32": LATTICE_30x6,
+        "lattice 30x16/68": lattice(30, 16, 68, seed=1),
+        "strip 1500x2": strip(1500, 0.3, seed=1500),
+        "long_frontier": (REPO / "examples" / "positions" / "long_frontier.txt").read_text(),
+    }
+    board, _ = compile_board(cnf_with(12, 40, True, seed=12), folder, "cnf12x40")
+    out["compiled 12v/40c"] = board.read_text()
+    for seed in (1, 2):  # an Expert position at its first stall
+        b = generate(Spec.preset("expert"), "opening", (15, 8), seed)
+        game = Game.from_board(b)
+        game.reveal(b.click)
+        while True:
+            known, _ = deduce(game.position(), "sat")
+            safe = [c for c, mine in known.items() if not mine and not game.is_revealed(c)]
+            if not safe or game.status.over:
+                break
+            for c in safe:
+                if not game.status.over:
+                    game.reveal(c)
+        out[f"expert stall #{seed}"] = format_position(game.position())
+    return out
+
+
+def _run_mscsp(text: str, total: bool, queue) -> None:
+    from mscsp.counting import probabilities
+    from mscsp.position import parse_position
+
+    position = parse_position(text)
+    if not total:
+        position = position.with_mines(None)
+    started = time.perf_counter()
+    count = probabilities(position).layouts
+    queue.put((time.perf_counter() - started, count))
+
+
+def _cnf(text: str, total: bool):
+    from mscsp.dimacs import position_to_cnf
+    from mscsp.position import parse_position
+
+    clauses, top, var = position_to_cnf(parse_position(text), use_total=total)
+    return clauses, top, sorted(var.values())  # one variable per covered cell: project on them
+
+
+def _run_ganak(text: str, total: bool, queue) -> None:
+    import pyganak
+
+    clauses, top, cells = _cnf(text, total)
+    started = time.perf_counter()
+    counter = pyganak.Counter()
+    counter.new_vars(top)
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(cells)
+    count = counter.count()
+    queue.put((time.perf_counter() - started, count))
+
+
+def _run_approxmc(text: str, total: bool, queue) -> None:
+    import pyapproxmc
+
+    clauses, top, cells = _cnf(text, total)
+    # ApproxMC refuses to project on a variable no clause mentions: count those apart
+    used = {abs(lit) for clause in clauses for lit in clause}
+    free = sum(1 for v in cells if v not in used)
+    started = time.perf_counter()
+    counter = pyapproxmc.Counter(seed=1)
+    counter.add_clauses(clauses)
+    cell_count, hashes = counter.count([v for v in cells if v in used])
+    queue.put((time.perf_counter() - started, cell_count * 2**hashes * 2**free))
+
+
+def _timed(target, text: str, total: bool, timeout: float):
+    queue = mp.Queue()
+    process = mp.Process(target=target, args=(text, total, queue))
+    process.start()
+    process.join(timeout)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        return None, "timeout"
+    if queue.empty():
+        return None, "failed"
+    return queue.get()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a counter may take on one position")
+    args = parser.parse_args(argv)
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="mscsp-counters-"))
+    positions = _positions(folder)
+    print(f"{'position':22} {'total':5} | {'mscsp s':>9} | {'ganak s':>9} {'agree':>5} | {'approxmc s':>10} "
+          f"{'within':>6}")
+    for name, text in positions.items():
+        for total in (True, False) if "mines:" in text else (False,):
+            m_s, m_n = _timed(_run_mscsp, text, total, args.timeout)
+            g_s, g_n = _timed(_run_ganak, text, total, args.timeout)
+            a_s, a_n = _timed(_run_approxmc, text, total, args.timeout)
+
+            def fmt(s):
+                return f"{s:9.3f}" if isinstance(s, float) else f"{str(s):>9}"
+
+            agree = "-" if g_s is None or m_s is None else ("yes" if g_n == m_n else "NO")
+            within = "-" if a_s is None or m_s is None or not m_n else (
+                "yes" if m_n / 1.8 <= a_n <= m_n * 1.8 else "no")
+            print(f"{name:22} {'yes' if total else 'no':5} | {fmt(m_s if m_s is not None else m_n)} | "
+                  f"{fmt(g_s if g_s is not None else g_n)} {agree:>5} | "
+                  f"{fmt(a_s if a_s is not None else a_n):>10} {within:>6}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
