@@ -274,3 +274,18 @@ def test_a_mutated_file_never_ends_in_a_traceback(capsys, command, data):
     assert code in (0, 1, 2, 3), (code, err)
     if code == 2:
         assert len(err.strip().splitlines()) == 1, err
+
+
+def test_the_expert_lattice_gets_its_certain_cells_and_labelled_numbers_in_ten_seconds(capsys):
+    # a lattice of clues over a whole Expert board, a covered cell between every two:
+    # one component of 337 groups, which once ran out of memory at 8 GB
+    code, out, _ = run(capsys, "solve", "--json", "--time-limit", "10", POSITIONS / "lattice_expert.txt", limit=11)
+    record = json.loads(out)
+    assert code == 0 and record["safe"] and record["complete"]
+    covered = sum(row.count(".") for row in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
+                  if row and not row.startswith(("#", "mines")))
+    numbers = sum(p is not None for row in record["probability"] for p in row)
+    if record["exact"]:  # counted: every covered cell has its exact number
+        assert record["layouts"] and numbers == covered and "interval" not in record
+    else:  # estimated or not weighed: labelled, and the reason given
+        assert record["estimate"]["reason"] and record["layouts"] is None

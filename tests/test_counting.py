@@ -1,6 +1,7 @@
 from fractions import Fraction
 from math import comb
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -199,3 +200,34 @@ def test_density_model_without_total():
             acc[c] += w
     assert result.cells == {c: acc[c] / z for c in covered}
     assert count_layouts(parse_position("mines: 2\n....\n")) == 6
+
+
+def _strip_layouts(clues: list[int | None], total: int | None) -> int:
+    """Layouts of a row of covered cells under a row of clues (clue x sees cells x-1, x
+    and x+1 below it; None: no clue there), by a transfer matrix over the last two
+    cells and the mines so far: the independent oracle."""
+    n = len(clues)
+    table = {(0, b0, b0): 1 for b0 in (0, 1)}  # (cell x-1, cell x, mines) -> ways
+    for x in range(n):
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (a, b, k), ways in table.items():
+            for c in ((0, 1) if x + 1 < n else (0,)):  # cell x+1, if there is one
+                if clues[x] is None or a + b + c == clues[x]:
+                    nxt[(b, c, k + c)] = nxt.get((b, c, k + c), 0) + ways
+        table = nxt
+    return sum(w for (_, _, k), w in table.items() if total is None or k == total)
+
+
+@pytest.mark.parametrize("length, total", [(1500, False), (300, True)])
+def test_a_long_strip_is_counted_exactly_without_recursion(length, total):
+    # a clue over every other cell (holes between), so that many layouts fit
+    rng = np.random.default_rng(length)
+    mines = rng.random(length) < 0.3
+    clues = [int(mines[max(x - 1, 0):x + 2].sum()) if x % 2 == 0 else None for x in range(length)]
+    top = "".join("-" if c is None else str(c) for c in clues)
+    text = (f"mines: {int(mines.sum())}\n" if total else "") + top + "\n" + "." * length + "\n"
+    result = probabilities(parse_position(text))
+    expected = _strip_layouts(clues, int(mines.sum()) if total else None)
+    assert result.exact and result.layouts == expected and expected > 10**6
+    if total:
+        assert sum(result.cells.values()) == int(mines.sum())

@@ -9,6 +9,7 @@ from pysat.solvers import Solver
 
 from mscsp.cli import main
 from mscsp.consistency import check_witness, decide
+from mscsp.errors import InconsistentError
 from mscsp.gadgets import GADGETS, PORT, TILE
 from mscsp.position import parse_position
 from mscsp.reduction import CNF, compile_cnf, decode, format_dimacs_cnf, parse_dimacs, read_map
@@ -171,3 +172,54 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
     far = analysis.probabilities.cells[g.index(999, 999)] if position.grid[999_999] == -1 else None
     if far is not None:
         assert 0 < far < 1
+
+
+def _board_layouts(cnf: CNF) -> int:
+    """Layouts of the compiled board, counted from the formula alone: every gadget but
+    the clauses is a function of its inputs, and a clause of k literals with t true has
+    C(k - 1, k - t) fillings of its free cells (both checked tile by tile above)."""
+    clauses = [sorted(set(c)) for c in cnf.clauses if not any(-lit in c for lit in c)]
+    used = sorted({abs(lit) for c in clauses for lit in c})
+    total = 0
+    for values in product((False, True), repeat=len(used)):
+        value = dict(zip(used, values))
+        ways = 1
+        for c in clauses:
+            t = sum(value[abs(lit)] == (lit > 0) for lit in c)
+            ways *= comb(len(c) - 1, len(c) - t) if t else 0
+        total += ways
+    return total
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_counting_a_compiled_board_is_exact(seed):
+    from mscsp.counting import count_layouts
+
+    rng = random.Random(seed)
+    n = rng.randint(4, 8)
+    cnf = _random_cnf(rng, n, rng.randint(n, 3 * n))
+    expected = _board_layouts(cnf)
+    if expected == 0:  # an unsatisfiable formula: a board no layout fits
+        with pytest.raises(InconsistentError):
+            count_layouts(compile_cnf(cnf).position)
+    else:
+        assert count_layouts(compile_cnf(cnf).position) == expected
+
+
+def test_counting_a_twelve_variable_board_is_exact_and_quick():
+    # 12 variables, 40 clauses: 22,287 covered cells in one component (the board that
+    # once ran out of memory), counted exactly along its chains of links
+    import time
+
+    from mscsp.budget import Budget
+    from mscsp.counting import probabilities
+
+    rng = random.Random(12)
+    while True:
+        cnf = _random_cnf(rng, 12, 40)
+        if _sat(cnf):
+            break
+    started = time.perf_counter()
+    result = probabilities(compile_cnf(cnf).position, budget=Budget.of(30))
+    assert result.exact and result.layouts == _board_layouts(cnf)
+    assert time.perf_counter() - started < 30

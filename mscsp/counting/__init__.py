@@ -37,13 +37,12 @@ import numpy as np
 
 from ..budget import Budget
 from ..constraints import ConstraintSystem, build_constraints
-from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
+from ..errors import BudgetExceeded, InconsistentError, InputError
 from ..position import Position
 from .combine import (
     Group,
     Probabilities,
     Tally,
-    conditional_given_rest,
     density_weights,
     sum_support,
     support,

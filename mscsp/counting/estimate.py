@@ -34,6 +34,7 @@ from math import comb
 import numpy as np
 
 from ..budget import Budget
+from .combine import conditional_given_rest, poly_mul
 from .sweep import Arithmetic, _Plan
 from .variables import Problem
 
@@ -399,8 +400,6 @@ def rest_of_board(exact: list, unconstrained: tuple[int, ...], remaining: int | 
     With ``remaining`` None (no total) the weight is 1 and the conditional
     probabilities are the exact ones, whatever the sampled count.
     """
-    from .combine import conditional_given_rest
-
     kinds = tuple(g.cells for t in exact for g in t.groups)
     if remaining is None:
         probs = [float(p) for p in conditional_given_rest(exact, (), None, 0)]
@@ -411,7 +410,7 @@ def rest_of_board(exact: list, unconstrained: tuple[int, ...], remaining: int | 
     polys = [list(t.ways) for t in exact]
     every = [1]
     for poly in polys:
-        every = _mul(every, poly)
+        every = poly_mul(every, poly)
 
     def weight(k: int) -> int:
         left = remaining - k
@@ -421,13 +420,3 @@ def rest_of_board(exact: list, unconstrained: tuple[int, ...], remaining: int | 
         return [float(p) for p in conditional_given_rest(exact, unconstrained, remaining, k)]
 
     return RestOfBoard((span_lo, min(window_hi, remaining)), kinds, weight, conditional)
-
-
-def _mul(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                if y:
-                    out[i + j] += x * y
-    return out

@@ -15,7 +15,6 @@ solve the formula directly.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 

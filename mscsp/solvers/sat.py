@@ -36,7 +36,7 @@ from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
 from .propagation import Propagator
-from .wires import wire_clash
+from .wires import prune_hanging, wire_clash
 
 __all__ = ["SatEngine", "SatOutcome"]
 
@@ -63,31 +63,12 @@ _SHRINK_LIMIT = 400
 
 
 def _prune_hanging_links(system: ConstraintSystem, eq_ids: list[int]) -> list[int]:
-    """Drop, again and again, every link with a cell that no other clue of the set
-    touches: any layout of the others extends to it, so the set stays unsatisfiable
-    exactly when it was. What is left of each wire joins the clues that need it."""
+    """The clues without the links left hanging (see :func:`~mscsp.solvers.wires.prune_hanging`):
+    what is left of each wire joins the clues that need it."""
     constraints = system.constraints
-    uses: dict[int, int] = {}
-    for e in eq_ids:
-        for c in constraints[e].cells:
-            uses[c] = uses.get(c, 0) + 1
-    by_cell: dict[int, list[int]] = {}
-    for e in eq_ids:
-        if is_link(constraints[e]):
-            for c in constraints[e].cells:
-                by_cell.setdefault(c, []).append(e)
-    alive = set(eq_ids)
-    queue = [e for e in eq_ids if is_link(constraints[e]) and min(uses[c] for c in constraints[e].cells) == 1]
-    while queue:
-        e = queue.pop()
-        if e not in alive or min(uses[c] for c in constraints[e].cells) != 1:
-            continue
-        alive.discard(e)
-        for c in constraints[e].cells:
-            uses[c] -= 1
-            if uses[c] == 1:
-                queue.extend(f for f in by_cell.get(c, ()) if f in alive)
-    return sorted(alive)
+    units = [(list(constraints[e].cells), list(constraints[e].cells) if is_link(constraints[e]) else [])
+             for e in eq_ids]
+    return [eq_ids[i] for i in prune_hanging(units, list(range(len(eq_ids))))]
 
 
 def _check_time(deadline: float | None, what: str) -> None:

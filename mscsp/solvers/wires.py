@@ -27,7 +27,7 @@ from pysat.solvers import Solver
 from ..constraints import ConstraintSystem, is_link
 from .encoding import exactly
 
-__all__ = ["wire_clash"]
+__all__ = ["wire_clash", "prune_hanging"]
 
 
 def _segments(system: ConstraintSystem, links: list[int], important: set[int]) -> list[tuple[int, int, int, list[int]]]:
@@ -70,11 +70,11 @@ def _segments(system: ConstraintSystem, links: list[int], important: set[int]) -
     return out
 
 
-def _prune(units: list[tuple[list[int], list[int]]], keep: list[int]) -> list[int]:
-    """Drop, again and again, every stretch of wire with an end that no other kept
-    unit touches: any layout of the others extends along it, so the rest clashes
-    exactly when the whole did. ``units[i]`` is ``(cells it touches, ends)``; the
-    ends of a clue are empty, so only stretches go."""
+def prune_hanging(units: list[tuple[list[int], list[int]]], keep: list[int]) -> list[int]:
+    """Drop, again and again, every link or stretch of wire with an end that no other
+    kept unit touches: any layout of the others extends along it, so the rest clashes
+    exactly when the whole did. ``units[i]`` is ``(cells it touches, ends)``; a unit
+    with no ends (a gadget's number) is never dropped."""
     uses: dict[int, int] = {}
     for i in keep:
         for c in units[i][0]:
@@ -150,7 +150,7 @@ def wire_clash(system: ConstraintSystem, eq_ids: list[int], *, deadline: float, 
         units.append(([a, b] if a != b else [a], [a, b] if a != b else []))
         clue_ids.append(path)
     n_others = len(others)
-    keep_units = _prune(units, list(range(len(units))))
+    keep_units = prune_hanging(units, list(range(len(units))))
     with Solver(name="g4", bootstrap_with=clauses) as solver:
         def ask(chosen: list[int]) -> bool | None:
             left = deadline - time.perf_counter()
@@ -171,7 +171,7 @@ def wire_clash(system: ConstraintSystem, eq_ids: list[int], *, deadline: float, 
 
         if ask(keep_units) is not False:
             return None
-        keep = _prune(units, shrink_to_core(keep_units))
+        keep = prune_hanging(units, shrink_to_core(keep_units))
         fixed = [i for i in keep if i < n_others and others[i] in needed]
         trying = [i for i in keep if not (i < n_others and others[i] in needed)]
         finished = True
@@ -180,7 +180,7 @@ def wire_clash(system: ConstraintSystem, eq_ids: list[int], *, deadline: float, 
             trial = fixed + trying[:k] + trying[k + 1:]
             res = ask(trial)
             if res is False:
-                rest = set(_prune(units, shrink_to_core(trial)))
+                rest = set(prune_hanging(units, shrink_to_core(trial)))
                 fixed = [i for i in fixed if i in rest]
                 trying = [i for i in trying[:k] + trying[k + 1:] if i in rest]
             elif res is None:
