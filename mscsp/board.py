@@ -475,7 +475,8 @@ class Layout:
 LAYOUT_ALPHABET = "*.-"
 
 
-def parse_layout(text: str, source: str | None = None, *, max_cells: int | None = None) -> Layout:
+def parse_layout(text: str, source: str | None = None, *, max_cells: int | None = None,
+                   max_area: int | None = None) -> Layout:
     """Read a layout file (CONTRACT.md): the position grid with ``*`` mines, ``.`` safe.
 
     A ``mines`` header, when present, must match the number of ``*`` cells.
@@ -493,7 +494,8 @@ def parse_layout(text: str, source: str | None = None, *, max_cells: int | None 
     try:
         grid = read_grid_text(text, alphabet=LAYOUT_ALPHABET, keys=frozenset({"mines"}), what="layout")
         if max_cells is not None:
-            check_cells(grid.width, grid.height, max_cells, "layout")
+            check_cells(grid.width, grid.height, max_cells, "layout", max_area=max_area,
+                        holes=sum(row.count("-") for row in grid.rows))
         layout = Layout.from_rows(grid.rows)
         if "mines" in grid.headers:
             header = grid.headers["mines"]

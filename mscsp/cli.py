@@ -17,7 +17,7 @@ from . import __version__
 from .board import PRESETS, Spec, format_layout
 from .budget import DEFAULT_MEMORY, Budget
 from .errors import BudgetExceeded, InconsistentError, InputError, MscspError
-from .files import MAX_CELLS, MAX_SPARSE_CELLS, check_cells, check_output_file, check_output_folder, write_whole
+from .files import MAX_AREA, MAX_CELLS, MAX_SPARSE_CELLS, check_cells, check_output_file, check_output_folder, write_whole
 from .rules import FirstClickRule, generate
 
 __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
@@ -27,6 +27,10 @@ __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
 UNDECIDED = 3
 #: Exit status of an internal error (EX_SOFTWARE): a bug, said in one line.
 INTERNAL = 70
+
+#: Default --time-limit of solve, count, verify and consistent: a command on the
+#: hardest input ends well inside half a minute.
+DEFAULT_SECONDS = 20.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -191,13 +195,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if len(args.files) != 1:
             raise InputError("--dimacs takes exactly one position file")
         name = args.files[0]
-        position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS)
+        position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS, max_area=MAX_AREA)
         sys.stdout.write(format_dimacs(position, use_total=not args.no_total))
         return 0
     worst = 0
     for name in args.files:
         try:
-            position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS)
+            position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS, max_area=MAX_AREA)
         except InputError as exc:
             worst = 2
             if args.json:
@@ -229,7 +233,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from .files import read_source
     from .verify import verify
 
-    layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS)
+    layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS, max_area=MAX_AREA)
     cell = layout.geometry.index(*args.click)
     result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
     if args.json:
@@ -264,7 +268,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
     from .report import decimal
     from .files import read_source
 
-    position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS)
+    position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS, max_area=MAX_AREA)
     if args.no_total:
         position = position.with_mines(None)
     budget = Budget.of(args.time_limit, args.memory_limit)
@@ -422,8 +426,9 @@ def _megabytes(text: str) -> int:
     return int(value * 2**20)
 
 
-def add_budget_arguments(parser: argparse.ArgumentParser, what: str, *, seconds: float = 30.0) -> None:
+def add_budget_arguments(parser: argparse.ArgumentParser, what: str, *, seconds: float | None = None) -> None:
     """``--time-limit`` and ``--memory-limit``: the budget of one command."""
+    seconds = DEFAULT_SECONDS if seconds is None else seconds
     parser.add_argument("--time-limit", type=_positive_float, default=seconds, metavar="S",
                         help=f"seconds {what} (default: {seconds:g})")
     parser.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
@@ -435,8 +440,8 @@ def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
     parser.add_argument("--solver", choices=SOLVERS, default="sat", help="the solver (default: sat)")
     parser.add_argument("--no-total", action="store_true", help="ignore the mine total even when given")
     parser.add_argument("--json", action="store_true", help="JSON output (one object per line)")
-    parser.add_argument("--time-limit", type=_positive_float, default=30.0, metavar="S",
-                        help=f"seconds {budget} (default: 30)")
+    parser.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
+                        help=f"seconds {budget} (default: {DEFAULT_SECONDS:g})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -455,8 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--solver", choices=SOLVERS, default="sat", help="no-guess solver (default: sat)")
     gen.add_argument("--no-total", action="store_true", help="the no-guess solver may not use the mine total")
     gen.add_argument("--max-attempts", type=_positive, default=100_000, help="fresh boards at most (default: 100000)")
-    gen.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
-                     help="seconds at most for a no-guess board (default: 60)")
+    gen.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
+                     help=f"seconds at most for a no-guess board (default: {DEFAULT_SECONDS:g})")
     gen.set_defaults(func=_cmd_generate)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -497,8 +502,9 @@ def build_parser() -> argparse.ArgumentParser:
     con.add_argument("file", metavar="FILE", help="a position file ('-' for standard input)")
     con.add_argument("--json", action="store_true", help="print one JSON object")
     con.add_argument("--decode", metavar="MAP", help="decode the witness through a from-cnf map into an assignment")
-    con.add_argument("--time-limit", type=_positive_float, default=60.0, metavar="S",
-                     help="seconds for the search (default: 60)")
+    con.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
+                     help=f"seconds in all: reading the clues, the search, shrinking a clash "
+                          f"(default: {DEFAULT_SECONDS:g})")
     con.set_defaults(func=_cmd_consistent)
 
     cnf = commands.add_parser("from-cnf", help="compile a DIMACS CNF formula into a position (Kaye's reduction)")

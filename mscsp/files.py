@@ -12,9 +12,10 @@ Limits (documented in the README):
 ============================  ==================================================
 :data:`MAX_FILE_BYTES`        32 MiB for any file read (positions, layouts, CNF,
                               maps, replays, standard input)
-:data:`MAX_CELLS`             1,000,000 grid positions for commands that report
-                              on every cell (solve, count, verify, generate, play,
-                              replay)
+:data:`MAX_CELLS`             1,000,000 cells (holes aside) for commands that
+                              report on every cell (solve, count, verify,
+                              generate, play, replay)
+:data:`MAX_AREA`              4,000,000 grid positions (holes included) for them
 :data:`MAX_SPARSE_CELLS`      10,000,000 grid positions for ``consistent`` and
                               ``from-cnf``, whose compiled boards are mostly holes
 ============================  ==================================================
@@ -32,6 +33,7 @@ from .errors import InputError
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_CELLS",
+    "MAX_AREA",
     "MAX_SPARSE_CELLS",
     "read_source",
     "check_cells",
@@ -45,6 +47,7 @@ __all__ = [
 
 MAX_FILE_BYTES = 32 * 2**20
 MAX_CELLS = 1_000_000
+MAX_AREA = 4_000_000
 MAX_SPARSE_CELLS = 10_000_000
 
 
@@ -81,8 +84,10 @@ def read_source(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
         raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
-def check_cells(width: int, height: int, limit: int, what: str = "board") -> None:
-    """Refuse a board of more than ``limit`` grid positions.
+def check_cells(width: int, height: int, limit: int, what: str = "board", *, holes: int = 0,
+                max_area: int | None = None) -> None:
+    """Refuse a board of more than ``limit`` cells (grid positions less ``holes``), or
+    of more than ``max_area`` grid positions in all.
 
     Examples
     --------
@@ -92,9 +97,13 @@ def check_cells(width: int, height: int, limit: int, what: str = "board") -> Non
     ...
     mscsp.errors.InputError: a board of 100000x100000 = 10000000000 cells is larger than the limit of 1000000 cells
     """
-    if width * height > limit:
-        raise InputError(f"a {what} of {width}x{height} = {width * height} cells is larger than the limit of "
-                         f"{limit} cells")
+    area = width * height
+    if max_area is not None and area > max_area:
+        raise InputError(f"a {what} of {width}x{height} = {area} grid positions is larger than the limit of "
+                         f"{max_area}")
+    if area - holes > limit:
+        cells = f"{width}x{height} = {area} cells" if not holes else f"{width}x{height} with {area - holes} cells"
+        raise InputError(f"a {what} of {cells} is larger than the limit of {limit} cells")
 
 
 def check_output_file(path: str) -> None:

@@ -215,7 +215,8 @@ class Position:
         return f"Position({g.width}x{g.height}, mines={self.mines}, covered={self.covered_count})"
 
 
-def parse_position(text: str, source: str | None = None, *, max_cells: int | None = None) -> Position:
+def parse_position(text: str, source: str | None = None, *, max_cells: int | None = None,
+                   max_area: int | None = None) -> Position:
     """Read the position text format (CONTRACT.md).
 
     Besides the syntax, a number larger than its count of neighbouring cells is
@@ -228,8 +229,8 @@ def parse_position(text: str, source: str | None = None, *, max_cells: int | Non
     ParseError
         One located message for the first problem found.
     InputError
-        When the grid has more than ``max_cells`` positions (checked before the
-        board is built).
+        When the grid has more than ``max_cells`` cells (holes aside) or
+        ``max_area`` positions in all (checked before the board is built).
 
     Examples
     --------
@@ -241,7 +242,8 @@ def parse_position(text: str, source: str | None = None, *, max_cells: int | Non
     try:
         parsed = read_grid_text(text, alphabet=POSITION_ALPHABET, keys=frozenset({"mines"}))
         if max_cells is not None:
-            check_cells(parsed.width, parsed.height, max_cells, "position")
+            check_cells(parsed.width, parsed.height, max_cells, "position", max_area=max_area,
+                        holes=sum(row.count("-") for row in parsed.rows))
         mines = None
         if "mines" in parsed.headers:
             mines = parse_count(parsed.headers["mines"], "mines")
