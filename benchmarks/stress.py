@@ -184,12 +184,15 @@ def build_corpus(folder: Path) -> list[Case]:
     unsat, _ = compile_board(cnf_with(20, 110, False, seed=20), folder, "cnf20x110_unsat")
     cases.append(Case("consistent compiled 20v/110c unsat", ["consistent", "--json", str(unsat)], (1,)))
     cases.append(Case("solve compiled 20v/110c unsat", ["solve", "--json", str(unsat)], (1,)))
-    for v in (50, 150):
-        board, _ = compile_board(random_cnf(v, round(4.26 * v), seed=v), folder, f"cnf{v}")
-        cases.append(Case(f"consistent compiled {v}v --time-limit 0.01",
-                          ["consistent", "--json", "--time-limit", "0.01", str(board)], (0, 1, 3)))
-        cases.append(Case(f"consistent compiled {v}v", ["consistent", "--json", "--time-limit", "20", str(board)],
-                          (0, 1, 3)))
+    board, _ = compile_board(random_cnf(50, 213, seed=50), folder, "cnf50")
+    cases.append(Case("consistent compiled 50v --time-limit 0.01",
+                      ["consistent", "--json", "--time-limit", "0.01", str(board)], (0, 1, 3)))
+    cases.append(Case("consistent compiled 50v", ["consistent", "--json", str(board)], (0, 1, 3)))
+    # 150 variables: an 84 MB board of 66 million positions, over the documented limits
+    board, _ = compile_board(random_cnf(150, 639, seed=150), folder, "cnf150")
+    for extra in (["--time-limit", "0.01"], []):
+        cases.append(Case(f"consistent compiled 150v {' '.join(extra)}".rstrip(),
+                          ["consistent", "--json", *extra, str(board)], (2,), one_line=True))
 
     # malformed files and paths: one line on stderr, exit 2
     def bad(name: str, argv: list[str], stdin: str | None = None) -> None:
