@@ -477,7 +477,7 @@ LAYOUT_ALPHABET = "*.-"
 
 def parse_layout(text: str, source: str | None = None, *, max_cells: int | None = None,
                    max_area: int | None = None) -> Layout:
-    """Read a layout file (CONTRACT.md): the position grid with ``*`` mines, ``.`` safe.
+    """Read a layout file (README, "File formats"): the position grid with ``*`` mines, ``.`` safe.
 
     A ``mines`` header, when present, must match the number of ``*`` cells.
 

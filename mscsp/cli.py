@@ -1,4 +1,4 @@
-"""The ``mscsp`` command line (CONTRACT.md).
+"""The ``mscsp`` command line (its options, outputs and exit statuses: README, "Commands").
 
 Bad input of any kind ends with one line on standard error and exit status 2, never
 a traceback; a command writes its output only once it has all of it, so nothing is

@@ -2,7 +2,7 @@
 
 A :class:`Position` never holds the hidden layout. It is what every solver takes as
 input, what ``mscsp solve`` reads from a file, and what a game hands to a player
-(:meth:`mscsp.game.Game.position`). The text format is CONTRACT.md's::
+(:meth:`mscsp.game.Game.position`). The text format (README, "File formats")::
 
     # a comment line; blank lines are ignored
     mines: 3
@@ -217,7 +217,7 @@ class Position:
 
 def parse_position(text: str, source: str | None = None, *, max_cells: int | None = None,
                    max_area: int | None = None) -> Position:
-    """Read the position text format (CONTRACT.md).
+    """Read the position text format.
 
     Besides the syntax, a number larger than its count of neighbouring cells is
     out of range and rejected here, with its line and column: no board of this shape

@@ -1,6 +1,6 @@
 """``mscsp solve`` output: one JSON object per position, or a board for people.
 
-The JSON keys are CONTRACT.md's. Cells are ``[x, y]``, lists sorted by ``y`` then
+The JSON keys are those the README documents. Cells are ``[x, y]``, lists sorted by ``y`` then
 ``x`` (flat index order).
 """
 
@@ -98,7 +98,7 @@ def _interval_rows(analysis: Analysis) -> list[list]:
 
 
 def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool = False) -> dict:
-    """The CONTRACT.md JSON object for one analysed position.
+    """The ``mscsp solve --json`` object for one analysed position.
 
     With ``fractions`` an extra ``probability_exact`` field gives every probability
     as an exact ``"p/q"`` string.

@@ -2,7 +2,7 @@
 
 Placement waits until the first click is known (as in Simon Tatham's Mines and every
 modern clone), then draws the mines with the exact sampler of :mod:`mscsp.sampling`
-from the cells the rule allows, in index order. The rules (CONTRACT.md):
+from the cells the rule allows, in index order. The rules:
 
 ``uniform``
     Mines anywhere; the first click may hit one.

@@ -1,4 +1,4 @@
-"""The command line shared by every experiment script (CONTRACT.md).
+"""The command line shared by every experiment script (README, "Results").
 
 ``python experiments/NAME.py --samples N --seed S --jobs J --out DIR`` with, besides,
 ``--quick`` (a small run for tests and smoke checks), ``--resume`` (reuse finished

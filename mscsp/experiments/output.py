@@ -18,7 +18,7 @@ import pandas as pd
 
 __all__ = ["markdown_table", "write_results", "provenance", "summary_row", "SUMMARY_COLUMNS"]
 
-#: The tidy columns every summary CSV starts with (CONTRACT.md).
+#: The tidy columns every summary CSV starts with.
 SUMMARY_COLUMNS = [
     "board", "width", "height", "mines", "rule", "click_x", "click_y",
     "solver", "n", "k", "p", "low", "high", "exact",
@@ -30,7 +30,7 @@ _PACKAGES = ["mscsp", "numpy", "pandas", "matplotlib", "python-sat", "ortools"]
 def summary_row(board: str, spec, rule: str, first_click: tuple[int, int] | None, n: int, k: int, *,
                 solver: str | None = None, policy: str | None = None, exact: float | None = None,
                 **extra) -> dict:
-    """One tidy summary row (CONTRACT.md): the board, the proportion ``k/n`` with its
+    """One tidy summary row: the board, the proportion ``k/n`` with its
     Wilson 95% interval, and any experiment-specific columns after them.
 
     Examples

@@ -10,7 +10,7 @@ GET      ``/api/limits``             board presets, rules, solvers and size limi
 POST     ``/api/parse``              ``{"position": text}``: the grid rows and total, or
                                      a located error
 POST     ``/api/analyse``            ``{"position": text, "solver", "use_total"}``: the
-                                     ``mscsp solve --json`` record (CONTRACT.md)
+                                     ``mscsp solve --json`` record
 POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
                                      board opened from a safe first click, as text
 POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_guess",

@@ -18,7 +18,7 @@ __all__ = ["analyse_text", "no_guess_board"]
 
 
 def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, state_limit: int) -> dict:
-    """The CONTRACT.md ``solve`` record of a position given as text.
+    """The ``mscsp solve --json`` record of a position given as text.
 
     Parameters
     ----------
