@@ -10,12 +10,13 @@ exact counting, then estimation — so a stage that gives up leaves time for the
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
 from .errors import BudgetExceeded, InputError, Resource
 
-__all__ = ["Budget", "DEFAULT_MEMORY", "UNLIMITED"]
+__all__ = ["Budget", "DEFAULT_MEMORY", "UNLIMITED", "resident_bytes"]
 
 #: Default memory allowance of one computation: what a laptop can spare.
 DEFAULT_MEMORY = 1 << 30
@@ -30,7 +31,11 @@ class Budget:
     deadline : float or None
         ``time.perf_counter()`` value past which work must stop; None for no limit.
     memory : int or None
-        Bytes the computation may hold at once; None for no limit.
+        Bytes the computation's own tables may hold at once (the counting tables,
+        estimated before they are built); None for no limit.
+    resident : int or None
+        Bytes the whole process may hold, measured (Linux ``/proc/self/statm``)
+        wherever :meth:`check` is called; None for no limit.
 
     Examples
     --------
@@ -48,6 +53,7 @@ class Budget:
 
     deadline: float | None = None
     memory: int | None = DEFAULT_MEMORY
+    resident: int | None = None
 
     @classmethod
     def of(cls, seconds: float | None = None, memory: int | None = DEFAULT_MEMORY) -> "Budget":
@@ -78,11 +84,30 @@ class Budget:
             raise BudgetExceeded(
                 f"{what} needs about {needed / 2**20:.0f} MB, more than its {self.memory / 2**20:.0f} MB", Resource.MEMORY)
 
+    def check(self, what: str) -> None:
+        """Raise BudgetExceeded once the deadline has passed or the process holds more
+        than its resident allowance."""
+        self.check_time(what)
+        if self.resident is not None:
+            held = resident_bytes()
+            if held is not None and held > self.resident:
+                raise BudgetExceeded(f"{what} ran out of memory: the process holds {held >> 20} MB, more than "
+                                     f"its {self.resident >> 20} MB", Resource.MEMORY)
+
     def share(self, fraction: float) -> "Budget":
         """The same memory, and ``fraction`` of the time left."""
         if self.deadline is None:
             return self
-        return Budget(time.perf_counter() + fraction * self.seconds_left(), self.memory)
+        return Budget(time.perf_counter() + fraction * self.seconds_left(), self.memory, self.resident)
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory in bytes, or None where the system does not say."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 #: No deadline and no memory allowance: for tests and callers that bound work otherwise.

@@ -311,7 +311,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         from .reduction import decode, read_map
 
         mapping = read_map(read_source(args.decode), position.geometry, source=args.decode)
-    verdict = decide(position, time_limit=args.time_limit)
+    verdict = decide(position, time_limit=args.time_limit, memory_limit=args.memory_limit)
     assignment = None
     if verdict.consistent and mapping is not None:
         assignment = decode(verdict.witness, mapping)
@@ -505,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
     con.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
                      help=f"seconds in all: reading the clues, the search, shrinking a clash "
                           f"(default: {DEFAULT_SECONDS:g})")
+    con.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
+                     help=f"megabytes the process may hold while it reads and encodes the clues "
+                          f"(default: {2 * DEFAULT_MEMORY >> 20})")
     con.set_defaults(func=_cmd_consistent)
 
     cnf = commands.add_parser("from-cnf", help="compile a DIMACS CNF formula into a position (Kaye's reduction)")

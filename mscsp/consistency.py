@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board import Layout
+from .budget import Budget
 from .constraints import build_constraints
 from .errors import InconsistentError, MscspError
 from .position import Position
@@ -57,14 +58,16 @@ def check_witness(position: Position, layout: Layout) -> None:
         raise MscspError("the witness has the wrong number of mines")
 
 
-def decide(position: Position, *, time_limit: float = 60.0) -> Verdict:
-    """Decide whether any layout is consistent with the position, within ``time_limit`` seconds.
+def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | None = None) -> Verdict:
+    """Decide whether any layout is consistent with the position, within ``time_limit``
+    seconds and, while the clues are read and encoded, ``memory_limit`` bytes held by
+    the process.
 
     Raises
     ------
     BudgetExceeded
         When the time limit runs out first (reading the clues, encoding them, or
-        searching).
+        searching), or the memory limit while reading or encoding.
 
     Examples
     --------
@@ -78,9 +81,9 @@ def decide(position: Position, *, time_limit: float = 60.0) -> Verdict:
     started = time.perf_counter()
     system = None
     try:
-        system = build_constraints(position, deadline=started + time_limit)
-        values = SatEngine(system, use_total=True,
-                           time_limit=time_limit - (time.perf_counter() - started)).witness()
+        system = build_constraints(position, limits=Budget(started + time_limit, None, memory_limit))
+        values = SatEngine(system, use_total=True, time_limit=time_limit - (time.perf_counter() - started),
+                           memory_limit=memory_limit).witness()
     except InconsistentError as err:
         if system is None or (len(err.clues) <= 1 and "no layout" not in str(err)):
             text = str(err)

@@ -16,14 +16,14 @@ a remainder below zero or above the number of unknown neighbours.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from .errors import BudgetExceeded, InconsistentError, Resource
+from .budget import Budget
+from .errors import InconsistentError
 from .position import Position
 
 __all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "cell_name",
@@ -201,7 +201,7 @@ def is_link(constraint: "Constraint") -> bool:
     return len(constraint.cells) == 2 and constraint.count == 1
 
 
-def build_constraints(position: Position, *, deadline: float | None = None) -> ConstraintSystem:
+def build_constraints(position: Position, *, limits: Budget | None = None) -> ConstraintSystem:
     """The clue equations of a position, rejecting first-order impossibilities.
 
     Raises
@@ -210,6 +210,8 @@ def build_constraints(position: Position, *, deadline: float | None = None) -> C
         When a clue's remainder is negative or exceeds its covered neighbours, or the
         mine total is below the flags or above flags plus covered cells; the error
         carries the clue and a sentence saying what cannot be true.
+    BudgetExceeded
+        When ``limits`` run out while the equations of a huge board are made.
 
     Examples
     --------
@@ -253,8 +255,8 @@ def build_constraints(position: Position, *, deadline: float | None = None) -> C
     constraints: list[Constraint] = []
     padded, rems, clues = np.where(is_covered[keep], rows[keep], pad), bad.tolist(), relevant.tolist()
     for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
-        if deadline is not None and time.perf_counter() > deadline:
-            raise BudgetExceeded("reading the clues ran out of the time limit", Resource.TIME)
+        if limits is not None:
+            limits.check("reading the clues")
         constraints.extend(
             Constraint(tuple(x for x in row if x != pad), rem, clue)
             for row, rem, clue in zip(padded[start:start + _CHUNK].tolist(), rems[start:start + _CHUNK],

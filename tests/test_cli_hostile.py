@@ -289,3 +289,13 @@ def test_the_expert_lattice_gets_its_certain_cells_and_labelled_numbers_in_ten_s
         assert record["layouts"] and numbers == covered and "interval" not in record
     else:  # estimated or not weighed: labelled, and the reason given
         assert record["estimate"]["reason"] and record["layouts"] is None
+
+
+@pytest.mark.skipif(__import__("mscsp.budget", fromlist=["resident_bytes"]).resident_bytes() is None,
+                    reason="this system does not report a process's resident memory")
+def test_consistent_says_when_its_memory_budget_runs_out(capsys, compiled):
+    board, _ = compiled
+    code, _, err = run(capsys, "consistent", "--memory-limit", "1", board)
+    assert code == 3 and "memory budget" in err and len(err.strip().splitlines()) == 1
+    code, _, _ = run(capsys, "consistent", board)  # the default leaves room for it
+    assert code == 0

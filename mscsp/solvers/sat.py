@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.solvers import Solver
 
+from ..budget import Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
@@ -71,9 +72,9 @@ def _prune_hanging_links(system: ConstraintSystem, eq_ids: list[int]) -> list[in
     return [eq_ids[i] for i in prune_hanging(units, list(range(len(eq_ids))))]
 
 
-def _check_time(deadline: float | None, what: str) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
-        raise BudgetExceeded(f"{what} ran out of the time limit", Resource.TIME)
+def _check(limits: Budget | None, what: str) -> None:
+    if limits is not None:
+        limits.check(what)
 
 
 class _Unshiftable(Exception):
@@ -106,11 +107,11 @@ class _Part:
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str,
                  lit: dict[int, int] | None = None, encode: list[int] | None = None,
-                 deadline: float | None = None):
+                 limits: Budget | None = None):
         """``lit`` maps each cell to its literal (default: cell i is variable i+1);
         ``encode`` lists the equations to encode under selectors (default: all).
-        Encoding a huge board takes seconds: past ``deadline`` it stops with
-        BudgetExceeded."""
+        Encoding a huge board takes seconds and memory: when ``limits`` run out it
+        stops with BudgetExceeded."""
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
@@ -121,7 +122,7 @@ class _Part:
         clauses: list[list[int]] = []
         for n, e in enumerate(eq_ids if encode is None else encode):
             if n % _CHECK_EVERY == _CHECK_EVERY - 1:
-                _check_time(deadline, "encoding the clues for SAT")
+                _check(limits, "encoding the clues for SAT")
             con = system.constraints[e]
             top += 1
             sel = top
@@ -248,8 +249,8 @@ class _MergedPart(_Part):
     """
 
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
-                 total: tuple[int, int] | None, backend: str, encoding: str, deadline: float | None = None):
-        _check_time(deadline, "merging the chains of links")
+                 total: tuple[int, int] | None, backend: str, encoding: str, limits: Budget | None = None):
+        _check(limits, "merging the chains of links")
         index = {c: i for i, c in enumerate(cells)}
         forest = ParityForest(len(cells))
         links: list[int] = []
@@ -264,11 +265,11 @@ class _MergedPart(_Part):
             else:
                 others.append(e)
         self.parity_ids: list[int] = []
-        _check_time(deadline, "merging the chains of links")
+        _check(limits, "merging the chains of links")
         self.parity_merges = self._merge_parities(
             [[index[c] for c in constraints[e].cells] for e in others], [constraints[e].count for e in others],
             others, forest, self.parity_ids)
-        _check_time(deadline, "merging the chains of links")
+        _check(limits, "merging the chains of links")
         resolved = [forest.find(i) for i in range(len(cells))]
         var_of_root: dict[int, int] = {}
         lit = {}
@@ -278,7 +279,7 @@ class _MergedPart(_Part):
         self.links = links
         self.root_of = {c: r for c, (r, _) in zip(cells, resolved)}
         super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
-                         lit=lit, encode=others, deadline=deadline)
+                         lit=lit, encode=others, limits=limits)
 
     @staticmethod
     def _merge_parities(cell_lists, counts, ids, forest: ParityForest, used: list[int]) -> int:
@@ -383,13 +384,18 @@ class SatEngine:
         and the outcome says ``complete=False``.
     conflict_budget : int
         Conflicts allowed per SAT call.
+    memory_limit : int, optional
+        Bytes the process may hold while the clues are encoded; past it the
+        encoding stops with BudgetExceeded (memory).
     """
 
     def __init__(self, system: ConstraintSystem, *, use_total: bool = True, time_limit: float = 30.0,
-                 conflict_budget: int = 200_000, backend: str = DEFAULT_BACKEND, encoding: str = "binomial"):
+                 conflict_budget: int = 200_000, backend: str = DEFAULT_BACKEND, encoding: str = "binomial",
+                 memory_limit: int | None = None):
         self.system = system
         self.use_total = use_total and system.remaining is not None
         self.deadline = time.perf_counter() + time_limit
+        self.limits = Budget(self.deadline, None, memory_limit)
         self.budget = conflict_budget
         self.backend = backend
         self.encoding = encoding
@@ -421,7 +427,7 @@ class SatEngine:
         self.parts = []
         for eq_ids in groups:
             self.parts.append(kind(s, eq_ids, sorted({c for e in eq_ids for c in s.constraints[e].cells}),
-                                   total=total, backend=self.backend, encoding=self.encoding, deadline=self.deadline))
+                                   total=total, backend=self.backend, encoding=self.encoding, limits=self.limits))
 
     def close(self) -> None:
         for p in self.parts:
@@ -595,7 +601,7 @@ class SatEngine:
             cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
             try:
                 check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
-                                    encoding=self.encoding, deadline=self.deadline)
+                                    encoding=self.encoding, limits=self.limits)
             except BudgetExceeded:  # no time to check the smaller set: the group it came from clashes
                 check = None
             if check is not None:
@@ -609,7 +615,7 @@ class SatEngine:
             cells = sorted({c for e in chosen for c in s.constraints[e].cells})
             try:
                 part = _Part(s, chosen, cells, total=self._total_over(cells, total), backend=self.backend,
-                             encoding=self.encoding, deadline=self.deadline)
+                             encoding=self.encoding, limits=self.limits)
             except BudgetExceeded:
                 part = None
             if part is not None:
