@@ -106,6 +106,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         result = generate_no_guess(
             spec, args.rule, click, args.seed, method=args.method, solver=args.solver,
             use_total=not args.no_total, max_attempts=args.max_attempts, time_limit=args.time_limit,
+            memory_limit=args.memory_limit,
         )
         board = result.board
         attempts, seconds = result.attempts, result.seconds
@@ -235,7 +236,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS, max_area=MAX_AREA)
     cell = layout.geometry.index(*args.click)
-    result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit)
+    result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit,
+                    memory_limit=args.memory_limit)
     if args.json:
         record = result.to_dict()
         record.update({"solver": args.solver, "total": not args.no_total, "click": list(args.click)})
@@ -462,6 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--max-attempts", type=_positive, default=100_000, help="fresh boards at most (default: 100000)")
     gen.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
                      help=f"seconds at most for a no-guess board (default: {DEFAULT_SECONDS:g})")
+    gen.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
+                     help=f"megabytes the process may hold while it looks for a no-guess board "
+                          f"(default: {2 * DEFAULT_MEMORY >> 20})")
     gen.set_defaults(func=_cmd_generate)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -488,6 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("layout", metavar="LAYOUT", help="a layout file ('-' for standard input)")
     ver.add_argument("--click", type=parse_cell, required=True, metavar="X,Y", help="the first click")
     add_solver_arguments(ver, "for the whole verification")
+    ver.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
+                     help=f"megabytes the process may hold while it plays (default: {2 * DEFAULT_MEMORY >> 20})")
     ver.set_defaults(func=_cmd_verify)
 
     cnt = commands.add_parser("count", help="the exact number of layouts consistent with a position")

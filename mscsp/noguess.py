@@ -44,6 +44,7 @@ import numpy as np
 
 from . import fastplay
 from .board import Layout, Spec
+from .budget import Budget
 from .errors import GenerationError, parse_choice
 from .game import Game, Status
 from .play import Deducer
@@ -290,6 +291,7 @@ def generate_no_guess(
     max_attempts: int = 100_000,
     time_limit: float = 60.0,
     patience: int = 15,
+    memory_limit: int | None = None,
 ) -> NoGuessBoard:
     """A board the solver finishes from ``click`` without a guess.
 
@@ -306,6 +308,9 @@ def generate_no_guess(
         Fresh boards to draw at most.
     time_limit : float
         Seconds at most.
+    memory_limit : int, optional
+        Bytes the process may hold, checked before each attempt; past them
+        BudgetExceeded (memory).
     patience : int
         (perturb) changes in a row without progress before starting over.
 
@@ -338,7 +343,10 @@ def generate_no_guess(
     rng = as_generator(seed)
     attempts = perturbations = 0
     deadline = started + time_limit
+    memory = None if memory_limit is None else Budget(None, None, memory_limit)
     while attempts < max_attempts and time.perf_counter() < deadline:
+        if memory is not None:
+            memory.check("generating a no-guess board")
         attempts += 1
         layout = place_mines(geometry, spec.mines, rule, cell, rng)
         if method is Method.PERTURB:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .budget import Budget
 from .constraints import build_constraints
 from .counting import forced_cells, probabilities
 from .errors import BudgetExceeded
@@ -126,6 +127,9 @@ class Deducer:
     time_limit : float
         Seconds for the whole play (from construction): past them the complete
         solver is not called again and ``complete`` turns False.
+    memory_limit : int, optional
+        Bytes the process may hold, checked at every stall: past them the play
+        stops with BudgetExceeded (memory).
 
     Attributes
     ----------
@@ -137,11 +141,12 @@ class Deducer:
     """
 
     def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-                 time_limit: float = 30.0):
+                 time_limit: float = 30.0, memory_limit: int | None = None):
         self.game = game
         self.solver = SolverName.parse(solver)
         self.use_total = use_total
         self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
+        self.memory = None if memory_limit is None else Budget(None, None, memory_limit)
         self.rules = _SinglePoint(game)
         self.steps = 0
         self.complete = True
@@ -161,6 +166,8 @@ class Deducer:
             system = build_constraints(position)
             known = Propagator(system, subset=True, use_total=self.use_total).run().known
             if self.solver is SolverName.SAT and all(known.values()):
+                if self.memory is not None:
+                    self.memory.check("playing the board")
                 left = self.deadline - time.perf_counter()
                 if left <= 0:  # out of time: what is open stays open, and the play says so
                     self.complete = False

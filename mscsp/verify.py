@@ -359,6 +359,7 @@ def verify(
     use_total: bool = True,
     time_limit: float = 30.0,
     quick: bool = False,
+    memory_limit: int | None = None,
 ) -> VerifyResult:
     """Play ``layout`` from ``click`` with a solver and report whether it finishes.
 
@@ -374,6 +375,8 @@ def verify(
     time_limit : float
         Seconds for the whole verification: past them the play stops and the
         result says ``complete=False``.
+    memory_limit : int, optional
+        Bytes the process may hold while it plays; past them BudgetExceeded.
     quick : bool
         First look for a :func:`dead_structure`; if there is one, answer "not solved"
         at once, without playing (``opened`` is then None and ``reason`` says why).
@@ -407,7 +410,7 @@ def verify(
     first = game.reveal(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started)
-    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
+    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
     deducer.opened(first)
     deducer.run()
     if game.status is Status.LOST:  # pragma: no cover - a sound solver never opens a mine

@@ -299,3 +299,14 @@ def test_consistent_says_when_its_memory_budget_runs_out(capsys, compiled):
     assert code == 3 and "memory budget" in err and len(err.strip().splitlines()) == 1
     code, _, _ = run(capsys, "consistent", board)  # the default leaves room for it
     assert code == 0
+
+
+@pytest.mark.skipif(__import__("mscsp.budget", fromlist=["resident_bytes"]).resident_bytes() is None,
+                    reason="this system does not report a process's resident memory")
+def test_verify_and_no_guess_generation_say_when_their_memory_budget_runs_out(capsys, tmp_path):
+    code, out, _ = run(capsys, "generate", "--preset", "expert", "--seed", "5", "--click", "15,8", "--rule", "opening")
+    layout = tmp_path / "board.txt"
+    layout.write_text(out)
+    for argv in (["verify", layout, "--click", "15,8"], ["generate", "--preset", "expert", "--no-guess", "--seed", "2"]):
+        code, _, err = run(capsys, *argv, "--memory-limit", "1")
+        assert code == 3 and "memory budget" in err and len(err.strip().splitlines()) == 1, err
