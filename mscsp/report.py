@@ -147,7 +147,21 @@ def error_record(file: str, message: str) -> dict:
 
 
 def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
-    """A readable board: ``o`` proven safe, ``*`` proven mine, mine chances in percent."""
+    """A readable board: open numbers as digits, ``o`` proven safe, ``*`` proven mine,
+    a covered cell's mine chance with a percent sign (``~`` when estimated), the
+    suggested click in brackets, and a legend.
+
+    Examples
+    --------
+    >>> from mscsp.analysis import analyse
+    >>> from mscsp.position import parse_position
+    >>> print(solve_text(analyse(parse_position("mines: 1\\n.1...\\n"), explain=False)), end="")
+    5x1, 1 mine, solver sat
+         0    1    2    3    4
+    0  50%    1  50%  [o]    o
+    digits: open numbers; o: proven safe (2); *: proven mine (0); F: flag; 12%: a covered cell's chance of a mine; .: covered, no number; [..]: the suggested click
+    layouts consistent with the position: 2
+    """
     position, result, probs = analysis.position, analysis.result, analysis.probabilities
     g = position.geometry
     head = f"{file + ': ' if file else ''}{g.width}x{g.height}"
@@ -165,34 +179,35 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
             lines.append(f"clues involved: {names}" + (" and the mine total" if c.uses_total else ""))
         return "\n".join(lines) + "\n"
     safe, mines = set(result.safe), set(result.mines)
-    cw = max(4, len(str(g.width - 1)) + 1)
+    cells = probs.cells if probs is not None else {}
+    estimated = probs.intervals if probs is not None else {}
+    marks = []
+    for i in range(g.area):
+        code = int(position.grid[i])
+        p = cells.get(i)
+        if i in safe:
+            ch = "o"
+        elif i in mines:
+            ch = "*"
+        elif code >= 0:
+            ch = str(code)
+        elif code == Mark.COVERED and p is not None:
+            pct = 100 * p
+            ch = ("<1" if 0 < pct < 1 else ">99" if 99 < pct < 100 else f"{round(pct)}") + "%"
+            if i in estimated:
+                ch = "~" + ch
+        else:
+            ch = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: " "}[Mark(code)]
+        marks.append("[" + ch + "]" if i == analysis.best else ch)
+    cw = max(max(map(len, marks), default=1), len(str(g.width - 1))) + 1
     lw = len(str(g.height - 1))
     lines.append(" " * (lw + 1) + "".join(str(x).rjust(cw) for x in range(g.width)))
-    cells = probs.cells if probs is not None else {}
     for y in range(g.height):
-        row = []
-        for x in range(g.width):
-            i = y * g.width + x
-            code = int(position.grid[i])
-            p = cells.get(i)
-            if i in safe:
-                ch = "o"
-            elif i in mines:
-                ch = "*"
-            elif code >= 0:
-                ch = str(code)
-            elif code == Mark.COVERED and p is not None:
-                pct = 100 * p
-                ch = "<1" if 0 < pct < 1 else (">99" if 99 < pct < 100 else f"{round(pct)}")
-            else:
-                ch = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: " "}[Mark(code)]
-            if i == analysis.best:
-                ch = "(" + ch + ")"
-            row.append(ch.rjust(cw))
-        lines.append(str(y).rjust(lw) + " " + "".join(row))
+        lines.append(str(y).rjust(lw) + " " + "".join(m.rjust(cw) for m in marks[y * g.width:(y + 1) * g.width]))
     lines.append(
-        f"o proven safe ({len(safe)}), * proven mine ({len(mines)}), numbers on covered cells: "
-        f"mine chance in %, (..) suggested click"
+        f"digits: open numbers; o: proven safe ({len(safe)}); *: proven mine ({len(mines)}); F: flag; "
+        f"12%: a covered cell's chance of a mine" + ("; ~12%: an estimate" if estimated else "")
+        + "; .: covered, no number; [..]: the suggested click"
     )
     if probs is not None:
         if probs.layouts is not None:
