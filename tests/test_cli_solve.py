@@ -59,7 +59,9 @@ def test_solve_reads_standard_input(capsys, monkeypatch):
 
     monkeypatch.setattr("sys.stdin", io.StringIO("mines: 1\n.1...\n"))
     code, out, _ = run(capsys, "solve", "-")
-    assert code == 0 and "o proven safe (2)" in out and "50" in out
+    assert code == 0 and "o: proven safe (2)" in out
+    board = out.splitlines()[2].split()
+    assert board == ["0", "50%", "1", "50%", "[o]", "o"]  # a clue is a bare digit, a chance ends in %
 
 
 def test_dimacs_export(capsys):
