@@ -17,7 +17,7 @@ from typing import NamedTuple
 from ..errors import InconsistentError, InputError
 
 __all__ = ["Group", "Tally", "Probabilities", "with_total", "without_total", "conditional_given_rest",
-           "poly_mul", "support", "sum_support", "NO_TOTAL_MODEL"]
+           "poly_mul", "unpack", "support", "sum_support", "NO_TOTAL_MODEL"]
 
 NO_TOTAL_MODEL = ("no mine total: every consistent assignment of the cells next to clues counts once; "
                   "cells away from clues get no number")
@@ -127,10 +127,11 @@ def poly_mul(a: list, b: list) -> list:
     top = max(max(a), max(b))
     bits = 2 * max(top.bit_length(), 1) + max(len(a), len(b)).bit_length() + 1
     prod = _pack(a, bits) * _pack(b, bits)
-    return _unpack(prod, bits, len(a) + len(b) - 1)
+    return unpack(prod, bits, len(a) + len(b) - 1)
 
 
-def _unpack(value: int, bits: int, length: int) -> list[int]:
+def unpack(value: int, bits: int, length: int) -> list[int]:
+    """Coefficients ``0..length-1`` of a polynomial packed ``bits`` bits a coefficient."""
     mask = (1 << bits) - 1
     out = []
     for _ in range(length):

@@ -120,6 +120,13 @@ class _Sampler:
                         step.options[0][4][t][2], step.options[0][4][t][3])
                        for t, (f, closing) in enumerate(step.fields)]
             self.steps.append((weight, mines, touched))
+        # each step's mine fraction of every kind of its variable, by option
+        self.fractions = [
+            (step.var, np.asarray([[variables[step.var].options[oi].kind_mines[j]
+                                    / max(len(variables[step.var].kinds[j]), 1)
+                                    for j in range(len(variables[step.var].kinds))]
+                                   for oi, _, _, _, _ in step.options]))
+            for step in self.plan.steps]
 
     def advance(self, i: int, fields: np.ndarray, k: np.ndarray, klo: int, khi: int,
                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -150,15 +157,8 @@ class _Sampler:
     def kind_fractions(self, choices: np.ndarray) -> np.ndarray:
         """Per path, the mine fraction of each kind of each variable (columns in
         variable order, then kind order)."""
-        variables = self.problem.variables
-        cols = []
-        for i, v in enumerate(self.order):
-            var = variables[v]
-            step = self.plan.steps[i]
-            table = np.asarray([[var.options[oi].kind_mines[j] / max(len(var.kinds[j]), 1)
-                                 for j in range(len(var.kinds))] for oi, _, _, _, _ in step.options])
-            cols.append((v, table[choices[:, i]]))
-        cols.sort(key=lambda vc: vc[0])
+        cols = sorted(((v, table[choices[:, i]]) for i, (v, table) in enumerate(self.fractions)),
+                      key=lambda vc: vc[0])
         return np.hstack([c for _, c in cols]) if cols else np.zeros((choices.shape[0], 0))
 
     def kinds(self) -> list[tuple[int, ...]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from .variables import Problem
+from .variables import Problem, room_after
 
 __all__ = ["TooBig", "search"]
 
@@ -61,24 +61,13 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     # the range each clue's partial sum must stay in after each variable; a group's
     # value is its mine count, added to each of its clues, so its feasible values are
     # one range found without trying each (the common case on real boards)
-    rem_lo = [0] * len(targets)
-    rem_hi = [0] * len(targets)
-    checks: list[list[tuple[int, tuple[int, ...], int, int]]] = [[] for _ in range(m)]
-    bounds: list[list[tuple[int, int, int]]] = [[] for _ in range(m)]
+    after = room_after(problem, range(m))
     group = [v.group for v in variables]
-    for i in range(m - 1, -1, -1):
-        var = variables[i]
-        if group[i]:
-            n = var.size
-            bounds[i] = [(c, targets[c] - rem_hi[c], targets[c] - rem_lo[c]) for c in var.clues]
-            for c in var.clues:
-                rem_hi[c] += n
-            continue
-        for k, c in enumerate(var.clues):
-            adds = tuple(o.adds[k] for o in var.options)
-            checks[i].append((c, adds, targets[c] - rem_hi[c], targets[c] - rem_lo[c]))
-            rem_lo[c] += min(adds)
-            rem_hi[c] += max(adds)
+    bounds = [[(c, targets[c] - hi, targets[c] - lo) for c, (lo, hi) in zip(var.clues, after[i])]
+              for i, var in enumerate(variables)]
+    checks = [[] if group[i] else [(c, tuple(o.adds[k] for o in var.options), lo, hi)
+                                   for k, (c, lo, hi) in enumerate(bounds[i])]
+              for i, var in enumerate(variables)]
     nopts = [len(v.options) for v in variables]
     weights = [_binomials(v.size) if group[i] else [o.weight for o in v.options] for i, v in enumerate(variables)]
     mines_of = [[o.mines for o in v.options] for v in variables]

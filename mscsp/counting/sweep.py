@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 from ..budget import UNLIMITED, Budget
 from ..errors import BudgetExceeded, Resource
-from .variables import Problem
+from .combine import unpack
+from .variables import Problem, room_after
 
 __all__ = ["Arithmetic", "SweepResult", "StateLimit", "sweep"]
 
@@ -94,12 +95,7 @@ class Arithmetic:
         """Coefficients ``0..length-1`` of a packed polynomial (plain: ``[value]``)."""
         if not self.bits:
             return [value]
-        mask = (1 << self.bits) - 1
-        out = []
-        for _ in range(length):
-            out.append(value & mask)
-            value >>= self.bits
-        return out
+        return unpack(value, self.bits, length)
 
 
 class _Step:
@@ -141,17 +137,7 @@ class _Plan:
             for c in variables[v].clues:
                 first[c] = min(first[c], i)
                 last[c] = max(last[c], i)
-        # what the variables after step i can still add to each clue they touch, at least and at most
-        rem_lo = [0] * len(targets)
-        rem_hi = [0] * len(targets)
-        after: list[list[tuple[int, int]]] = [[] for _ in range(m)]
-        for i in range(m - 1, -1, -1):
-            var = variables[order[i]]
-            after[i] = [(rem_lo[c], rem_hi[c]) for c in var.clues]
-            for k, c in enumerate(var.clues):
-                adds = [o.adds[k] for o in var.options]
-                rem_lo[c] += min(adds)
-                rem_hi[c] += max(adds)
+        after = room_after(problem, order)
         bits = max(max(targets, default=1), 1).bit_length()
         self.field_bits = bits
         self.field_mask = (1 << bits) - 1

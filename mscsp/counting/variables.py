@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ..constraints import ConstraintSystem, ParityForest, is_link
 
-__all__ = ["Option", "Var", "Problem", "build_problem"]
+__all__ = ["Option", "Var", "Problem", "build_problem", "room_after"]
 
 
 class Option(NamedTuple):
@@ -165,3 +165,25 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
         ), len(on) + len(off), min(on[0], off[0]), False))
     variables.sort(key=lambda v: v.first_cell)
     return Problem(tuple(variables), targets, tuple(kept), tuple(constraints[e].clue for e in kept))
+
+
+def room_after(problem: Problem, order) -> list[list[tuple[int, int]]]:
+    """For each step of ``order``, aligned with its variable's clues: the least and the
+    most the variables after it can still add to each clue (linear in the component).
+
+    A clue's partial sum after the step must lie between its target minus the most
+    and its target minus the least: the range both the search and the dynamic
+    programme keep every state in.
+    """
+    lo = [0] * len(problem.targets)
+    hi = [0] * len(problem.targets)
+    variables = problem.variables
+    out: list[list[tuple[int, int]]] = [[] for _ in order]
+    for i in range(len(order) - 1, -1, -1):
+        var = variables[order[i]]
+        out[i] = [(lo[c], hi[c]) for c in var.clues]
+        for k, c in enumerate(var.clues):
+            adds = [o.adds[k] for o in var.options]
+            lo[c] += min(adds)
+            hi[c] += max(adds)
+    return out
