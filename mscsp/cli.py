@@ -28,9 +28,11 @@ UNDECIDED = 3
 #: Exit status of an internal error (EX_SOFTWARE): a bug, said in one line.
 INTERNAL = 70
 
-#: Default --time-limit of solve, count, verify and consistent: a command on the
-#: hardest input ends well inside half a minute.
+#: Default --time-limit of solve, count, verify, consistent and generate --no-guess:
+#: a command on the hardest input ends well inside half a minute.
 DEFAULT_SECONDS = 20.0
+#: Default --memory-limit of the commands that bound the whole process's memory.
+RESIDENT_MEMORY = 2 * DEFAULT_MEMORY
 
 
 class _Parser(argparse.ArgumentParser):
@@ -379,7 +381,6 @@ REPRODUCE = [
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     import importlib
-    import os
     import time
 
     out = args.out or ("results-quick" if args.quick else "results")
@@ -428,13 +429,16 @@ def _megabytes(text: str) -> int:
     return int(value * 2**20)
 
 
-def add_budget_arguments(parser: argparse.ArgumentParser, what: str, *, seconds: float | None = None) -> None:
-    """``--time-limit`` and ``--memory-limit``: the budget of one command."""
-    seconds = DEFAULT_SECONDS if seconds is None else seconds
-    parser.add_argument("--time-limit", type=_positive_float, default=seconds, metavar="S",
-                        help=f"seconds {what} (default: {seconds:g})")
-    parser.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
-                        help=f"megabytes of counting tables {what} (default: {DEFAULT_MEMORY >> 20})")
+def add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--time-limit S``, default :data:`DEFAULT_SECONDS`."""
+    parser.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
+                        help=f"seconds {what} (default: {DEFAULT_SECONDS:g})")
+
+
+def add_memory_limit(parser: argparse.ArgumentParser, what: str, default: int) -> None:
+    """``--memory-limit MB``: megabytes of ``what``."""
+    parser.add_argument("--memory-limit", type=_megabytes, default=default, metavar="MB",
+                        help=f"megabytes {what} (default: {default >> 20})")
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
@@ -442,8 +446,7 @@ def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
     parser.add_argument("--solver", choices=SOLVERS, default="sat", help="the solver (default: sat)")
     parser.add_argument("--no-total", action="store_true", help="ignore the mine total even when given")
     parser.add_argument("--json", action="store_true", help="JSON output (one object per line)")
-    parser.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
-                        help=f"seconds {budget} (default: {DEFAULT_SECONDS:g})")
+    add_time_limit(parser, budget)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -462,11 +465,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--solver", choices=SOLVERS, default="sat", help="no-guess solver (default: sat)")
     gen.add_argument("--no-total", action="store_true", help="the no-guess solver may not use the mine total")
     gen.add_argument("--max-attempts", type=_positive, default=100_000, help="fresh boards at most (default: 100000)")
-    gen.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
-                     help=f"seconds at most for a no-guess board (default: {DEFAULT_SECONDS:g})")
-    gen.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
-                     help=f"megabytes the process may hold while it looks for a no-guess board "
-                          f"(default: {2 * DEFAULT_MEMORY >> 20})")
+    add_time_limit(gen, "at most for a no-guess board")
+    add_memory_limit(gen, "the process may hold while it looks for a no-guess board", RESIDENT_MEMORY)
     gen.set_defaults(func=_cmd_generate)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -485,16 +485,14 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("--density", type=_density, metavar="P",
                      help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5)")
     sol.add_argument("--fractions", action="store_true", help="add exact probabilities as 'p/q' strings (JSON)")
-    sol.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
-                     help=f"megabytes of counting tables per file (default: {DEFAULT_MEMORY >> 20})")
+    add_memory_limit(sol, "of counting tables per file", DEFAULT_MEMORY)
     sol.set_defaults(func=_cmd_solve)
 
     ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
     ver.add_argument("layout", metavar="LAYOUT", help="a layout file ('-' for standard input)")
     ver.add_argument("--click", type=parse_cell, required=True, metavar="X,Y", help="the first click")
     add_solver_arguments(ver, "for the whole verification")
-    ver.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
-                     help=f"megabytes the process may hold while it plays (default: {2 * DEFAULT_MEMORY >> 20})")
+    add_memory_limit(ver, "the process may hold while it plays", RESIDENT_MEMORY)
     ver.set_defaults(func=_cmd_verify)
 
     cnt = commands.add_parser("count", help="the exact number of layouts consistent with a position")
@@ -502,19 +500,16 @@ def build_parser() -> argparse.ArgumentParser:
     cnt.add_argument("--counter", choices=["dp", "cpsat"], default="dp", help="counting backend (default: dp)")
     cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
-    add_budget_arguments(cnt, "for the count")
+    add_time_limit(cnt, "for the count")
+    add_memory_limit(cnt, "of counting tables for the count", DEFAULT_MEMORY)
     cnt.set_defaults(func=_cmd_count)
 
     con = commands.add_parser("consistent", help="decide consistency: a checked witness or a minimal clash")
     con.add_argument("file", metavar="FILE", help="a position file ('-' for standard input)")
     con.add_argument("--json", action="store_true", help="print one JSON object")
     con.add_argument("--decode", metavar="MAP", help="decode the witness through a from-cnf map into an assignment")
-    con.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
-                     help=f"seconds in all: reading the clues, the search, shrinking a clash "
-                          f"(default: {DEFAULT_SECONDS:g})")
-    con.add_argument("--memory-limit", type=_megabytes, default=2 * DEFAULT_MEMORY, metavar="MB",
-                     help=f"megabytes the process may hold while it reads and encodes the clues "
-                          f"(default: {2 * DEFAULT_MEMORY >> 20})")
+    add_time_limit(con, "in all: reading the clues, the search, shrinking a clash")
+    add_memory_limit(con, "the process may hold while it reads and encodes the clues", RESIDENT_MEMORY)
     con.set_defaults(func=_cmd_consistent)
 
     cnf = commands.add_parser("from-cnf", help="compile a DIMACS CNF formula into a position (Kaye's reduction)")
