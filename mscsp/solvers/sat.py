@@ -196,6 +196,11 @@ class _Part:
     def selectors(self) -> list[int]:
         return list(self.selector.values())
 
+    def fixing(self, known: dict[int, bool]) -> list[int]:
+        """Assumptions that give the part's proven cells their values."""
+        lit = self.lit
+        return sorted({lit[c] if known[c] else -lit[c] for c in self.cells if c in known})
+
     def solve(self, assumptions: list[int], budget: int, deadline: float | None = None) -> bool | None:
         """Solve under assumptions; None when the conflict budget or the deadline runs out.
 
@@ -687,17 +692,17 @@ class SatEngine:
         undecided = [c for c in s.covered if c not in known]
         return SatOutcome(known, reason, undecided, complete, self.calls)
 
-    def _settle_part(self, part: _Part, known: dict[int, bool]) -> bool:
+    def _settle_part(self, part: "_MergedPart", known: dict[int, bool]) -> bool:
         """Prove every variable of a part that the clues force, both ways, one
         question per variable (a whole chain of linked cells at once)."""
         base = part.selectors() + part.total_assumptions()
         lit = part.lit
-        fixed = sorted({lit[c] if known[c] else -lit[c] for c in part.cells if c in known})
+        fixed = part.fixing(known)
         res = part.solve(base + fixed, self.budget, self.deadline)
         if res is None:
             return False
         if res is False:
-            raise self._merged_clash(part) if isinstance(part, _MergedPart) else self._clash(part)
+            raise self._merged_clash(part)
         seen: set[int] = set()  # literals true in some model
         variables = sorted({abs(x) for x in lit.values()})
 
@@ -771,8 +776,7 @@ class SatEngine:
         part = self.parts[0]
         if not part.shiftable:
             return None, False
-        lit = part.lit
-        fixed = sorted({lit[c] if known[c] else -lit[c] for c in part.cells if c in known})
+        fixed = part.fixing(known)
         for mine, shift in ((False, {"upper_shift": 1}), (True, {"lower_shift": 1})):
             res = part.solve(part.selectors() + fixed + part.total_assumptions(**shift), self.budget, self.deadline)
             if res is None:
