@@ -161,6 +161,33 @@ class Geometry:
             raise InputError(f"[{x}, {y}] is not a cell of this {self.width}x{self.height} board")
         return y * self.width + x
 
+    def cell(self, where, what: str = "cell") -> int:
+        """Flat index of ``where``, a pair ``(x, y)``: how every public function
+        takes a cell.
+
+        Anything else (a flat index, a float, three numbers, a cell off the
+        board) is an InputError that names ``what`` was expected.
+
+        Examples
+        --------
+        >>> g = Geometry(9, 9)
+        >>> g.cell((4, 1))
+        13
+        >>> g.cell(13, "click")
+        Traceback (most recent call last):
+        ...
+        mscsp.errors.InputError: the click must be a pair (x, y) of cell coordinates, not 13
+        """
+        if isinstance(where, np.ndarray):
+            where = where.tolist()
+        if (not isinstance(where, (tuple, list)) or len(where) != 2
+                or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in where)):
+            raise InputError(f"the {what} must be a pair (x, y) of cell coordinates, not {where!r}")
+        x, y = int(where[0]), int(where[1])
+        if not self.contains(x, y):
+            raise InputError(f"the {what} ({x}, {y}) is not a cell of this {self.width}x{self.height} board")
+        return y * self.width + x
+
     def coords(self, cell: int) -> tuple[int, int]:
         """``(x, y)`` of a flat index."""
         y, x = divmod(int(cell), self.width)

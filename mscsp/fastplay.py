@@ -1,4 +1,4 @@
-"""The verifier's play loop compiled: the same answers as :class:`mscsp.play.Deducer`, sooner.
+"""The verifier's play loop compiled: the same answers as :class:`mscsp.play.loop.Deducer`, sooner.
 
 A verification plays a layout from a click and opens whatever the solver proves. For
 the complete solver (and for single-point reasoning) that outcome is the closure of
@@ -9,7 +9,7 @@ stall, enumerates every frontier component over groups of cells with identical
 clues (minesweepr's supercells), combining their achievable mine counts with the
 mine total exactly as :func:`mscsp.counting.forced_cells` does. It skips the subset
 stage, so it counts fewer rounds than the Python loop; the cells it opens are the
-same, which the tests check against :func:`mscsp.verify.verify` on random boards.
+same, which the tests check against :func:`mscsp.play.verify.verify` on random boards.
 
 Like the Python loop (and Simon Tatham's Mines), the C solver reads only what a player
 sees: the numbers of open cells, its own flags and the mine total. The layout is read
@@ -57,7 +57,7 @@ class Outcome(IntEnum):
 
 
 class Structure(IntEnum):
-    """Dead structures (see :func:`mscsp.verify.dead_structure`), as the C search names them."""
+    """Dead structures (see :func:`mscsp.play.verify.dead_structure`), as the C search names them."""
 
     SQUARE = 1
     PAIR = 2
@@ -154,7 +154,7 @@ def _structure(geometry: Geometry, kind: int, a: int, b: int) -> tuple[Structure
 
 
 def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
-    """The first dead structure in the order of :func:`mscsp.verify.dead_structure`, compiled.
+    """The first dead structure in the order of :func:`mscsp.play.verify.dead_structure`, compiled.
 
     Returns ``(kind, cells)``: a 2x2 block's four cells, a ``(mine, safe)`` pair, or a
     walled-off safe cell; None when there is none. Raises RuntimeError when the

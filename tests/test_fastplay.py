@@ -20,7 +20,7 @@ from mscsp.board import Geometry, Layout, Spec
 from mscsp.noguess import _play
 from mscsp.rules import generate
 from mscsp.solvers.result import SolverName
-from mscsp.verify import _python_structure, dead_structure, verify
+from mscsp.play.verify import _python_structure, dead_structure, verify
 
 REQUIRED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
 
@@ -86,7 +86,7 @@ def test_small_boards_play_as_the_python_loop_does():
         for solver in ("sat", "single-point"):
             for use_total in (True, False):
                 fast = fastplay.play(layout, click, solver, use_total=use_total)
-                reference = verify(layout, click, solver, use_total=use_total)
+                reference = verify(layout, layout.geometry.coords(click), solver, use_total=use_total)
                 assert fast is not None
                 _check_sound(layout, fast)
                 assert (fast.won, fast.opened) == (reference.solved, reference.opened)
@@ -101,19 +101,19 @@ def test_played_boards_match_the_python_loop(width, height, mines):
     for seed in range(25):
         board = generate(spec, "opening", click, seed)
         for use_total in (True, False):
-            fast = fastplay.play(board.layout, board.click, use_total=use_total)
+            fast = fastplay.play(board.layout, board.cell, use_total=use_total)
             reference = verify(board.layout, board.click, use_total=use_total)
             assert fast is not None
             _check_sound(board.layout, fast)
             assert (fast.won, fast.opened) == (reference.solved, reference.opened)
             # the same stall, flags included (every forced mine): generators perturb from
             # it. (A won game may end with fewer flags: the order of the last proofs differs.)
-            game, _ = _play(board.layout, board.click, SolverName.SAT, use_total)
+            game, _ = _play(board.layout, board.cell, SolverName.SAT, use_total)
             assert fast.revealed == game.revealed.tobytes()
             assert fast.won or fast.flagged == game.flagged.tobytes()
             # one call does both: the structure if there is one, else the same play
-            both = fastplay.quick(board.layout, board.click, use_total=use_total)
-            structure = fastplay.dead_structure(board.layout, board.click, use_total=use_total)
+            both = fastplay.quick(board.layout, board.cell, use_total=use_total)
+            structure = fastplay.dead_structure(board.layout, board.cell, use_total=use_total)
             assert both == (structure if structure is not None else fast)
             quick = verify(board.layout, board.click, use_total=use_total, quick=True)
             assert quick.solved == reference.solved
@@ -123,7 +123,7 @@ def test_played_boards_match_the_python_loop(width, height, mines):
 @needs_c
 def test_a_search_past_its_budget_hands_the_board_back():
     board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
-    assert fastplay.play(board.layout, board.click, node_limit=0) is None
+    assert fastplay.play(board.layout, board.cell, node_limit=0) is None
     assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
 
 
@@ -131,11 +131,11 @@ def test_what_the_compiled_loop_does_not_cover_falls_back():
     layout = Layout.from_rows(["*..", "...", "..."])
     assert fastplay.play(layout, 8, "subset") is None  # subset's stalls differ; Python plays it
     assert fastplay.play(layout, 0) is None  # the click is a mine (rule uniform)
-    assert verify(layout, 0, quick=True).opened == 0
+    assert verify(layout, (0, 0), quick=True).opened == 0
 
 
 def test_quick_mode_names_the_same_structure_either_way():
     layout = Layout.from_rows(["*..", ".*.", "..*"])
     assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
                                          "safe cells without any number changing")
-    assert not verify(layout, 6, quick=True).solved
+    assert not verify(layout, (0, 2), quick=True).solved

@@ -151,11 +151,11 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
     from mscsp.rules import place_mines
 
     g = Geometry(1000, 1000)
-    layout = place_mines(g, 150_000, "uniform", 0, 2026)
+    layout = place_mines(g, 150_000, "uniform", (0, 0), 2026)
     game = Game(layout, record=False)
     zeros = np.flatnonzero((layout.numbers == 0) & ~layout.mines)
     for c in np.random.default_rng(5).choice(zeros, size=10, replace=False).tolist():
-        game.reveal(int(c))
+        game.reveal_index(int(c))
     position = game.position()
     started = time.perf_counter()
     analysis = analyse(position)

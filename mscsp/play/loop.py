@@ -22,14 +22,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .budget import Budget
-from .constraints import build_constraints
-from .counting import forced_cells, probabilities
-from .errors import BudgetExceeded
-from .game import Game, Status
-from .solvers import deduce
-from .solvers.propagation import Propagator
-from .solvers.result import SolverName
+from ..budget import Budget
+from ..constraints import build_constraints
+from ..counting import forced_cells, probabilities
+from ..errors import BudgetExceeded
+from ..game import Game, Status
+from ..solvers import deduce
+from ..solvers.propagation import Propagator
+from ..solvers.result import SolverName
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -225,7 +225,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
     """
     started = time.perf_counter()
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
-    deducer.opened(game.reveal(click))
+    deducer.opened(game.reveal_index(click))
     guesses = 0
     while game.status is Status.PLAYING:
         deducer.run()
@@ -234,7 +234,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         position = game.position(mines_known=use_total)
         best = probabilities(position).best()
         guesses += 1
-        opened = game.reveal(best)
+        opened = game.reveal_index(best)
         if game.status is Status.PLAYING:
             deducer.opened(opened)
     layout = game.layout()

@@ -24,13 +24,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import fastplay
-from .board import Layout
-from .errors import InputError
-from .fastplay import Structure
-from .game import Game, Status
-from .play import Deducer
-from .solvers.result import SolverName
+from .. import fastplay
+from ..board import Layout
+from ..fastplay import Structure
+from ..game import Game, Status
+from .loop import Deducer
+from ..solvers.result import SolverName
 
 __all__ = ["VerifyResult", "verify", "dead_pair", "dead_square", "walled_off_safe", "dead_structure"]
 
@@ -353,7 +352,7 @@ def _python_structure(layout: Layout, click: int, use_total: bool) -> tuple[Stru
 
 def verify(
     layout: Layout,
-    click: int,
+    click: tuple[int, int],
     solver: SolverName | str = SolverName.SAT,
     *,
     use_total: bool = True,
@@ -367,8 +366,8 @@ def verify(
     ----------
     layout : Layout
         The hidden board (read only by the game, never by the solver).
-    click : int
-        Flat index of the first click.
+    click : (int, int)
+        ``(x, y)`` of the first click.
     solver : {'single-point', 'subset', 'sat'}
     use_total : bool
         Whether the solver may use the mine total (a player sees the mine counter).
@@ -387,14 +386,13 @@ def verify(
     Examples
     --------
     >>> lay = Layout.from_rows(["*..*", "....", "...."])
-    >>> r = verify(lay, 9)  # [1, 2]: a zero; the 1s and 2s then decide the top row
+    >>> r = verify(lay, (1, 2))  # a zero; the 1s and 2s then decide the top row
     >>> r.solved, r.opened, r.safe_cells
     (True, 10, 10)
     """
     started = time.perf_counter()
     solver = SolverName.parse(solver)
-    if not layout.geometry.is_cell(click):
-        raise InputError(f"the click {list(layout.geometry.coords(click))} is not a cell of the board")
+    click = layout.geometry.cell(click, "click")
     if quick:
         found = fastplay.quick(layout, click, solver, use_total=use_total)
         if isinstance(found, fastplay.FastResult):
@@ -407,7 +405,7 @@ def verify(
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason,
                                 engine)
     game = Game(layout, record=False)
-    first = game.reveal(click)
+    first = game.reveal_index(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started)
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
