@@ -66,7 +66,7 @@ def main(argv=None) -> int:
     names = ["total", "local", "quick", "quick_local"]
     times: dict[str, list[float]] = {k: [] for k in ["ms", *names]}
     answers: dict[str, list[bool]] = {k: [] for k in ["ms", *names]}
-    engines: dict[str, dict[str, int]] = {k: {"compiled": 0, "python": 0} for k in names}
+    engines: dict[str, dict[str, int]] = {k: {"compiled": 0, "python": 0, "structure": 0} for k in names}
     for ms_board in ms_boards:
         t0 = time.perf_counter()
         answers["ms"].append(bool(ms.is_solvable(ms_board, click[1], click[0])))
@@ -95,8 +95,9 @@ def main(argv=None) -> int:
         f"{labels[k].removeprefix('mscsp verify sat, ')} {statistics.median(times[k]) / base:.1f}x"
         for k in ("local", "total", "quick_local", "quick")))
     print(f"boards only the mine total solves: {only_total}; ms_toollib vs mscsp-no-total disagreements: {disagree}")
-    print("decided by the compiled / Python play loop: " + ", ".join(
-        f"{labels[k].removeprefix('mscsp verify sat, ')} {engines[k]['compiled']}/{engines[k]['python']}"
+    print("decided by a dead structure / the compiled loop / the Python loop: " + ", ".join(
+        f"{labels[k].removeprefix('mscsp verify sat, ')} "
+        f"{engines[k]['structure']}/{engines[k]['compiled']}/{engines[k]['python']}"
         for k in names))
     return 0
 

@@ -30,7 +30,10 @@ __all__ = ["Geometry", "Spec", "Layout", "PRESETS", "parse_layout", "format_layo
 # cells near their clues.
 _TABLE_LIMIT = 1 << 16
 
-_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+#: The eight ``(dx, dy)`` steps from a cell to its neighbours, row by row: the one
+#: definition of "touching" for the whole toolkit (the compiled play loop reads the
+#: neighbour table built from it).
+NEIGHBOUR_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
 
 def _check_dimension(name: str, value: object) -> int:
@@ -206,7 +209,7 @@ class Geometry:
         w, h, cells = self.width, self.height, self._cells
         y, x = divmod(cell, w)
         out = []
-        for dx, dy in _OFFSETS:
+        for dx, dy in NEIGHBOUR_OFFSETS:
             xx, yy = x + dx, y + dy
             if 0 <= xx < w and 0 <= yy < h:
                 j = yy * w + xx
@@ -265,7 +268,7 @@ class Geometry:
         padded = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
         padded[1:-1, 1:-1] = grid
         total = np.zeros((self.height, self.width), dtype=np.int8)
-        for dx, dy in _OFFSETS:
+        for dx, dy in NEIGHBOUR_OFFSETS:
             total += padded[1 + dy : 1 + dy + self.height, 1 + dx : 1 + dx + self.width]
         total = total.ravel()
         total[~self.mask] = 0
@@ -301,7 +304,7 @@ class Geometry:
         w, h, area, mask = self.width, self.height, self.area, self.mask
         ys, xs = np.divmod(cells, w)
         out = np.empty((cells.size, 8), dtype=np.int64)
-        for k, (dx, dy) in enumerate(_OFFSETS):
+        for k, (dx, dy) in enumerate(NEIGHBOUR_OFFSETS):
             nx, ny = xs + dx, ys + dy
             inside = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
             idx = np.where(inside, ny * w + nx, 0)

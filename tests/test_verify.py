@@ -65,7 +65,7 @@ def _layouts_with_click(draw, min_side=2, max_side=6, spare=1):
 
 
 def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
-    from mscsp.play.verify import dead_pair
+    from mscsp.play.dead import dead_pair
 
     @settings(max_examples=300, deadline=None)
     @given(_layouts_with_click(3, 7, spare=2))
@@ -100,7 +100,7 @@ def _safe_reach(g, mines, click):
 
 
 def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
-    from mscsp.play.verify import dead_square, walled_off_safe
+    from mscsp.play.dead import dead_square, walled_off_safe
 
     @settings(max_examples=400, deadline=None)
     @given(_layouts_with_click())
@@ -137,26 +137,41 @@ def test_dead_pair_across_the_board():
     # two sealed cells far apart: a safe one walled in by mines, and a mine walled in too
     rows = ["***....***", "*.*....***", "***....***"]
     layout = Layout.from_rows(rows)
-    from mscsp.play.verify import dead_pair
+    from mscsp.play.dead import dead_pair
 
     assert dead_pair(layout, 4) == (8, 11)
 
 
-def test_counting_and_sat_decide_stalls_alike(monkeypatch):
-    """The play loop decides stalls by exact counting when the total is known; forcing
-    the SAT path instead (no DP states allowed) must open exactly the same cells."""
-    import mscsp.play.loop
+@pytest.mark.parametrize("total", [True, False])
+def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
+    """The complete rung decided by counting or by SAT, in the Python loop or the
+    compiled one: the same cells open in the same number of rounds."""
+    from mscsp import fastplay
+    from mscsp.game import Game
+    from mscsp.play.loop import Deducer
 
-    boards = [generate(Spec(16, 16, 40), "opening", (8, 8), seed) for seed in range(25)]
-    by_counting = [verify(b.layout, b.click, "sat").opened for b in boards]
-    monkeypatch.setattr(mscsp.play.loop, "_STALL_STATES", 0)
-    by_sat = [verify(b.layout, b.click, "sat").opened for b in boards]
-    assert by_counting == by_sat
+    engines = ("count", "sat", "auto") if total else ("sat", "auto")
+    for seed in range(25):
+        board = generate(Spec(16, 16, 40), "opening", (8, 8), seed)
+        seen = set()
+        for engine in engines:
+            game = Game(board.layout, record=False)
+            deducer = Deducer(game, "sat", use_total=total, engine=engine)
+            deducer.opened(game.reveal(board.click))
+            deducer.run()
+            assert not (game.revealed & board.layout.mines).any()
+            seen.add((game.opened_count, deducer.steps))
+        if fastplay.available():
+            fast = fastplay.play(board.layout, board.cell, "sat", use_total=total)
+            seen.add((fast.opened, fast.steps))
+        result = verify(board.layout, board.click, "sat", use_total=total)
+        seen.add((result.opened, result.steps))
+        assert len(seen) == 1, seen
 
 
 @pytest.mark.parametrize("total", [True, False])
 def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
-    from mscsp.play.verify import dead_square
+    from mscsp.play.dead import dead_square
 
     squares = 0
     for seed in range(80):

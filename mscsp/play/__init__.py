@@ -7,7 +7,8 @@ solver finishes it without a guess.
 """
 
 from .loop import Deducer, GameRecord, play_game
-from .verify import VerifyResult, dead_pair, dead_square, dead_structure, verify, walled_off_safe
+from .dead import Structure, dead_pair, dead_square, dead_structure, find_structure, walled_off_safe
+from .verify import VerifyResult, verify
 
-__all__ = ["Deducer", "GameRecord", "play_game", "VerifyResult", "verify", "dead_structure", "dead_pair",
-           "dead_square", "walled_off_safe"]
+__all__ = ["Deducer", "GameRecord", "play_game", "VerifyResult", "verify", "Structure", "find_structure",
+           "dead_structure", "dead_pair", "dead_square", "walled_off_safe"]
