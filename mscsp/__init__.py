@@ -69,10 +69,9 @@ _LAZY = {
     "NoGuessBoard": ("noguess", "NoGuessBoard"),
     # Kaye's reduction and DIMACS
     "compile_cnf": ("reduction", "compile_cnf"),
-    "parse_dimacs": ("reduction", "parse_dimacs"),
-    "format_dimacs_cnf": ("reduction", "format_dimacs_cnf"),
-    "CNF": ("reduction", "CNF"),
-    "position_to_dimacs": ("dimacs", "format_dimacs"),
+    "CNF": ("cnf", "CNF"),
+    "parse_dimacs": ("cnf", "parse_dimacs"),
+    "position_to_cnf": ("dimacs", "position_to_cnf"),
 }
 
 

@@ -349,7 +349,8 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
 
 def _cmd_from_cnf(args: argparse.Namespace) -> int:
     from .position import format_position
-    from .reduction import compile_cnf, parse_dimacs
+    from .cnf import parse_dimacs
+    from .reduction import compile_cnf
     from .files import read_source
 
     if args.map:
