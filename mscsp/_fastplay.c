@@ -5,8 +5,8 @@
  * This is an accelerator for mscsp.fastplay; mscsp.play.loop.Deducer is the reference it
  * is tested against. The closure of complete deduction is unique (knowledge only
  * grows, so the order of sound deductions does not change what is finally opened),
- * so this loop opens exactly the cells the reference opens; only the count of rounds
- * differs, because it skips the reference's subset stage.
+ * so this loop opens exactly the cells the reference opens, in the same rounds (both
+ * ask the complete step once at each single-point stall).
  *
  * Two parts, kept apart as in Simon Tatham's Mines: the game (the layout, its numbers,
  * the flood fill) and the solver, which reads only what a player sees -- the numbers

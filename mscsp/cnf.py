@@ -2,7 +2,7 @@
 
 A formula is its variable count and its clauses (DIMACS literals, 1-based
 variables), as in PySAT's :class:`pysat.formula.CNF`, plus comment lines. It is the
-type of what ``mscsp export --dimacs`` writes (a position's clauses, whose models are
+type of what ``mscsp solve --dimacs`` writes (a position's clauses, whose models are
 exactly its layouts) and of what ``mscsp from-cnf`` reads and compiles (Kaye's
 reduction). A frozen value, so a parsed formula can be shared and compared; the
 reader names the line and column of any error, which PySAT's does not.

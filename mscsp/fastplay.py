@@ -7,9 +7,9 @@ deductions nor the cheaper stages tried first change which cells end up open. Th
 loop in ``_fastplay.c`` therefore runs single-point rules to a fixed point and, at a
 stall, enumerates every frontier component over groups of cells with identical
 clues (minesweepr's supercells), combining their achievable mine counts with the
-mine total exactly as :func:`mscsp.counting.forced_cells` does. It skips the subset
-stage, so it counts fewer rounds than the Python loop; the cells it opens are the
-same, which the tests check against :func:`mscsp.play.verify.verify` on random boards.
+mine total exactly as :func:`mscsp.counting.forced_cells` does. The Python loop
+(:class:`mscsp.play.loop.Deducer`) keeps the same rounds, so the two open the same
+cells in the same number of steps, which the tests check on random boards.
 
 Like the Python loop (and Simon Tatham's Mines), the C solver reads only what a player
 sees: the numbers of open cells, its own flags and the mine total. The layout is read

@@ -1,0 +1,263 @@
+"""Exact optimal play on small boards: the best win probability any player can reach.
+
+A player's knowledge is the set of opened cells and their numbers; the layouts
+consistent with it (and with the first-click rule and the mine count) are equally
+likely. Counting in whole layouts keeps everything exact: for a set ``S`` of
+consistent layouts, ``W(S)`` is the number of them that the best strategy wins, so
+the win probability is ``W(S) / |S|``.
+
+- When every safe cell is open, ``W(S) = |S|``.
+- When some covered cell is safe in every layout of ``S``, opening it loses
+  nothing (knowledge only grows), so the search opens it and sums ``W`` over the
+  numbers it can show. Cells are opened one at a time; a zero's neighbours are then
+  safe in every layout and open next, which is the game's flood fill.
+- Otherwise the player must guess: ``W(S)`` is the largest, over covered cells
+  ``c``, of the sum of ``W`` over the numbers ``c`` shows in the layouts where it is
+  safe. A guess wins at most the layouts where it is safe, so candidates are tried
+  safest first and the search stops as soon as no remaining one can beat the best.
+
+Knowledge states are memoised (the opened cells and their numbers determine
+``S``). The same recursion with the guess chosen by a policy, which sees only the
+player's position, gives that policy's exact win probability on the same board, so
+the gap to the optimum is exact too. This is exhaustive search in the spirit of the
+small-board analyses of optimal Minesweeper play; it is feasible up to a few
+million layouts (6x6 with 6 mines).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Callable
+
+import numpy as np
+
+from ..board import Geometry, Layout, Spec
+from ..errors import BudgetExceeded, InputError, Resource
+from ..position import Mark, Position
+from ..rules import FirstClickRule
+
+__all__ = ["Optimum", "optimal_play", "policy_play", "MAX_LAYOUTS"]
+
+#: Layouts the search enumerates at most (6x6 with 6 mines has 1,947,792 for the
+#: safe rule).
+MAX_LAYOUTS = 4_000_000
+
+#: A guessing policy: the player's position (nothing left to prove) -> the flat
+#: index of the covered cell to click.
+Policy = Callable[[Position], int]
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The exact win probability from a first click, and how it was found.
+
+    Attributes
+    ----------
+    spec : Spec
+    rule : FirstClickRule
+    click : (int, int)
+    layouts : int
+        Layouts the rule allows for this click, all equally likely.
+    wins : int
+        How many of them the strategy wins.
+    states : int
+        Knowledge states searched.
+    seconds : float
+    """
+
+    spec: Spec
+    rule: FirstClickRule
+    click: tuple[int, int]
+    layouts: int
+    wins: int
+    states: int
+    seconds: float
+
+    @property
+    def probability(self) -> Fraction:
+        """``wins / layouts``, exactly."""
+        return Fraction(self.wins, self.layouts)
+
+
+class _Search:
+    """The layouts of one board and start, and the memoised recursion over them."""
+
+    def __init__(self, spec: Spec, rule: FirstClickRule, click: int, deadline: float | None):
+        g = spec.geometry
+        if g.has_holes:
+            raise InputError("exact optimal play is for rectangular boards")
+        excluded = set(rule.excluded(g, click)) | {click}
+        allowed = [c for c in range(g.area) if c not in excluded]
+        total = _comb(len(allowed), spec.mines)
+        if total > MAX_LAYOUTS:
+            raise InputError(f"{total:,} layouts is more than the {MAX_LAYOUTS:,} exact search handles")
+        mines = np.zeros((total, g.area), dtype=bool)
+        for i, chosen in enumerate(combinations(allowed, spec.mines)):
+            mines[i, list(chosen)] = True
+        self.geometry, self.spec, self.deadline = g, spec, deadline
+        self.mines = mines
+        self.numbers = _numbers(g, mines)
+        self.safe_total = g.area - spec.mines
+        self.memo: dict[tuple[int, bytes], tuple[int, bool]] = {}  # W, or an upper bound on it
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("the time limit ran out in the exact search", Resource.TIME)
+
+    def reveal(self, layouts: np.ndarray, cell: int) -> list[np.ndarray]:
+        """The layouts where ``cell`` is safe, split by the number it shows."""
+        safe = layouts[~self.mines[layouts, cell]]
+        shown = self.numbers[safe, cell]
+        return [safe[shown == v] for v in np.unique(shown)]
+
+    def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Policy | None, alpha: int = -1) -> int:
+        """W(S) for the knowledge ``opened`` (ascending cells), or a bound when it is small.
+
+        Returns W(S) exactly when it exceeds ``alpha``; otherwise some ``u`` with
+        ``W(S) <= u <= alpha``, which is all a caller that already has ``alpha``
+        needs (the pruning of expectimax search: Ballard's star1).
+        """
+        n = len(layouts)
+        if len(opened) == self.safe_total:
+            return n
+        key = (sum(1 << c for c in opened), self.numbers[layouts[0], list(opened)].tobytes())
+        known = self.memo.get(key)
+        if known is not None and (known[1] or known[0] <= alpha):
+            return known[0]
+        self.check_time()
+        covered = np.setdiff1d(np.arange(self.geometry.area), opened)
+        mine_count = self.mines[np.ix_(layouts, covered)].sum(axis=0)
+        safe = covered[mine_count == 0]
+        if safe.size or choose is not None:
+            # free information (a cell safe in every layout), or the policy's guess
+            cell = int(safe[0]) if safe.size else choose(self.position(layouts, opened, covered[mine_count == n]))
+            value, exact = self.sum_parts(layouts, opened, cell, choose, alpha)
+        else:
+            value, exact, ceiling = 0, False, 0
+            order = np.argsort(mine_count, kind="stable")
+            for i in order.tolist():
+                bound = n - int(mine_count[i])  # a guess wins at most where it is safe
+                need = max(alpha, value)
+                if bound <= need:
+                    ceiling = max(ceiling, bound)
+                    break  # so does every cell after this one
+                won, done = self.sum_parts(layouts, opened, int(covered[i]), None, need)
+                if done:
+                    value, exact = won, True
+                else:
+                    ceiling = max(ceiling, won)
+            if not exact or value <= alpha:
+                value, exact = max(value, ceiling), False
+        self.memo[key] = (value, exact)
+        return value
+
+    def sum_parts(self, layouts: np.ndarray, opened: tuple[int, ...], cell: int, choose: Policy | None,
+                  alpha: int) -> tuple[int, bool]:
+        """W after opening ``cell``: the sum over the numbers it shows, exact when it
+        exceeds ``alpha``; else ``(u, False)`` with the sum at most ``u <= alpha``."""
+        after = _insert(opened, cell)
+        parts = sorted(self.reveal(layouts, cell), key=len, reverse=True)
+        bound = sum(len(p) for p in parts)
+        for part in parts:
+            rest = bound - len(part)
+            w = self.wins(part, after, choose, alpha - rest)
+            bound = rest + w
+            if bound <= alpha:
+                return bound, False
+        return bound, True
+
+    def position(self, layouts: np.ndarray, opened: tuple[int, ...], mines: np.ndarray) -> Position:
+        """What the player sees: the open numbers, proven mines flagged, the mine total."""
+        grid = np.full(self.geometry.area, Mark.COVERED, dtype=np.int8)
+        grid[list(opened)] = self.numbers[layouts[0], list(opened)]
+        grid[mines] = Mark.FLAG
+        return Position(self.geometry, grid, self.spec.mines)
+
+
+def _insert(opened: tuple[int, ...], cell: int) -> tuple[int, ...]:
+    return tuple(sorted(opened + (cell,)))
+
+
+def _comb(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def _numbers(g: Geometry, mines: np.ndarray) -> np.ndarray:
+    """Each layout's number on every cell (mines included; they are never read)."""
+    out = np.zeros(mines.shape, dtype=np.int8)
+    for c in range(g.area):
+        out[:, c] = mines[:, list(g.neighbours(c))].sum(axis=1)
+    return out
+
+
+def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose: Policy | None,
+          time_limit: float | None) -> Optimum:
+    started = time.perf_counter()
+    rule = FirstClickRule.parse(rule)
+    if rule not in (FirstClickRule.SAFE, FirstClickRule.OPENING):
+        raise InputError(f"exact play is defined for the 'safe' and 'opening' rules, not {rule.value!r}")
+    cell = spec.geometry.cell(click, "click")
+    search = _Search(spec, rule, cell, None if time_limit is None else started + time_limit)
+    everything = np.arange(len(search.mines))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))  # depth is at most one level per cell
+    try:
+        wins = sum(search.wins(part, (cell,), choose) for part in search.reveal(everything, cell))
+    finally:
+        sys.setrecursionlimit(limit)
+    return Optimum(spec, rule, spec.geometry.coords(cell), len(everything), wins, len(search.memo),
+                   time.perf_counter() - started)
+
+
+def optimal_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], *,
+                 time_limit: float | None = 600.0) -> Optimum:
+    """The exact best win probability from a first click at ``click`` under ``rule``.
+
+    Parameters
+    ----------
+    spec : Spec
+        A small rectangular board (up to about two million layouts).
+    rule : {'safe', 'opening'}
+    click : (int, int)
+        ``(x, y)`` of the first click.
+    time_limit : float or None
+        Seconds at most; past them BudgetExceeded.
+
+    Examples
+    --------
+    >>> o = optimal_play(Spec(4, 4, 3), "safe", (0, 0))
+    >>> o.layouts, o.probability > Fraction(1, 2)
+    (455, True)
+    >>> optimal_play(Spec(3, 1, 1), "safe", (0, 0)).probability  # [0,0] shows 0 or 1
+    Fraction(1, 1)
+    """
+    return _play(spec, rule, click, None, time_limit)
+
+
+def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Policy, *,
+                time_limit: float | None = 600.0) -> Optimum:
+    """The exact win probability of a guessing policy from the same start.
+
+    The player opens every cell safe in all consistent layouts (what complete
+    deduction with the mine total proves) and, when none is left, clicks the cell
+    ``policy`` picks from the position it sees. Every layout is played, so the
+    result is exact and comparable with :func:`optimal_play`.
+
+    Examples
+    --------
+    >>> first_covered = lambda position: int(np.flatnonzero(position.grid == Mark.COVERED)[0])
+    >>> p = policy_play(Spec(4, 4, 3), "safe", (0, 0), first_covered).probability
+    >>> p <= optimal_play(Spec(4, 4, 3), "safe", (0, 0)).probability
+    True
+    """
+    return _play(spec, rule, click, policy, time_limit)
+
+
+def _layout_of(search: _Search, i: int) -> Layout:  # pragma: no cover - a debugging aid
+    return Layout(search.geometry, search.mines[i])

@@ -1,0 +1,113 @@
+"""Exact optimal play against a plain expectimax that shares none of its shortcuts.
+
+The oracle below keeps the layouts as Python sets, weighs outcomes with Fractions,
+tries every covered cell at every step (safe ones included, so the "open safe cells
+for free" shortcut is checked too), and has no memo and no pruning.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from mscsp.board import Spec
+from mscsp.counting import probabilities
+from mscsp.errors import InputError
+from mscsp.play.optimum import optimal_play, policy_play
+from mscsp.position import Mark
+
+
+def _oracle(spec: Spec, rule: str, click: tuple[int, int], choose=None) -> Fraction:
+    g = spec.geometry
+    start = g.cell(click)
+    blocked = {start} | (set(g.neighbours(start)) if rule == "opening" else set())
+    layouts = [frozenset(m) for m in combinations([c for c in range(g.area) if c not in blocked], spec.mines)]
+
+    def number(layout, cell):
+        return sum(n in layout for n in g.neighbours(cell))
+
+    def value(layouts, opened):
+        if len(opened) == g.area - spec.mines:
+            return Fraction(1)
+        covered = [c for c in range(g.area) if c not in opened]
+        if choose is not None:
+            safe = [c for c in covered if all(c not in lay for lay in layouts)]
+            candidates = safe[:1] or [choose(layouts, opened)]
+        else:
+            candidates = covered
+        best = Fraction(0)
+        for c in candidates:
+            outcomes: dict[int, list] = {}
+            for lay in layouts:
+                if c not in lay:
+                    outcomes.setdefault(number(lay, c), []).append(lay)
+            v = sum((Fraction(len(part), len(layouts)) * value(part, opened | {c})
+                     for k, part in outcomes.items()), Fraction(0))
+            best = max(best, v)
+        return best
+
+    outcomes: dict[int, list] = {}
+    for lay in layouts:
+        outcomes.setdefault(number(lay, start), []).append(lay)
+    return sum((Fraction(len(p), len(layouts)) * value(p, frozenset({start})) for p in outcomes.values()),
+               Fraction(0))
+
+
+@pytest.mark.parametrize("spec,rule,click", [
+    (Spec(3, 3, 2), "safe", (0, 0)),
+    (Spec(3, 3, 2), "safe", (1, 1)),
+    (Spec(3, 3, 3), "opening", (0, 0)),
+    (Spec(4, 2, 2), "safe", (1, 0)),
+    (Spec(5, 2, 2), "opening", (0, 0)),
+    (Spec(5, 1, 2), "safe", (2, 0)),
+])
+def test_the_optimum_equals_plain_expectimax(spec, rule, click):
+    assert optimal_play(spec, rule, click).probability == _oracle(spec, rule, click)
+
+
+def _least_probability(position):
+    return probabilities(position).best()
+
+
+@pytest.mark.parametrize("spec,rule,click", [
+    (Spec(3, 3, 2), "safe", (0, 0)),
+    (Spec(4, 3, 2), "safe", (1, 1)),
+    (Spec(4, 3, 3), "opening", (0, 0)),
+])
+def test_a_policy_is_played_exactly_and_never_beats_the_optimum(spec, rule, click):
+    g = spec.geometry
+
+    def oracle_choice(layouts, opened):
+        # the same least-probability rule, from the layouts: fewest mines, then row order
+        covered = [c for c in range(g.area) if c not in opened]
+        return min(covered, key=lambda c: (sum(c in lay for lay in layouts), c))
+
+    exact = policy_play(spec, rule, click, _least_probability).probability
+    assert exact == _oracle(spec, rule, click, oracle_choice)
+    assert exact <= optimal_play(spec, rule, click).probability
+
+
+def test_the_policy_sees_a_position_with_the_total_and_proven_mines_flagged():
+    seen = []
+
+    def record(position):
+        seen.append(position)
+        return int(next(c for c in range(position.geometry.area) if position.grid[c] == Mark.COVERED))
+
+    policy_play(Spec(4, 4, 3), "safe", (0, 0), record)
+    assert seen and all(p.mines == 3 for p in seen)
+    # a flag is only ever on a cell that is a mine in every layout the position allows
+    for p in seen[:20]:
+        probs = probabilities(p)
+        assert all(p.grid[c] != Mark.FLAG or c not in probs.cells for c in range(p.geometry.area))
+
+
+def test_bad_requests_are_refused():
+    with pytest.raises(InputError, match="'safe' and 'opening'"):
+        optimal_play(Spec(3, 3, 2), "uniform", (0, 0))
+    with pytest.raises(InputError, match="layouts is more than"):
+        optimal_play(Spec(16, 16, 40), "safe", (0, 0))
+    with pytest.raises(InputError, match=r"pair \(x, y\)"):
+        optimal_play(Spec(3, 3, 2), "safe", 0)
