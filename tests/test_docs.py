@@ -1,4 +1,5 @@
-"""The documentation builds without a warning, and the repository stands alone.
+"""The documentation builds without a warning, its examples run, and the repository
+stands alone.
 
 The build is the one the README gives (``sphinx-build -W``), into a temporary folder,
 so a malformed docstring, a broken cross-reference, a missing figure or a stale
@@ -7,6 +8,7 @@ command example fails the test suite, not just a docs job nobody looks at.
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import shutil
 import subprocess
@@ -37,6 +39,24 @@ def test_docs_build_without_warnings(tmp_path):
     # every page of the table of contents was written
     for page in sorted(DOCS.glob("*.rst")):
         assert (out / page.with_suffix(".html").name).is_file(), page.name
+
+
+def _pages_with_examples() -> list:
+    return sorted(p for p in DOCS.rglob("*.rst") if "_build" not in p.parts and ">>> " in p.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("page", _pages_with_examples(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_python_examples_in_the_docs_run(page, tmp_path, monkeypatch):
+    # the examples open the files of docs/examples/ by their bare names, as the
+    # command examples of the same pages do
+    for f in (DOCS / "examples").iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    monkeypatch.chdir(tmp_path)
+    result = doctest.testfile(str(page), module_relative=False, report=False, verbose=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0, (f"{result.failed} of {result.attempted} examples in {page.name} failed; see them "
+                                f"with: python -m doctest -o ELLIPSIS -o NORMALIZE_WHITESPACE {page}")
 
 
 def _tracked_files() -> list:
