@@ -48,7 +48,7 @@ html_show_sourcelink = False
 
 # autodoc: members in source order, the signature as written (no evaluated defaults)
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True}
+autodoc_default_options = {"members": True, "undoc-members": True}
 autodoc_typehints = "none"
 autodoc_preserve_defaults = True
 
