@@ -29,6 +29,7 @@ import contextlib
 import importlib
 import io
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -93,9 +94,14 @@ def _facts(action: argparse.Action) -> list[str]:
     return facts
 
 
+def _escape(text: str) -> str:
+    """Plain text as reST: help strings are prose, not markup (a ``*`` stays a ``*``)."""
+    return re.sub(r"([\\*`|_\[\]<>])", r"\\\1", text)
+
+
 def _help(action: argparse.Action, formatter: argparse.HelpFormatter) -> str:
     text = formatter._expand_help(action) if action.help else ""
-    text = text.strip()
+    text = _escape(text.strip())
     return (text[:1].upper() + text[1:]) if text else ""
 
 
@@ -130,16 +136,16 @@ def parser_reference(parser: argparse.ArgumentParser) -> list[str]:
     """The reST of a parser's reference: the program, then a section per subcommand."""
     lines = _usage(parser)
     if parser.description:
-        lines += [parser.description, ""]
+        lines += [_escape(parser.description), ""]
     lines += _argument_lines(parser, parser.prog)
     for name, summary, sub in _subcommands(parser):
         title = f"``{sub.prog}``"
         lines += [f".. _cli-{name}:", "", title, UNDERLINE * len(title), ""]
         if summary:
-            lines += [summary[:1].upper() + summary[1:] + ".", ""]
+            lines += [_escape(summary[:1].upper() + summary[1:]) + ".", ""]
         lines += _usage(sub)
         if sub.description and sub.description != summary:
-            lines += [sub.description, ""]
+            lines += [_escape(sub.description), ""]
         lines += _argument_lines(sub, sub.prog)
     return lines
 
