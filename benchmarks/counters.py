@@ -82,8 +82,8 @@ def _cnf(text: str, total: bool):
     from mscsp.dimacs import position_to_cnf
     from mscsp.position import parse_position
 
-    clauses, top, var = position_to_cnf(parse_position(text), use_total=total)
-    return clauses, top, sorted(var.values())  # one variable per covered cell: project on them
+    cnf, var = position_to_cnf(parse_position(text), use_total=total)
+    return [list(c) for c in cnf.clauses], cnf.variables, sorted(var.values())  # one variable per covered cell: project on them
 
 
 def _run_ganak(text: str, total: bool, queue) -> None:

@@ -58,7 +58,7 @@ import numpy as np
 from mscsp.board import Geometry, Layout, Spec, format_layout
 from mscsp.errors import GenerationError
 from mscsp.noguess import generate_no_guess
-from mscsp.verify import verify
+from mscsp.play.verify import verify
 
 DEFAULT_ROWS = "30x16/99,30x16/130,30x16/170,30x16/200,50x50/500,100x100/2000,100x100/3500"
 GENERATORS = ("mscsp retry", "mscsp perturb", "ms laymine_solvable", "ms laymine_solvable_adjust")
@@ -240,13 +240,13 @@ def _check(row: Row, outcome: Outcome, generator: str) -> Checked:
     around = layout.mines[list(g.closed_neighbourhood(g.index(x, y)))]
     if around.any():
         checked.problems.append(f"{int(around.sum())} mines in the 3x3 around the click")
-    result = verify(layout, g.index(x, y), "sat", use_total=True)
+    result = verify(layout, (x, y), "sat", use_total=True)
     checked.verify_ok = result.solved
     if not result.solved:
         extra = "" if result.complete else ", a SAT round timed out"
         checked.problems.append(f"mscsp verify (sat, total) opens {result.opened}/{result.safe_cells} "
                                 f"safe cells{extra}")
-    checked.local_ok = verify(layout, g.index(x, y), "sat", use_total=False).solved
+    checked.local_ok = verify(layout, (x, y), "sat", use_total=False).solved
     grid = np.where(outcome.mines.reshape(row.height, row.width), -1, 0).tolist()
     status, value = _in_child("is_solvable", (ms.cal_board_numbers(grid), y, x), CHECK_LIMIT)
     if status == "ok":

@@ -141,7 +141,8 @@ def cnf_with(variables: int, clauses: int, satisfiable: bool, seed: int) -> str:
 
 def compile_board(cnf_text: str, folder: Path, name: str) -> tuple[Path, Path]:
     """The position and map ``mscsp from-cnf`` makes of a formula (with this checkout)."""
-    from mscsp.reduction import compile_cnf, parse_dimacs
+    from mscsp.cnf import parse_dimacs
+    from mscsp.reduction import compile_cnf
     from mscsp.position import format_position
 
     compiled = compile_cnf(parse_dimacs(cnf_text))

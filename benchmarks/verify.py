@@ -6,7 +6,7 @@ click:
 
 - ``mscsp.verify`` with the complete SAT solver and the mine total, and again without
   the total (to compare like with like), and in ``quick`` mode with and without the
-  total (``mscsp.verify.dead_structure`` first: a mine and a safe cell no number can
+  total (``mscsp.play.verify.dead_structure`` first: a mine and a safe cell no number can
   tell apart, a 2x2 block whose diagonals can swap, and without the total a safe cell
   walled in by mines answer "not solved" without playing; ms_toollib's
   ``unsolvable_structure`` templates are instances of these);
@@ -29,7 +29,7 @@ import numpy as np
 
 from mscsp.board import Spec
 from mscsp.rules import generate
-from mscsp.verify import verify
+from mscsp.play.verify import verify
 
 
 def _ms_board(layout):
@@ -66,7 +66,7 @@ def main(argv=None) -> int:
     names = ["total", "local", "quick", "quick_local"]
     times: dict[str, list[float]] = {k: [] for k in ["ms", *names]}
     answers: dict[str, list[bool]] = {k: [] for k in ["ms", *names]}
-    engines: dict[str, dict[str, int]] = {k: {"compiled": 0, "python": 0} for k in names}
+    engines: dict[str, dict[str, int]] = {k: {"compiled": 0, "python": 0, "structure": 0} for k in names}
     for ms_board in ms_boards:
         t0 = time.perf_counter()
         answers["ms"].append(bool(ms.is_solvable(ms_board, click[1], click[0])))
@@ -95,8 +95,9 @@ def main(argv=None) -> int:
         f"{labels[k].removeprefix('mscsp verify sat, ')} {statistics.median(times[k]) / base:.1f}x"
         for k in ("local", "total", "quick_local", "quick")))
     print(f"boards only the mine total solves: {only_total}; ms_toollib vs mscsp-no-total disagreements: {disagree}")
-    print("decided by the compiled / Python play loop: " + ", ".join(
-        f"{labels[k].removeprefix('mscsp verify sat, ')} {engines[k]['compiled']}/{engines[k]['python']}"
+    print("decided by a dead structure / the compiled loop / the Python loop: " + ", ".join(
+        f"{labels[k].removeprefix('mscsp verify sat, ')} "
+        f"{engines[k]['structure']}/{engines[k]['compiled']}/{engines[k]['python']}"
         for k in names))
     return 0
 

@@ -1,23 +1,39 @@
 """mscsp: Minesweeper as constraint satisfaction.
 
 A research toolkit: boards and first-click rules, a game engine with replays, the
-position text format, and (in later modules) sound solvers, exact probabilities,
-no-guess generation and the experiments that reproduce published tables.
+position text format, sound solvers (single-point, subset, complete SAT) with
+minimal explanations, exact mine probabilities and layout counts, verification and
+no-guess generation, and Kaye's reduction of SAT to Minesweeper consistency.
+
+Everything a researcher needs is here at the top level. The model (boards,
+positions, games) loads with the package; the engines load on first use, so
+``import mscsp`` stays quick. Cells are given as ``(x, y)``: column, then row,
+from the top-left corner. Results name cells by flat index ``y * width + x``
+(``position.geometry.coords(i)`` turns one back into ``(x, y)``).
 
 Examples
 --------
->>> from mscsp import Spec, generate, Game
->>> board = generate(Spec.preset("beginner"), "opening", (4, 4), seed=42)
->>> game = Game.from_board(board)
->>> _ = game.reveal(board.click)
->>> game.position().number(board.click)
+>>> import mscsp
+>>> pos = mscsp.parse_position("mines: 2\\n.....\\n.121.\\n")
+>>> a = mscsp.analyse(pos)
+>>> [pos.geometry.coords(c) for c in a.result.mines], a.probabilities.cells[0]
+([(1, 0), (3, 0)], Fraction(0, 1))
+>>> mscsp.count_layouts(pos)
+1
+>>> board = mscsp.generate(mscsp.Spec.preset("beginner"), "opening", (4, 4), seed=42)
+>>> game = mscsp.Game.from_board(board)
+>>> _ = game.reveal((4, 4))
+>>> game.position().number(board.cell)
 0
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
+
+from importlib import import_module
 
 from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
 from .errors import (
+    BudgetExceeded,
     GenerationError,
     IllegalMove,
     InconsistentError,
@@ -29,36 +45,66 @@ from .game import Action, ActionKind, Game, Replay, Status
 from .position import Mark, Position, format_position, parse_position
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, generate, place_mines
 
-try:
-    __version__ = version("mscsp")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+#: What loads on first use: public name -> (module, attribute). Each of these modules
+#: pulls in a solver, counter or compiler, so ``import mscsp`` does not.
+_LAZY = {
+    # analysis: what a player sees, never a layout
+    "analyse": ("analysis", "analyse"),
+    "Analysis": ("analysis", "Analysis"),
+    "solve": ("solvers", "solve"),
+    "deduce": ("solvers", "deduce"),
+    "SolverName": ("solvers", "SolverName"),
+    "SolveResult": ("solvers", "SolveResult"),
+    "probabilities": ("counting", "probabilities"),
+    "count_layouts": ("counting", "count_layouts"),
+    "Probabilities": ("counting", "Probabilities"),
+    "consistent": ("consistency", "decide"),
+    "Verdict": ("consistency", "Verdict"),
+    "opening_probability": ("odds", "opening_probability"),
+    "wilson": ("stats", "wilson"),
+    # play: what holds a layout
+    "verify": ("play.verify", "verify"),
+    "VerifyResult": ("play.verify", "VerifyResult"),
+    "generate_no_guess": ("noguess", "generate_no_guess"),
+    "NoGuessBoard": ("noguess", "NoGuessBoard"),
+    # Kaye's reduction and DIMACS
+    "compile_cnf": ("reduction", "compile_cnf"),
+    "CNF": ("cnf", "CNF"),
+    "parse_dimacs": ("cnf", "parse_dimacs"),
+    "position_to_cnf": ("dimacs", "position_to_cnf"),
+}
+
+
+def __getattr__(name: str):
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("mscsp")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
+    elif name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(import_module(f".{module}", __name__), attribute)
+    else:
+        raise AttributeError(f"module 'mscsp' has no attribute {name!r}")
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
+
 
 __all__ = [
-    "PRESETS",
-    "Geometry",
-    "Layout",
-    "Spec",
-    "format_layout",
-    "parse_layout",
-    "GenerationError",
-    "IllegalMove",
-    "InconsistentError",
-    "InputError",
-    "MscspError",
-    "ParseError",
-    "Action",
-    "ActionKind",
-    "Game",
-    "Replay",
-    "Status",
-    "Mark",
-    "Position",
-    "format_position",
-    "parse_position",
-    "GENERATOR_VERSION",
-    "FirstClickRule",
-    "GeneratedBoard",
-    "generate",
-    "place_mines",
+    # the model
+    "PRESETS", "Geometry", "Layout", "Spec", "format_layout", "parse_layout",
+    "Mark", "Position", "format_position", "parse_position",
+    "GENERATOR_VERSION", "FirstClickRule", "GeneratedBoard", "generate", "place_mines",
+    "Action", "ActionKind", "Game", "Replay", "Status",
+    # errors
+    "MscspError", "InputError", "ParseError", "IllegalMove", "InconsistentError", "GenerationError",
+    "BudgetExceeded",
+    # loaded on first use
+    *_LAZY,
 ]

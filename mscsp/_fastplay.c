@@ -2,7 +2,7 @@
  * The verifier's play loop in C: open what complete deduction proves, from a click,
  * until the board is won or nothing more can be proven.
  *
- * This is an accelerator for mscsp.fastplay; mscsp.play.Deducer is the reference it
+ * This is an accelerator for mscsp.fastplay; mscsp.play.loop.Deducer is the reference it
  * is tested against. The closure of complete deduction is unique (knowledge only
  * grows, so the order of sound deductions does not change what is finally opened),
  * so this loop opens exactly the cells the reference opens; only the count of rounds
@@ -535,210 +535,6 @@ done:
     return rc;
 }
 
-/* -- dead structures (mscsp.verify.dead_structure, the same search order) -------------- */
-/* The board padded by three positions of "no cell" on every side, so that every offset
- * the checks look at (up to three) is one array read. */
-enum { PAD = 3 };
-
-typedef struct {
-    int w, h, stride;
-    uint8_t *safe, *mine, *cell; /* padded grids */
-} Grid;
-
-static inline int P(const Grid *g, int x, int y) { return (y + PAD) * g->stride + x + PAD; }
-
-/* a 2x2 block whose mines and safe cells can trade places unseen; its top-left or -1 */
-static int dead_square(const Grid *g, int click, int use_total) {
-    int cx = click % g->w, cy = click / g->w, s = g->stride;
-    const uint8_t *sf = g->safe, *mn = g->mine, *cl = g->cell;
-    for (int y = 0; y + 1 < g->h; y++) {
-        for (int x = 0; x + 1 < g->w; x++) {
-            int p = P(g, x, y);
-            if (!cl[p] || !cl[p + 1] || !cl[p + s] || !cl[p + s + 1]) continue;
-            if (sf[p - s - 1] | sf[p - s + 2] | sf[p + 2 * s - 1] | sf[p + 2 * s + 2]) continue;
-            if (cx - x >= 0 && cx - x <= 1 && cy - y >= 0 && cy - y <= 1) continue; /* opened unproven */
-            int m00 = mn[p], m01 = mn[p + 1], m10 = mn[p + s], m11 = mn[p + s + 1];
-            if (!(m00 ^ m01) && (sf[p - s] | sf[p - s + 1])) continue;
-            if (!(m10 ^ m11) && (sf[p + 2 * s] | sf[p + 2 * s + 1])) continue;
-            if (!(m00 ^ m10) && (sf[p - 1] | sf[p + s - 1])) continue;
-            if (!(m01 ^ m11) && (sf[p + 2] | sf[p + s + 2])) continue;
-            int count = m00 + m01 + m10 + m11;
-            if (use_total ? count != 2 : count == 4) continue;
-            return y * g->w + x;
-        }
-    }
-    return -1;
-}
-
-/* the safe cells of the 7x7 window around (x, y), bit (ry + 3) * 7 + rx + 3 */
-static uint64_t window(const Grid *g, int x, int y) {
-    uint64_t out = 0;
-    int bit = 0;
-    for (int ry = -3; ry <= 3; ry++) {
-        const uint8_t *row = g->safe + P(g, x - 3, y + ry);
-        for (int rx = 0; rx < 7; rx++, bit++)
-            if (row[rx]) out |= (uint64_t)1 << bit;
-    }
-    return out;
-}
-
-#define WBIT(rx, ry) ((uint64_t)1 << (((ry) + 3) * 7 + (rx) + 3))
-
-/* For each offset d of a partner within distance two (in the order dy, dx from -2 to 2):
- * the window bits of the cells next to exactly one of a cell and its partner. */
-static uint64_t TELL[24], PARTNER[24];
-static int OFFSET[24][2];
-
-static void init_tell(void) {
-    int i = 0;
-    for (int dy = -2; dy <= 2; dy++)
-        for (int dx = -2; dx <= 2; dx++) {
-            if (!dx && !dy) continue;
-            uint64_t tell = 0;
-            for (int ry = -3; ry <= 3; ry++)
-                for (int rx = -3; rx <= 3; rx++) {
-                    if ((!rx && !ry) || (rx == dx && ry == dy)) continue;
-                    int near_a = abs(rx) <= 1 && abs(ry) <= 1;
-                    int near_b = abs(rx - dx) <= 1 && abs(ry - dy) <= 1;
-                    if (near_a != near_b) tell |= WBIT(rx, ry);
-                }
-            TELL[i] = tell;
-            PARTNER[i] = WBIT(dx, dy);
-            OFFSET[i][0] = dx;
-            OFFSET[i][1] = dy;
-            i++;
-        }
-}
-
-static inline int safe_ring(const Grid *g, int p) {
-    int t = g->stride;
-    const uint8_t *sf = g->safe;
-    return sf[p - t - 1] + sf[p - t] + sf[p - t + 1] + sf[p - 1] + sf[p + 1] + sf[p + t - 1] + sf[p + t] +
-           sf[p + t + 1];
-}
-
-/* a mine and a safe cell no number tells apart: 1 and (*a, *b), or 0 */
-static int dead_pair(const Grid *g, int click, int *a, int *b, int *mines, uint64_t *win) {
-    int nm = 0, sealed_mines = 0;
-    /* Any partner leaves at least three of a mine's eight neighbours telling (which
-     * must not be safe), so a mine with six or more safe neighbours is in no pair. */
-    for (int y = 0; y < g->h; y++)
-        for (int x = 0; x < g->w; x++) {
-            int p = P(g, x, y);
-            if (!g->mine[p]) continue;
-            int ring = safe_ring(g, p);
-            if (ring > 5) continue;
-            sealed_mines += ring == 0;
-            mines[nm] = y * g->w + x;
-            win[nm++] = window(g, x, y);
-        }
-    uint64_t ring = 0; /* the eight neighbours */
-    for (int ry = -1; ry <= 1; ry++)
-        for (int rx = -1; rx <= 1; rx++)
-            if (rx || ry) ring |= WBIT(rx, ry);
-    /* far apart: both sealed in by non-safe cells */
-    for (int y = 0; y < g->h && sealed_mines; y++) {
-        for (int x = 0; x < g->w; x++) {
-            int sb = y * g->w + x, p = P(g, x, y);
-            if (sb == click || !g->safe[p] || safe_ring(g, p)) continue;
-            for (int i = 0; i < nm; i++) {
-                if (win[i] & ring) continue;
-                int ddx = abs(mines[i] % g->w - x), ddy = abs(mines[i] / g->w - y);
-                if ((ddx > ddy ? ddx : ddy) > 2) {
-                    *a = mines[i];
-                    *b = sb;
-                    return 1;
-                }
-            }
-        }
-    }
-    /* near: every cell next to exactly one of them is not safe */
-    for (int d = 0; d < 24; d++) {
-        uint64_t tell = TELL[d], partner = PARTNER[d];
-        for (int i = 0; i < nm; i++) {
-            if (!(win[i] & partner) || (win[i] & tell)) continue;
-            int other = mines[i] + OFFSET[d][1] * g->w + OFFSET[d][0];
-            if (other == click) continue;
-            *a = mines[i];
-            *b = other;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* the first safe cell no chain of safe cells links to the click, or -1 */
-static int walled_off(const Grid *g, int click, int *stack, uint8_t *seen) {
-    int s = g->stride, top = 0;
-    const int step[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
-    int start = P(g, click % g->w, click / g->w);
-    seen[start] = 1;
-    stack[top++] = start;
-    while (top) {
-        int p = stack[--top];
-        for (int k = 0; k < 8; k++) {
-            int n = p + step[k];
-            if (g->safe[n] && !seen[n]) {
-                seen[n] = 1;
-                stack[top++] = n;
-            }
-        }
-    }
-    for (int y = 0; y < g->h; y++)
-        for (int x = 0; x < g->w; x++)
-            if (g->safe[P(g, x, y)] && !seen[P(g, x, y)]) return y * g->w + x;
-    return -1;
-}
-
-enum { NONE = 0, SQUARE = 1, PAIR = 2, WALLED = 3 };
-
-/* The first dead structure: kind (NONE if there is none) and its cells in *a, *b.
- * Returns -1 when out of memory. */
-static int find_dead(const uint8_t *mk, const uint8_t *mn, Py_ssize_t len, int width, int click, int use_total,
-                     int *a, int *b) {
-    Grid g;
-    g.w = width;
-    g.h = (int)(len / width);
-    g.stride = g.w + 2 * PAD;
-    size_t padded = (size_t)g.stride * (g.h + 2 * PAD);
-    uint8_t *grids = calloc(padded * 4, 1);
-    int *ints = malloc(sizeof(int) * (padded + 1));
-    uint64_t *win = malloc(sizeof(uint64_t) * (len + 1));
-    int kind = -1;
-    if (!grids || !ints || !win) goto out;
-    g.safe = grids;
-    g.mine = grids + padded;
-    g.cell = grids + 2 * padded;
-    uint8_t *seen = grids + 3 * padded;
-    for (int y = 0; y < g.h; y++) {
-        const uint8_t *mrow = mk + (size_t)y * g.w, *nrow = mn + (size_t)y * g.w;
-        int p = P(&g, 0, y);
-        for (int x = 0; x < g.w; x++, p++) {
-            uint8_t cell = mrow[x] != 0, mine = cell && nrow[x];
-            g.cell[p] = cell;
-            g.mine[p] = mine;
-            g.safe[p] = cell & !mine;
-        }
-    }
-    *a = *b = -1;
-    kind = NONE;
-    int top = dead_square(&g, click, use_total);
-    if (top >= 0) {
-        kind = SQUARE;
-        *a = top;
-    } else if (dead_pair(&g, click, a, b, ints, win)) {
-        kind = PAIR;
-    } else if (!use_total) {
-        *a = walled_off(&g, click, ints, seen);
-        if (*a >= 0) kind = WALLED;
-    }
-out:
-    free(grids);
-    free(ints);
-    free(win);
-    return kind;
-}
-
 /* Play from the click; the result tuple (code, opened, steps, open, flags), or NULL
  * with an exception set. */
 static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
@@ -820,40 +616,18 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
 }
 
 /* -- the module functions ------------------------------------------------------------ */
-static PyObject *fast_dead(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer mask, mine;
-    int width, click, use_total;
-    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
-    PyObject *result = NULL;
-    if (width <= 0 || mask.len != mine.len || mask.len % width || click < 0 || click >= mask.len) {
-        PyErr_SetString(PyExc_ValueError, "mask and mines disagree on the board size");
-    } else {
-        int a, b, kind = find_dead(mask.buf, mine.buf, mask.len, width, click, use_total, &a, &b);
-        result = kind < 0 ? PyErr_NoMemory() : Py_BuildValue("iii", kind, a, b);
-    }
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&mine);
-    return result;
-}
-
-/* play(...), after a search for dead structures when dead_first is set */
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer table, mask, mine;
-    int width, click, complete, use_total, dead_first;
+    int width, click, complete, use_total;
     long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iipplp", &table, &mask, &mine, &width, &click, &complete, &use_total,
-                          &node_limit, &dead_first))
+    if (!PyArg_ParseTuple(args, "y*y*y*iippl", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit))
         return NULL;
     Py_ssize_t area = mask.len;
     PyObject *result = NULL;
-    int a, b, kind = NONE;
     if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
         click < 0 || click >= area)
         PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
-    else if (dead_first && (kind = find_dead(mask.buf, mine.buf, area, width, click, use_total, &a, &b)) < 0)
-        result = PyErr_NoMemory();
-    else if (kind != NONE)
-        result = Py_BuildValue("iii", kind, a, b);
     else
         result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit);
     PyBuffer_Release(&table);
@@ -864,9 +638,7 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, width, click, complete, use_total, node_limit, dead_first) -> "
-     "(code, opened, steps, open, flags), or dead's (kind, a, b) when dead_first finds a dead structure"},
-    {"dead", fast_dead, METH_VARARGS, "dead(mask, mines, width, click, use_total) -> (kind, a, b)"},
+     "play(table, mask, mines, width, click, complete, use_total, node_limit) -> (code, opened, steps, open, flags)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -874,6 +646,5 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastplay", "The ver
                                     methods};
 
 PyMODINIT_FUNC PyInit__fastplay(void) {
-    init_tell();
     return PyModule_Create(&module);
 }

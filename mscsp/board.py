@@ -30,7 +30,10 @@ __all__ = ["Geometry", "Spec", "Layout", "PRESETS", "parse_layout", "format_layo
 # cells near their clues.
 _TABLE_LIMIT = 1 << 16
 
-_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+#: The eight ``(dx, dy)`` steps from a cell to its neighbours, row by row: the one
+#: definition of "touching" for the whole toolkit (the compiled play loop reads the
+#: neighbour table built from it).
+NEIGHBOUR_OFFSETS = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
 
 def _check_dimension(name: str, value: object) -> int:
@@ -161,6 +164,33 @@ class Geometry:
             raise InputError(f"[{x}, {y}] is not a cell of this {self.width}x{self.height} board")
         return y * self.width + x
 
+    def cell(self, where, what: str = "cell") -> int:
+        """Flat index of ``where``, a pair ``(x, y)``: how every public function
+        takes a cell.
+
+        Anything else (a flat index, a float, three numbers, a cell off the
+        board) is an InputError that names ``what`` was expected.
+
+        Examples
+        --------
+        >>> g = Geometry(9, 9)
+        >>> g.cell((4, 1))
+        13
+        >>> g.cell(13, "click")
+        Traceback (most recent call last):
+        ...
+        mscsp.errors.InputError: the click must be a pair (x, y) of cell coordinates, not 13
+        """
+        if isinstance(where, np.ndarray):
+            where = where.tolist()
+        if (not isinstance(where, (tuple, list)) or len(where) != 2
+                or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in where)):
+            raise InputError(f"the {what} must be a pair (x, y) of cell coordinates, not {where!r}")
+        x, y = int(where[0]), int(where[1])
+        if not self.contains(x, y):
+            raise InputError(f"the {what} ({x}, {y}) is not a cell of this {self.width}x{self.height} board")
+        return y * self.width + x
+
     def coords(self, cell: int) -> tuple[int, int]:
         """``(x, y)`` of a flat index."""
         y, x = divmod(int(cell), self.width)
@@ -179,7 +209,7 @@ class Geometry:
         w, h, cells = self.width, self.height, self._cells
         y, x = divmod(cell, w)
         out = []
-        for dx, dy in _OFFSETS:
+        for dx, dy in NEIGHBOUR_OFFSETS:
             xx, yy = x + dx, y + dy
             if 0 <= xx < w and 0 <= yy < h:
                 j = yy * w + xx
@@ -238,7 +268,7 @@ class Geometry:
         padded = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
         padded[1:-1, 1:-1] = grid
         total = np.zeros((self.height, self.width), dtype=np.int8)
-        for dx, dy in _OFFSETS:
+        for dx, dy in NEIGHBOUR_OFFSETS:
             total += padded[1 + dy : 1 + dy + self.height, 1 + dx : 1 + dx + self.width]
         total = total.ravel()
         total[~self.mask] = 0
@@ -274,7 +304,7 @@ class Geometry:
         w, h, area, mask = self.width, self.height, self.area, self.mask
         ys, xs = np.divmod(cells, w)
         out = np.empty((cells.size, 8), dtype=np.int64)
-        for k, (dx, dy) in enumerate(_OFFSETS):
+        for k, (dx, dy) in enumerate(NEIGHBOUR_OFFSETS):
             nx, ny = xs + dx, ys + dy
             inside = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
             idx = np.where(inside, ny * w + nx, 0)

@@ -234,11 +234,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .board import parse_layout
     from .files import read_source
-    from .verify import verify
+    from .play.verify import verify
 
     layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS, max_area=MAX_AREA)
-    cell = layout.geometry.index(*args.click)
-    result = verify(layout, cell, args.solver, use_total=not args.no_total, time_limit=args.time_limit,
+    result = verify(layout, args.click, args.solver, use_total=not args.no_total, time_limit=args.time_limit,
                     memory_limit=args.memory_limit)
     if args.json:
         record = result.to_dict()
@@ -350,7 +349,8 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
 
 def _cmd_from_cnf(args: argparse.Namespace) -> int:
     from .position import format_position
-    from .reduction import compile_cnf, parse_dimacs
+    from .cnf import parse_dimacs
+    from .reduction import compile_cnf
     from .files import read_source
 
     if args.map:

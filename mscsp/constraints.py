@@ -25,28 +25,9 @@ import numpy as np
 from .budget import Budget
 from .errors import InconsistentError
 from .position import Position
+from .wording import clue_name, count_words
 
-__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "cell_name",
-           "clue_name"]
-
-
-def cell_name(position: Position, cell: int) -> str:
-    """``[x, y]`` of a cell, as players and the JSON output write it."""
-    x, y = position.geometry.coords(cell)
-    return f"[{x},{y}]"
-
-
-def clue_name(position: Position, clue: int) -> str:
-    """``the 3 at [x, y]``."""
-    return f"the {position.number(clue)} at {cell_name(position, clue)}"
-
-
-_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
-
-
-def _count_words(n: int, noun: str) -> str:
-    word = _WORDS[n] if n < len(_WORDS) else str(n)
-    return f"{word} {noun}{'' if n == 1 else 's'}"
+__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints"]
 
 
 class Constraint(NamedTuple):
@@ -242,13 +223,13 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         flags_here = int(n_flags[keep][k])
         if rem < 0:
             raise InconsistentError(
-                f"{clue_name(position, clue)} already touches {_count_words(flags_here, 'flag')}",
+                f"{clue_name(position, clue)} already touches {count_words(flags_here, 'flag')}",
                 (clue,),
             )
         have = "only " if unknown else ""
-        extra = f" and {_count_words(flags_here, 'flag')}" if flags_here else ""
+        extra = f" and {count_words(flags_here, 'flag')}" if flags_here else ""
         raise InconsistentError(
-            f"{clue_name(position, clue)} has {have}{_count_words(unknown, 'covered neighbour')}{extra}",
+            f"{clue_name(position, clue)} has {have}{count_words(unknown, 'covered neighbour')}{extra}",
             (clue,),
         )
     pad = g.area

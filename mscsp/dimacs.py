@@ -13,6 +13,9 @@ The first comment lines map variables to cells (``c cell VAR X Y``).
 
 from __future__ import annotations
 
+from pysat.formula import IDPool
+
+from .cnf import CNF
 from .constraints import build_constraints
 from .position import Position
 from .solvers.encoding import exact_counter, exactly
@@ -20,8 +23,12 @@ from .solvers.encoding import exact_counter, exactly
 __all__ = ["position_to_cnf", "format_dimacs"]
 
 
-def position_to_cnf(position: Position, *, use_total: bool = True) -> tuple[list[list[int]], int, dict[int, int]]:
-    """The clauses, the number of variables and the cell -> variable map.
+def position_to_cnf(position: Position, *, use_total: bool = True) -> tuple[CNF, dict[int, int]]:
+    """The position's formula and its cell -> variable map.
+
+    Cell variables are named ``("mine", cell)`` in a PySAT :class:`~pysat.formula.IDPool`
+    (the covered cells in row order take 1, 2, ...); the encodings' auxiliary
+    variables come after them.
 
     Raises
     ------
@@ -31,15 +38,16 @@ def position_to_cnf(position: Position, *, use_total: bool = True) -> tuple[list
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> clauses, nv, var = position_to_cnf(parse_position(".1.\\n"), use_total=False)
-    >>> clauses, nv, var
-    ([[-1, -2], [1, 2]], 2, {0: 1, 2: 2})
+    >>> cnf, var = position_to_cnf(parse_position(".1.\\n"), use_total=False)
+    >>> cnf.variables, cnf.clauses, var
+    (2, ((-1, -2), (1, 2)), {0: 1, 2: 2})
     """
     if not use_total:
         position = position.with_mines(None)
     system = build_constraints(position)
-    var = {c: i + 1 for i, c in enumerate(system.covered)}
-    top = len(var)
+    pool = IDPool()
+    var = {c: pool.id(("mine", c)) for c in system.covered}
+    top = pool.top
     clauses: list[list[int]] = []
     for con in system.constraints:
         body, top = exactly([var[c] for c in con.cells], con.count, top=top)
@@ -47,21 +55,17 @@ def position_to_cnf(position: Position, *, use_total: bool = True) -> tuple[list
     if use_total and system.remaining is not None:
         body, top = exact_counter(list(var.values()), system.remaining, top=top)
         clauses.extend(body)
-    return clauses, top, var
+    return CNF(top, tuple(map(tuple, clauses))), var
 
 
 def format_dimacs(position: Position, *, use_total: bool = True) -> str:
     """The DIMACS text, with the variable map and a projection line in comments."""
-    clauses, nv, var = position_to_cnf(position, use_total=use_total)
+    cnf, var = position_to_cnf(position, use_total=use_total)
     g = position.geometry
-    lines = [
-        f"c mscsp position {g.width}x{g.height}, mines {position.mines if use_total else 'not used'}",
-        "c variable i is true when its cell holds a mine; every layout is exactly one model",
+    comments = [
+        f"mscsp position {g.width}x{g.height}, mines {position.mines if use_total else 'not used'}",
+        "variable i is true when its cell holds a mine; every layout is exactly one model",
     ]
-    for cell, v in var.items():
-        x, y = g.coords(cell)
-        lines.append(f"c cell {v} {x} {y}")
-    lines.append("c p show " + " ".join(str(v) for v in var.values()) + " 0")
-    lines.append(f"p cnf {nv} {len(clauses)}")
-    lines.extend(" ".join(map(str, c)) + " 0" for c in clauses)
-    return "\n".join(lines) + "\n"
+    comments += [f"cell {v} {' '.join(map(str, g.coords(cell)))}" for cell, v in var.items()]
+    comments.append("p show " + " ".join(str(v) for v in var.values()) + " 0")
+    return CNF(cnf.variables, cnf.clauses, tuple(comments)).to_dimacs()

@@ -1,4 +1,4 @@
-"""The verifier's play loop compiled: the same answers as :class:`mscsp.play.Deducer`, sooner.
+"""The verifier's play loop compiled: the same answers as :class:`mscsp.play.loop.Deducer`, sooner.
 
 A verification plays a layout from a click and opens whatever the solver proves. For
 the complete solver (and for single-point reasoning) that outcome is the closure of
@@ -9,7 +9,7 @@ stall, enumerates every frontier component over groups of cells with identical
 clues (minesweepr's supercells), combining their achievable mine counts with the
 mine total exactly as :func:`mscsp.counting.forced_cells` does. It skips the subset
 stage, so it counts fewer rounds than the Python loop; the cells it opens are the
-same, which the tests check against :func:`mscsp.verify.verify` on random boards.
+same, which the tests check against :func:`mscsp.play.verify.verify` on random boards.
 
 Like the Python loop (and Simon Tatham's Mines), the C solver reads only what a player
 sees: the numbers of open cells, its own flags and the mine total. The layout is read
@@ -37,8 +37,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _fastplay = None
 
-__all__ = ["FastResult", "Outcome", "Structure", "available", "dead_structure", "play", "quick", "NODE_LIMIT",
-           "MAX_AREA"]
+__all__ = ["FastResult", "Outcome", "available", "play", "NODE_LIMIT", "MAX_AREA"]
 
 #: Search nodes allowed at one stall before the C loop gives the board back to Python.
 NODE_LIMIT = 200_000
@@ -54,14 +53,6 @@ class Outcome(IntEnum):
     STUCK = 1
     GAVE_UP = 2
     LOST = 3
-
-
-class Structure(IntEnum):
-    """Dead structures (see :func:`mscsp.verify.dead_structure`), as the C search names them."""
-
-    SQUARE = 1
-    PAIR = 2
-    WALLED = 3
 
 
 @dataclass(frozen=True)
@@ -106,68 +97,18 @@ def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, 
     >>> r is None or (r.won, r.opened) == (True, 10)
     True
     """
-    return _run(layout, click, solver, use_total, node_limit, dead_first=False)
+    return _run(layout, click, solver, use_total, node_limit)
 
 
-def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int, *,
-         dead_first: bool) -> tuple[Structure, tuple[int, ...]] | FastResult | None:
+def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int) -> FastResult | None:
     solver = SolverName.parse(solver)
     geometry = layout.geometry
     if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
         return None
-    out = _fastplay.play(_table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
-                         solver is SolverName.SAT, use_total, int(node_limit), dead_first)
-    if len(out) == 3:
-        return _structure(geometry, *out)
-    code, opened, steps, revealed, flagged = out
+    code, opened, steps, revealed, flagged = _fastplay.play(
+        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
+        solver is SolverName.SAT, use_total, int(node_limit))
     outcome = Outcome(code)
     if outcome is Outcome.GAVE_UP or outcome is Outcome.LOST:
         return None
     return FastResult(outcome is Outcome.WON, opened, steps, revealed, flagged)
-
-
-def quick(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-          node_limit: int = NODE_LIMIT) -> tuple[Structure, tuple[int, ...]] | FastResult | None:
-    """:func:`dead_structure`, then :func:`play` when there is none, in one call.
-
-    Returns the structure as ``(kind, cells)``, or the play's result, or None when
-    the compiled loop cannot answer (as for :func:`play`).
-
-    Examples
-    --------
-    >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
-    >>> not available() or quick(lay, 6) == (Structure.SQUARE, (0, 1, 3, 4))
-    True
-    """
-    return _run(layout, click, solver, use_total, node_limit, dead_first=True)
-
-
-def _structure(geometry: Geometry, kind: int, a: int, b: int) -> tuple[Structure, tuple[int, ...]] | None:
-    if not kind:
-        return None
-    kind = Structure(kind)
-    if kind is Structure.SQUARE:
-        return kind, (a, a + 1, a + geometry.width, a + geometry.width + 1)
-    if kind is Structure.PAIR:
-        return kind, (a, b)
-    return kind, (a,)
-
-
-def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
-    """The first dead structure in the order of :func:`mscsp.verify.dead_structure`, compiled.
-
-    Returns ``(kind, cells)``: a 2x2 block's four cells, a ``(mine, safe)`` pair, or a
-    walled-off safe cell; None when there is none. Raises RuntimeError when the
-    extension was not built (ask :func:`available` first).
-
-    Examples
-    --------
-    >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
-    >>> not available() or dead_structure(lay, 6) == (Structure.SQUARE, (0, 1, 3, 4))
-    True
-    """
-    if _fastplay is None:
-        raise RuntimeError("the compiled play loop was not built")
-    g = layout.geometry
-    # the search needs no neighbour table, so it also serves boards too large for one
-    return _structure(g, *_fastplay.dead(_mask(g), layout.mines.tobytes(), g.width, int(click), use_total))

@@ -88,13 +88,13 @@ class Game:
     Examples
     --------
     >>> g = Game(Layout.from_rows(["*...", "....", "..*."]))
-    >>> g.reveal(g.geometry.index(3, 0))  # a zero: its region opens
+    >>> g.reveal((3, 0))  # a zero: its region opens (cells as flat indices y * 4 + x)
     (3, 7, 6, 2, 5, 1)
     >>> g.position().rows()
     ['.100', '.211', '....']
-    >>> g.flag(0); g.chord(1)  # the 1 at [1, 0] has its flag: open the rest
+    >>> g.flag((0, 0)); g.chord((1, 0))  # the 1 at [1, 0] has its flag: open the rest
     (4,)
-    >>> for c in (8, 9, 11): _ = g.reveal(c)
+    >>> for xy in ((0, 2), (1, 2), (3, 2)): _ = g.reveal(xy)
     >>> g.status
     <Status.WON: 'won'>
     """
@@ -148,7 +148,7 @@ class Game:
         Examples
         --------
         >>> g = Game.deferred(Spec(9, 9, 10), "opening", seed=3)
-        >>> opened = g.reveal(40)
+        >>> opened = g.reveal((4, 4))
         >>> g.position().number(40)
         0
         """
@@ -253,22 +253,38 @@ class Game:
             raise IllegalMove(f"{cell!r} is not a cell of the board")
         return int(cell)
 
+    def _at(self, where) -> int:
+        """The flat index of a public action's ``(x, y)``."""
+        try:
+            return self._geometry.cell(where)
+        except IllegalMove:
+            raise
+        except InputError as err:
+            raise IllegalMove(str(err)) from None
+
     def _record(self, kind: ActionKind, cell: int) -> None:
         if self._recording:
             self._actions.append(Action(kind, cell, self._clock() - self._created))
 
-    def reveal(self, cell: int) -> tuple[int, ...]:
-        """Open a cell; a zero opens its region. Returns the newly opened cells.
+    def reveal(self, where: tuple[int, int]) -> tuple[int, ...]:
+        """Open the cell at ``(x, y)``; a zero opens its region. Returns the newly
+        opened cells as flat indices ``y * width + x`` (the game's internal
+        numbering, as in :class:`Action`).
 
         Revealing a flagged or already open cell does nothing. Revealing a mine loses.
         """
+        return self.reveal_index(self._at(where))
+
+    def reveal_index(self, cell: int) -> tuple[int, ...]:
+        """:meth:`reveal` by flat index, for play loops and replays that work in indices."""
         cell = self._check(cell)
         self._record(ActionKind.REVEAL, cell)
         if self._layout is None:
             spec, rule, seed = self._deferred
-            layout = place_mines(self._geometry, spec.mines, rule, cell, as_generator(seed))
+            xy = self._geometry.coords(cell)
+            layout = place_mines(self._geometry, spec.mines, rule, xy, as_generator(seed))
             self._set_layout(layout)
-            self._board = GeneratedBoard(layout, rule, cell, seed, GENERATOR_VERSION)
+            self._board = GeneratedBoard(layout, rule, xy, seed, GENERATOR_VERSION)
         if self._started is None:
             self._started = self._clock()
             self._status = Status.PLAYING
@@ -320,27 +336,34 @@ class Game:
         self._opened += len(opened)
         return tuple(opened)
 
-    def flag(self, cell: int) -> None:
-        """Put a flag on a covered cell (no effect if it already has one)."""
-        cell = self._check(cell)
+    def flag(self, where: tuple[int, int]) -> None:
+        """Put a flag on the covered cell at ``(x, y)`` (no effect if it already has one)."""
+        self._flag(self._check(self._at(where)))
+
+    def _flag(self, cell: int) -> None:
         if self._revealed[cell]:
             raise IllegalMove(f"cannot flag {list(self._geometry.coords(cell))}: it is open")
         self._record(ActionKind.FLAG, cell)
         self._flagged[cell] = 1
 
-    def unflag(self, cell: int) -> None:
-        """Take a flag off (no effect if there is none)."""
-        cell = self._check(cell)
+    def unflag(self, where: tuple[int, int]) -> None:
+        """Take the flag off the cell at ``(x, y)`` (no effect if there is none)."""
+        self._unflag(self._check(self._at(where)))
+
+    def _unflag(self, cell: int) -> None:
         self._record(ActionKind.UNFLAG, cell)
         self._flagged[cell] = 0
 
-    def chord(self, cell: int) -> tuple[int, ...]:
-        """Open the covered, unflagged neighbours of an open number whose flags match it.
+    def chord(self, where: tuple[int, int]) -> tuple[int, ...]:
+        """Open the covered, unflagged neighbours of the open number at ``(x, y)``
+        when its flags match it; returns the opened cells as flat indices.
 
         When the adjacent flag count differs from the number, nothing happens (as in
         the classic game). A wrong flag can make a chord open a mine and lose.
         """
-        cell = self._check(cell)
+        return self._chord(self._check(self._at(where)))
+
+    def _chord(self, cell: int) -> tuple[int, ...]:
         if not self._revealed[cell]:
             raise IllegalMove(f"cannot chord {list(self._geometry.coords(cell))}: it is not open")
         self._record(ActionKind.CHORD, cell)
@@ -365,14 +388,15 @@ class Game:
         """Perform an action given as an :class:`Action` or ``(kind, cell)``."""
         kind, cell = (action.kind, action.cell) if isinstance(action, Action) else action
         kind = ActionKind(kind)
+        cell = self._check(cell)
         if kind is ActionKind.REVEAL:
-            return self.reveal(cell)
+            return self.reveal_index(cell)
         if kind is ActionKind.CHORD:
-            return self.chord(cell)
+            return self._chord(cell)
         if kind is ActionKind.FLAG:
-            self.flag(cell)
+            self._flag(cell)
         else:
-            self.unflag(cell)
+            self._unflag(cell)
         return ()
 
     def _finish(self, status: Status) -> None:
@@ -392,7 +416,7 @@ class Game:
             layout_rows = tuple(self._layout.rows())
             if board is not None:
                 rule_name, seed_value = board.rule.value, board.seed
-                click, generator = g.coords(board.click), board.generator
+                click, generator = tuple(board.click), board.generator
             else:
                 rule_name = seed_value = click = generator = None
         return Replay(
@@ -420,7 +444,7 @@ class Replay:
     Examples
     --------
     >>> g = Game.deferred(Spec(5, 5, 3), "opening", seed=9)
-    >>> _ = g.reveal(12); g.flag(0)
+    >>> _ = g.reveal((2, 2)); g.flag((0, 0))
     >>> r = Replay.from_json(g.replay().to_json())
     >>> r.play().position() == g.position()
     True
@@ -530,13 +554,11 @@ class Replay:
             if self.click is None:
                 game = Game.deferred(spec, self.rule, self.seed, clock=clock)
             else:
-                geometry = spec.geometry
-                cell = geometry.index(*self.click)
                 rule = FirstClickRule.parse(self.rule)
-                layout = place_mines(geometry, self.mines, rule, cell, as_generator(self.seed))
+                layout = place_mines(spec.geometry, self.mines, rule, self.click, as_generator(self.seed))
                 if self.layout and tuple(layout.rows()) != self.layout:
                     raise InputError("the seed no longer gives the replay's layout: the sampler has changed")
-                board = GeneratedBoard(layout, rule, cell, self.seed, GENERATOR_VERSION)
+                board = GeneratedBoard(layout, rule, tuple(self.click), self.seed, GENERATOR_VERSION)
                 game = Game.from_board(board, clock=clock)
         elif self.layout:
             game = Game(Layout.from_rows(self.layout), clock=clock)

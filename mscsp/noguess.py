@@ -1,6 +1,6 @@
 """No-guess boards: retries or perturbation, with a stated and checked guarantee.
 
-A board is *no-guess* for a solver when :func:`mscsp.verify.verify` — the play loop
+A board is *no-guess* for a solver when :func:`mscsp.play.verify.verify` — the play loop
 that alone holds the layout, feeding the solver only what a player sees — opens every
 safe cell from the chosen click. The guarantee printed with a board names the solver
 and whether the mine total was used ("solvable by complete deduction with the mine
@@ -47,11 +47,11 @@ from .board import Layout, Spec
 from .budget import Budget
 from .errors import GenerationError, parse_choice
 from .game import Game, Status
-from .play import Deducer
+from .play.loop import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
 from .sampling import as_generator, bounded, fresh_seed, sample_without_replacement, weighted_sample
 from .solvers.result import SolverName
-from .verify import verify
+from .play.verify import verify
 
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 
@@ -105,7 +105,7 @@ class NoGuessBoard:
 
 def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
     game = Game(layout, record=False)
-    opened = game.reveal(click)
+    opened = game.reveal_index(click)
     deducer = Deducer(game, solver, use_total=use_total)
     if game.status is Status.PLAYING:
         deducer.opened(opened)
@@ -332,11 +332,12 @@ def generate_no_guess(
     solver = SolverName.parse(solver)
     rule = FirstClickRule.parse(rule)
     geometry = spec.geometry
-    cell = geometry.index(*click)
+    cell = geometry.cell(click, "click")
+    click = geometry.coords(cell)
     limit = max_mines(geometry, rule, cell)
     if spec.mines > limit:
         # place_mines says the same, but say it before any work is done
-        place_mines(geometry, spec.mines, rule, cell, 0)
+        place_mines(geometry, spec.mines, rule, click, 0)
     if seed is None:
         seed = fresh_seed()
     recorded = None if isinstance(seed, np.random.Generator) else int(seed)
@@ -348,7 +349,7 @@ def generate_no_guess(
         if memory is not None:
             memory.check("generating a no-guess board")
         attempts += 1
-        layout = place_mines(geometry, spec.mines, rule, cell, rng)
+        layout = place_mines(geometry, spec.mines, rule, click, rng)
         if method is Method.PERTURB:
             layout, used = _perturbed(layout, rule, cell, solver, use_total, rng, deadline, patience)
             perturbations += used
@@ -356,9 +357,9 @@ def generate_no_guess(
         else:
             # quick verification: a dead structure answers "no" at once, and the compiled
             # loop plays the rest; the same boards are accepted as by the Python loop
-            won = verify(layout, cell, solver, use_total=use_total, quick=True).solved
+            won = verify(layout, click, solver, use_total=use_total, quick=True).solved
         if won:
-            board = GeneratedBoard(layout, rule, cell, recorded, NOGUESS_VERSION, time.perf_counter() - started)
+            board = GeneratedBoard(layout, rule, click, recorded, NOGUESS_VERSION, time.perf_counter() - started)
             return NoGuessBoard(board, method, solver, use_total, attempts, perturbations,
                                 time.perf_counter() - started, guarantee_text(solver, use_total, click))
     raise GenerationError(

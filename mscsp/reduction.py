@@ -23,94 +23,20 @@ assignment off the terminals of a witness layout.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .board import Geometry, Layout
-from .errors import InputError, ParseError
+from .cnf import CNF
+from .errors import InputError
 from .files import Fields, cell_of, check_cells, load_json
 from .gadgets import GADGETS, PORT, TILE
 from .position import Mark, Position
 
-__all__ = ["CNF", "parse_dimacs", "format_dimacs_cnf", "Compiled", "compile_cnf", "CnfMap", "read_map", "decode",
-           "MAP_FORMAT"]
+__all__ = ["Compiled", "compile_cnf", "CnfMap", "read_map", "decode", "MAP_FORMAT"]
 
 MAP_FORMAT = "mscsp-cnf-map/1"
-
-
-@dataclass(frozen=True)
-class CNF:
-    """A formula in conjunctive normal form: DIMACS literals, 1-based variables."""
-
-    variables: int
-    clauses: tuple[tuple[int, ...], ...]
-
-    def satisfied_by(self, assignment: dict[int, bool]) -> bool:
-        """Whether every clause has a true literal (missing variables count as false)."""
-        return all(any(assignment.get(abs(l), False) == (l > 0) for l in clause) for clause in self.clauses)
-
-
-def parse_dimacs(text: str, source: str | None = None) -> CNF:
-    """Read DIMACS CNF (``p cnf V C`` header, clauses ending in 0, ``c`` comments).
-
-    Raises
-    ------
-    ParseError
-        With the line and column of the first problem.
-
-    Examples
-    --------
-    >>> parse_dimacs("c example\\np cnf 3 2\\n1 -2 0\\n2 3 0\\n").clauses
-    ((1, -2), (2, 3))
-    """
-    def fail(message: str, line: int, column: int):
-        err = ParseError(message, line=line, column=column)
-        raise err.with_source(source) if source else err
-
-    header = None
-    clauses: list[tuple[int, ...]] = []
-    current: list[int] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r")
-        stripped = line.strip()
-        if not stripped or stripped.startswith("c") or stripped.startswith("%"):
-            continue
-        if stripped.startswith("p"):
-            parts = stripped.split()
-            if header is not None:
-                fail("a second 'p' line", number, 1)
-            if len(parts) != 4 or parts[1] != "cnf" or not parts[2].isdigit() or not parts[3].isdigit():
-                fail("expected 'p cnf VARIABLES CLAUSES'", number, 1)
-            header = (int(parts[2]), int(parts[3]))
-            continue
-        if header is None:
-            fail("a clause before the 'p cnf' line", number, 1)
-        for match in re.finditer(r"\S+", line):
-            token = match.group()
-            if not re.fullmatch(r"-?\d+", token):
-                fail(f"expected an integer literal, not {token!r}", number, match.start() + 1)
-            lit = int(token)
-            if lit == 0:
-                clauses.append(tuple(current))
-                current = []
-            elif abs(lit) > header[0]:
-                fail(f"literal {lit} names a variable above {header[0]}", number, match.start() + 1)
-            else:
-                current.append(lit)
-    if header is None:
-        fail("no 'p cnf' line", 1, 1)
-    if current:
-        clauses.append(tuple(current))
-    return CNF(header[0], tuple(clauses))
-
-
-def format_dimacs_cnf(cnf: CNF) -> str:
-    """The formula as DIMACS text."""
-    lines = [f"p cnf {cnf.variables} {len(cnf.clauses)}"]
-    lines += [" ".join(map(str, c)) + " 0" for c in cnf.clauses]
-    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
@@ -164,6 +90,7 @@ def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
 
     Examples
     --------
+    >>> from mscsp.cnf import parse_dimacs
     >>> c = compile_cnf(parse_dimacs("p cnf 2 2\\n1 2 0\\n-1 0\\n"))
     >>> c.position.geometry.width, c.position.geometry.height
     (42, 63)
@@ -264,6 +191,7 @@ def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
 
     Examples
     --------
+    >>> from mscsp.cnf import parse_dimacs
     >>> c = compile_cnf(parse_dimacs("p cnf 2 1\\n1 -2 0\\n"))
     >>> read_map(c.map_json(), c.position.geometry).cells == c.variables
     True

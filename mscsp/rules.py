@@ -67,14 +67,8 @@ class FirstClickRule(Enum):
         return ()
 
 
-def _check_click(geometry: Geometry, click: int) -> int:
-    if isinstance(click, bool) or not isinstance(click, (int, np.integer)) or not geometry.is_cell(int(click)):
-        raise InputError(f"the click {click!r} is not a cell of the board")
-    return int(click)
-
-
 def max_mines(geometry: Geometry, rule: FirstClickRule, click: int) -> int:
-    """The largest mine count the rule can place for this click.
+    """The largest mine count the rule can place for a first click at flat index ``click``.
 
     ``winxp`` needs one free cell to move a mine to; ``uniform`` may fill the board.
 
@@ -87,7 +81,8 @@ def max_mines(geometry: Geometry, rule: FirstClickRule, click: int) -> int:
     77
     """
     rule = FirstClickRule.parse(rule)
-    click = _check_click(geometry, click)
+    if not geometry.is_cell(click):
+        raise InputError(f"the click {click!r} is not a cell of the board")
     if rule is FirstClickRule.WINXP:
         return geometry.size - 1
     return geometry.size - len(rule.excluded(geometry, click))
@@ -97,7 +92,7 @@ def place_mines(
     geometry: Geometry,
     mines: int,
     rule: FirstClickRule | str,
-    click: int,
+    click: tuple[int, int],
     rng: int | np.random.Generator | np.random.SeedSequence,
 ) -> Layout:
     """Draw a layout of ``mines`` mines under a first-click rule.
@@ -110,8 +105,8 @@ def place_mines(
         How many mines.
     rule : FirstClickRule or str
         The first-click rule.
-    click : int
-        Flat index of the first click.
+    click : (int, int)
+        ``(x, y)`` of the first click.
     rng : int, SeedSequence or numpy.random.Generator
         The randomness; the same seed gives the same layout on every machine.
 
@@ -122,12 +117,12 @@ def place_mines(
 
     Examples
     --------
-    >>> lay = place_mines(Geometry(9, 9), 10, "opening", 40, 42)
+    >>> lay = place_mines(Geometry(9, 9), 10, "opening", (4, 4), 42)
     >>> lay.mine_count, bool(lay.mines[[30, 31, 32, 39, 40, 41, 48, 49, 50]].any())
     (10, False)
     """
     rule = FirstClickRule.parse(rule)
-    click = _check_click(geometry, click)
+    click = geometry.cell(click, "click")
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)) or mines < 0:
         raise InputError(f"mines must be a non-negative integer, not {mines!r}")
     limit = max_mines(geometry, rule, click)
@@ -159,8 +154,8 @@ class GeneratedBoard:
     ----------
     layout : Layout
     rule : FirstClickRule
-    click : int
-        Flat index of the first click.
+    click : (int, int)
+        ``(x, y)`` of the first click.
     seed : int or None
         The seed, or None when the caller passed a generator of their own.
     generator : str
@@ -171,10 +166,16 @@ class GeneratedBoard:
 
     layout: Layout
     rule: FirstClickRule
-    click: int
+    click: tuple[int, int]
     seed: int | None
     generator: str = GENERATOR_VERSION
     seconds: float = 0.0
+
+    @property
+    def cell(self) -> int:
+        """The first click as a flat index ``y * width + x``, for play loops."""
+        x, y = self.click
+        return y * self.layout.geometry.width + x
 
     @property
     def spec(self) -> Spec:
@@ -203,16 +204,15 @@ def generate(
     """
     start = time.perf_counter()
     geometry = spec.geometry
-    x, y = click
-    cell = geometry.index(x, y)
+    cell = geometry.cell(click, "click")
     if seed is None:
         seed = fresh_seed()
     recorded = None if isinstance(seed, np.random.Generator) else int(seed)
-    layout = place_mines(geometry, spec.mines, rule, cell, as_generator(seed))
+    layout = place_mines(geometry, spec.mines, rule, click, as_generator(seed))
     return GeneratedBoard(
         layout,
         FirstClickRule.parse(rule),
-        cell,
+        geometry.coords(cell),
         recorded,
         GENERATOR_VERSION,
         time.perf_counter() - start,

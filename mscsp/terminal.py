@@ -19,7 +19,7 @@ from typing import TextIO
 from .board import Spec
 from .errors import IllegalMove, InputError
 from .files import write_whole
-from .game import ActionKind, Game, Status
+from .game import Game, Status
 from .position import Mark
 
 __all__ = ["render", "play_terminal", "parse_command"]
@@ -130,13 +130,13 @@ def play_terminal(
                 continue
             index = game.geometry.index(*cell)
             if verb == "reveal":
-                game.reveal(index)
+                game.reveal(cell)
             elif verb == "chord":
-                game.chord(index)
+                game.chord(cell)
             elif game.flagged[index]:
-                game.apply((ActionKind.UNFLAG, index))
+                game.unflag(cell)
             else:
-                game.flag(index)
+                game.flag(cell)
         except (InputError, IllegalMove) as exc:
             stdout.write(f"? {exc}\n")
             continue

@@ -144,7 +144,7 @@ def _bbbv_by_clicking(layout):
     for c in [c for c in safe if numbers[c] == 0] + [c for c in safe if numbers[c] != 0]:
         if game.status is Status.PLAYING or game.status is Status.READY:
             if not game.is_revealed(c):
-                game.reveal(c)
+                game.reveal(layout.geometry.coords(c))
                 clicks += 1
     return clicks
 

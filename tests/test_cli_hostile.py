@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from conftest import POSITIONS
 from mscsp.cli import INTERNAL, main
 from mscsp.files import MAX_CELLS, MAX_FILE_BYTES
-from mscsp.reduction import compile_cnf, parse_dimacs
+from mscsp.cnf import parse_dimacs
+from mscsp.reduction import compile_cnf
 
 CNF = "p cnf 3 4\n1 -2 0\n2 3 0\n-1 -3 0\n1 2 3 0\n"
 

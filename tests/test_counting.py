@@ -77,7 +77,7 @@ def test_forced_cells_equal_brute_force(counting_path, position):
 
 
 def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
-    from mscsp.play import Deducer
+    from mscsp.play.loop import Deducer
 
     checked = 0
     for seed in range(40):

@@ -43,7 +43,7 @@ def _positions(n: int, seed: int):
         safe = [c for c in range(w * h) if not board.layout.is_mine(c)]
         for c in rng.permutation(safe)[: int(rng.integers(0, 4))]:
             if game.status is Status.PLAYING:
-                game.reveal(int(c))
+                game.reveal_index(int(c))
         if game.status is Status.PLAYING:
             n -= 1
             yield game.position(mines_known=bool(rng.integers(0, 2)))

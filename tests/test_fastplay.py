@@ -1,9 +1,9 @@
-"""The compiled play loop and dead-structure search against their Python references.
+"""The compiled play loop against its Python reference.
 
 The references are tested against brute force elsewhere (tests/test_solvers.py,
-tests/test_verify.py); here the compiled versions must give the same answers on
-random boards, with holes and at every density, and every cell they open or flag
-must match the true layout. ``MSCSP_REQUIRE_FASTPLAY=1`` (CI sets it) makes a missing
+tests/test_verify.py); here the compiled loop must open the same cells in the
+same rounds on random boards, with holes and at every density, and every cell it
+opens or flags must match the true layout. ``MSCSP_REQUIRE_FASTPLAY=1`` (CI sets it) makes a missing
 extension fail instead of skipping.
 """
 
@@ -20,7 +20,8 @@ from mscsp.board import Geometry, Layout, Spec
 from mscsp.noguess import _play
 from mscsp.rules import generate
 from mscsp.solvers.result import SolverName
-from mscsp.verify import _python_structure, dead_structure, verify
+from mscsp.play.dead import dead_structure
+from mscsp.play.verify import verify
 
 REQUIRED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
 
@@ -65,19 +66,6 @@ def _check_sound(layout, result):
 
 
 @needs_c
-def test_dead_structures_match_the_python_search():
-    @settings(max_examples=EXAMPLES, deadline=None)
-    @given(boards())
-    def check(case):
-        layout, click = case
-        for use_total in (True, False):
-            assert fastplay.dead_structure(layout, click, use_total=use_total) == \
-                _python_structure(layout, click, use_total)
-
-    check()
-
-
-@needs_c
 def test_small_boards_play_as_the_python_loop_does():
     @settings(max_examples=EXAMPLES, deadline=None)
     @given(boards(max_side=8))
@@ -86,10 +74,12 @@ def test_small_boards_play_as_the_python_loop_does():
         for solver in ("sat", "single-point"):
             for use_total in (True, False):
                 fast = fastplay.play(layout, click, solver, use_total=use_total)
-                reference = verify(layout, click, solver, use_total=use_total)
+                game, deducer = _play(layout, click, SolverName.parse(solver), use_total)
                 assert fast is not None
                 _check_sound(layout, fast)
-                assert (fast.won, fast.opened) == (reference.solved, reference.opened)
+                assert (fast.won, fast.opened, fast.steps) == (game.status.value == "won", game.opened_count,
+                                                               deducer.steps)
+                assert verify(layout, layout.geometry.coords(click), solver, use_total=use_total).engine == "compiled"
 
     check()
 
@@ -101,29 +91,25 @@ def test_played_boards_match_the_python_loop(width, height, mines):
     for seed in range(25):
         board = generate(spec, "opening", click, seed)
         for use_total in (True, False):
-            fast = fastplay.play(board.layout, board.click, use_total=use_total)
-            reference = verify(board.layout, board.click, use_total=use_total)
+            fast = fastplay.play(board.layout, board.cell, use_total=use_total)
             assert fast is not None
             _check_sound(board.layout, fast)
-            assert (fast.won, fast.opened) == (reference.solved, reference.opened)
             # the same stall, flags included (every forced mine): generators perturb from
             # it. (A won game may end with fewer flags: the order of the last proofs differs.)
-            game, _ = _play(board.layout, board.click, SolverName.SAT, use_total)
+            game, deducer = _play(board.layout, board.cell, SolverName.SAT, use_total)
+            assert (fast.won, fast.opened, fast.steps) == (game.status.value == "won", game.opened_count,
+                                                           deducer.steps)
             assert fast.revealed == game.revealed.tobytes()
             assert fast.won or fast.flagged == game.flagged.tobytes()
-            # one call does both: the structure if there is one, else the same play
-            both = fastplay.quick(board.layout, board.click, use_total=use_total)
-            structure = fastplay.dead_structure(board.layout, board.click, use_total=use_total)
-            assert both == (structure if structure is not None else fast)
             quick = verify(board.layout, board.click, use_total=use_total, quick=True)
-            assert quick.solved == reference.solved
-            assert quick.opened in (None, reference.opened)  # None: a dead structure answered
+            assert quick.solved == fast.won
+            assert quick.opened in (None, fast.opened)  # None: a dead structure answered
 
 
 @needs_c
 def test_a_search_past_its_budget_hands_the_board_back():
     board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
-    assert fastplay.play(board.layout, board.click, node_limit=0) is None
+    assert fastplay.play(board.layout, board.cell, node_limit=0) is None
     assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
 
 
@@ -131,11 +117,11 @@ def test_what_the_compiled_loop_does_not_cover_falls_back():
     layout = Layout.from_rows(["*..", "...", "..."])
     assert fastplay.play(layout, 8, "subset") is None  # subset's stalls differ; Python plays it
     assert fastplay.play(layout, 0) is None  # the click is a mine (rule uniform)
-    assert verify(layout, 0, quick=True).opened == 0
+    assert verify(layout, (0, 0), quick=True).opened == 0
 
 
 def test_quick_mode_names_the_same_structure_either_way():
     layout = Layout.from_rows(["*..", ".*.", "..*"])
     assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
                                          "safe cells without any number changing")
-    assert not verify(layout, 6, quick=True).solved
+    assert not verify(layout, (0, 2), quick=True).solved

@@ -38,8 +38,8 @@ def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data)
     flags = data.draw(st.sets(st.sampled_from(g.cells.tolist())).map(lambda s: s - {start}))
     game = Game(layout)
     for f in sorted(flags):
-        game.flag(f)
-    opened = game.reveal(start)
+        game.flag(game.geometry.coords(f))
+    opened = game.reveal(game.geometry.coords(start))
     expected = flood_region(g.width, g.height, g.holes, set(layout.mine_cells()), flags, start)
     assert set(opened) == expected
     assert len(opened) == len(set(opened))  # each cell once
@@ -52,25 +52,25 @@ def test_flood_fill_on_a_huge_empty_board_needs_no_recursion():
     g = Geometry(1000, 1000)
     layout = Layout.from_cells(g, [999_999])
     game = Game(layout)
-    opened = game.reveal(0)
+    opened = game.reveal(game.geometry.coords(0))
     assert len(opened) == 999_999 and game.status is Status.WON
 
 
 def test_reveal_mine_loses_and_game_is_then_over():
     game = Game(Layout.from_rows(["*.", ".."]))
-    assert game.reveal(0) == (0,)
+    assert game.reveal(game.geometry.coords(0)) == (0,)
     assert game.status is Status.LOST and game.exploded == 0
     with pytest.raises(IllegalMove, match="over"):
-        game.reveal(1)
+        game.reveal(game.geometry.coords(1))
     assert game.position().grid[0] == Mark.FLAG  # the player saw the mine
 
 
 def test_reveal_flagged_or_open_cell_does_nothing():
     game = Game(Layout.from_rows(["*..", "..."]))
-    game.flag(2)
-    assert game.reveal(2) == ()
-    assert game.reveal(1) == (1,)
-    assert game.reveal(1) == ()
+    game.flag(game.geometry.coords(2))
+    assert game.reveal(game.geometry.coords(2)) == ()
+    assert game.reveal(game.geometry.coords(1)) == (1,)
+    assert game.reveal(game.geometry.coords(1)) == ()
     assert game.status is Status.PLAYING
 
 
@@ -78,36 +78,36 @@ def test_chord_only_when_flags_match_the_number():
     #  * . .
     #  . . .
     game = Game(Layout.from_rows(["*..", "...", "..."]))
-    game.reveal(4)  # the centre shows 1
-    assert game.chord(4) == ()  # no flag yet: nothing happens
-    game.flag(0)
-    opened = game.chord(4)
+    game.reveal(game.geometry.coords(4))  # the centre shows 1
+    assert game.chord(game.geometry.coords(4)) == ()  # no flag yet: nothing happens
+    game.flag(game.geometry.coords(0))
+    opened = game.chord(game.geometry.coords(4))
     assert 0 not in opened and game.status is Status.WON
 
 
 def test_chord_with_a_wrong_flag_loses():
     game = Game(Layout.from_rows(["*..", "...", "..."]))
-    game.reveal(4)
-    game.flag(1)  # wrong flag
-    game.chord(4)
+    game.reveal(game.geometry.coords(4))
+    game.flag(game.geometry.coords(1))  # wrong flag
+    game.chord(game.geometry.coords(4))
     assert game.status is Status.LOST and game.exploded == 0
 
 
 def test_chord_needs_an_open_cell_and_flag_needs_a_covered_one():
     game = Game(Layout.from_rows(["*..", "...", "..."]))
     with pytest.raises(IllegalMove):
-        game.chord(4)
-    game.reveal(4)
+        game.chord(game.geometry.coords(4))
+    game.reveal(game.geometry.coords(4))
     with pytest.raises(IllegalMove):
-        game.flag(4)
+        game.flag(game.geometry.coords(4))
     with pytest.raises(IllegalMove):
-        game.reveal(9)
+        game.reveal(game.geometry.coords(9))
 
 
 def test_win_needs_every_safe_cell_open_and_flags_are_optional():
     game = Game(Layout.from_rows(["*.*", "..."]))
     for c in (1, 3, 4, 5):
-        game.reveal(c)
+        game.reveal(game.geometry.coords(c))
     assert game.status is Status.WON
 
 
@@ -115,14 +115,14 @@ def test_elapsed_runs_from_first_reveal_to_the_end():
     clock = FakeClock()
     game = Game(Layout.from_rows(["*..", "..."]), clock=clock)
     clock.now += 5
-    game.flag(0)
+    game.flag(game.geometry.coords(0))
     assert game.elapsed == 0.0  # not started: flags before the first reveal do not start it
     clock.now += 1
-    game.reveal(1)  # a 1: opens only itself
+    game.reveal(game.geometry.coords(1))  # a 1: opens only itself
     clock.now += 3
     assert game.elapsed == 3.0 and game.status is Status.PLAYING
-    game.reveal(2)  # a 0: opens 4 and 5 with it
-    game.reveal(3)
+    game.reveal(game.geometry.coords(2))  # a 0: opens 4 and 5 with it
+    game.reveal(game.geometry.coords(3))
     clock.now += 50
     assert game.status is Status.WON and game.elapsed == 3.0
 
@@ -132,13 +132,13 @@ def test_deferred_placement_follows_the_first_click():
     assert game.position().covered_count == 81 and game.position().mines == 60
     with pytest.raises(InputError):
         game.layout()
-    game.reveal(0)
+    game.reveal(game.geometry.coords(0))
     assert game.position().number(0) == 0
 
 
 def test_position_never_shows_covered_truth():
     game = Game.deferred(Spec(16, 16, 40), "safe", seed=8)
-    game.reveal(100)
+    game.reveal(game.geometry.coords(100))
     position = game.position()
     layout = game.layout()
     revealed = game.revealed
@@ -185,15 +185,15 @@ def test_replay_round_trips_to_the_identical_state(seed, rule, actions):
 
 def test_replay_of_a_fixed_layout_game():
     game = Game(Layout.from_rows(["*..-", "...."]))
-    game.reveal(3 - 1)
-    game.flag(0)
+    game.reveal(game.geometry.coords(3 - 1))
+    game.flag(game.geometry.coords(0))
     again = Replay.from_json(game.replay().to_json()).play()
     assert again.position() == game.position()
 
 
 def test_replay_detects_a_changed_layout_and_bad_json():
     game = Game.deferred(Spec(5, 5, 3), "safe", 1)
-    game.reveal(12)
+    game.reveal(game.geometry.coords(12))
     data = game.replay()
     tampered = Replay(**{**data.__dict__, "layout": ("*" + data.layout[0][1:],) + data.layout[1:]})
     with pytest.raises(InputError, match="sampler"):
@@ -208,9 +208,21 @@ def test_replay_detects_a_changed_layout_and_bad_json():
 
 def test_actions_are_recorded_as_distinct_kinds():
     game = Game(Layout.from_rows(["*..", "..."]))
-    game.flag(0)
-    game.unflag(0)
-    game.reveal(2)
-    game.chord(2)
+    game.flag(game.geometry.coords(0))
+    game.unflag(game.geometry.coords(0))
+    game.reveal(game.geometry.coords(2))
+    game.chord(game.geometry.coords(2))
     assert [a.kind for a in game.actions] == [ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.REVEAL, ActionKind.CHORD]
     assert all(isinstance(a, Action) for a in game.actions)
+
+
+def test_actions_take_x_y_and_refuse_anything_else():
+    # [2, 0] on a 3x2 board is flat index 2: the zero there opens the right column
+    game = Game(Layout.from_rows(["*..", "..."]))
+    assert sorted(game.reveal((2, 0))) == [1, 2, 4, 5]
+    for bad in (2, (2,), (2, 0, 0), (2.0, 0), "2,0", (False, 0), None):
+        with pytest.raises(IllegalMove, match=r"must be a pair \(x, y\)"):
+            game.reveal(bad)
+    with pytest.raises(IllegalMove, match=r"\(3, 0\) is not a cell of this 3x2 board"):
+        game.flag((3, 0))
+    assert game.status is Status.PLAYING and game.actions[0].cell == 2

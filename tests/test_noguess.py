@@ -6,7 +6,7 @@ from mscsp.board import Spec
 from mscsp.cli import main
 from mscsp.errors import GenerationError, InputError
 from mscsp.noguess import generate_no_guess
-from mscsp.verify import verify
+from mscsp.play.verify import verify
 
 
 @pytest.mark.parametrize("method", ["retry", "perturb"])

@@ -63,6 +63,6 @@ def test_simulation_places_mines_like_the_rules():
     g = Geometry(5, 4)
     for rule in ("uniform", "safe", "winxp"):
         sim = simulate_openings(g, 6, rule, 7, 30_000, np.random.default_rng(9)) / 30_000
-        direct = np.mean([not place_mines(g, 6, rule, 7, s).mines[list(g.closed_neighbourhood(7))].any()
+        direct = np.mean([not place_mines(g, 6, rule, g.coords(7), s).mines[list(g.closed_neighbourhood(7))].any()
                           for s in range(3000)])
         assert abs(sim - direct) < 0.04

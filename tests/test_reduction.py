@@ -12,7 +12,8 @@ from mscsp.consistency import check_witness, decide
 from mscsp.errors import InconsistentError
 from mscsp.gadgets import GADGETS, PORT, TILE
 from mscsp.position import parse_position
-from mscsp.reduction import CNF, compile_cnf, decode, format_dimacs_cnf, parse_dimacs, read_map
+from mscsp.cnf import CNF, parse_dimacs
+from mscsp.reduction import compile_cnf, decode, read_map
 from oracles import enumerate_tile
 
 
@@ -110,8 +111,14 @@ def test_dimacs_parsing_errors_are_located():
     with pytest.raises(ValueError, match="before the 'p cnf'"):
         parse_dimacs("1 2 0\n")
     cnf = parse_dimacs("c hi\np cnf 3 2\n1 -2\n 3 0\n-1 0\n")
-    assert cnf.clauses == ((1, -2, 3), (-1,))
-    assert parse_dimacs(format_dimacs_cnf(cnf)) == cnf
+    assert cnf.clauses == ((1, -2, 3), (-1,)) and cnf.comments == ("hi",)
+    assert parse_dimacs(cnf.to_dimacs()) == cnf
+    # PySAT reads our DIMACS and our reader reads PySAT's, clause for clause
+    from pysat.formula import CNF as PysatCNF
+
+    theirs = PysatCNF(from_string=cnf.to_dimacs())
+    assert (theirs.nv, theirs.clauses) == (3, [[1, -2, 3], [-1]])
+    assert parse_dimacs(theirs.to_dimacs()).clauses == cnf.clauses == tuple(map(tuple, cnf.to_pysat().clauses))
 
 
 def test_cli_round_trip(tmp_path, capsys):
@@ -151,11 +158,11 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
     from mscsp.rules import place_mines
 
     g = Geometry(1000, 1000)
-    layout = place_mines(g, 150_000, "uniform", 0, 2026)
+    layout = place_mines(g, 150_000, "uniform", (0, 0), 2026)
     game = Game(layout, record=False)
     zeros = np.flatnonzero((layout.numbers == 0) & ~layout.mines)
     for c in np.random.default_rng(5).choice(zeros, size=10, replace=False).tolist():
-        game.reveal(int(c))
+        game.reveal_index(int(c))
     position = game.position()
     started = time.perf_counter()
     analysis = analyse(position)

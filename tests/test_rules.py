@@ -25,7 +25,7 @@ def test_pinned_boards(spec, rule, click, seed, rows):
     board = generate(spec, rule, click, seed)
     assert board.layout.rows() == rows
     assert board.generator == GENERATOR_VERSION and board.seed == seed
-    assert board.rule is FirstClickRule(rule) and board.click == click[1] * spec.width + click[0]
+    assert board.rule is FirstClickRule(rule) and board.click == click and board.cell == click[1] * spec.width + click[0]
 
 
 @given(st.sampled_from(RULES), st.integers(0, 2**32), st.integers(0, 8), st.integers(0, 8))
@@ -41,7 +41,7 @@ def test_rules_respect_their_exclusions(w, h, data):
     click = data.draw(st.integers(0, g.area - 1))
     rule = FirstClickRule(data.draw(st.sampled_from(RULES)))
     mines = data.draw(st.integers(0, max_mines(g, rule, click)))
-    layout = place_mines(g, mines, rule, click, data.draw(st.integers(0, 10**9)))
+    layout = place_mines(g, mines, rule, g.coords(click), data.draw(st.integers(0, 10**9)))
     assert layout.mine_count == mines
     if rule is FirstClickRule.SAFE or rule is FirstClickRule.WINXP:
         assert not layout.is_mine(click)
@@ -59,9 +59,9 @@ def test_maximum_mine_count_fits_and_one_more_fails(w, h, rule):
                  "opening": g.size - 1 - len(g.neighbours(click))}[rule]
         assert max_mines(g, rule, click) == limit
         if limit >= 0:
-            assert place_mines(g, limit, rule, click, 0).mine_count == limit
+            assert place_mines(g, limit, rule, g.coords(click), 0).mine_count == limit
         with pytest.raises(InputError, match="too many mines"):
-            place_mines(g, limit + 1, rule, click, 0)
+            place_mines(g, limit + 1, rule, g.coords(click), 0)
 
 
 def test_impossible_requests_are_input_errors():
@@ -78,7 +78,7 @@ def test_impossible_requests_are_input_errors():
 def test_holes_never_get_mines():
     g = Geometry(4, 4, frozenset({0, 5, 10, 15}))
     for seed in range(50):
-        layout = place_mines(g, 11, "uniform", 1, seed)
+        layout = place_mines(g, 11, "uniform", g.coords(1), seed)
         assert not layout.mines[[0, 5, 10, 15]].any() and layout.mine_count == 11
 
 
@@ -93,8 +93,8 @@ def test_winxp_moves_a_clicked_mine_to_the_first_free_top_row_cell():
     moved = 0
     for seed in range(400):
         for click in (0, 3, 14):
-            plain = place_mines(g, 12, "uniform", click, seed)
-            xp = place_mines(g, 12, "winxp", click, seed)
+            plain = place_mines(g, 12, "uniform", g.coords(click), seed)
+            xp = place_mines(g, 12, "winxp", g.coords(click), seed)
             if not plain.is_mine(click):
                 assert xp == plain
                 continue
@@ -111,7 +111,7 @@ def test_winxp_scans_past_a_full_top_row():
     g = Geometry(3, 3)
     # 8 mines on 9 cells: whenever the click (centre) is hit, the only free cell is elsewhere.
     for seed in range(30):
-        layout = place_mines(g, 8, "winxp", 4, seed)
+        layout = place_mines(g, 8, "winxp", (1, 1), seed)
         assert layout.mine_cells() == [0, 1, 2, 3, 5, 6, 7, 8]
 
 
@@ -163,7 +163,7 @@ def test_first_click_opening_frequency_matches_closed_form(rule, click):
     cell = g.index(*click)
     opened = 0
     for seed in range(n):
-        layout = place_mines(g, spec.mines, rule, cell, seed)
+        layout = place_mines(g, spec.mines, rule, click, seed)
         opened += not layout.is_mine(cell) and layout.numbers[cell] == 0
     expected = _opening_probability(rule, g, cell, spec.mines)
     if expected in (0.0, 1.0):

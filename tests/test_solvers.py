@@ -194,10 +194,10 @@ def _play_with_checks(board, use_total=True):
             break
         for c, m in known.items():
             if m and not game.is_flagged(c):
-                game.flag(c)
+                game.flag(game.geometry.coords(c))
         for c in safe:
             if game.status is Status.PLAYING:
-                game.reveal(c)
+                game.reveal(game.geometry.coords(c))
     assert game.status is not Status.LOST
     return proven
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from mscsp.board import Geometry, Layout, Spec
 from mscsp.errors import InputError
 from mscsp.rules import generate
-from mscsp.verify import verify
+from mscsp.play.verify import verify
 from oracles import brute_neighbours
 
 
@@ -14,7 +14,7 @@ def test_a_fifty_fifty_is_not_solved():
     layout = Layout.from_rows(["*.", "..", ".."])
     layout2 = Layout.from_rows([".*", "..", ".."])
     for lay in (layout, layout2):
-        r = verify(lay, 4)
+        r = verify(lay, (0, 2))
         assert not r.solved and r.opened == 4 and r.safe_cells == 5
 
 
@@ -22,12 +22,12 @@ def test_the_total_opens_a_region_no_clue_touches():
     # holes wall off the right half; the 1s hold the only mine, so with the total the
     # right half is safe; the left pair stays a fifty-fifty either way
     layout = Layout.from_rows(["*..-..", "...-.."])
-    with_total = verify(layout, 8, "sat")
-    without = verify(layout, 8, "sat", use_total=False)
+    with_total = verify(layout, (2, 1), "sat")
+    without = verify(layout, (2, 1), "sat", use_total=False)
     assert (without.opened, with_total.opened) == (4, 8)
     assert not with_total.solved and not without.solved
-    assert verify(layout, 8, "subset").opened == 8  # the simple global rule sees it too
-    assert verify(layout, 8, "single-point").opened == 4
+    assert verify(layout, (2, 1), "subset").opened == 8  # the simple global rule sees it too
+    assert verify(layout, (2, 1), "single-point").opened == 4
 
 
 def test_single_point_is_weaker_than_sat_on_expert():
@@ -41,13 +41,17 @@ def test_single_point_is_weaker_than_sat_on_expert():
 
 
 def test_first_click_on_a_mine_is_not_solved():
-    r = verify(Layout.from_rows(["*."]), 0)
+    r = verify(Layout.from_rows(["*."]), (0, 0))
     assert not r.solved and r.opened == 0
 
 
-def test_click_must_be_a_cell():
-    with pytest.raises(InputError):
-        verify(Layout.from_rows(["*."]), 5)
+def test_click_must_be_a_cell_given_as_x_y():
+    layout = Layout.from_rows(["*."])
+    with pytest.raises(InputError, match=r"the click \(5, 0\) is not a cell of this 2x1 board"):
+        verify(layout, (5, 0))
+    for bad in (1, (1,), (1, 0, 0), (1.0, 0), "1,0", (True, 0), None):
+        with pytest.raises(InputError, match=r"the click must be a pair \(x, y\)"):
+            verify(layout, bad)
 
 
 @st.composite
@@ -61,7 +65,7 @@ def _layouts_with_click(draw, min_side=2, max_side=6, spare=1):
 
 
 def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
-    from mscsp.verify import dead_pair
+    from mscsp.play.dead import dead_pair
 
     @settings(max_examples=300, deadline=None)
     @given(_layouts_with_click(3, 7, spare=2))
@@ -77,8 +81,8 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
         for c in safe:
             if c not in (a, b) and not swapped.is_mine(c):
                 assert swapped.numbers[c] == layout.numbers[c]
-        assert not verify(layout, click, "sat").solved
-        quick = verify(layout, click, "sat", quick=True)
+        assert not verify(layout, g.coords(click), "sat").solved
+        quick = verify(layout, g.coords(click), "sat", quick=True)
         assert not quick.solved and quick.opened is None and quick.reason  # a 2x2 may be named first
 
     check()
@@ -96,7 +100,7 @@ def _safe_reach(g, mines, click):
 
 
 def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
-    from mscsp.verify import dead_square, walled_off_safe
+    from mscsp.play.dead import dead_square, walled_off_safe
 
     @settings(max_examples=400, deadline=None)
     @given(_layouts_with_click())
@@ -116,13 +120,13 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
             for cell in safe:
                 if not swapped.is_mine(cell):
                     assert swapped.numbers[cell] == layout.numbers[cell]
-            assert not verify(layout, click, "sat", use_total=total).solved
-            quick = verify(layout, click, "sat", use_total=total, quick=True)  # a dead pair may come first
+            assert not verify(layout, g.coords(click), "sat", use_total=total).solved
+            quick = verify(layout, g.coords(click), "sat", use_total=total, quick=True)  # a dead pair may come first
             assert not quick.solved and quick.reason
         pocket = walled_off_safe(layout, click)
         if pocket is not None:
             assert not layout.is_mine(pocket) and pocket not in _safe_reach(g, mines, click)
-            assert not verify(layout, click, "sat", use_total=False).solved
+            assert not verify(layout, g.coords(click), "sat", use_total=False).solved
         else:
             assert _safe_reach(g, mines, click) == set(safe)
 
@@ -133,26 +137,41 @@ def test_dead_pair_across_the_board():
     # two sealed cells far apart: a safe one walled in by mines, and a mine walled in too
     rows = ["***....***", "*.*....***", "***....***"]
     layout = Layout.from_rows(rows)
-    from mscsp.verify import dead_pair
+    from mscsp.play.dead import dead_pair
 
     assert dead_pair(layout, 4) == (8, 11)
 
 
-def test_counting_and_sat_decide_stalls_alike(monkeypatch):
-    """The play loop decides stalls by exact counting when the total is known; forcing
-    the SAT path instead (no DP states allowed) must open exactly the same cells."""
-    import mscsp.play
+@pytest.mark.parametrize("total", [True, False])
+def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
+    """The complete rung decided by counting or by SAT, in the Python loop or the
+    compiled one: the same cells open in the same number of rounds."""
+    from mscsp import fastplay
+    from mscsp.game import Game
+    from mscsp.play.loop import Deducer
 
-    boards = [generate(Spec(16, 16, 40), "opening", (8, 8), seed) for seed in range(25)]
-    by_counting = [verify(b.layout, b.click, "sat").opened for b in boards]
-    monkeypatch.setattr(mscsp.play, "_STALL_STATES", 0)
-    by_sat = [verify(b.layout, b.click, "sat").opened for b in boards]
-    assert by_counting == by_sat
+    engines = ("count", "sat", "auto") if total else ("sat", "auto")
+    for seed in range(25):
+        board = generate(Spec(16, 16, 40), "opening", (8, 8), seed)
+        seen = set()
+        for engine in engines:
+            game = Game(board.layout, record=False)
+            deducer = Deducer(game, "sat", use_total=total, engine=engine)
+            deducer.opened(game.reveal(board.click))
+            deducer.run()
+            assert not (game.revealed & board.layout.mines).any()
+            seen.add((game.opened_count, deducer.steps))
+        if fastplay.available():
+            fast = fastplay.play(board.layout, board.cell, "sat", use_total=total)
+            seen.add((fast.opened, fast.steps))
+        result = verify(board.layout, board.click, "sat", use_total=total)
+        seen.add((result.opened, result.steps))
+        assert len(seen) == 1, seen
 
 
 @pytest.mark.parametrize("total", [True, False])
 def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
-    from mscsp.verify import dead_square
+    from mscsp.play.dead import dead_square
 
     squares = 0
     for seed in range(80):
@@ -160,5 +179,5 @@ def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
         quick = verify(board.layout, board.click, "sat", use_total=total, quick=True)
         full = verify(board.layout, board.click, "sat", use_total=total)
         assert quick.solved == full.solved
-        squares += dead_square(board.layout, board.click) is not None
+        squares += dead_square(board.layout, board.cell) is not None
     assert squares >= 5  # the box 50/50 is common on Expert

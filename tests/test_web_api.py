@@ -24,7 +24,7 @@ from mscsp.game import Game
 from mscsp.position import format_position, parse_position
 from mscsp.report import solve_record
 from mscsp.rules import generate
-from mscsp.verify import verify
+from mscsp.play.verify import verify
 from mscsp.web.app import STATIC, create_app
 from mscsp.web.command import loopback_hosts, register
 from mscsp.web.settings import Settings
@@ -290,14 +290,14 @@ def test_chord_opens_around_a_satisfied_number(client):
     view = new_game(client, width=5, height=5, mines=6, seed=seed)
     view = move(client, view["id"], "reveal", 0, 0)
     engine = Game.deferred(spec, "safe", seed)
-    engine.reveal(0)
+    engine.reveal((0, 0))
     g = engine.geometry
     number = next(c for c in range(25) if engine.is_revealed(c) and 0 < engine.shown(c))
     for n in g.neighbours(number):
         if layout.is_mine(n):
-            engine.flag(n)
+            engine.flag(g.coords(n))
             view = move(client, view["id"], "flag", *g.coords(n))
-    engine.chord(number)
+    engine.chord(g.coords(number))
     view = move(client, view["id"], "chord", *g.coords(number))
     assert view["rows"] == engine.position().rows()
 
@@ -360,7 +360,7 @@ def test_no_guess_game_is_made_at_the_first_click(client):
     assert view["rows"][0][0] == "F"
     entry = client.app.state.api.games.get(view["id"])  # test-only look behind the curtain
     layout = entry.game.layout()
-    assert verify(layout, entry.game.geometry.index(4, 4)).solved
+    assert verify(layout, (4, 4)).solved
 
     # its replay names the no-guess generator and loads back from the stored layout
     mine = next(c for c in layout.mine_cells() if c != 0)
@@ -374,7 +374,7 @@ def test_no_guess_game_is_made_at_the_first_click(client):
 def test_an_unfinished_replay_continues(client):
     spec, seed = Spec(6, 5, 5), 3
     engine = Game.deferred(spec, "opening", seed)
-    engine.reveal(engine.geometry.index(2, 2))
+    engine.reveal((2, 2))
     layout = engine.layout()
     view = client.post("/api/games/load", json=engine.replay().to_dict()).json()
     assert view["status"] == "playing" and view["layout"] is None and view["seed"] is None

@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..board import PRESETS, Layout, Spec
 from ..rules import generate
-from ..verify import verify
+from ..play.verify import verify
 from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
 from .runner import Chunk, Unit, merge_counts, sample_seeds
@@ -143,7 +143,7 @@ def article_table(samples: int = 2000, seed: int = 42) -> pd.DataFrame:
         k = 0
         for _ in range(samples):
             layout = Layout.from_cells(g, rng.sample(pool, spec.mines))
-            k += verify(layout, click, "single-point", use_total=False).solved
+            k += verify(layout, g.coords(click), "single-point", use_total=False).solved
         p = k / samples
         rows.append(summary_row(size, spec, "opening", (spec.width // 2, spec.height // 2), samples, k,
                                 solver="single-point", normal_halfwidth=1.96 * (p * (1 - p) / samples) ** 0.5))

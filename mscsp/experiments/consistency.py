@@ -23,7 +23,8 @@ import pandas as pd
 from pysat.solvers import Solver
 
 from ..consistency import decide
-from ..reduction import CNF, compile_cnf, decode, read_map
+from ..cnf import CNF
+from ..reduction import compile_cnf, decode, read_map
 from ..stats import wilson
 from .cli import experiment_parser, finish, run_units
 from .output import markdown_table

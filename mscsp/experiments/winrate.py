@@ -1,6 +1,6 @@
 """Win rates of whole games: complete deduction, then the least mine probability.
 
-Each game is played from its first click by :func:`mscsp.play.play_game`: every cell
+Each game is played from its first click by :func:`mscsp.play.loop.play_game`: every cell
 the complete solver proves (with the mine total) is opened or flagged; when nothing
 is certain, the covered cell with the least exact mine probability is clicked (ties
 in row order). Rows give the share of games won with its Wilson 95% interval and the
@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..board import PRESETS, Spec
 from ..game import Game
-from ..play import play_game
+from ..play.loop import play_game
 from ..rules import generate
 from .cli import experiment_parser, finish, run_units
 from .output import markdown_table, summary_row
@@ -48,7 +48,7 @@ def _work(chunk: Chunk) -> dict:
     out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_histogram": [0] * 11}
     for ss in sample_seeds(chunk):
         board = generate(spec, p["rule"], tuple(p["click"]), np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.click)
+        record = play_game(Game.from_board(board, record=False), board.cell)
         out["n"] += 1
         out["k"] += int(record.won)
         out["guesses"] += record.guesses

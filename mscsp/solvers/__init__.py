@@ -24,13 +24,14 @@ from ..errors import BudgetExceeded, InconsistentError
 from ..position import Position
 from .explain import describe_contradiction, describe_deduction
 from .propagation import Propagator, minimal_reason
-from .result import Contradiction, Deduction, Explanation, SolveResult, SolverName
+from .result import Contradiction, Deduction, Engine, Explanation, SolveResult, SolverName
 from .sat import SatEngine
 
 __all__ = [
     "solve",
     "deduce",
     "SolverName",
+    "Engine",
     "SolveResult",
     "Deduction",
     "Explanation",
@@ -51,25 +52,70 @@ def deduce(
     solver: SolverName | str = SolverName.SAT,
     *,
     use_total: bool = True,
+    engine: Engine | str = Engine.AUTO,
     time_limit: float = 30.0,
+    state_limit: int = 20_000,
     system: ConstraintSystem | None = None,
 ) -> tuple[dict[int, bool], bool]:
-    """The fast path: proven cells only, no explanations.
+    """The solver ladder's one entry point: the cells a rung proves, no explanations.
 
-    Returns ``(known, complete)`` with ``known`` mapping cell -> True for a mine,
-    False for safe. Raises InconsistentError (not minimised) on a contradiction.
-    This is what play loops (verification, generation, experiments) call.
+    Play loops (verification, generation, win rates), analysis and the web all ask
+    here. Returns ``(known, complete)``: ``known`` maps each proven covered cell to
+    True for a mine, False for safe; ``complete`` is False when the SAT search ran
+    out of ``time_limit`` seconds (what it proved still holds).
+
+    Parameters
+    ----------
+    position : Position
+    solver : {'single-point', 'subset', 'sat'}
+        The rung.
+    use_total : bool
+        Let the solver use the mine total when the position gives one.
+    engine : {'auto', 'sat', 'count'}
+        What decides the complete rung (see :class:`Engine`); ignored by the others.
+    time_limit : float
+        Seconds for the SAT search.
+    state_limit : int
+        Table entries counting may use (``engine='auto'`` or ``'count'``); past
+        them ``auto`` asks SAT and ``count`` raises BudgetExceeded.
+    system : ConstraintSystem, optional
+        The position's constraints, when the caller has built them already.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout fits the position (the clues are not minimised).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 2\\n.....\\n.121.\\n")
+    >>> deduce(pos, "sat", engine="count") == deduce(pos, "sat", engine="sat")
+    True
+    >>> deduce(pos, "single-point")  # no clue decides a cell on its own
+    ({}, True)
+    >>> sorted(c for c, mine in deduce(pos, "subset")[0].items() if mine)  # the total finishes it
+    [1, 3]
     """
     solver = SolverName.parse(solver)
+    engine = Engine.parse(engine)
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
         system = None
     system = system if system is not None else build_constraints(position)
-    if solver is SolverName.SAT:
-        out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
-        return out.known, out.complete
-    prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
-    return prop.known, True
+    if solver is not SolverName.SAT:
+        prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
+        return prop.known, True
+    if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
+        from ..counting import forced_cells  # counting builds on the constraint layer, not on solvers
+
+        try:
+            return forced_cells(position, system=system, state_limit=state_limit), True
+        except BudgetExceeded:
+            if engine is Engine.COUNT:
+                raise
+    out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
+    return out.known, out.complete
 
 
 def solve(

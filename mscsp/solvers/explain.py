@@ -12,17 +12,12 @@ is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
 
 from __future__ import annotations
 
-from ..constraints import ConstraintSystem, cell_name, clue_name
+from ..constraints import ConstraintSystem
 from ..position import Position
+from ..wording import cell_name, clue_name
+from ..wording import number_word as _n
 
 __all__ = ["describe_deduction", "describe_contradiction", "cells_text"]
-
-_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
-
-
-def _n(k: int) -> str:
-    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
-
 
 def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: int = 8) -> str:
     """``[1,2]``, ``[1,2] and [3,4]``, ``[1,2], [3,4] and [5,6]`` (long lists cut)."""

@@ -22,6 +22,25 @@ class SolverName(Enum):
         return parse_choice(cls, name, "solver")
 
 
+class Engine(Enum):
+    """What decides the complete rung (the answers are the same; the speed is not).
+
+    ``sat`` asks the SAT solver one question per covered cell group; ``count``
+    reads the forced cells off exact counting (a cell is forced exactly when its
+    mine probability is 0 or 1; needs the mine total, and raises BudgetExceeded
+    past its state limit); ``auto`` counts when the total is known and the
+    frontier is small enough, and falls back to SAT otherwise.
+    """
+
+    AUTO = "auto"
+    SAT = "sat"
+    COUNT = "count"
+
+    @classmethod
+    def parse(cls, name: "str | Engine") -> "Engine":
+        return parse_choice(cls, name, "engine")
+
+
 @dataclass(frozen=True)
 class Deduction:
     """One proven cell and a set of clues that forces it.

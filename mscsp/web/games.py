@@ -172,7 +172,7 @@ async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: B
             game = Game.from_board(made.board)
             for flagged in entry.game.flagged.nonzero()[0].tolist():
                 if flagged != cell:
-                    game.flag(flagged)
+                    game.apply((ActionKind.FLAG, flagged))
             entry.game, entry.guarantee, entry.board_made = game, made.guarantee, True
         entry.game.apply((kind, cell))
     except IllegalMove as exc:

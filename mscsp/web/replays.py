@@ -77,7 +77,7 @@ def load_replay(data: object) -> LoadedReplay:
     Examples
     --------
     >>> g = Game.deferred(Spec(5, 5, 3), "opening", seed=9)
-    >>> _ = g.reveal(12)
+    >>> _ = g.reveal((2, 2))
     >>> loaded = load_replay(g.replay().to_dict())
     >>> loaded.game.position() == g.position(), loaded.game.status.value
     (True, 'playing')
@@ -119,7 +119,7 @@ def _fresh_game(replay: Replay, clock: ResumableClock) -> Game:
         board = GeneratedBoard(
             layout,
             FirstClickRule.parse(replay.rule),
-            layout.geometry.index(*replay.click),
+            tuple(replay.click),
             replay.seed,
             replay.generator,
         )

@@ -1,90 +1,36 @@
-"""Playing a layout with a solver: does it open every safe cell without a guess?
+"""Dead structures: parts of a layout that no sound solver can ever get past.
 
-Only this play loop holds the layout. The solver sees the player's position (numbers,
-flags, covered cells and, when allowed, the mine total), proves cells, and the loop
-opens the proven-safe ones and flags the proven mines, until the board is won or the
-solver proves nothing new — in the manner of Simon Tatham's Mines, whose solver gets a
-knowledge grid and an ``open`` callback and never reads the mines.
+A quick look at the hidden layout, used by the verifier before it plays: when a
+2x2 block's mines could trade places with its safe cells, or a mine and a safe cell
+look the same to every number, or (without the mine total) a safe pocket is walled
+off from the click, no solver that opens only proven cells can finish the board,
+whatever it deduces. Finding one answers "not solvable" without playing; finding
+none proves nothing either way. These are the dead configurations players know from
+the endgame ("box 50/50"), stated exactly; the checks run on whole-board bit sets
+(Python ints), so one board costs a few hundred integer operations.
 
-The single-point rules are kept up to date incrementally as cells open (each event
-touches only the clues around it); subset reasoning runs when they stall, and the
-complete solver only when subset reasoning stalls too. That changes the speed but
-not the answer: knowledge only grows, so a sound solver's final set of opened cells
-does not depend on the order in which its deductions are applied. The same fact lets
-``verify(..., quick=True)`` hand the board to the compiled loop of
-:mod:`mscsp.fastplay`, which skips the subset stage, after a search for dead
-structures that no solver can get past.
+Like the rest of :mod:`mscsp.play`, this reads the layout; the solvers never do.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from enum import IntEnum
 from functools import lru_cache
 
 import numpy as np
 
-from . import fastplay
-from .board import Layout
-from .errors import InputError
-from .fastplay import Structure
-from .game import Game, Status
-from .play import Deducer
-from .solvers.result import SolverName
+from ..board import NEIGHBOUR_OFFSETS, Layout
 
-__all__ = ["VerifyResult", "verify", "dead_pair", "dead_square", "walled_off_safe", "dead_structure"]
+__all__ = ["Structure", "dead_pair", "dead_square", "walled_off_safe", "find_structure", "describe_structure",
+           "dead_structure"]
 
 
-@dataclass(frozen=True)
-class VerifyResult:
-    """The outcome of one verification.
+class Structure(IntEnum):
+    """The kinds of dead structure, in the order they are looked for."""
 
-    Attributes
-    ----------
-    solved : bool
-        Every safe cell was opened without a guess.
-    opened, safe_cells : int
-        Cells opened, and safe cells on the board.
-    steps : int
-        Deduction rounds that proved something: a single-point pass to its fixed
-        point, or one stronger-solver call at a stall.
-    complete : bool
-        False when a bounded search gave up somewhere (``solved`` is then a lower
-        bound: a stronger search might have finished).
-    seconds : float
-    reason : str or None
-        The dead structure that decided the board without playing, if one did.
-    engine : {'compiled', 'python'}
-        What decided the board: the compiled play loop and structure search of
-        :mod:`mscsp.fastplay`, or the Python ones (the reference, and the fallback
-        when the extension is missing or hands a board back).
-    """
-
-    solved: bool
-    opened: int | None
-    safe_cells: int
-    steps: int
-    complete: bool = True
-    seconds: float = 0.0
-    reason: str | None = None
-    engine: str = "python"
-
-    def to_dict(self) -> dict:
-        out = {
-            "solved": self.solved,
-            "opened": self.opened,
-            "safe_cells": self.safe_cells,
-            "steps": self.steps,
-            "complete": self.complete,
-            "seconds": round(self.seconds, 6),
-            "engine": self.engine,
-        }
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-
-_KING = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+    SQUARE = 1
+    PAIR = 2
+    WALLED = 3
 
 
 class _BitBoard:
@@ -122,7 +68,7 @@ class _BitBoard:
     def beside(self, bits: int) -> int:
         """The positions next to some position of ``bits`` (the eight directions)."""
         out = 0
-        for dx, dy in _KING:
+        for dx, dy in NEIGHBOUR_OFFSETS:
             out |= self.at(bits, dx, dy)
         return out
 
@@ -148,7 +94,7 @@ def _telling_offsets() -> tuple[tuple[tuple[int, int], tuple[tuple[int, int], ..
     """For each offset ``d`` of a second cell within distance two, the offsets of the
     cells adjacent to exactly one of the two (the only cells whose numbers differ
     when a mine moves from the first cell to the second)."""
-    king = set(_KING)
+    king = set(NEIGHBOUR_OFFSETS)
     out = []
     for dy in range(-2, 3):
         for dx in range(-2, 3):
@@ -303,19 +249,24 @@ def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
 
 
 def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str | None:
-    """Why no sound solver can finish ``layout`` from ``click``, if a quick look shows it.
+    """Why no sound solver can finish ``layout`` from flat index ``click``, if a quick
+    look shows it.
 
     Checks for a :func:`dead_square`, a :func:`dead_pair` and, without the mine
     total, a :func:`walled_off_safe` cell; returns a sentence naming the cells, or
-    None when none is found (which proves nothing either way). The compiled search
-    (:func:`mscsp.fastplay.dead_structure`) answers when it was built; it looks in the
-    same order and names the same cells.
+    None when none is found (which proves nothing either way).
+
+    Examples
+    --------
+    >>> dead_structure(Layout.from_rows(["*..", ".*.", "..*"]), 6)
+    'the mines of the 2x2 block at [0, 0] could trade places with its safe cells without any number changing'
     """
-    found = _first_structure(layout, click, use_total)
-    return None if found is None else _describe(layout, found)
+    found = find_structure(layout, click, use_total=use_total)
+    return None if found is None else describe_structure(layout, found)
 
 
-def _describe(layout: Layout, found: tuple[Structure, tuple[int, ...]]) -> str:
+def describe_structure(layout: Layout, found: tuple[Structure, tuple[int, ...]]) -> str:
+    """A sentence for what :func:`find_structure` found."""
     kind, cells = found
     g = layout.geometry
     if kind is Structure.SQUARE:
@@ -328,14 +279,15 @@ def _describe(layout: Layout, found: tuple[Structure, tuple[int, ...]]) -> str:
             "without the mine total nothing can prove it safe")
 
 
-def _first_structure(layout: Layout, click: int, use_total: bool) -> tuple[Structure, tuple[int, ...]] | None:
-    if fastplay.available():
-        return fastplay.dead_structure(layout, click, use_total=use_total)
-    return _python_structure(layout, click, use_total)
+def find_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
+    """The first dead structure as ``(kind, cells)``: a 2x2 block's four cells, a
+    ``(mine, safe)`` pair or a walled-off safe cell (flat indices); None if there is none.
 
-
-def _python_structure(layout: Layout, click: int, use_total: bool) -> tuple[Structure, tuple[int, ...]] | None:
-    """The reference search of :func:`dead_structure`, on bit boards in Python."""
+    Examples
+    --------
+    >>> find_structure(Layout.from_rows(["*..", ".*.", "..*"]), 6)
+    (<Structure.SQUARE: 1>, (0, 1, 3, 4))
+    """
     bits = _BitBoard(layout)
     # cheapest first: the answer is the same whichever structure is named
     square = _dead_square(bits, click, use_total)
@@ -349,78 +301,3 @@ def _python_structure(layout: Layout, click: int, use_total: bool) -> tuple[Stru
         if pocket is not None:
             return Structure.WALLED, (pocket,)
     return None
-
-
-def verify(
-    layout: Layout,
-    click: int,
-    solver: SolverName | str = SolverName.SAT,
-    *,
-    use_total: bool = True,
-    time_limit: float = 30.0,
-    quick: bool = False,
-    memory_limit: int | None = None,
-) -> VerifyResult:
-    """Play ``layout`` from ``click`` with a solver and report whether it finishes.
-
-    Parameters
-    ----------
-    layout : Layout
-        The hidden board (read only by the game, never by the solver).
-    click : int
-        Flat index of the first click.
-    solver : {'single-point', 'subset', 'sat'}
-    use_total : bool
-        Whether the solver may use the mine total (a player sees the mine counter).
-    time_limit : float
-        Seconds for the whole verification: past them the play stops and the
-        result says ``complete=False``.
-    memory_limit : int, optional
-        Bytes the process may hold while it plays; past them BudgetExceeded.
-    quick : bool
-        First look for a :func:`dead_structure`; if there is one, answer "not solved"
-        at once, without playing (``opened`` is then None and ``reason`` says why).
-        Otherwise play with the compiled loop (:mod:`mscsp.fastplay`) where it can
-        answer. ``solved`` and ``opened`` are the same as without ``quick``;
-        ``steps`` then counts the compiled loop's rounds, which skip subset reasoning.
-
-    Examples
-    --------
-    >>> lay = Layout.from_rows(["*..*", "....", "...."])
-    >>> r = verify(lay, 9)  # [1, 2]: a zero; the 1s and 2s then decide the top row
-    >>> r.solved, r.opened, r.safe_cells
-    (True, 10, 10)
-    """
-    started = time.perf_counter()
-    solver = SolverName.parse(solver)
-    if not layout.geometry.is_cell(click):
-        raise InputError(f"the click {list(layout.geometry.coords(click))} is not a cell of the board")
-    if quick:
-        found = fastplay.quick(layout, click, solver, use_total=use_total)
-        if isinstance(found, fastplay.FastResult):
-            return VerifyResult(found.won, found.opened, layout.safe_count, found.steps, True,
-                                time.perf_counter() - started, engine="compiled")
-        engine = "compiled" if found is not None else "python"
-        reason = _describe(layout, found) if found is not None else dead_structure(layout, click,
-                                                                                    use_total=use_total)
-        if reason is not None:
-            return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started, reason,
-                                engine)
-    game = Game(layout, record=False)
-    first = game.reveal(click)
-    if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
-        return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started)
-    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
-    deducer.opened(first)
-    deducer.run()
-    if game.status is Status.LOST:  # pragma: no cover - a sound solver never opens a mine
-        raise AssertionError("the solver opened a mine: it is unsound")
-    steps, complete = deducer.steps, deducer.complete
-    return VerifyResult(
-        solved=game.status is Status.WON,
-        opened=game.opened_count,
-        safe_cells=layout.safe_count,
-        steps=steps,
-        complete=complete,
-        seconds=time.perf_counter() - started,
-    )

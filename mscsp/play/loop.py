@@ -7,10 +7,12 @@ holds the layout, in the manner of Simon Tatham's Mines (a solver with a knowled
 grid and an ``open`` callback that never reads the mines).
 
 The single-point rules are kept up to date incrementally as cells open (each event
-touches only the clues around it); subset reasoning runs when they stall, and the
-complete solver only when subset reasoning stalls too. That changes the speed but
-not the outcome: knowledge only grows, so the cells a sound solver ends up opening
-do not depend on the order in which its deductions are applied.
+touches only the clues around it); when they stall, the solver's own rung (subset or
+complete) is asked once through :func:`mscsp.solvers.deduce`, the ladder's one entry
+point, with the engine and budgets the caller chose. The compiled loop of
+:mod:`mscsp.fastplay` keeps exactly these rounds, so the two count the same steps;
+and knowledge only grows, so the cells a sound solver ends up opening do not depend
+on the order in which its deductions are applied.
 
 :func:`play_game` adds the guessing policy of the win-rate experiments: when nothing
 is proven, click the covered cell with the least exact mine probability (ties in row
@@ -22,14 +24,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .budget import Budget
-from .constraints import build_constraints
-from .counting import forced_cells, probabilities
-from .errors import BudgetExceeded
-from .game import Game, Status
-from .solvers import deduce
-from .solvers.propagation import Propagator
-from .solvers.result import SolverName
+from ..budget import Budget
+from ..counting import probabilities
+from ..game import Game, Status
+from ..position import Mark
+from ..solvers import deduce
+from ..solvers.result import SolverName
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -114,6 +114,10 @@ class _SinglePoint:
         return progress
 
 
+#: DP states allowed when counting decides a stall of a play loop (past them, SAT decides).
+STALL_STATES = 20_000
+
+
 class Deducer:
     """Open what a solver proves, flag what it proves a mine, until it is stuck.
 
@@ -130,6 +134,10 @@ class Deducer:
     memory_limit : int, optional
         Bytes the process may hold, checked at every stall: past them the play
         stops with BudgetExceeded (memory).
+    engine : {'auto', 'sat', 'count'}
+        What decides the complete rung at a stall (:class:`mscsp.solvers.Engine`).
+    state_limit : int
+        Counting table entries allowed at a stall before ``auto`` asks SAT.
 
     Attributes
     ----------
@@ -141,10 +149,13 @@ class Deducer:
     """
 
     def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-                 time_limit: float = 30.0, memory_limit: int | None = None):
+                 time_limit: float = 30.0, memory_limit: int | None = None, engine: str = "auto",
+                 state_limit: int = STALL_STATES):
         self.game = game
         self.solver = SolverName.parse(solver)
         self.use_total = use_total
+        self.engine = engine
+        self.state_limit = state_limit
         self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
         self.memory = None if memory_limit is None else Budget(None, None, memory_limit)
         self.rules = _SinglePoint(game)
@@ -156,24 +167,28 @@ class Deducer:
         self.rules.opened(cells)
 
     def run(self) -> None:
-        """Deduce and play until the game is over or nothing more can be proven."""
+        """Deduce and play until the game is over or nothing more can be proven.
+
+        The single-point rules run to a fixed point; at a stall the solver's rung
+        (subset or complete) is asked once through :func:`mscsp.solvers.deduce`,
+        and what it proves is played. The compiled loop keeps the same rounds.
+        """
         game, rules = self.game, self.rules
         while game.status is Status.PLAYING:
             self.steps += rules.run()
             if game.status is not Status.PLAYING or self.solver is SolverName.SINGLE_POINT:
                 return
+            if self.memory is not None:
+                self.memory.check("playing the board")
+            left = self.deadline - time.perf_counter()
+            if left <= 0:  # out of time: what is open stays open, and the play says so
+                self.complete = False
+                return
             position = game.position(mines_known=self.use_total)
-            system = build_constraints(position)
-            known = Propagator(system, subset=True, use_total=self.use_total).run().known
-            if self.solver is SolverName.SAT and all(known.values()):
-                if self.memory is not None:
-                    self.memory.check("playing the board")
-                left = self.deadline - time.perf_counter()
-                if left <= 0:  # out of time: what is open stays open, and the play says so
-                    self.complete = False
-                    return
-                known, ok = _complete_step(position, system, self.use_total, left)
-                self.complete = self.complete and ok
+            known, ok = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
+                               engine=self.engine, state_limit=self.state_limit)
+            self.complete = self.complete and ok
+            known = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}
             if not known:
                 return
             self.steps += 1
@@ -185,25 +200,6 @@ class Deducer:
                 rules.reveal(c)
             if not safe and not rules.work:
                 return
-
-
-def _complete_step(position, system, use_total: bool, time_limit: float) -> tuple[dict[int, bool], bool]:
-    """Every cell the clues (and the total) force, for a play loop at a stall.
-
-    With the total known, exact counting decides it fastest on ordinary frontiers: a
-    cell is forced exactly when its mine probability is 0 or 1. When a part is too big
-    to count, or without the total, the SAT solver does it.
-    """
-    if use_total and system.remaining is not None:
-        try:
-            return forced_cells(position, system=system, state_limit=_STALL_STATES), True
-        except BudgetExceeded:
-            pass
-    return deduce(position, SolverName.SAT, use_total=use_total, time_limit=time_limit, system=system)
-
-
-#: DP states allowed when counting decides a stall (past them, SAT decides).
-_STALL_STATES = 20_000
 
 
 @dataclass(frozen=True)
@@ -225,7 +221,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
     """
     started = time.perf_counter()
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
-    deducer.opened(game.reveal(click))
+    deducer.opened(game.reveal_index(click))
     guesses = 0
     while game.status is Status.PLAYING:
         deducer.run()
@@ -234,7 +230,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         position = game.position(mines_known=use_total)
         best = probabilities(position).best()
         guesses += 1
-        opened = game.reveal(best)
+        opened = game.reveal_index(best)
         if game.status is Status.PLAYING:
             deducer.opened(opened)
     layout = game.layout()
