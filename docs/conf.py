@@ -46,9 +46,10 @@ html_title = f"mscsp {release}"
 html_last_updated_fmt = None
 html_show_sourcelink = False
 
-# autodoc: members in source order, the signature as written (no evaluated defaults)
+# autodoc: members in source order, the signature as written (no evaluated defaults);
+# each name where it is defined, not again where a package re-exports it
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True, "undoc-members": True}
+autodoc_default_options = {"members": True, "undoc-members": True, "ignore-module-all": True}
 autodoc_typehints = "none"
 autodoc_preserve_defaults = True
 

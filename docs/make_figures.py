@@ -31,11 +31,11 @@ from mscsp.counting.order import choose_order  # noqa: E402
 from mscsp.counting.variables import build_problem  # noqa: E402
 from mscsp.game import Game  # noqa: E402
 from mscsp.gadgets import GADGETS, TILE  # noqa: E402
-from mscsp.play import Deducer  # noqa: E402
+from mscsp.play.loop import Deducer  # noqa: E402
 from mscsp.position import Mark, Position, parse_position  # noqa: E402
-from mscsp.reduction import compile_cnf, parse_dimacs  # noqa: E402
+from mscsp import compile_cnf, parse_dimacs  # noqa: E402
 from mscsp.rules import generate  # noqa: E402
-from mscsp.verify import dead_pair, dead_square  # noqa: E402
+from mscsp.play.dead import dead_pair, dead_square  # noqa: E402
 
 plt.rcParams.update({
     "svg.hashsalt": "mscsp-docs",  # stable element ids: the same SVG on every run
@@ -240,7 +240,7 @@ def fig_sweep(out: Path, png: bool) -> None:
 def _stall(layout: Layout, click: int) -> Position:
     game = Game(layout, record=False)
     deducer = Deducer(game, "sat", use_total=True)
-    deducer.opened(game.reveal(click))
+    deducer.opened(game.reveal_index(click))
     deducer.run()
     return game.position()
 
@@ -252,7 +252,7 @@ def fig_verify(out: Path, png: bool) -> None:
     layout = generate(spec, "opening", click, 42).layout
     g = layout.geometry
     first = Game(layout, record=False)
-    first.reveal(g.index(*click))
+    first.reveal(click)
     draw_position(axes[0], first.position())
     ring(axes[0], *click)
     axes[0].set_title("the click opens a region", fontsize=8, pad=11)

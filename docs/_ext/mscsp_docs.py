@@ -18,7 +18,11 @@
     output), ``:hide:`` (run it, for the files it writes, but show nothing). A final
     ``> FILE`` writes standard output to that file in the scratch folder instead.
 
-Pages that use either directive are re-read on every build, so what they show is
+``.. module-sections::`` (one module per line of content)
+    A section with the ``automodule`` of each module; a package brings all its
+    public modules. A public module of mscsp that no page lists is a build warning.
+
+Pages that use these directives are re-read on every build, so what they show is
 never older than the code.
 """
 
@@ -29,6 +33,7 @@ import contextlib
 import importlib
 import io
 import os
+import pkgutil
 import re
 import shlex
 import shutil
@@ -272,6 +277,66 @@ class CommandOutput(SphinxDirective):
         return [block]
 
 
+# -- the API reference ---------------------------------------------------------------
+#: The package whose every public module the API reference must show.
+PACKAGE = "mscsp"
+
+
+def _public(name: str) -> bool:
+    return not any(part.startswith("_") for part in name.split("."))
+
+
+def public_modules(name: str) -> list[str]:
+    """``name`` and, for a package, every public module below it, in order."""
+    module = importlib.import_module(name)
+    found = [name]
+    if hasattr(module, "__path__"):
+        for info in pkgutil.walk_packages(module.__path__, name + "."):
+            if _public(info.name):
+                found.append(info.name)
+    return found
+
+
+class ModuleSections(SphinxDirective):
+    """A section with the ``automodule`` of each module listed, a package with all its
+    public modules; every public module of :data:`PACKAGE` must be listed on some page,
+    or the build warns, so a new or moved module cannot be left out."""
+
+    has_content = True
+
+    def run(self):
+        _remember(self)
+        env = self.env
+        if not hasattr(env, "mscsp_api_modules"):
+            env.mscsp_api_modules = {}
+        lines: list[str] = []
+        for entry in (line.strip() for line in self.content):
+            if not entry:
+                continue
+            try:
+                names = public_modules(entry)
+            except ImportError as exc:
+                logger.warning(f"module-sections: cannot import {entry}: {exc}", location=self.get_location())
+                continue
+            for name in names:
+                env.mscsp_api_modules[name] = env.docname
+                title = f"``{name}``"
+                lines += [title, "-" * len(title), "", f".. automodule:: {name}", ""]
+        node = nodes.container()
+        nested_parse_with_titles(self.state, StringList(lines, source=f"<module-sections {env.docname}>"), node)
+        return node.children
+
+
+def _check_api(app, env):
+    documented = getattr(env, "mscsp_api_modules", {})
+    if not documented:
+        return
+    for name in public_modules(PACKAGE):
+        if name not in documented and name != PACKAGE:
+            logger.warning(f"the API reference leaves out module {name}: add it to a module-sections list "
+                           f"in docs/api/")
+
+
 # -- always re-read the generated pages -------------------------------------------------
 def _outdated(app, env, added, changed, removed):
     return sorted(getattr(env, "mscsp_generated", set()) - set(removed))
@@ -280,15 +345,20 @@ def _outdated(app, env, added, changed, removed):
 def _purge(app, env, docname):
     if hasattr(env, "mscsp_generated"):
         env.mscsp_generated.discard(docname)
+    if hasattr(env, "mscsp_api_modules"):
+        env.mscsp_api_modules = {m: d for m, d in env.mscsp_api_modules.items() if d != docname}
 
 
 def _merge(app, env, docnames, other):
     env.mscsp_generated = getattr(env, "mscsp_generated", set()) | getattr(other, "mscsp_generated", set())
+    env.mscsp_api_modules = {**getattr(env, "mscsp_api_modules", {}), **getattr(other, "mscsp_api_modules", {})}
 
 
 def setup(app):
     app.add_directive("argparse-reference", ArgparseReference)
     app.add_directive("command-output", CommandOutput)
+    app.add_directive("module-sections", ModuleSections)
+    app.connect("env-check-consistency", _check_api)
     app.connect("env-get-outdated", _outdated)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
