@@ -11,10 +11,10 @@ cells with ``M`` mines (Sheng, "No-Guess Minesweeper Boards", 2026, for the firs
   ``safe`` case applies. Otherwise the other ``M-1`` mines lie uniformly on the
   other ``N-1`` cells and the clicked mine moves to the first free cell in scan
   order. Given free neighbours, that cell is a neighbour exactly when the ``p``
-  cells scanned before the first neighbour (the click aside) are all mines, so
+  cells scanned before the first neighbour (the click aside) are all mines, so::
 
-  ``P = (N-M)/N * C(N-K-1, M)/C(N-1, M)
-      + M/N * [C(N-K-1, M-1) - C(N-K-1-p, M-1-p)] / C(N-1, M-1)``.
+      P = (N-M)/N * C(N-K-1, M)/C(N-1, M)
+          + M/N * [C(N-K-1, M-1) - C(N-K-1-p, M-1-p)] / C(N-1, M-1)
 
   At the top-left corner ``p = 0`` and the second term vanishes: a mine moved from
   [0,0] lands on [1,0], a neighbour. Kostka's published ranges (0.19–0.60 Beginner,
