@@ -43,14 +43,15 @@ def flood_region(width, height, holes, mines: set[int], flags: set[int], start: 
     return seen
 
 
-def brute_force(position, clues=None, use_total=True):
+def brute_force(position, clues=None, use_total=True, with_layouts=False):
     """Enumerate every assignment of the covered cells (vectorised over 2**n rows).
 
     ``clues`` restricts the check to those revealed cells (default: all of them);
     flags count as mines, as everywhere in mscsp. Returns a dict with ``count`` (the
     number of consistent layouts), ``safe`` and ``mine`` (cells forced either way,
     empty when there is no layout) and ``per_cell`` (layouts with a mine on each
-    covered cell).
+    covered cell); with ``with_layouts``, also ``layouts``: each consistent layout
+    as the set of its mines among the covered cells.
     """
     import numpy as np
 
@@ -77,7 +78,10 @@ def brute_force(position, clues=None, use_total=True):
     per_cell = {c: int(good[:, i].sum()) for c, i in col.items()}
     safe = {c for c in covered if count and per_cell[c] == 0}
     mine = {c for c in covered if count and per_cell[c] == count}
-    return {"count": count, "safe": safe, "mine": mine, "per_cell": per_cell}
+    out = {"count": count, "safe": safe, "mine": mine, "per_cell": per_cell}
+    if with_layouts:
+        out["layouts"] = [{covered[i] for i in np.flatnonzero(row).tolist()} for row in good]
+    return out
 
 
 def enumerate_tile(rows, virtual):

@@ -1,0 +1,91 @@
+"""The guessing policies: functions of the position only, weighed exactly, never
+better than the optimum."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES
+from mscsp.board import Layout, Spec
+from mscsp.errors import InputError
+from mscsp.game import Game
+from mscsp.play.optimum import optimal_play, policy_play
+from mscsp.play.policies import Policy, choose, outcomes
+from mscsp.position import Mark
+from oracles import brute_force, brute_numbers
+from strategies import small_positions
+
+POLICIES = [p.value for p in Policy]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_outcomes_split_the_layouts_where_the_cell_is_safe(position):
+    truth = brute_force(position, with_layouts=True)
+    if truth["count"] == 0 or position.mines is None:
+        return
+    g = position.geometry
+    covered = position.covered_cells()
+    flags = set(position.flagged_cells())
+    for cell in covered[:3]:
+        # brute force: every consistent layout with the cell safe, by the number it shows
+        by_number: dict[int, int] = {}
+        for mines in truth["layouts"]:
+            if cell not in mines:
+                shown = brute_numbers(g.width, g.height, g.holes, set(mines) | flags)[cell]
+                by_number[shown] = by_number.get(shown, 0) + 1
+        assert {o.number: o.layouts for o in outcomes(position, cell)} == by_number
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_move_depends_on_the_position_not_the_layout(policy):
+    # two layouts that look the same after the first click: the move must be the same
+    spec = Spec(5, 5, 4)
+    seen = {}
+    for seed in range(40):
+        game = Game.deferred(spec, "safe", seed)
+        game.reveal((0, 0))
+        if game.status.value != "playing":
+            continue
+        position = game.position()
+        key = (position.grid.tobytes(), position.mines)
+        move = choose(position, policy)
+        assert position.grid[move] == Mark.COVERED
+        if key in seen:
+            assert seen[key] == move
+        seen[key] = move
+    assert len(seen) < 40  # some positions repeated across layouts
+
+
+def test_policies_refuse_what_they_cannot_weigh():
+    from mscsp.position import parse_position
+
+    with pytest.raises(InputError, match="no covered cell"):
+        choose(parse_position("mines: 1\n1F\n"), "least-p")
+    with pytest.raises(InputError, match="unknown policy"):
+        choose(parse_position("mines: 1\n1.\n.."), "best")
+
+
+@pytest.mark.parametrize("spec,rule,click", [(Spec(4, 4, 3), "safe", (0, 0)), (Spec(4, 4, 4), "opening", (0, 0))])
+def test_every_policy_is_within_the_optimum_and_the_ladder_is_exact(spec, rule, click):
+    best = optimal_play(spec, rule, click).probability
+    for policy in POLICIES:
+        exact = policy_play(spec, rule, click, lambda p: choose(p, policy)).probability
+        assert Fraction(1, 2) < exact <= best
+
+
+def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
+    # the 1 in the middle of a 3x3 corner of an empty board: least-p and secondary
+    # safety disagree; the lookahead's choice must score no worse on its own measure
+    layout = Layout.from_rows(["....*", ".....", ".....", "*....", "...*."])
+    game = Game(layout)
+    game.reveal((0, 0))
+    position = game.position()
+
+    def secondary(cell):
+        return sum(Fraction(o.layouts) * o.next_safety for o in outcomes(position, cell))
+
+    assert secondary(choose(position, "+lookahead")) >= secondary(choose(position, "least-p"))
