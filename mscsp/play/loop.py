@@ -14,9 +14,10 @@ point, with the engine and budgets the caller chose. The compiled loop of
 and knowledge only grows, so the cells a sound solver ends up opening do not depend
 on the order in which its deductions are applied.
 
-:func:`play_game` adds the guessing policy of the win-rate experiments: when nothing
-is proven, click the covered cell with the least exact mine probability (ties in row
-order, as :meth:`mscsp.counting.Probabilities.best`).
+:func:`play_game` adds a guessing policy for the win-rate experiments: when nothing
+is proven, the policy (:mod:`mscsp.play.policies`; by default the covered cell with
+the least exact mine probability, ties in row order) picks the click from the
+position alone.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import time
 from dataclasses import dataclass
 
 from ..budget import Budget
-from ..counting import probabilities
 from ..game import Game, Status
 from ..position import Mark
 from ..solvers import deduce
 from ..solvers.result import SolverName
+from .policies import choose
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -214,11 +215,13 @@ class GameRecord:
 
 
 def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.SAT, use_total: bool = True,
-              time_limit: float = 30.0) -> GameRecord:
-    """Play to the end: the first click, then proofs, and least-probability guesses when stuck.
+              time_limit: float = 30.0, policy: str = "least-p") -> GameRecord:
+    """Play to the end: the first click, then proofs, and the policy's guess when stuck.
 
-    The first click is not counted as a guess.
+    ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
+    position only. The first click is not counted as a guess.
     """
+
     started = time.perf_counter()
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
     deducer.opened(game.reveal_index(click))
@@ -228,7 +231,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         if game.status is not Status.PLAYING:
             break
         position = game.position(mines_known=use_total)
-        best = probabilities(position).best()
+        best = choose(position, policy)
         guesses += 1
         opened = game.reveal_index(best)
         if game.status is Status.PLAYING:

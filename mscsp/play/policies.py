@@ -126,17 +126,23 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     Raises
     ------
     InputError
-        When no covered cell can be clicked, or the probabilities are not exact.
+        When no covered cell can be clicked, or (above ``least-p``) the
+        probabilities are not exact.
     """
     policy = Policy.parse(policy)
     probs = probs if probs is not None else probabilities(position)
+    if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
+        best = probs.best()
+        if best is None:
+            raise InputError("no covered cell can be clicked")
+        return best
     if not probs.exact or probs.layouts is None:
-        raise InputError("the guessing policies need exact probabilities")
+        raise InputError(f"policy {policy.value!r} needs exact probabilities")
     ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     least = ranked[0][0]
-    if policy is Policy.LEAST_P or ranked[0][0] == 0:
+    if least == 0:
         return ranked[0][1]
     if policy is Policy.PROGRESS:
         near = [c for p, c in ranked if p <= least + tolerance]
