@@ -102,6 +102,7 @@ class _Search:
         self.mines = mines
         self.numbers = _numbers(g, mines)
         self.safe_total = g.area - spec.mines
+        self.symmetries = _symmetries(g, click)
         self.memo: dict[tuple[int, bytes], tuple[int, bool]] = {}  # W, or an upper bound on it
 
     def check_time(self) -> None:
@@ -112,7 +113,7 @@ class _Search:
         """The layouts where ``cell`` is safe, split by the number it shows."""
         safe = layouts[~self.mines[layouts, cell]]
         shown = self.numbers[safe, cell]
-        return [safe[shown == v] for v in np.unique(shown)]
+        return [safe[shown == v] for v in np.flatnonzero(np.bincount(shown, minlength=9)).tolist()]
 
     def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Policy | None, alpha: int = -1) -> int:
         """W(S) for the knowledge ``opened`` (ascending cells), or a bound when it is small.
@@ -124,12 +125,14 @@ class _Search:
         n = len(layouts)
         if len(opened) == self.safe_total:
             return n
-        key = (sum(1 << c for c in opened), self.numbers[layouts[0], list(opened)].tobytes())
+        key = self.key(layouts[0], opened)
         known = self.memo.get(key)
         if known is not None and (known[1] or known[0] <= alpha):
             return known[0]
         self.check_time()
-        covered = np.setdiff1d(np.arange(self.geometry.area), opened)
+        closed = np.ones(self.geometry.area, dtype=bool)
+        closed[list(opened)] = False
+        covered = np.flatnonzero(closed)
         mine_count = self.mines[np.ix_(layouts, covered)].sum(axis=0)
         safe = covered[mine_count == 0]
         if safe.size or choose is not None:
@@ -155,6 +158,18 @@ class _Search:
         self.memo[key] = (value, exact)
         return value
 
+    def key(self, layout: int, opened: tuple[int, ...]) -> tuple[int, bytes]:
+        """The memo key of a knowledge state, the same for every image of it under a
+        symmetry of the board that keeps the first click in place."""
+        shown = self.numbers[layout, list(opened)].tolist()
+        best = None
+        for perm in self.symmetries:
+            moved = sorted(zip((perm[c] for c in opened), shown))
+            key = (sum(1 << c for c, _ in moved), bytes(v for _, v in moved))
+            if best is None or key < best:
+                best = key
+        return best
+
     def sum_parts(self, layouts: np.ndarray, opened: tuple[int, ...], cell: int, choose: Policy | None,
                   alpha: int) -> tuple[int, bool]:
         """W after opening ``cell``: the sum over the numbers it shows, exact when it
@@ -176,6 +191,23 @@ class _Search:
         grid[list(opened)] = self.numbers[layouts[0], list(opened)]
         grid[mines] = Mark.FLAG
         return Position(self.geometry, grid, self.spec.mines)
+
+
+def _symmetries(g: Geometry, click: int) -> list[list[int]]:
+    """The symmetries of the rectangle (as cell permutations) that fix ``click``:
+    the layouts the rule allows, and so every value, are the same under them."""
+    w, h = g.width, g.height
+    maps = [lambda x, y: (x, y), lambda x, y: (w - 1 - x, y), lambda x, y: (x, h - 1 - y),
+            lambda x, y: (w - 1 - x, h - 1 - y)]
+    if w == h:
+        maps += [lambda x, y: (y, x), lambda x, y: (h - 1 - y, w - 1 - x), lambda x, y: (h - 1 - y, x),
+                 lambda x, y: (y, w - 1 - x)]
+    out = []
+    for f in maps:
+        perm = [f(*g.coords(c))[1] * w + f(*g.coords(c))[0] for c in range(g.area)]
+        if perm[click] == click:
+            out.append(perm)
+    return out
 
 
 def _insert(opened: tuple[int, ...], cell: int) -> tuple[int, ...]:
