@@ -35,8 +35,8 @@ def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: in
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _flag_note(position: Position, clue: int) -> str:
-    flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+def _flag_note(flags: int) -> str:
+    """Said after a clue that touches flags (a clue's flags: its number less its equation's count)."""
     if not flags:
         return ""
     return f" (it touches {_n(flags)} flag{'s' if flags != 1 else ''})"
@@ -46,10 +46,11 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     con = system.by_clue.get(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
-    more = " more" if _flag_note(position, clue) else ""
+    note = _flag_note(position.number(clue) - con.count)
+    more = " more" if note else ""
     noun = "mine" if con.count == 1 else "mines"
     return (
-        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{_flag_note(position, clue)} "
+        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{note} "
         f"among {cells_text(position, con.cells)}"
     )
 
@@ -86,13 +87,13 @@ def describe_deduction(
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
                 f"{clue_name(position, clue)} has exactly {_n(len(con.cells))} covered "
-                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position, clue)}, "
+                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position.number(clue) - con.count)}, "
                 f"{cells_text(position, con.cells)}, so {pron}"
             )
         if con is not None and con.count == 0 and not mine:
             if position.number(clue) == 0:
                 return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
-            flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+            flags = position.number(clue)  # its equation needs no more mines
             return (
                 f"{clue_name(position, clue)} already has its {_n(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
