@@ -101,10 +101,13 @@ class Probabilities:
         """
         if proven_safe:
             return min(proven_safe)
-        known = [(p, c) for c, p in self.cells.items() if p is not None and p != 1]
-        if not known:
+        # cells of one group share one Fraction: compare each value once, not each cell
+        values = {id(p): p for p in self.cells.values() if p is not None}
+        lowest = min((p for p in values.values() if p != 1), default=None)
+        if lowest is None:
             return None
-        return min(known)[1]
+        return min(c for c, p in self.cells.items() if p is not None and p.numerator * lowest.denominator
+                   == lowest.numerator * p.denominator)
 
 
 def poly_mul(a: list, b: list) -> list:
