@@ -48,11 +48,10 @@ def _forced(probs: Probabilities) -> dict[int, bool]:
     mine on it, and 1 exactly when every one does: the cells the clues (and the
     total) force.
     """
-    out = {}
-    for c, p in probs.cells.items():
-        if p is not None and (p.numerator == 0 or p.numerator == p.denominator):
-            out[c] = p.numerator != 0
-    return out
+    # the cells of a group share one Fraction: look at each value once, not each cell
+    values = {id(p): p for p in probs.cells.values() if p is not None}
+    mine = {k: p.numerator != 0 for k, p in values.items() if p.numerator == 0 or p.numerator == p.denominator}
+    return {c: mine[id(p)] for c, p in probs.cells.items() if id(p) in mine} if mine else {}
 
 
 @dataclass(frozen=True)

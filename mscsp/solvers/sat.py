@@ -747,11 +747,14 @@ class SatEngine:
 
         ``known`` must hold only cells that the clues (and the total) force. A cell
         that one clue forces alone takes that clue (see
-        :func:`~mscsp.solvers.propagation.single_clue_reasons`); for the others a
-        core is shrunk by deletion on a plain encoding: first of the cell's
-        component alone, without the total, and only when that does not force the
-        cell, of the whole frontier with the total. Solvers are built only for the
-        components that need one. Cells not explained within the time limit get None.
+        :func:`~mscsp.solvers.local.single_clue_reasons`); for the others a core is
+        shrunk by deletion on a plain encoding: first of the cell's component alone,
+        without the total, and only when that does not force the cell, of the whole
+        frontier with the total. Solvers are built only for the components that need
+        one. Cells touched by exactly the same clues are interchangeable (swapping
+        two maps layouts to layouts), so a minimal reason of one is a minimal reason
+        of the others: one core serves them all. Cells not explained within the time
+        limit get None.
         """
         s = self.system
         reason: dict[int, tuple[frozenset[int], bool] | None] = {}
@@ -777,11 +780,16 @@ class SatEngine:
                 self.parts.append(whole[0])
             return whole[0]
 
+        twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
         try:
             for c in rest:
                 if time.perf_counter() > self.deadline:
                     break
                 if c in s.by_cell:
+                    twin = twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
+                    if twin != c:
+                        reason[c] = reason.get(twin)
+                        continue
                     i = component_of[s.by_cell[c][0]]
                     part = parts.get(i)
                     if part is None:
