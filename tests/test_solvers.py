@@ -15,7 +15,7 @@ from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
 from mscsp.solvers import deduce, solve
-from mscsp.solvers.local import forced_by
+from mscsp.solvers.local import forced_by, pair_reason
 from oracles import (
     assert_core_is_inconsistent_and_minimal,
     assert_explanation_is_valid_and_minimal,
@@ -269,3 +269,23 @@ def test_one_or_two_clues_force_what_enumeration_forces(constraints, cell):
     values = {bits[cell] for bits in layouts}
     expected = None if len(values) != 1 or not any(cell in con.cells for con in constraints) else values == {1}
     assert forced_by(constraints, cell) == expected
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(allow_wrong=False))
+def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(position):
+    position = position.with_mines(None)
+    system = build_constraints(position)
+    truth = brute_force(position)
+    for cell, mine in [(c, False) for c in truth["safe"]] + [(c, True) for c in truth["mine"]]:
+        through = [con.clue for con in system.constraints if cell in con.cells]
+        if any(clues_force(position, [a], False, [cell], {cell} if mine else set()) for a in through):
+            continue  # one clue forces it: explained without a pair
+        forcing = {(a, b) for a in through for b in position.revealed_cells() if b != a
+                   and clues_force(position, [a, b], False, [cell], {cell} if mine else set())}
+        pair = pair_reason(system, cell, mine, {})
+        if pair is None:
+            assert not forcing
+        else:
+            a, b = (system.constraints[e].clue for e in pair)
+            assert (a, b) in forcing or (b, a) in forcing

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..constraints import Constraint, ConstraintSystem
 
-__all__ = ["single_clue_reasons", "forced_by"]
+__all__ = ["single_clue_reasons", "forced_by", "pair_reason"]
 
 
 def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]:
@@ -63,7 +63,47 @@ def forced_by(constraints: list[Constraint], cell: int) -> bool | None:
             return None
         return a.count > 0
     a, b = constraints
-    in_a, in_b = set(a.cells), set(b.cells)
+    return _two(a, frozenset(a.cells), b, frozenset(b.cells), cell)
+
+
+def pair_reason(system: ConstraintSystem, cell: int, mine: bool,
+                cell_sets: dict[int, frozenset[int]]) -> tuple[int, int] | None:
+    """Two equations (indices into ``system.constraints``) that alone force ``cell``
+    to be ``mine``, or None: one through the cell and one sharing a cell with it,
+    tried in the system's order. ``cell_sets`` caches each equation's cells.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.constraints import build_constraints
+    >>> s = build_constraints(parse_position("-12-\\n....\\n"))  # a 1-2: [3,1] is a mine
+    >>> pair_reason(s, 7, True, {}), pair_reason(s, 5, True, {})
+    ((0, 1), None)
+    """
+    constraints, by_cell = system.constraints, system.by_cell
+
+    def cells_of(e: int) -> frozenset[int]:
+        found = cell_sets.get(e)
+        if found is None:
+            found = cell_sets[e] = frozenset(constraints[e].cells)
+        return found
+
+    tried: set[tuple[int, int]] = set()
+    for a in by_cell.get(cell, ()):
+        in_a = cells_of(a)
+        for x in constraints[a].cells:
+            for b in by_cell[x]:
+                pair = (a, b) if a < b else (b, a)
+                if b == a or pair in tried:
+                    continue
+                tried.add(pair)
+                if _two(constraints[a], in_a, constraints[b], cells_of(b), cell) is mine:
+                    return pair
+    return None
+
+
+def _two(a: Constraint, in_a: frozenset[int], b: Constraint, in_b: frozenset[int], cell: int) -> bool | None:
+    """What the equations ``a`` and ``b`` (with their cells as sets) force on ``cell``."""
     n_shared = len(in_a & in_b)
     n_a, n_b = len(in_a) - n_shared, len(in_b) - n_shared  # the parts only one of them sees
     lo = max(0, a.count - n_a, b.count - n_b)  # mines in the shared part: lo..hi

@@ -36,7 +36,7 @@ from ..budget import Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
-from .local import forced_by, single_clue_reasons
+from .local import forced_by, pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -781,6 +781,7 @@ class SatEngine:
             return whole[0]
 
         twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
+        cell_sets: dict[int, frozenset[int]] = {}
         try:
             for c in rest:
                 if time.perf_counter() > self.deadline:
@@ -789,6 +790,10 @@ class SatEngine:
                     twin = twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
                     if twin != c:
                         reason[c] = reason.get(twin)
+                        continue
+                    pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
+                    if pair is not None:
+                        reason[c] = (frozenset(s.constraints[e].clue for e in pair), False)
                         continue
                     i = component_of[s.by_cell[c][0]]
                     part = parts.get(i)
