@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pysat.card import CardEnc, EncType
-
 __all__ = ["ENCODINGS", "exactly", "exact_counter"]
 
 ENCODINGS = ("binomial", "seqcounter", "totalizer", "cardnetwrk", "sortnetwrk")
@@ -43,6 +41,8 @@ def exactly(lits: list[int], k: int, *, top: int, encoding: str = "binomial") ->
         clauses = [[-v for v in group] for group in combinations(lits, k + 1)]
         clauses += [list(group) for group in combinations(lits, n - k + 1)]
         return clauses, top
+    from pysat.card import CardEnc, EncType  # only these encodings need pysat at all
+
     kind = {
         "seqcounter": EncType.seqcounter,
         "totalizer": EncType.totalizer,

@@ -29,9 +29,6 @@ import threading
 import time
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType, ITotalizer
-from pysat.solvers import Solver
-
 from ..budget import Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
@@ -113,6 +110,12 @@ class _Part:
         ``encode`` lists the equations to encode under selectors (default: all).
         Encoding a huge board takes seconds and memory: when ``limits`` run out it
         stops with BudgetExceeded."""
+        # pysat is imported when a solver is built, not with the module: an analysis
+        # whose count proves every cell and whose explanations need no SAT call
+        # starts faster without it
+        from pysat.card import CardEnc, EncType, ITotalizer
+        from pysat.solvers import Solver
+
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
