@@ -119,22 +119,27 @@ class _Part:
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
-        self.lit = lit if lit is not None else {c: i + 1 for i, c in enumerate(cells)}
-        self.var = {c: abs(v) for c, v in self.lit.items()}
+        if lit is None:
+            self.lit = self.var = {c: i + 1 for i, c in enumerate(cells)}
+        else:
+            self.lit, self.var = lit, {c: abs(v) for c, v in lit.items()}
         top = max(self.var.values(), default=0)
         self.selector: dict[int, int] = {}
+        self.eq_of_selector: dict[int, int] = {}
+        self.clue_of_selector: dict[int, int] = {}
         clauses: list[list[int]] = []
+        constraints, literal = system.constraints, self.lit
         for n, e in enumerate(eq_ids if encode is None else encode):
             if n % _CHECK_EVERY == _CHECK_EVERY - 1:
                 _check(limits, "encoding the clues for SAT")
-            con = system.constraints[e]
+            con = constraints[e]
             top += 1
             sel = top
             self.selector[e] = sel
-            body, top = exactly([self.lit[c] for c in con.cells], con.count, top=top, encoding=encoding)
-            clauses.extend(cl + [-sel] for cl in body)
-        self.eq_of_selector = {s: e for e, s in self.selector.items()}
-        self.clue_of_selector = {s: system.constraints[e].clue for s, e in self.eq_of_selector.items()}
+            self.eq_of_selector[sel] = e
+            self.clue_of_selector[sel] = con.clue
+            body, top = exactly([literal[c] for c in con.cells], con.count, top=top, encoding=encoding, guard=-sel)
+            clauses += body
         top += 1
         self.false_lit = top  # assumed when a bound is impossible: an immediate conflict
         clauses.append([-self.false_lit])
