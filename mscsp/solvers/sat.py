@@ -33,7 +33,7 @@ from ..budget import Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
-from .local import forced_by, pair_reason, single_clue_reasons
+from .local import pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -468,16 +468,17 @@ class SatEngine:
         return frozenset(part.clue_of_selector[x] for x in keep), use_total
 
     def _deletion(self, part: _Part, extra: list[int], include_total: bool,
-                  deadline: float | None = None, cell: tuple[int, bool] | None = None,
+                  deadline: float | None = None, single_and_pairs_fail: bool = False,
                   ) -> tuple[list[int], bool, bool] | None:
         """Deletion-based core shrinking: ``(selectors, uses total, finished)``.
 
         Every set it returns is unsatisfiable with ``extra``; ``finished`` says
         whether each of its clues was shown to be needed before ``deadline``
         (default: the engine's). None when ``extra`` and the clues are satisfiable or
-        the first call runs out of time. When the core explains a cell — ``cell`` is
-        ``(cell, mine)`` and ``extra`` the opposite — sets of at most two clues
-        without the total are decided in closed form (:func:`~mscsp.solvers.local.forced_by`).
+        the first call runs out of time. When the core explains a cell that no clue
+        and no pair of clues forces on their own (the caller has checked, see
+        :func:`~mscsp.solvers.local.pair_reason`), ``single_and_pairs_fail`` says so:
+        sets of at most two clues without the total then need no SAT call.
         """
         deadline = self.deadline if deadline is None else deadline
         cands = part.selectors()
@@ -498,13 +499,8 @@ class SatEngine:
             if time.perf_counter() > deadline:
                 return keep, use_total, False
             trial = keep[:i] + keep[i + 1 :]
-            if cell is not None and not use_total and len(trial) <= 2:
-                constraints = self.system.constraints
-                forced = forced_by([constraints[part.eq_of_selector[x]] for x in trial], cell[0])
-                if forced == cell[1]:
-                    keep = trial
-                else:
-                    i += 1
+            if single_and_pairs_fail and not use_total and len(trial) <= 2:
+                i += 1  # such a set does not force the cell: this clue is needed
                 continue
             res = part.solve(extra + trial + t_used, self.budget, deadline)
             if res is False:
@@ -754,14 +750,15 @@ class SatEngine:
         """A minimal set of clues (and whether the total) for every cell of ``known``.
 
         ``known`` must hold only cells that the clues (and the total) force. A cell
-        that one clue forces alone takes that clue (see
-        :func:`~mscsp.solvers.local.single_clue_reasons`); for the others a core is
-        shrunk by deletion on a plain encoding: first of the cell's component alone,
-        without the total, and only when that does not force the cell, of the whole
-        frontier with the total. Solvers are built only for the components that need
-        one. Cells touched by exactly the same clues are interchangeable (swapping
-        two maps layouts to layouts), so a minimal reason of one is a minimal reason
-        of the others: one core serves them all. Cells not explained within the time
+        that one clue forces alone takes that clue, one that a pair of clues forces
+        takes the pair (both found in closed form, see :mod:`mscsp.solvers.local`);
+        for the others a core is shrunk by deletion on a plain encoding: first of the
+        cell's component alone, without the total, and only when that does not force
+        the cell, of the whole frontier with the total. Solvers are built only for
+        the components that need one, and no set of two clues is asked of them.
+        Cells touched by exactly the same clues are interchangeable (swapping two
+        maps layouts to layouts), so a minimal reason of one is a minimal reason of
+        the others: one core serves them all. Cells not explained within the time
         limit get None.
         """
         s = self.system
@@ -811,11 +808,11 @@ class SatEngine:
                                                 backend=self.backend, encoding=self.encoding, limits=self.limits)
                         self.parts.append(part)
                     found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]], include_total=False,
-                                           cell=(c, known[c]))
+                                           single_and_pairs_fail=True)
                     if found is None and self.use_total and time.perf_counter() < self.deadline:
                         part = whole_part()  # the clues alone do not force it: the total is needed
                         found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
-                                               include_total=True, cell=(c, known[c]))
+                                               include_total=True, single_and_pairs_fail=True)
                     reason[c] = self._clues(part, found)
                 elif c not in reason and self.use_total and whole_part().shiftable:
                     # a cell away from clues, forced by the total: all of them are, together,
