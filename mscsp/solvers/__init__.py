@@ -162,8 +162,9 @@ def solve(
         groups: dict[tuple, list[int]] = {}
         for d in deductions:
             groups.setdefault((d.mine, d.clues, d.uses_total), []).append(d.cell)
+        said: dict[int, str] = {}
         for (mine, clues, total), cells in sorted(groups.items(), key=lambda kv: min(kv[1])):
-            text = describe_deduction(position, system, cells, mine, clues, total)
+            text = describe_deduction(position, system, cells, mine, clues, total, said)
             explanations.append(Explanation(tuple(cells), clues, total, text))
     return SolveResult(
         solver,

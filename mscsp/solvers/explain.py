@@ -67,9 +67,13 @@ def _total_text(system: ConstraintSystem) -> str:
 
 
 def describe_deduction(
-    position: Position, system: ConstraintSystem, cells: list[int], mine: bool, clues: tuple[int, ...], uses_total: bool
+    position: Position, system: ConstraintSystem, cells: list[int], mine: bool, clues: tuple[int, ...],
+    uses_total: bool, said: dict[int, str] | None = None,
 ) -> str:
     """One sentence for cells forced, all the same way, by ``clues`` (and the total).
+
+    ``said`` keeps what each clue needs, in words, between the sentences of one
+    position (a clue is named in many of them): pass one dict to every call.
 
     Examples
     --------
@@ -100,11 +104,17 @@ def describe_deduction(
             )
     if not clues and not uses_total:  # every forced cell has a reason; none was found within the time limit
         return f"{_conclusion(position, cells, mine)}: proven, but not explained within the time limit"
+    said = {} if said is None else said
+    needs = []
+    for c in clues[:3] if len(clues) + uses_total > 4 else clues:
+        text = said.get(c)
+        if text is None:
+            text = said[c] = _need(position, system, c)
+        needs.append(text)
     if len(clues) + uses_total > 4:
-        shown = "; ".join(_need(position, system, c) for c in clues[:3])
-        head = f"taking {len(clues)} clues together ({shown}; and more)"
+        head = f"taking {len(clues)} clues together ({'; '.join(needs)}; and more)"
     else:
-        head = "; ".join([_need(position, system, c) for c in clues] + ([_total_text(system)] if uses_total else []))
+        head = "; ".join(needs + ([_total_text(system)] if uses_total else []))
     return f"{head}: so {_conclusion(position, cells, mine)}"
 
 
