@@ -71,11 +71,12 @@ def test_analyse_names_a_minimal_clash(position, use_total):
 
 
 @settings(max_examples=EXAMPLES)
-@given(small_positions(), st.booleans())
-def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total):
+@given(small_positions(), st.booleans(), st.sampled_from([None, 0]))
+def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total, state_limit):
+    kwargs = {} if state_limit is None else {"state_limit": state_limit}
     truth = brute_force(position, use_total=use_total)
-    single = analyse(position, "single-point", use_total=use_total)
-    subset = analyse(position, "subset", use_total=use_total)
+    single = analyse(position, "single-point", use_total=use_total, **kwargs)
+    subset = analyse(position, "subset", use_total=use_total, **kwargs)
     assert single.result.consistent == subset.result.consistent == (truth["count"] > 0)
     if not single.result.consistent:
         return
@@ -85,6 +86,8 @@ def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total
     assert set(subset.result.safe) <= truth["safe"] and set(subset.result.mines) <= truth["mine"]
     assert set(single.result.safe) <= set(subset.result.safe)
     assert set(single.result.mines) <= set(subset.result.mines)
+    for c in truth["safe"] | truth["mine"]:  # whatever the rung, the complete solver's cells are exact
+        assert subset.probabilities.cells[c] == (c in truth["mine"]) and c not in subset.probabilities.intervals
 
 
 def _expert_positions(seed: int, games: int):
