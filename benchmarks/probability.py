@@ -10,14 +10,18 @@ at every stuck position (never a won or lost game's final state), without duplic
 On each position both engines run in the same process, best of ``--repeat`` runs:
 
 - ``mscsp.counting.probabilities`` (exact fractions, the mine total used);
+- ``mscsp.analysis.analyse`` (everything ``mscsp solve`` computes: the proven cells
+  with their explanations, the probabilities, the suggested click);
 - ``ms_toollib.cal_probability_onboard`` (Rust; PyPI ms-toollib), given the same
   position as rows of codes (flags as 11, which it re-derives: they are proven mines).
 
-Every covered unflagged cell must agree to 1e-9; disagreements are counted and the
-first ones shown. Prints median, p90 and max milliseconds per position for each
-engine, the ratio of medians, and the same timing and check on
-``examples/positions/long_frontier.txt``. Needs ``pip install ms-toollib`` (a
-benchmark-only dependency).
+Every covered unflagged cell must agree to 1e-9, for the counting engine and for
+``analyse``; disagreements are counted and the first ones shown. ``analyse``'s
+proven safe cells and mines must be exactly those the complete SAT solver proves
+(``mscsp.solvers.deduce``, timed apart). Prints median, p90 and max milliseconds per
+position for each, the ratios of medians to ms_toollib, and the same timing and
+check on ``examples/positions/long_frontier.txt``. Needs ``pip install ms-toollib``
+(a benchmark-only dependency).
 
     python benchmarks/probability.py --positions 200 --seed 2026 --repeat 3
 """
@@ -32,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mscsp.analysis import analyse
 from mscsp.board import Spec
 from mscsp.counting import probabilities
 from mscsp.game import Game, Status
@@ -114,17 +119,22 @@ def _timed(fn, repeat: int):
     return result, times
 
 
+def _fresh(position: Position) -> Position:
+    """A copy of the position, so no cached view carries over from an earlier run."""
+    return Position(position.geometry, position.grid, position.mines)
+
+
 def time_both(position: Position, repeat: int):
     """Time both engines on one position: (ours, theirs, mscsp runs, ms_toollib runs).
 
     Run times are in milliseconds; callers take the best (the minimum).
     ``theirs`` is ms_toollib's probability grid, or the RuntimeError it raised. Each
-    mscsp run gets a fresh copy of the position, so no cached view carries over.
+    mscsp run gets a fresh copy of the position.
     """
     import ms_toollib as ms
 
     board = ms_board(position)
-    ours, t_ours = _timed(lambda: probabilities(Position(position.geometry, position.grid, position.mines)), repeat)
+    ours, t_ours = _timed(lambda: probabilities(_fresh(position)), repeat)
 
     def theirs_call():
         try:
@@ -134,6 +144,19 @@ def time_both(position: Position, repeat: int):
 
     theirs, t_theirs = _timed(theirs_call, repeat)
     return ours, theirs, t_ours, t_theirs
+
+
+def time_analyse(position: Position, repeat: int):
+    """``analyse`` on one position: (the analysis, run times in milliseconds)."""
+    return _timed(lambda: analyse(_fresh(position)), repeat)
+
+
+def proof_mismatch(analysis) -> bool:
+    """Whether the analysis proves other cells than the complete SAT solver does."""
+    known, complete = deduce(analysis.position, "sat")
+    mines = {c for c, mine in known.items() if mine}
+    safe = set(known) - mines
+    return not complete or set(analysis.result.mines) != mines or set(analysis.result.safe) != safe
 
 
 def disagreements(position: Position, ours, theirs) -> list[tuple[int, object, object]]:
@@ -181,16 +204,22 @@ def main(argv=None) -> int:
         return 2
 
     corpus, games = build_corpus(args.positions, args.seed)
-    t_ours, t_theirs = [], []
-    bad_positions, shown, inexact = 0, [], 0
+    t_ours, t_theirs, t_analyse = [], [], []
+    bad_positions, bad_analyses, bad_proofs, shown, inexact = 0, 0, 0, [], 0
     for i, position in enumerate(corpus):
         ours, theirs, a, b = time_both(position, args.repeat)
+        analysis, c = time_analyse(position, args.repeat)
         t_ours.append(min(a))
         t_theirs.append(min(b))
+        t_analyse.append(min(c))
         inexact += not ours.exact
         bad = disagreements(position, ours, theirs)
         bad_positions += bool(bad)
         shown.extend(_describe(position, i, *d) for d in bad[: SHOW - len(shown)])
+        bad = disagreements(position, analysis.probabilities, theirs)
+        bad_analyses += bool(bad)
+        shown.extend(_describe(position, f"{i} (analyse)", *d) for d in bad[: SHOW - len(shown)])
+        bad_proofs += proof_mismatch(analysis)
 
     n = len(corpus)
     covered = [p.covered_count for p in corpus]
@@ -199,21 +228,28 @@ def main(argv=None) -> int:
     print(f"covered unflagged cells per position: median {statistics.median(covered):.0f}, "
           f"min {min(covered)}, max {max(covered)}; positions mscsp only estimated: {inexact}")
     print(_summary("mscsp probabilities", t_ours))
+    print(_summary("mscsp analyse", t_analyse))
     print(_summary("ms_toollib cal_probability_onboard", t_theirs))
-    print(f"median ratio mscsp/ms_toollib: {statistics.median(t_ours) / statistics.median(t_theirs):.2f}x "
-          f"(<= 1.0: mscsp faster)")
-    print(f"positions where they disagree (|diff| > {TOLERANCE:g} on a covered cell): {bad_positions}/{n}")
+    theirs_median = statistics.median(t_theirs)
+    print(f"median ratio mscsp/ms_toollib: probabilities {statistics.median(t_ours) / theirs_median:.2f}x, "
+          f"analyse {statistics.median(t_analyse) / theirs_median:.2f}x (<= 1.0: mscsp faster)")
+    print(f"positions where they disagree (|diff| > {TOLERANCE:g} on a covered cell): "
+          f"probabilities {bad_positions}/{n}, analyse {bad_analyses}/{n}")
+    print(f"positions where analyse proves other cells than the SAT solver: {bad_proofs}/{n}")
     for line in shown:
         print(line)
 
     position = parse_position(LONG_FRONTIER.read_text(), str(LONG_FRONTIER))
     g = position.geometry
     ours, theirs, a, b = time_both(position, args.repeat)
-    bad = disagreements(position, ours, theirs)
+    analysis, c = time_analyse(position, args.repeat)
+    bad = disagreements(position, ours, theirs) + disagreements(position, analysis.probabilities, theirs)
     print(f"{LONG_FRONTIER.name} ({g.width}x{g.height}/{position.mines}): best mscsp {min(a):.3f} ms, "
-          f"ms_toollib {min(b):.3f} ms, ratio {min(a) / min(b):.3f}x; "
-          f"{'agree' if not bad else f'DISAGREE on {len(bad)} cells'}")
-    print(f"  slowest of the {args.repeat} runs: mscsp {max(a):.3f} ms, ms_toollib {max(b):.3f} ms")
+          f"analyse {min(c):.3f} ms, ms_toollib {min(b):.3f} ms, ratios {min(a) / min(b):.3f}x and "
+          f"{min(c) / min(b):.3f}x; {'agree' if not bad else f'DISAGREE on {len(bad)} cells'}"
+          f"{'; analyse proves other cells than SAT' if proof_mismatch(analysis) else ''}")
+    print(f"  slowest of the {args.repeat} runs: mscsp {max(a):.3f} ms, analyse {max(c):.3f} ms, "
+          f"ms_toollib {max(b):.3f} ms")
     for d in bad[:SHOW]:
         print(_describe(position, LONG_FRONTIER.name, *d))
     return 0

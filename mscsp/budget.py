@@ -4,8 +4,8 @@ Every search in mscsp is bounded. A :class:`Budget` carries a deadline (on the
 monotonic ``time.perf_counter`` clock) and a memory allowance in bytes; the code
 that spends them checks before it spends (a table that would outgrow the memory
 allowance is not built) and raises :class:`~mscsp.errors.BudgetExceeded` naming the
-resource that ran out. Callers split a budget between stages — proofs first, then
-exact counting, then estimation — so a stage that gives up leaves time for the next.
+resource that ran out. Callers split a budget between stages — exact counting, then
+proofs, then estimation — so a stage that gives up leaves time for the next.
 """
 
 from __future__ import annotations

@@ -232,16 +232,18 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
             f"{clue_name(position, clue)} has {have}{count_words(unknown, 'covered neighbour')}{extra}",
             (clue,),
         )
-    pad = g.area
     constraints: list[Constraint] = []
-    padded, rems, clues = np.where(is_covered[keep], rows[keep], pad), bad.tolist(), relevant.tolist()
+    # each row's covered neighbours, ascending, then the padding (the largest value):
+    # a row's first n_covered entries are its cells, cut by a slice, not a filter
+    cells_first = np.sort(np.where(is_covered[keep], rows[keep], g.area), axis=1)
+    rems, clues = bad.tolist(), relevant.tolist()
     for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
         if limits is not None:
             limits.check("reading the clues")
-        constraints.extend(
-            Constraint(tuple(x for x in row if x != pad), rem, clue)
-            for row, rem, clue in zip(padded[start:start + _CHUNK].tolist(), rems[start:start + _CHUNK],
-                                      clues[start:start + _CHUNK]))
+        end = start + _CHUNK
+        constraints.extend(map(Constraint._make, zip(
+            [tuple(row[:n]) for row, n in zip(cells_first[start:end].tolist(), unknown_all[start:end].tolist())],
+            rems[start:end], clues[start:end])))
     remaining = None
     if position.mines is not None:
         flags = int(flagged.sum())

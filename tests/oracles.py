@@ -155,3 +155,63 @@ def single_point_closure(position, clues, use_total=False):
                     known[c] = left > 0
                 changed = True
     return known
+
+
+def clues_force(position, clues, uses_total, cells, mines):
+    """Whether ``clues`` (and the total, with ``uses_total``) alone force every cell of
+    ``cells``: a mine when it is in ``mines``, safe otherwise. By brute force."""
+    sub = brute_force(position, clues=clues, use_total=uses_total)
+    return all(c in (sub["mine"] if c in mines else sub["safe"]) for c in cells)
+
+
+def assert_explanation_is_valid_and_minimal(position, explanation, mines):
+    """The clues (and the total, when named) force the explained cells, and none of
+    them (nor the total) can be dropped: each check by brute force."""
+    e = explanation
+    assert e.text
+    assert clues_force(position, e.clues, e.uses_total, e.cells, mines), e
+    for drop in e.clues:
+        assert not clues_force(position, [k for k in e.clues if k != drop], e.uses_total, e.cells, mines), (e, drop)
+    if e.uses_total:
+        assert not clues_force(position, e.clues, False, e.cells, mines), e
+
+
+def assert_core_is_inconsistent_and_minimal(position, core, use_total):
+    """A named clash holds no layout on its own, and every clue of it (and the total,
+    when it is named) is needed: counted by brute force, not by the code under test."""
+    assert core.text
+    assert not core.uses_total or (use_total and position.mines is not None)
+    assert brute_force(position, clues=core.clues, use_total=core.uses_total)["count"] == 0
+    for drop in core.clues:
+        rest = [k for k in core.clues if k != drop]
+        assert brute_force(position, clues=rest, use_total=core.uses_total)["count"] > 0, drop
+    if core.uses_total:
+        assert brute_force(position, clues=core.clues, use_total=False)["count"] > 0
+
+
+def local_force(position, clues, cell):
+    """What ``clues`` alone (no total) force on ``cell``: True (a mine), False (safe) or
+    None. Enumerates only the covered cells next to the clues (at most 18 of them),
+    so it serves on boards of any size."""
+    import numpy as np
+
+    g = position.geometry
+    flagged = set(position.flagged_cells())
+    covered = set(position.covered_cells())
+    near = {clue: brute_neighbours(g.width, g.height, g.holes, clue) for clue in clues}
+    cells = sorted({c for nbrs in near.values() for c in nbrs if c in covered})
+    if cell not in cells:
+        return None
+    n = len(cells)
+    assert n <= 18, "too many cells next to these clues to enumerate"
+    rows = np.arange(2**n, dtype=np.int64)
+    bits = ((rows[:, None] >> np.arange(n)) & 1).astype(np.int8)
+    col = {c: i for i, c in enumerate(cells)}
+    ok = np.ones(2**n, dtype=bool)
+    for clue, nbrs in near.items():
+        idx = [col[c] for c in nbrs if c in col]
+        ok &= bits[:, idx].sum(axis=1) == position.number(clue) - len(nbrs & flagged)
+    values = bits[ok][:, col[cell]]
+    if not len(values) or 0 < values.sum() < len(values):
+        return None
+    return bool(values[0])

@@ -1,3 +1,4 @@
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -7,22 +8,24 @@ from hypothesis import strategies as st
 from conftest import EXAMPLES
 from mscsp.board import Spec
 from mscsp.consistency import decide
-from mscsp.constraints import build_constraints
+from mscsp.constraints import Constraint, build_constraints
 from mscsp.solvers.propagation import Propagator
 from mscsp.errors import InconsistentError
 from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
 from mscsp.solvers import deduce, solve
-from oracles import brute_force, single_point_closure
+from mscsp.solvers.local import forced_by, pair_reason
+from oracles import (
+    assert_core_is_inconsistent_and_minimal,
+    assert_explanation_is_valid_and_minimal,
+    brute_force,
+    clues_force,
+    single_point_closure,
+)
 from strategies import small_positions
 
 SOLVERS = ["single-point", "subset", "sat"]
-
-
-def _forced_by(position, clues, uses_total, cells, mines):
-    sub = brute_force(position, clues=clues, use_total=uses_total)
-    return all(c in (sub["mine"] if c in mines else sub["safe"]) for c in cells)
 
 
 @settings(max_examples=EXAMPLES)
@@ -68,27 +71,8 @@ def test_explanations_really_force_their_cells_and_are_minimal(position, use_tot
     mines = set(result.mines)
     for e in result.explanations:
         explained |= set(e.cells)
-        assert e.text
-        assert _forced_by(position, e.clues, e.uses_total, e.cells, mines), e
-        # minimal: without any one clue (or without the total) the cells are no longer all forced
-        for drop in e.clues:
-            assert not _forced_by(position, [k for k in e.clues if k != drop], e.uses_total, e.cells, mines)
-        if e.uses_total:
-            assert not _forced_by(position, e.clues, False, e.cells, mines)
+        assert_explanation_is_valid_and_minimal(position, e, mines)
     assert explained == set(result.safe) | set(result.mines)
-
-
-def _assert_core_is_inconsistent_and_minimal(position, core, use_total):
-    """A named clash holds no layout on its own, and every clue of it (and the total,
-    when it is named) is needed: counted by brute force, not by the code under test."""
-    assert core.text
-    assert not core.uses_total or (use_total and position.mines is not None)
-    assert brute_force(position, clues=core.clues, use_total=core.uses_total)["count"] == 0
-    for drop in core.clues:
-        rest = [k for k in core.clues if k != drop]
-        assert brute_force(position, clues=rest, use_total=core.uses_total)["count"] > 0, drop
-    if core.uses_total:
-        assert brute_force(position, clues=core.clues, use_total=False)["count"] > 0
 
 
 @st.composite
@@ -107,7 +91,7 @@ def test_contradiction_cores_are_inconsistent_and_minimal(position, solver, use_
     result = solve(position, solver, use_total=use_total)
     assert result.consistent == (brute_force(position, use_total=use_total)["count"] > 0)
     if not result.consistent:
-        _assert_core_is_inconsistent_and_minimal(position, result.contradiction, use_total)
+        assert_core_is_inconsistent_and_minimal(position, result.contradiction, use_total)
 
 
 @settings(max_examples=EXAMPLES)
@@ -118,7 +102,7 @@ def test_consistency_cores_are_inconsistent_and_minimal(position, use_total):
     verdict = decide(position)
     assert verdict.consistent == (brute_force(position)["count"] > 0)
     if not verdict.consistent:
-        _assert_core_is_inconsistent_and_minimal(position, verdict.contradiction, use_total)
+        assert_core_is_inconsistent_and_minimal(position, verdict.contradiction, use_total)
 
 
 @pytest.mark.parametrize("text", [
@@ -131,7 +115,7 @@ def test_clash_with_the_total_names_the_clues_it_needs(text):
     position = parse_position(text)
     for core in (decide(position).contradiction, solve(position).contradiction):
         assert core.clues and core.uses_total
-        _assert_core_is_inconsistent_and_minimal(position, core, True)
+        assert_core_is_inconsistent_and_minimal(position, core, True)
 
 
 @pytest.mark.parametrize(
@@ -235,7 +219,7 @@ def test_single_point_reasons_are_what_single_point_needs(position, use_total):
     mines = set(result.mines)
     for e in result.explanations:
         assert not e.uses_total
-        assert _forced_by(position, e.clues, False, e.cells, mines)
+        assert clues_force(position, e.clues, False, e.cells, mines)
         closure = single_point_closure(position, e.clues)
         assert all(closure.get(c) == (c in mines) for c in e.cells)
         for drop in e.clues:
@@ -252,7 +236,7 @@ def test_subset_reasons_force_their_cells_and_cannot_lose_a_clue(position, use_t
     mines = set(result.mines)
     system = build_constraints(position if use_total else position.with_mines(None))
     for e in result.explanations:
-        assert _forced_by(position, e.clues, e.uses_total, e.cells, mines)
+        assert clues_force(position, e.clues, e.uses_total, e.cells, mines)
         for drop in [*e.clues, None] if e.uses_total else e.clues:
             keep = [k for k in e.clues if k != drop]
             sub = replace(system, constraints=tuple(system.by_clue[k] for k in keep))
@@ -265,3 +249,43 @@ def test_single_point_reason_is_shrunk_to_the_clues_it_needs():
     p = parse_position("-111\n...-\n")
     (e,) = [e for e in solve(p, "single-point").explanations if 4 in e.cells]
     assert e.clues == (1, 3)
+
+
+@st.composite
+def _two_equations(draw):
+    """One or two equations over a few cells, each satisfiable on its own."""
+    out = []
+    for clue in range(draw(st.integers(1, 2))):
+        cells = tuple(sorted(draw(st.sets(st.integers(0, 7), min_size=1, max_size=6))))
+        out.append(Constraint(cells, draw(st.integers(0, len(cells))), 100 + clue))
+    return out
+
+
+@settings(max_examples=EXAMPLES)
+@given(_two_equations(), st.integers(0, 8))
+def test_one_or_two_clues_force_what_enumeration_forces(constraints, cell):
+    layouts = [bits for bits in itertools.product((0, 1), repeat=9)
+               if all(sum(bits[c] for c in con.cells) == con.count for con in constraints)]
+    values = {bits[cell] for bits in layouts}
+    expected = None if len(values) != 1 or not any(cell in con.cells for con in constraints) else values == {1}
+    assert forced_by(constraints, cell) == expected
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(allow_wrong=False))
+def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(position):
+    position = position.with_mines(None)
+    system = build_constraints(position)
+    truth = brute_force(position)
+    for cell, mine in [(c, False) for c in truth["safe"]] + [(c, True) for c in truth["mine"]]:
+        through = [con.clue for con in system.constraints if cell in con.cells]
+        if any(clues_force(position, [a], False, [cell], {cell} if mine else set()) for a in through):
+            continue  # one clue forces it: explained without a pair
+        forcing = {(a, b) for a in through for b in position.revealed_cells() if b != a
+                   and clues_force(position, [a, b], False, [cell], {cell} if mine else set())}
+        pair = pair_reason(system, cell, mine, {})
+        if pair is None:
+            assert not forcing
+        else:
+            a, b = (system.constraints[e].clue for e in pair)
+            assert (a, b) in forcing or (b, a) in forcing

@@ -31,6 +31,7 @@ Cells that the SAT solver proves stay proven whatever counting does: see
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -60,10 +61,12 @@ __all__ = [
     "Group",
     "Tally",
     "Probabilities",
+    "Counts",
     "StateLimit",
     "group_cells",
     "tally_component",
     "probabilities",
+    "count_components",
     "count_layouts",
     "forced_cells",
 ]
@@ -173,6 +176,129 @@ def _cpsat_tally(system: ConstraintSystem, component: tuple[int, ...], arith: Ar
                  tuple((_plain(list(r), arith.mine, arith.safe, n),) for r in t.mines), by_count=False)
 
 
+@dataclass
+class Counts:
+    """The exact stage of counting: the tally of every component it could finish.
+
+    Made by :func:`count_components`; :meth:`probabilities` weighs the tallies into
+    probabilities, estimating the components that gave up (``gave_up``, with the
+    budget each ran out of). Split in two so that a caller can see whether counting
+    is exact before it spends time on estimates — :func:`mscsp.analysis.analyse`
+    proves cells with SAT in between.
+    """
+
+    system: ConstraintSystem
+    problems: dict[tuple[int, ...], Problem]
+    tallies: list[Tally]
+    gave_up: list[tuple[tuple[int, ...], BudgetExceeded]]
+    density: Fraction | None
+    weights: tuple[int, int]
+    started: float
+
+    @property
+    def exact(self) -> bool:
+        """Whether every component was counted exactly."""
+        return not self.gave_up
+
+    def probabilities(self, *, samples: int = 20_000, seed: int = 0, budget: Budget | None = None) -> Probabilities:
+        """The probabilities, layout count and model (see :func:`probabilities`); components
+        that gave up are estimated within ``budget``.
+
+        Raises
+        ------
+        InconsistentError
+            When the components' mine counts cannot meet the total.
+        """
+        system = self.system
+        if self.gave_up:
+            return _estimated(system, self.problems, self.tallies, self.gave_up, self.density, self.weights,
+                              samples, seed, budget or Budget(), self.started)
+        remaining = system.remaining
+        unconstrained = system.unconstrained
+        cells: dict[int, Fraction | None] = {}
+        stats: dict = {}
+        if remaining is None:
+            model = without_total(self.tallies, unconstrained, self.density, cells)
+            layouts = None
+            if self.density is None:
+                layouts = 2 ** len(unconstrained)
+                for t in self.tallies:
+                    layouts *= t.ways[0]
+            stats["seconds"] = time.perf_counter() - self.started
+            return Probabilities(cells, layouts, True, model, stats)
+        parts, total = with_total(self.tallies, unconstrained, remaining)
+        for group_cells_, num, den in parts:
+            p = Fraction(num, den)
+            for c in group_cells_:
+                cells[c] = p
+        stats["seconds"] = time.perf_counter() - self.started
+        return Probabilities(cells, total, True, None, stats)
+
+
+def count_components(
+    position: Position,
+    *,
+    system: ConstraintSystem | None = None,
+    backend: str = "dp",
+    state_limit: int = DEFAULT_STATE_LIMIT,
+    density: Fraction | None = None,
+    budget: Budget | None = None,
+    estimate: bool = True,
+) -> Counts:
+    """The exact stage of :func:`probabilities`: every component counted within ``budget``.
+
+    With ``estimate`` True a component that runs out of its budget is set aside for
+    estimation (``Counts.exact`` is then False); with False the BudgetExceeded is
+    raised.
+
+    Raises
+    ------
+    InconsistentError
+        When a component has no consistent assignment.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> counts = count_components(parse_position("mines: 1\\n.1...\\n"))
+    >>> counts.exact, counts.probabilities().cells[0]
+    (True, Fraction(1, 2))
+    """
+    started = time.perf_counter()
+    budget = budget or Budget()
+    if backend not in ("dp", "cpsat"):
+        raise InputError(f"unknown counting backend {backend!r}; choose dp or cpsat")
+    system = system if system is not None else build_constraints(position)
+    remaining = system.remaining
+    weights = density_weights(density) if remaining is None else (1, 1)
+    comps = list(system.components)
+    problems = {comp: build_problem(system, comp) for comp in comps}
+    tallies: dict[tuple[int, ...], Tally] = {}
+    gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
+    # small components first, so a hard one meets the deadline last
+    for comp in sorted(comps, key=lambda c: problems[c].ncells):
+        problem = problems[comp]
+        arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
+                 else Arithmetic(0, mine=weights[0], safe=weights[1]))
+        try:
+            if backend == "cpsat":
+                tally = _cpsat_tally(system, comp, arith, budget)
+            else:
+                tally = _exact_tally(system, problem, arith, budget, state_limit)
+        except BudgetExceeded as exc:
+            if not estimate:
+                raise
+            gave_up.append((comp, exc))
+            continue
+        if not any(tally.ways):
+            truncated = tally.by_count and len(tally.ways) <= problem.ncells
+            if truncated:
+                raise InconsistentError("no layout satisfies the clues together with the mine total", (),
+                                        uses_total=True)
+            raise InconsistentError("no layout satisfies the clues of one part of the board", ())
+        tallies[comp] = tally
+    return Counts(system, problems, [tallies[c] for c in comps if c in tallies], gave_up, density, weights, started)
+
+
 def probabilities(
     position: Position,
     *,
@@ -224,63 +350,10 @@ def probabilities(
     >>> p.layouts, p.cells[0], p.cells[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     """
-    started = time.perf_counter()
     budget = budget or Budget()
-    if backend not in ("dp", "cpsat"):
-        raise InputError(f"unknown counting backend {backend!r}; choose dp or cpsat")
-    system = system if system is not None else build_constraints(position)
-    remaining = system.remaining
-    mine_w, safe_w = density_weights(density) if remaining is None else (1, 1)
-    exact_budget = budget.share(_EXACT_SHARE) if estimate else budget
-    comps = list(system.components)
-    problems = {comp: build_problem(system, comp) for comp in comps}
-    tallies: dict[tuple[int, ...], Tally] = {}
-    gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
-    # small components first, so a hard one meets the deadline last
-    for comp in sorted(comps, key=lambda c: problems[c].ncells):
-        problem = problems[comp]
-        arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
-                 else Arithmetic(0, mine=mine_w, safe=safe_w))
-        try:
-            if backend == "cpsat":
-                tally = _cpsat_tally(system, comp, arith, exact_budget)
-            else:
-                tally = _exact_tally(system, problem, arith, exact_budget, state_limit)
-        except BudgetExceeded as exc:
-            if not estimate:
-                raise
-            gave_up.append((comp, exc))
-            continue
-        if not any(tally.ways):
-            truncated = tally.by_count and len(tally.ways) <= problem.ncells
-            if truncated:
-                raise InconsistentError("no layout satisfies the clues together with the mine total", (),
-                                        uses_total=True)
-            raise InconsistentError("no layout satisfies the clues of one part of the board", ())
-        tallies[comp] = tally
-    exact_tallies = [tallies[c] for c in comps if c in tallies]
-    unconstrained = system.unconstrained
-    stats: dict = {}
-    if gave_up:
-        return _estimated(system, problems, exact_tallies, gave_up, density, (mine_w, safe_w), samples, seed,
-                          budget, started)
-    cells: dict[int, Fraction | None] = {}
-    if remaining is None:
-        model = without_total(exact_tallies, unconstrained, density, cells)
-        layouts = None
-        if density is None:
-            layouts = 2 ** len(unconstrained)
-            for t in exact_tallies:
-                layouts *= t.ways[0]
-        stats["seconds"] = time.perf_counter() - started
-        return Probabilities(cells, layouts, True, model, stats)
-    parts, total = with_total(exact_tallies, unconstrained, remaining)
-    for group_cells_, num, den in parts:
-        p = Fraction(num, den)
-        for c in group_cells_:
-            cells[c] = p
-    stats["seconds"] = time.perf_counter() - started
-    return Probabilities(cells, total, True, None, stats)
+    counts = count_components(position, system=system, backend=backend, state_limit=state_limit, density=density,
+                              budget=budget.share(_EXACT_SHARE) if estimate else budget, estimate=estimate)
+    return counts.probabilities(samples=samples, seed=seed, budget=budget)
 
 
 def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],

@@ -101,10 +101,13 @@ class Probabilities:
         """
         if proven_safe:
             return min(proven_safe)
-        known = [(p, c) for c, p in self.cells.items() if p is not None and p != 1]
-        if not known:
+        # the cells of a group share one Fraction: compare each value once, not each cell
+        values = {id(p): p for p in self.cells.values() if p is not None}
+        lowest = min((p for p in values.values() if p != 1), default=None)
+        if lowest is None:
             return None
-        return min(known)[1]
+        ties = {k for k, p in values.items() if p == lowest}
+        return min(c for c, p in self.cells.items() if id(p) in ties)
 
 
 def poly_mul(a: list, b: list) -> list:

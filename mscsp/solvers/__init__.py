@@ -125,6 +125,8 @@ def solve(
     use_total: bool = True,
     explain: bool = True,
     time_limit: float = 30.0,
+    system: ConstraintSystem | None = None,
+    proven: dict[int, bool] | None = None,
 ) -> SolveResult:
     """Prove what can be proven about a position, with reasons.
 
@@ -140,6 +142,15 @@ def solve(
         Give each proven cell a small set of clues that forces it (and sentences).
     time_limit : float
         Seconds for the SAT search; what is not finished is reported as incomplete.
+    system : ConstraintSystem, optional
+        The position's equations, when the caller has built them already.
+    proven : dict, optional
+        Every cell the clues (and the total) force, cell -> True for a mine, when an
+        exact count has established them already (:func:`mscsp.analysis.analyse`:
+        a cell is forced exactly when its probability is 0 or 1). Consistency then
+        counts as decided, and ``sat`` only explains these cells instead of
+        proving them again. Wrong cells would be reported as proven: pass only
+        what an exact method found.
 
     Returns
     -------
@@ -151,18 +162,23 @@ def solve(
     started = time.perf_counter()
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
+        system = None
     try:
-        system = build_constraints(position)
+        system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
         return SolveResult(solver, contradiction=_contradiction(position, None, err))
     engine = SatEngine(system, use_total=use_total, time_limit=time_limit)
     try:
-        if solver is SolverName.SAT:
+        if solver is SolverName.SAT and proven is not None:
+            known, complete = dict(proven), True
+            reason = engine.explain(known) if explain else {}
+            calls = engine.calls
+        elif solver is SolverName.SAT:
             out = engine.run(explain=explain)
             known, reason, complete, calls = out.known, out.reason, out.complete, out.calls
         else:
             try:
-                clash = engine.contradiction()
+                clash = None if proven is not None else engine.contradiction()
                 decided = True
             except BudgetExceeded:  # consistency undecided: say so, and prove what the rules prove
                 clash, decided = None, False
@@ -192,8 +208,9 @@ def solve(
         groups: dict[tuple, list[int]] = {}
         for d in deductions:
             groups.setdefault((d.mine, d.clues, d.uses_total), []).append(d.cell)
+        said: dict[int, str] = {}
         for (mine, clues, total), cells in sorted(groups.items(), key=lambda kv: min(kv[1])):
-            text = describe_deduction(position, system, cells, mine, clues, total)
+            text = describe_deduction(position, system, cells, mine, clues, total, said)
             explanations.append(Explanation(tuple(cells), clues, total, text))
     return SolveResult(
         solver,

@@ -19,30 +19,37 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pysat.card import CardEnc, EncType
-
 __all__ = ["ENCODINGS", "exactly", "exact_counter"]
 
 ENCODINGS = ("binomial", "seqcounter", "totalizer", "cardnetwrk", "sortnetwrk")
 
 
-def exactly(lits: list[int], k: int, *, top: int, encoding: str = "binomial") -> tuple[list[list[int]], int]:
+def exactly(lits: list[int], k: int, *, top: int, encoding: str = "binomial",
+            guard: int | None = None) -> tuple[list[list[int]], int]:
     """Clauses saying exactly ``k`` of ``lits`` are true.
 
     Returns the clauses and the highest variable used (``top`` if none was added).
+    With ``guard``, that literal is added to every clause: the clauses then bind
+    only when it is false (a selector ``s`` guards with ``-s``).
 
     Examples
     --------
     >>> exactly([1, 2, 3], 1, top=3)
     ([[-1, -2], [-1, -3], [-2, -3], [1, 2, 3]], 3)
+    >>> exactly([1, 2], 1, top=3, guard=-4)
+    ([[-1, -2, -4], [1, 2, -4]], 3)
     """
     n = len(lits)
+    tail = [] if guard is None else [guard]
     if not 0 <= k <= n:
-        return [[]], top
+        return [tail], top
     if encoding == "binomial":
-        clauses = [[-v for v in group] for group in combinations(lits, k + 1)]
-        clauses += [list(group) for group in combinations(lits, n - k + 1)]
+        negated = [-v for v in lits]
+        clauses = [[*group, *tail] for group in combinations(negated, k + 1)]
+        clauses += [[*group, *tail] for group in combinations(lits, n - k + 1)]
         return clauses, top
+    from pysat.card import CardEnc, EncType  # only these encodings need pysat at all
+
     kind = {
         "seqcounter": EncType.seqcounter,
         "totalizer": EncType.totalizer,
@@ -50,7 +57,7 @@ def exactly(lits: list[int], k: int, *, top: int, encoding: str = "binomial") ->
         "sortnetwrk": EncType.sortnetwrk,
     }[encoding]
     cnf = CardEnc.equals(lits=lits, bound=k, top_id=top, encoding=kind)
-    return [list(c) for c in cnf.clauses], max(top, cnf.nv)
+    return [[*c, *tail] for c in cnf.clauses], max(top, cnf.nv)
 
 
 def exact_counter(lits: list[int], k: int, *, top: int) -> tuple[list[list[int]], int]:

@@ -30,8 +30,8 @@ def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: in
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _flag_note(position: Position, clue: int) -> str:
-    flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+def _flag_note(flags: int) -> str:
+    """Said after a clue that touches flags (a clue's flags: its number less its equation's count)."""
     if not flags:
         return ""
     return f" (it touches {_n(flags)} flag{'s' if flags != 1 else ''})"
@@ -41,10 +41,11 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     con = system.by_clue.get(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
-    more = " more" if _flag_note(position, clue) else ""
+    note = _flag_note(position.number(clue) - con.count)
+    more = " more" if note else ""
     noun = "mine" if con.count == 1 else "mines"
     return (
-        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{_flag_note(position, clue)} "
+        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{note} "
         f"among {cells_text(position, con.cells)}"
     )
 
@@ -61,9 +62,13 @@ def _total_text(system: ConstraintSystem) -> str:
 
 
 def describe_deduction(
-    position: Position, system: ConstraintSystem, cells: list[int], mine: bool, clues: tuple[int, ...], uses_total: bool
+    position: Position, system: ConstraintSystem, cells: list[int], mine: bool, clues: tuple[int, ...],
+    uses_total: bool, said: dict[int, str] | None = None,
 ) -> str:
     """One sentence for cells forced, all the same way, by ``clues`` (and the total).
+
+    ``said`` keeps what each clue needs, in words, between the sentences of one
+    position (a clue is named in many of them): pass one dict to every call.
 
     Examples
     --------
@@ -81,24 +86,30 @@ def describe_deduction(
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
                 f"{clue_name(position, clue)} has exactly {_n(len(con.cells))} covered "
-                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position, clue)}, "
+                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position.number(clue) - con.count)}, "
                 f"{cells_text(position, con.cells)}, so {pron}"
             )
         if con is not None and con.count == 0 and not mine:
             if position.number(clue) == 0:
                 return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
-            flags = sum(1 for n in position.geometry.neighbours(clue) if position.flagged[n])
+            flags = position.number(clue)  # its equation needs no more mines
             return (
                 f"{clue_name(position, clue)} already has its {_n(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
             )
     if not clues and not uses_total:  # every forced cell has a reason; none was found within the time limit
         return f"{_conclusion(position, cells, mine)}: proven, but not explained within the time limit"
+    said = {} if said is None else said
+    needs = []
+    for c in clues[:3] if len(clues) + uses_total > 4 else clues:
+        text = said.get(c)
+        if text is None:
+            text = said[c] = _need(position, system, c)
+        needs.append(text)
     if len(clues) + uses_total > 4:
-        shown = "; ".join(_need(position, system, c) for c in clues[:3])
-        head = f"taking {len(clues)} clues together ({shown}; and more)"
+        head = f"taking {len(clues)} clues together ({'; '.join(needs)}; and more)"
     else:
-        head = "; ".join([_need(position, system, c) for c in clues] + ([_total_text(system)] if uses_total else []))
+        head = "; ".join(needs + ([_total_text(system)] if uses_total else []))
     return f"{head}: so {_conclusion(position, cells, mine)}"
 
 

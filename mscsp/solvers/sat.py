@@ -29,13 +29,11 @@ import threading
 import time
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType, ITotalizer
-from pysat.solvers import Solver
-
 from ..budget import Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
+from .local import pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -112,24 +110,36 @@ class _Part:
         ``encode`` lists the equations to encode under selectors (default: all).
         Encoding a huge board takes seconds and memory: when ``limits`` run out it
         stops with BudgetExceeded."""
+        # pysat is imported when a solver is built, not with the module: an analysis
+        # whose count proves every cell and whose explanations need no SAT call
+        # starts faster without it
+        from pysat.card import CardEnc, EncType, ITotalizer
+        from pysat.solvers import Solver
+
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
-        self.lit = lit if lit is not None else {c: i + 1 for i, c in enumerate(cells)}
-        self.var = {c: abs(v) for c, v in self.lit.items()}
+        if lit is None:
+            self.lit = self.var = {c: i + 1 for i, c in enumerate(cells)}
+        else:
+            self.lit, self.var = lit, {c: abs(v) for c, v in lit.items()}
         top = max(self.var.values(), default=0)
         self.selector: dict[int, int] = {}
+        self.eq_of_selector: dict[int, int] = {}
+        self.clue_of_selector: dict[int, int] = {}
         clauses: list[list[int]] = []
+        constraints, literal = system.constraints, self.lit
         for n, e in enumerate(eq_ids if encode is None else encode):
             if n % _CHECK_EVERY == _CHECK_EVERY - 1:
                 _check(limits, "encoding the clues for SAT")
-            con = system.constraints[e]
+            con = constraints[e]
             top += 1
             sel = top
             self.selector[e] = sel
-            body, top = exactly([self.lit[c] for c in con.cells], con.count, top=top, encoding=encoding)
-            clauses.extend(cl + [-sel] for cl in body)
-        self.clue_of_selector = {s: system.constraints[e].clue for e, s in self.selector.items()}
+            self.eq_of_selector[sel] = e
+            self.clue_of_selector[sel] = con.clue
+            body, top = exactly([literal[c] for c in con.cells], con.count, top=top, encoding=encoding, guard=-sel)
+            clauses += body
         top += 1
         self.false_lit = top  # assumed when a bound is impossible: an immediate conflict
         clauses.append([-self.false_lit])
@@ -447,20 +457,28 @@ class SatEngine:
         it dropped when the rest stays unsatisfiable (using each new, smaller core).
         Returns None when out of time or budget.
         """
-        found = self._deletion(part, extra, include_total)
+        return self._clues(part, self._deletion(part, extra, include_total))
+
+    @staticmethod
+    def _clues(part: _Part, found: tuple[list[int], bool, bool] | None) -> tuple[frozenset[int], bool] | None:
+        """The clues (and whether the total) of a finished deletion; None if it did not finish."""
         if found is None or not found[2]:
             return None
         keep, use_total, _ = found
         return frozenset(part.clue_of_selector[x] for x in keep), use_total
 
     def _deletion(self, part: _Part, extra: list[int], include_total: bool,
-                  deadline: float | None = None) -> tuple[list[int], bool, bool] | None:
+                  deadline: float | None = None, single_and_pairs_fail: bool = False,
+                  ) -> tuple[list[int], bool, bool] | None:
         """Deletion-based core shrinking: ``(selectors, uses total, finished)``.
 
         Every set it returns is unsatisfiable with ``extra``; ``finished`` says
         whether each of its clues was shown to be needed before ``deadline``
         (default: the engine's). None when ``extra`` and the clues are satisfiable or
-        the first call runs out of time.
+        the first call runs out of time. When the core explains a cell that no clue
+        and no pair of clues forces on their own (the caller has checked, see
+        :func:`~mscsp.solvers.local.pair_reason`), ``single_and_pairs_fail`` says so:
+        sets of at most two clues without the total then need no SAT call.
         """
         deadline = self.deadline if deadline is None else deadline
         cands = part.selectors()
@@ -481,6 +499,9 @@ class SatEngine:
             if time.perf_counter() > deadline:
                 return keep, use_total, False
             trial = keep[:i] + keep[i + 1 :]
+            if single_and_pairs_fail and not use_total and len(trial) <= 2:
+                i += 1  # such a set does not force the cell: this clue is needed
+                continue
             res = part.solve(extra + trial + t_used, self.budget, deadline)
             if res is False:
                 core = set(part.solver.get_core() or trial)
@@ -674,19 +695,8 @@ class SatEngine:
             if unconstrained is not None:
                 for c in s.unconstrained:
                     known[c] = unconstrained[0]
-        elif s.unconstrained and self._total_binds():
-            # the cheap rules forced the cells away from clues: by the total, one shifted bound
-            mine = known[s.unconstrained[0]]
-            unconstrained = (mine, {"lower_shift": 1} if mine else {"upper_shift": 1})
         if explain and known and time.perf_counter() < self.deadline:
-            try:
-                self._build()
-                self._explain(known, reason, unconstrained)  # what it leaves out is said as such
-            except BudgetExceeded:
-                pass
-            finally:
-                self.calls += sum(p.calls for p in self.parts)
-                self.close()
+            reason.update(self.explain(known))  # what it leaves out is said as such
         for c in known:  # not explained (not asked for, or not within the time limit)
             reason.setdefault(c, None)
         undecided = [c for c in s.covered if c not in known]
@@ -736,30 +746,88 @@ class SatEngine:
                     complete = False
         return complete
 
-    def _explain(self, known: dict[int, bool], reason: dict, unconstrained) -> bool:
-        """A minimal set of clues (and whether the total) for every proven cell, on
-        the plain encoding, as long as time allows; False if some were left out."""
-        complete = True
-        for part in self.parts:
-            for c in part.cells:
-                if time.perf_counter() > self.deadline:
-                    return False
-                if c in known:
-                    opposite = -part.var[c] if known[c] else part.var[c]
-                    small = self._shrink(part, [opposite], include_total=True)
-                    if small is None:
-                        complete = False
-                    else:
-                        reason[c] = small
-        if unconstrained is not None and self.parts and self.parts[0].shiftable:
-            _, shift = unconstrained
-            small = self._shrink(self.parts[0], self.parts[0].total_assumptions(**shift), include_total=False)
-            if small is None:
-                complete = False
+    def explain(self, known: dict[int, bool]) -> dict[int, tuple[frozenset[int], bool] | None]:
+        """A minimal set of clues (and whether the total) for every cell of ``known``.
+
+        ``known`` must hold only cells that the clues (and the total) force. A cell
+        that one clue forces alone takes that clue, one that a pair of clues forces
+        takes the pair (both found in closed form, see :mod:`mscsp.solvers.local`);
+        for the others a core is shrunk by deletion on a plain encoding: first of the
+        cell's component alone, without the total, and only when that does not force
+        the cell, of the whole frontier with the total. Solvers are built only for
+        the components that need one, and no set of two clues is asked of them.
+        Cells touched by exactly the same clues are interchangeable (swapping two
+        maps layouts to layouts), so a minimal reason of one is a minimal reason of
+        the others: one core serves them all. Cells not explained within the time
+        limit get None.
+        """
+        s = self.system
+        reason: dict[int, tuple[frozenset[int], bool] | None] = {}
+        alone = single_clue_reasons(s)
+        rest = []
+        for c in sorted(known):
+            found = alone.get(c)
+            if found is not None and found[1] == known[c]:
+                reason[c] = (frozenset((found[0],)), False)
             else:
-                for c in self.system.unconstrained:
-                    reason[c] = (small[0], True)
-        return complete
+                rest.append(c)
+        if not rest:
+            return reason
+        component_of = {e: i for i, comp in enumerate(s.components) for e in comp}
+        parts: dict[int, _Part] = {}
+        whole: list[_Part] = []  # built once, when a cell needs the total
+
+        def whole_part() -> _Part:
+            if not whole:
+                eq_ids = list(range(len(s.constraints)))
+                whole.append(_Part(s, eq_ids, list(s.frontier), total=(s.remaining, len(s.unconstrained)),
+                                   backend=self.backend, encoding=self.encoding, limits=self.limits))
+                self.parts.append(whole[0])
+            return whole[0]
+
+        twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
+        cell_sets: dict[int, frozenset[int]] = {}
+        try:
+            for c in rest:
+                if time.perf_counter() > self.deadline:
+                    break
+                if c in s.by_cell:
+                    twin = twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
+                    if twin != c:
+                        reason[c] = reason.get(twin)
+                        continue
+                    pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
+                    if pair is not None:
+                        reason[c] = (frozenset(s.constraints[e].clue for e in pair), False)
+                        continue
+                    i = component_of[s.by_cell[c][0]]
+                    part = parts.get(i)
+                    if part is None:
+                        comp = list(s.components[i])
+                        part = parts[i] = _Part(s, comp, list(s.component_cells(s.components[i])), total=None,
+                                                backend=self.backend, encoding=self.encoding, limits=self.limits)
+                        self.parts.append(part)
+                    found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]], include_total=False,
+                                           single_and_pairs_fail=True)
+                    if found is None and self.use_total and time.perf_counter() < self.deadline:
+                        part = whole_part()  # the clues alone do not force it: the total is needed
+                        found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
+                                               include_total=True, single_and_pairs_fail=True)
+                    reason[c] = self._clues(part, found)
+                elif c not in reason and self.use_total and whole_part().shiftable:
+                    # a cell away from clues, forced by the total: all of them are, together,
+                    # by the bound shifted by one that leaves one of them the other way
+                    part = whole_part()
+                    shift = {"lower_shift": 1} if known[c] else {"upper_shift": 1}
+                    small = self._clues(part, self._deletion(part, part.total_assumptions(**shift), include_total=False))
+                    for u in s.unconstrained:
+                        reason[u] = None if small is None else (small[0], True)
+        except BudgetExceeded:  # out of time while encoding: the rest stays unexplained
+            pass
+        finally:
+            self.calls += sum(p.calls for p in self.parts)
+            self.close()
+        return reason
 
     def _decide_unconstrained(self, known: dict[int, bool]) -> tuple[tuple[bool, dict] | None, bool]:
         """Cells touching no clue: all alike, so decided together, only by the total.

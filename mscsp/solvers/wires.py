@@ -22,8 +22,6 @@ from __future__ import annotations
 import threading
 import time
 
-from pysat.solvers import Solver
-
 from ..constraints import ConstraintSystem, is_link
 from .encoding import exactly
 
@@ -106,6 +104,8 @@ def wire_clash(system: ConstraintSystem, eq_ids: list[int], *, deadline: float, 
     shown to be needed (the set is still a clash). None when the clues are
     satisfiable or the first question runs out of time.
     """
+    from pysat.solvers import Solver  # imported when needed, as in mscsp.solvers.sat._Part
+
     constraints = system.constraints
     links = [e for e in eq_ids if is_link(constraints[e])]
     others = [e for e in eq_ids if not is_link(constraints[e])]

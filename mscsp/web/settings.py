@@ -28,8 +28,8 @@ class Settings:
         Largest request body, in bytes; larger requests get status 413.
     sat_time_limit : float
         Seconds one analysis may take (the ``time_limit`` of
-        :func:`mscsp.analysis.analyse`): the proofs and their explanations use half,
-        counting the rest; what the proofs do not finish says ``"complete": false``,
+        :func:`mscsp.analysis.analyse`), shared by exact counting, the proofs and their
+        explanations, and estimates; what the proofs do not finish says ``"complete": false``,
         what counting does not finish is estimated (``"exact": false``).
     state_limit : int
         DP states per border component before its probabilities are estimated

@@ -1,0 +1,131 @@
+"""analyse: proven cells read off the exact count, explained by the same rules as solve.
+
+Oracles: brute-force enumeration of small positions (forced cells, layouts, clashes),
+the single-point closure, and on Expert positions the complete SAT solver (an engine
+independent of counting) and a local enumeration of each explanation's clues.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import EXAMPLES
+from mscsp.analysis import analyse
+from mscsp.board import Spec
+from mscsp.game import Game, Status
+from mscsp.position import Mark
+from mscsp.rules import generate
+from mscsp.solvers import deduce
+from oracles import (
+    assert_core_is_inconsistent_and_minimal,
+    assert_explanation_is_valid_and_minimal,
+    brute_force,
+    local_force,
+    single_point_closure,
+)
+from strategies import small_positions
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans(), st.sampled_from([None, 0]))
+def test_analyse_proves_exactly_the_forced_cells(position, use_total, state_limit):
+    # state_limit 0: no component can be counted, so the SAT solver proves the cells
+    kwargs = {} if state_limit is None else {"state_limit": state_limit}
+    a = analyse(position, use_total=use_total, **kwargs)
+    truth = brute_force(position, use_total=use_total)
+    assert a.result.consistent == (truth["count"] > 0)
+    if not a.result.consistent:
+        assert a.probabilities is None and a.best is None
+        return
+    assert set(a.result.safe) == truth["safe"]
+    assert set(a.result.mines) == truth["mine"]
+    assert a.result.complete
+    for c in truth["safe"] | truth["mine"]:  # proven cells are exact even beside estimates
+        assert a.probabilities.cells[c] == (c in truth["mine"]) and c not in a.probabilities.intervals
+    if truth["safe"]:
+        assert a.best == min(truth["safe"])
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans())
+def test_analyse_explains_every_proven_cell_validly_and_minimally(position, use_total):
+    a = analyse(position, use_total=use_total)
+    if not a.result.consistent:
+        return
+    mines = set(a.result.mines)
+    explained = set()
+    for e in a.result.explanations:
+        explained |= set(e.cells)
+        assert_explanation_is_valid_and_minimal(position if use_total else position.with_mines(None), e, mines)
+    assert explained == set(a.result.safe) | mines
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans())
+def test_analyse_names_a_minimal_clash(position, use_total):
+    a = analyse(position, use_total=use_total)
+    if a.result.consistent:
+        return
+    assert_core_is_inconsistent_and_minimal(position, a.result.contradiction, use_total)
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans(), st.sampled_from([None, 0]))
+def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total, state_limit):
+    kwargs = {} if state_limit is None else {"state_limit": state_limit}
+    truth = brute_force(position, use_total=use_total)
+    single = analyse(position, "single-point", use_total=use_total, **kwargs)
+    subset = analyse(position, "subset", use_total=use_total, **kwargs)
+    assert single.result.consistent == subset.result.consistent == (truth["count"] > 0)
+    if not single.result.consistent:
+        return
+    closure = single_point_closure(position, position.revealed_cells())
+    assert set(single.result.mines) == {c for c, m in closure.items() if m}
+    assert set(single.result.safe) == {c for c, m in closure.items() if not m}
+    assert set(subset.result.safe) <= truth["safe"] and set(subset.result.mines) <= truth["mine"]
+    assert set(single.result.safe) <= set(subset.result.safe)
+    assert set(single.result.mines) <= set(subset.result.mines)
+    for c in truth["safe"] | truth["mine"]:  # whatever the rung, the complete solver's cells are exact
+        assert subset.probabilities.cells[c] == (c in truth["mine"]) and c not in subset.probabilities.intervals
+
+
+def _expert_positions(seed: int, games: int):
+    """Positions of seeded Expert games played by the complete solver, one per round."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        board = generate(Spec.preset("expert"), "opening", (15, 8), rng)
+        game = Game.from_board(board)
+        game.reveal(board.click)
+        while game.status is Status.PLAYING:
+            position = game.position()
+            known, _ = deduce(position, "sat")
+            new = {c: m for c, m in known.items() if position.grid[c] == Mark.COVERED}
+            yield position, known
+            if not new:
+                break
+            for c, mine in sorted(new.items()):
+                if game.status is not Status.PLAYING:
+                    break
+                game.flag(c) if mine else game.reveal(c)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_on_expert_the_count_proves_what_sat_proves_and_explanations_hold(seed):
+    checked = 0
+    for position, known in _expert_positions(seed, games=2):
+        a = analyse(position)
+        assert {c for c, m in known.items() if m} == set(a.result.mines)
+        assert {c for c, m in known.items() if not m} == set(a.result.safe)
+        for e in a.result.explanations:
+            if e.uses_total:
+                continue
+            cells = {n for clue in e.clues for n in position.geometry.neighbours(clue) if position.grid[n] == Mark.COVERED}
+            if len(cells) > 18:
+                continue
+            for c in e.cells:
+                assert local_force(position, e.clues, c) == known[c], e
+                for drop in e.clues:  # minimal: no clue of it can go
+                    assert local_force(position, [k for k in e.clues if k != drop], c) is None, (e, drop)
+            checked += 1
+    assert checked >= 20
