@@ -61,7 +61,7 @@ def _positions(folder: Path) -> dict[str, str]:
                 break
             for c in safe:
                 if not game.status.over:
-                    game.reveal(c)
+                    game.reveal_index(c)
         out[f"expert stall #{seed}"] = format_position(game.position())
     return out
 

@@ -68,15 +68,15 @@ def _play(board, every: int):
             guess = probabilities(position).best()
             if guess is None:
                 return
-            game.reveal(guess)
+            game.reveal_index(guess)
             continue
         for c, mine in sorted(new.items()):
             if game.status is not Status.PLAYING:
                 break
             if mine:
-                game.flag(c)
+                game.flag(game.geometry.coords(c))
             else:
-                game.reveal(c)
+                game.reveal_index(c)
 
 
 def build_corpus(n: int, seed: int, every: int = SNAPSHOT_EVERY) -> tuple[list[Position], int]:

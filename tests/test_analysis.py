@@ -107,7 +107,8 @@ def _expert_positions(seed: int, games: int):
             for c, mine in sorted(new.items()):
                 if game.status is not Status.PLAYING:
                     break
-                game.flag(c) if mine else game.reveal(c)
+                xy = game.geometry.coords(c)
+                game.flag(xy) if mine else game.reveal(xy)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
