@@ -19,14 +19,11 @@ from strategies import small_positions
 
 
 @pytest.fixture(params=["backtracking", "dp"])
-def counting_path(request, monkeypatch):
-    """Run a test once per counting path: the backtracking for small parts, and the
-    forward-backward DP (forced by a zero node budget for the backtracking)."""
-    import mscsp.counting
-
-    if request.param == "dp":
-        monkeypatch.setattr(mscsp.counting, "_BACKTRACK_NODES", 0)
-    return request.param
+def counting_path(request):
+    """Run a test once per counting path: the keyword arguments that choose the
+    backtracking for small parts, or the forward-backward DP (forced by a zero node
+    budget for the backtracking)."""
+    return {"backtrack_nodes": 0} if request.param == "dp" else {}
 
 
 def _expected(position, truth):
@@ -39,9 +36,9 @@ def test_probabilities_equal_brute_force(counting_path, position):
     truth = brute_force(position)
     if truth["count"] == 0:
         with pytest.raises(InconsistentError):
-            probabilities(position)
+            probabilities(position, **counting_path)
         return
-    result = probabilities(position)
+    result = probabilities(position, **counting_path)
     if position.mines is not None:
         assert result.layouts == truth["count"]
         assert result.cells == _expected(position, truth)
@@ -64,14 +61,14 @@ def test_probabilities_equal_brute_force(counting_path, position):
 def test_forced_cells_equal_brute_force(counting_path, position):
     if position.mines is None:
         with pytest.raises(InputError):
-            forced_cells(position)
+            forced_cells(position, **counting_path)
         return
     truth = brute_force(position)
     if truth["count"] == 0:
         with pytest.raises(InconsistentError):
-            forced_cells(position)
+            forced_cells(position, **counting_path)
         return
-    forced = forced_cells(position)
+    forced = forced_cells(position, **counting_path)
     assert {c for c, mine in forced.items() if not mine} == truth["safe"]
     assert {c for c, mine in forced.items() if mine} == truth["mine"]
 
@@ -109,7 +106,7 @@ def test_both_backends_give_identical_integers(counting_path, position):
     from mscsp.counting.cpsat import tally_component_cpsat
 
     for comp in s.components:
-        dp = tally_component(s, comp)
+        dp = tally_component(s, comp, **counting_path)
         cp = tally_component_cpsat(s, comp)
         assert dp.cells == cp.cells
         n = max(len(dp.ways), len(cp.ways))
@@ -117,7 +114,7 @@ def test_both_backends_give_identical_integers(counting_path, position):
         assert pad(dp.ways) == pad(cp.ways)
         assert _per_cell(dp, pad) == _per_cell(cp, pad)
     if position.mines is not None:
-        assert probabilities(position) == probabilities(position, backend="cpsat")
+        assert probabilities(position, **counting_path) == probabilities(position, backend="cpsat", **counting_path)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -131,7 +128,7 @@ def test_larger_components_against_brute_force(counting_path, seed):
     if position.covered_count > 18:
         return
     truth = brute_force(position)
-    result = probabilities(position)
+    result = probabilities(position, **counting_path)
     assert result.layouts == truth["count"]
     assert result.cells == _expected(position, truth)
 
@@ -161,7 +158,7 @@ def test_unconstrained_cells_weighted_by_the_rest_of_the_board():
 
 def test_long_frontier_is_exact_and_fast(counting_path):
     p = parse_position((POSITIONS / "long_frontier.txt").read_text())
-    result = probabilities(p)
+    result = probabilities(p, **counting_path)
     assert result.exact and result.layouts > 2**64
     assert sum(result.cells.values()) == 70  # expected mines = the total, exactly
     assert result.stats["seconds"] < 1.0

@@ -77,8 +77,9 @@ DEFAULT_STATE_LIMIT = 200_000
 
 #: Components are first counted by plain backtracking over the variables' values,
 #: which beats setting up the DP on the small parts of ordinary boards; past this
-#: many search nodes the backtracking gives way to the DP.
-_BACKTRACK_NODES = 5_000
+#: many search nodes (the ``backtrack_nodes`` argument) the backtracking gives way
+#: to the DP. 0 sends every component to the DP.
+BACKTRACK_NODES = 5_000
 
 #: Share of the time left that exact counting may use when some of it must be kept
 #: for estimates.
@@ -114,12 +115,12 @@ def _plain(values: list[int], mine: int, safe: int, ncells: int) -> int:
 
 
 def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, budget: Budget,
-                 state_limit: int) -> Tally:
+                 state_limit: int, backtrack_nodes: int = BACKTRACK_NODES) -> Tally:
     ncells = problem.ncells
     groups = _groups_of(problem)
     length = ncells + 1 if arith.kmax is None else min(ncells, arith.kmax) + 1
     try:
-        ways, kinds = search(problem, min(_BACKTRACK_NODES, state_limit), length if arith.by_count else None)
+        ways, kinds = search(problem, min(backtrack_nodes, state_limit), length if arith.by_count else None)
         rows = [row for per_var in kinds for row in per_var]
         if arith.by_count:
             return Tally(groups, tuple(ways), tuple(map(tuple, rows)))
@@ -138,7 +139,7 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
 
 def tally_component(system: ConstraintSystem, component: tuple[int, ...], *,
                     state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None,
-                    kmax: int | None = None) -> Tally:
+                    kmax: int | None = None, backtrack_nodes: int = BACKTRACK_NODES) -> Tally:
     """Exact tallies of one component by mine count.
 
     Parameters
@@ -161,7 +162,8 @@ def tally_component(system: ConstraintSystem, component: tuple[int, ...], *,
     (0, 0, 10, 0, 0, 0)
     """
     problem = build_problem(system, component)
-    return _exact_tally(system, problem, Arithmetic.polynomial(problem, kmax), budget or Budget(), state_limit)
+    return _exact_tally(system, problem, Arithmetic.polynomial(problem, kmax), budget or Budget(), state_limit,
+                        backtrack_nodes)
 
 
 def _cpsat_tally(system: ConstraintSystem, component: tuple[int, ...], arith: Arithmetic, budget: Budget) -> Tally:
@@ -244,6 +246,7 @@ def count_components(
     density: Fraction | None = None,
     budget: Budget | None = None,
     estimate: bool = True,
+    backtrack_nodes: int = BACKTRACK_NODES,
 ) -> Counts:
     """The exact stage of :func:`probabilities`: every component counted within ``budget``.
 
@@ -283,7 +286,7 @@ def count_components(
             if backend == "cpsat":
                 tally = _cpsat_tally(system, comp, arith, budget)
             else:
-                tally = _exact_tally(system, problem, arith, budget, state_limit)
+                tally = _exact_tally(system, problem, arith, budget, state_limit, backtrack_nodes)
         except BudgetExceeded as exc:
             if not estimate:
                 raise
@@ -310,6 +313,7 @@ def probabilities(
     seed: int = 0,
     estimate: bool = True,
     budget: Budget | None = None,
+    backtrack_nodes: int = BACKTRACK_NODES,
 ) -> Probabilities:
     """Mine probability of every covered cell, and the number of layouts.
 
@@ -326,6 +330,9 @@ def probabilities(
         clues get no number.
     state_limit : int
         A DP table may hold at most this many entries.
+    backtrack_nodes : int
+        Search nodes the plain backtracking may spend on a component before the
+        DP takes it over (0: the DP counts everything).
     budget : Budget, optional
         Time and memory for the whole computation (default: no deadline, the
         default memory allowance). Exact counting uses part of the time; a
@@ -352,7 +359,8 @@ def probabilities(
     """
     budget = budget or Budget()
     counts = count_components(position, system=system, backend=backend, state_limit=state_limit, density=density,
-                              budget=budget.share(_EXACT_SHARE) if estimate else budget, estimate=estimate)
+                              budget=budget.share(_EXACT_SHARE) if estimate else budget, estimate=estimate,
+                              backtrack_nodes=backtrack_nodes)
     return counts.probabilities(samples=samples, seed=seed, budget=budget)
 
 
@@ -414,7 +422,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
 
 
 def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
-                 state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None) -> dict[int, bool]:
+                 state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None,
+                 backtrack_nodes: int = BACKTRACK_NODES) -> dict[int, bool]:
     """The covered cells that the clues and the mine total force: True for a mine.
 
     Exactly the cells whose mine probability is 0 or 1, found without weighing: the
@@ -445,8 +454,8 @@ def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
         raise InputError("forced cells by counting need the mine total")
     system = system if system is not None else build_constraints(position)
     remaining = system.remaining
-    tallies = [tally_component(system, comp, state_limit=state_limit, budget=budget, kmax=remaining)
-               for comp in system.components]
+    tallies = [tally_component(system, comp, state_limit=state_limit, budget=budget, kmax=remaining,
+                               backtrack_nodes=backtrack_nodes) for comp in system.components]
     supports = [support(t.ways) for t in tallies]
     if not all(supports):
         raise InconsistentError("no layout satisfies the clues of one part of the board, with the mine total", (),
