@@ -247,12 +247,15 @@ def count_components(
     budget: Budget | None = None,
     estimate: bool = True,
     backtrack_nodes: int = BACKTRACK_NODES,
+    cache: dict | None = None,
 ) -> Counts:
     """The exact stage of :func:`probabilities`: every component counted within ``budget``.
 
     With ``estimate`` True a component that runs out of its budget is set aside for
     estimation (``Counts.exact`` is then False); with False the BudgetExceeded is
-    raised.
+    raised. ``cache``, a dict the caller keeps, holds each component's tally by its
+    clue equations (and the mines left), so positions that differ in a few clues
+    (a guessing policy's look-ahead) count only the components that changed.
 
     Raises
     ------
@@ -282,6 +285,12 @@ def count_components(
         problem = problems[comp]
         arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
                  else Arithmetic(0, mine=weights[0], safe=weights[1]))
+        key = None
+        if cache is not None:
+            key = (backend, remaining, density, tuple(system.constraints[e] for e in comp))
+            if key in cache:
+                tallies[comp] = cache[key]
+                continue
         try:
             if backend == "cpsat":
                 tally = _cpsat_tally(system, comp, arith, budget)
@@ -299,6 +308,8 @@ def count_components(
                                         uses_total=True)
             raise InconsistentError("no layout satisfies the clues of one part of the board", ())
         tallies[comp] = tally
+        if key is not None:
+            cache[key] = tally
     return Counts(system, problems, [tallies[c] for c in comps if c in tallies], gave_up, density, weights, started)
 
 

@@ -39,7 +39,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..counting import Probabilities, probabilities
+from ..counting import Probabilities, count_components, probabilities
 from ..errors import InconsistentError, InputError, parse_choice
 from ..position import Mark, Position
 
@@ -65,23 +65,25 @@ class Outcome:
     number: int
     layouts: int
     after: Probabilities
+    least: Fraction | None
 
     @property
     def next_safety(self) -> Fraction:
         """The chance that the best next click is safe: 1 when a cell is proven safe."""
-        safe = [1 - p for p in self.after.cells.values() if p is not None]
-        return max(safe, default=Fraction(1))
+        return Fraction(1) if self.least is None else 1 - self.least
 
     @property
     def progress(self) -> bool:
         """Whether the position after it proves some covered cell safe."""
-        return any(p == 0 for p in self.after.cells.values())
+        return self.least == 0
 
 
-def outcomes(position: Position, cell: int) -> list[Outcome]:
+def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[Outcome]:
     """Every number ``cell`` can show, with its layouts and the exact probabilities after.
 
     The layouts of all outcomes add up to the layouts in which ``cell`` is safe.
+    ``cache`` (see :func:`mscsp.counting.count_components`) lets the outcomes of
+    several cells of one position share the counts of the parts they leave alone.
 
     Examples
     --------
@@ -99,11 +101,12 @@ def outcomes(position: Position, cell: int) -> list[Outcome]:
         grid = position.grid.copy()
         grid[cell] = v
         try:
-            after = probabilities(Position(g, grid, position.mines))
+            after = count_components(Position(g, grid, position.mines), cache=cache).probabilities()
         except InconsistentError:
             continue
         if after.layouts:
-            out.append(Outcome(v, after.layouts, after))
+            known = [p for p in after.cells.values() if p is not None]
+            out.append(Outcome(v, after.layouts, after, min(known) if known else None))
     return out
 
 
@@ -146,14 +149,17 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         return ranked[0][1]
     if policy is Policy.PROGRESS:
         near = [c for p, c in ranked if p <= least + tolerance]
-        score = {c: sum(o.layouts for o in outcomes(position, c) if o.progress or o.number == 0) for c in near}
+        cache: dict = {}
+        score = {c: sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
+                 for c in near}
         return max(near, key=lambda c: (score[c], -probs.cells[c], -c))
     pool = [c for i, (p, c) in enumerate(ranked) if i < candidates or p <= least + tolerance]
     total = probs.layouts
     best, best_key = None, None
+    cache: dict = {}
     for c in pool:
         # P(c safe and shows v) * P(the best next click is safe | v), summed over v
-        value = sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(position, c)), Fraction(0))
+        value = sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(position, c, cache)), Fraction(0))
         key = (value, -probs.cells[c], -c)
         if best_key is None or key > best_key:
             best, best_key = c, key
