@@ -72,12 +72,12 @@ def experiment_parser(name: str, doc: str | None, *, samples: int, seed: int, qu
 
 
 def run_units(name: str, units: list[Unit], work: Callable[[Chunk], dict], args: argparse.Namespace,
-              chunk_size: int) -> list[list[dict]]:
+              chunk_size: int, unit: str) -> list[list[dict]]:
     """:func:`~mscsp.experiments.runner.run_chunks` as the parsed options say: the
     seed, local jobs or a Dask cluster, ``--resume`` (finished chunks are kept under
-    ``OUT/.chunks``) and the progress line unless ``--quiet``."""
+    ``OUT/.chunks``) and the progress bar, counting ``unit``s, unless ``--quiet``."""
     return run_chunks(name, units, work, seed=args.seed, chunk_size=chunk_size, jobs=args.jobs, dask=args.dask,
-                      cache=Path(args.out) / ".chunks", resume=args.resume, progress=not args.quiet)
+                      cache=Path(args.out) / ".chunks", resume=args.resume, progress=not args.quiet, unit=unit)
 
 
 def finish(out: Path, name: str, args: argparse.Namespace, tables: dict[str, pd.DataFrame], markdown: str,

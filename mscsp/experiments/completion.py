@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         finish(out, NAME, args, {"summary": df}, md, started)
         return 0
     units = _units(args.samples)
-    parts = run_units(NAME, units, _work, args, CHUNK)
+    parts = run_units(NAME, units, _work, args, CHUNK, "board")
     df = _rows(units, [merge_counts(p) for p in parts])
     show = cols + ["ms_per_verification", "expected_wait_s"]
     md = "\n".join([

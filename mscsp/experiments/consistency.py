@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples, QUICK_SIZES if args.quick else SIZES)
-    parts = run_units(NAME, units, _work, args, CHUNK)
+    parts = run_units(NAME, units, _work, args, CHUNK, "formula")
     df = _rows(units, [_merge(p) for p in parts])
     if (df["agree"] != df["n"]).any() or (df["decoded_ok"] != df["k"]).any():
         raise AssertionError("a compiled board disagreed with its formula")  # never expected

@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples)
-    parts = run_units(NAME, units, _work, args, CHUNK)
+    parts = run_units(NAME, units, _work, args, CHUNK, "game")
     df = _rows(units, [merge_counts(p) for p in parts])
     cols = ["board", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "mean_guesses",
             "games_without_guess", "ms_per_game", "published"]
