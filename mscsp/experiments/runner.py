@@ -140,8 +140,10 @@ def progress_bar(label: str, total: int, unit: str = "sample", *, enabled: bool 
     stream = stream or sys.stderr
     tty = hasattr(stream, "isatty") and stream.isatty()
     counts = "{counts} [{elapsed}<{remaining}, {speed}]"
+    # maxinterval too: tqdm's monitor thread would otherwise force a line every 10 s
+    every = 0.5 if tty else 30.0
     bar = _Bar(total=total, desc=label, unit=unit + "s", smoothing=0, disable=not enabled,
-               file=stream if tty else _Lines(stream), mininterval=0.5 if tty else 30.0,
+               file=stream if tty else _Lines(stream), mininterval=every, maxinterval=max(every, 10.0),
                bar_format="{desc}: {percentage:3.0f}%" + ("|{bar}| " if tty else " ") + counts,
                dynamic_ncols=tty)
     bar.singular = unit
