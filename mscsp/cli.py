@@ -367,45 +367,18 @@ def _cmd_from_cnf(args: argparse.Namespace) -> int:
     return 0
 
 
-#: What ``mscsp reproduce`` runs: (results folder, experiment module, extra arguments).
-REPRODUCE = [
-    ("first_click", "first_click", []),
-    ("first_click_article", "first_click", ["--rng", "article"]),
-    ("completion", "completion", []),
-    ("completion_article", "completion", ["--rng", "article"]),
-    ("winrate", "winrate", []),
-    ("consistency", "consistency", []),
-    ("noguess_cost", "noguess_cost", []),
-]
-
-
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    import importlib
-    import time
+    from .experiments import reproduce
 
-    out = args.out or ("results-quick" if args.quick else "results")
-    check_output_folder(out)
+    selected = reproduce.select(args.only)
     jobs = args.jobs or os.cpu_count() or 1
-    selected = [r for r in REPRODUCE if not args.only or r[0] in args.only]
-    unknown = set(args.only or ()) - {r[0] for r in REPRODUCE}
-    if unknown:
-        raise InputError(f"unknown experiment {sorted(unknown)[0]!r}; choose from {', '.join(r[0] for r in REPRODUCE)}")
-    for folder, module, extra in selected:
-        started = time.perf_counter()
-        sys.stderr.write(f"== {folder}\n")
-        main_fn = importlib.import_module(f"mscsp.experiments.{module}").main
-        argv = [*extra, "--out", f"{out}/{folder}", "--jobs", str(jobs)]
-        if args.quick:
-            argv.append("--quick")
+    out = args.out or ("results-quick" if args.quick else "results")
+    if args.check:
         if args.resume:
-            argv.append("--resume")
-        if args.seed is not None:
-            argv += ["--seed", str(args.seed)]
-        status = main_fn(argv)
-        if status:
-            return status
-        sys.stderr.write(f"== {folder}: {time.perf_counter() - started:.1f} s, written to {out}/{folder}\n")
-    return 0
+            raise InputError("--check regenerates every experiment from scratch; --resume does not apply")
+        return reproduce.check(out, selected, jobs=jobs, quick=args.quick, seed=args.seed)
+    check_output_folder(out)
+    return reproduce.run(out, selected, jobs=jobs, quick=args.quick, resume=args.resume, seed=args.seed)
 
 
 def _positive_float(text: str) -> float:
@@ -520,10 +493,14 @@ def build_parser() -> argparse.ArgumentParser:
     repro = commands.add_parser("reproduce", help="run every experiment and write results/")
     repro.add_argument("--quick", action="store_true", help="small runs (written to results-quick/ by default)")
     repro.add_argument("--jobs", type=_positive, help="worker processes (default: all cores)")
-    repro.add_argument("--out", help="results folder (default: results, or results-quick with --quick)")
+    repro.add_argument("--out", help="results folder (default: results, or results-quick with --quick); "
+                                      "with --check, the one to compare with")
     repro.add_argument("--only", nargs="+", metavar="NAME", help="run only these experiments")
     repro.add_argument("--resume", action="store_true", help="reuse finished chunks of an interrupted run")
     repro.add_argument("--seed", type=_non_negative, help="override every experiment's default seed")
+    repro.add_argument("--check", action="store_true",
+                       help="regenerate into a temporary folder and compare every deterministic file with the "
+                            "results folder (--out); exit 1 and list the differences if any")
     repro.set_defaults(func=_cmd_reproduce)
 
     from .web.command import register as register_serve

@@ -11,13 +11,19 @@ from conftest import REPO
 from mscsp.cli import main as cli_main
 from mscsp.experiments import completion, consistency, first_click, noguess_cost, winrate
 
-TIMING = {"ms_per_verification", "expected_wait_s", "ms_per_game", "mean_decide_s", "max_decide_s",
-          "mean_compile_s", "mean_direct_ms", "mean_s", "median_s", "p90_s"}
+# What the experiments measure of the machine: times, and which play loop ran.
+TIMING = {"ms_per_verification", "expected_wait_s", "compiled_loop", "ms_per_game", "mean_decide_s",
+          "max_decide_s", "mean_compile_s", "mean_direct_ms", "mean_s", "median_s", "p90_s"}
+# Every file an experiment writes that does not depend only on the code and the seed.
+TIMING_FILES = {"run.json", "timings.csv", "timings.md", "timings.png"}
 
 
 def _table(folder):
-    df = pd.read_csv(folder / "summary.csv")
-    return df[[c for c in df.columns if c not in TIMING]]
+    return pd.read_csv(folder / "summary.csv")
+
+
+def _files(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
 
 @pytest.mark.parametrize("module", [first_click, completion, winrate, consistency, noguess_cost])
@@ -25,16 +31,35 @@ def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     assert module.main(["--quick", "--quiet", "--out", str(one), "--jobs", "1", "--seed", "7"]) == 0
     assert module.main(["--quick", "--quiet", "--out", str(two), "--jobs", "2", "--seed", "7"]) == 0
-    pd.testing.assert_frame_equal(_table(one), _table(two))
+    # same seed, other --jobs: every deterministic file byte for byte the same
+    first, second = _files(one), _files(two)
+    assert first.keys() == second.keys()
+    deterministic = sorted(set(first) - TIMING_FILES)
+    assert {"summary.csv", "README.md", "config.json"} <= set(deterministic)
+    assert [n for n in deterministic if first[n] != second[n]] == []
     config = json.loads((one / "config.json").read_text())
-    assert config["seed"] == 7 and config["quick"] is True and config["packages"]["numpy"]
-    assert "revision" in config["git"] and config["wall_seconds"] >= 0
+    assert config["seed"] == 7 and config["quick"] is True and config["samples"] >= 1
+    assert config["command"].startswith(f"python experiments/{module.NAME}.py") and "--jobs" not in config["command"]
+    run = json.loads((one / "run.json").read_text())
+    assert run["jobs"] == 1 and run["packages"]["numpy"] and "revision" in run["git"] and run["wall_seconds"] >= 0
     assert (one / "README.md").read_text().startswith("# ")
     summary = pd.read_csv(one / "summary.csv")
     for col in ["board", "width", "height", "mines", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "exact"]:
         assert col in summary.columns
     assert "solver" in summary.columns or "policy" in summary.columns
     assert ((summary["low"] <= summary["p"]) & (summary["p"] <= summary["high"])).all()
+    assert TIMING.isdisjoint(summary.columns)
+    if (one / "timings.csv").exists():
+        # the timing columns, one row per summary row, found by the summary's own columns
+        timings = pd.read_csv(one / "timings.csv")
+        measured = [c for c in timings.columns if c in TIMING]
+        keys = [c for c in timings.columns if c not in TIMING]
+        assert measured and set(keys) <= set(summary.columns) and len(timings) == len(summary)
+        pd.testing.assert_frame_equal(timings[keys], summary[keys])
+        assert not timings[keys].duplicated().any()
+        assert (one / "timings.md").exists()
+    else:
+        assert module is first_click  # the only experiment that times nothing
 
 
 def test_an_interrupted_run_resumes_to_the_same_table(tmp_path, monkeypatch):

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .output import provenance, write_results
+from .output import Timings, provenance, write_results
 from .runner import Chunk, Unit, run_chunks
 
-__all__ = ["experiment_parser", "run_units", "finish"]
+__all__ = ["experiment_parser", "run_units", "finish", "command"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,33 +72,59 @@ def experiment_parser(name: str, doc: str | None, *, samples: int, seed: int, qu
 
 
 def run_units(name: str, units: list[Unit], work: Callable[[Chunk], dict], args: argparse.Namespace,
-              chunk_size: int) -> list[list[dict]]:
+              chunk_size: int, unit: str) -> list[list[dict]]:
     """:func:`~mscsp.experiments.runner.run_chunks` as the parsed options say: the
     seed, local jobs or a Dask cluster, ``--resume`` (finished chunks are kept under
-    ``OUT/.chunks``) and the progress line unless ``--quiet``."""
+    ``OUT/.chunks``) and the progress bar, counting ``unit``s, unless ``--quiet``."""
     return run_chunks(name, units, work, seed=args.seed, chunk_size=chunk_size, jobs=args.jobs, dask=args.dask,
-                      cache=Path(args.out) / ".chunks", resume=args.resume, progress=not args.quiet)
+                      cache=Path(args.out) / ".chunks", resume=args.resume, progress=not args.quiet, unit=unit)
+
+
+def command(name: str, args: argparse.Namespace) -> str:
+    """The command that makes these numbers: only the options that change them, in
+    a fixed order (not ``--out``, ``--jobs``, ``--dask``, ``--resume``, ``--quiet``).
+
+    Examples
+    --------
+    >>> args = experiment_parser("winrate", "Win rates.", samples=2000, seed=42).parse_args(["--jobs", "2"])
+    >>> command("winrate", args)
+    'python experiments/winrate.py --samples 2000 --seed 42'
+    """
+    words = [f"python experiments/{name}.py"]
+    if args.rng != "numpy":
+        words += ["--rng", args.rng]
+    if args.quick:
+        words.append("--quick")
+    words += ["--samples", str(args.samples), "--seed", str(args.seed)]
+    return " ".join(words)
 
 
 def finish(out: Path, name: str, args: argparse.Namespace, tables: dict[str, pd.DataFrame], markdown: str,
-           started: float, figures: dict | None = None, extra: dict | None = None) -> None:
-    """Write the results folder with its ``config.json``."""
+           started: float, figures: dict | None = None, extra: dict | None = None,
+           timings: Timings | None = None) -> None:
+    """Write the results folder: the deterministic ``config.json`` (what the numbers
+    depend on; ``extra`` adds to it) and ``run.json`` (how this run was made)."""
     config = {
         "experiment": name,
+        "command": command(name, args),
         "seed": args.seed,
         "samples": args.samples,
         "quick": args.quick,
+        "rng": args.rng,
+        **(extra or {}),
+    }
+    run = {
+        "experiment": name,
         "jobs": args.jobs,
         "dask": args.dask,
-        "rng": args.rng,
+        "resume": args.resume,
         "wall_seconds": round(time.perf_counter() - started, 3),
         **provenance([f"python experiments/{name}.py", *args.argv]),
     }
-    if extra:
-        config.update(extra)
-    write_results(Path(out), tables, markdown, config, figures)
-    if figures:
+    write_results(Path(out), tables, markdown, config, figures, run=run, timings=timings)
+    drawn = [*(figures or {}).values(), *([timings.figure] if timings is not None and timings.figure is not None else [])]
+    if drawn:
         import matplotlib.pyplot as plt
 
-        for fig in figures.values():
+        for fig in drawn:
             plt.close(fig)

@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         finish(out, NAME, args, {"summary": df}, md, started)
         return 0
     units = _units(args.samples)
-    parts = run_units(NAME, units, _work, args, CHUNK)
+    parts = run_units(NAME, units, _work, args, CHUNK, "board")
     df = _rows(units, [merge_counts(p) for p in parts])
     chi2 = float((df["z"] ** 2).sum())
     gof = chi2_sf(chi2, len(df))

@@ -1,22 +1,35 @@
-"""Writing an experiment's results: CSV, a Markdown table, figures and ``config.json``.
+"""Writing an experiment's results: CSV, Markdown, figures, ``config.json`` and ``run.json``.
 
-Every results folder records how it was made: the command line, seed, samples,
-package versions, the git revision (and whether anything outside ``results/`` had
-uncommitted changes) and the wall time, so each number can be traced to one command.
+A results folder holds two kinds of file. *Deterministic* files depend only on the
+code, the seed and the samples, and come out byte for byte the same on every run:
+the CSV tables, ``README.md``, ``config.json`` (the experiment, the command that
+makes the numbers, seed, samples) and the figures. *Timing files* hold what a run
+measured of the machine it ran on, or of how it was run: ``timings.csv`` (row keys
+and the timing columns), ``timings.md``, ``timings.png``, and ``run.json`` (wall
+time, jobs, the command line as typed, Python, platform, package versions, the git
+revision and whether anything outside ``results/`` had uncommitted changes, the
+date). :func:`is_timing_file` tells them apart; ``mscsp reproduce --check`` compares
+the deterministic files only.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import platform
 import subprocess
 import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-__all__ = ["markdown_table", "write_results", "provenance", "summary_row", "SUMMARY_COLUMNS"]
+__all__ = ["markdown_table", "write_results", "provenance", "summary_row", "SUMMARY_COLUMNS", "Timings",
+           "split_timings", "is_timing_file", "RUN_FILE"]
 
 #: The tidy columns every summary CSV starts with.
 SUMMARY_COLUMNS = [
@@ -25,6 +38,53 @@ SUMMARY_COLUMNS = [
 ]
 
 _PACKAGES = ["mscsp", "numpy", "pandas", "matplotlib", "python-sat", "ortools"]
+
+#: How a run was made (wall time, jobs, versions, revision, date): a timing file.
+RUN_FILE = "run.json"
+#: Every other timing file's name starts with this: timings.csv, timings.md, timings.png.
+TIMINGS = "timings"
+
+
+def is_timing_file(name: str) -> bool:
+    """Whether a results file holds measurements of the machine or the run (timings,
+    ``run.json``) rather than numbers that depend only on the code and the seed.
+
+    Examples
+    --------
+    >>> [is_timing_file(n) for n in ("summary.csv", "timings.csv", "timings.png", "run.json", "README.md")]
+    [False, True, True, True, False]
+    """
+    return name == RUN_FILE or name.startswith(TIMINGS)
+
+
+@dataclass(frozen=True)
+class Timings:
+    """The machine-dependent part of an experiment's results.
+
+    ``table`` (row keys and timing columns) becomes ``timings.csv``; ``markdown``,
+    followed by a line naming the machine, ``timings.md``; ``figure``, if any,
+    ``timings.png``.
+    """
+
+    table: pd.DataFrame
+    markdown: str
+    figure: Any = None
+
+
+def split_timings(df: pd.DataFrame, keys: list[str], columns: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split a table into its deterministic part (without ``columns``) and its
+    timings (``keys`` then ``columns``); ``keys`` must name each row once.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"board": ["a", "b"], "k": [1, 2], "ms": [0.5, 0.7]})
+    >>> summary, timings = split_timings(df, ["board"], ["ms"])
+    >>> list(summary.columns), list(timings.columns)
+    (['board', 'k'], ['board', 'ms'])
+    """
+    if df.duplicated(subset=keys).any():
+        raise ValueError(f"the keys {keys} do not name each row once")
+    return df.drop(columns=columns), df[keys + columns].copy()
 
 
 def summary_row(board: str, spec, rule: str, first_click: tuple[int, int] | None, n: int, k: int, *,
@@ -97,7 +157,8 @@ def _git_revision() -> dict:
 
 
 def provenance(argv: list[str] | None = None) -> dict:
-    """Command, versions and revision of this run."""
+    """How this run was made: the command line as typed, Python, platform, CPUs,
+    package versions, git revision, play loop and date (``run.json``)."""
     versions = {}
     for name in _PACKAGES:
         try:
@@ -107,14 +168,50 @@ def provenance(argv: list[str] | None = None) -> dict:
     from .. import fastplay
 
     return {
-        "command": " ".join(argv if argv is not None else sys.argv),
+        "command_line": " ".join(argv if argv is not None else sys.argv),
+        "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "cpus": os.cpu_count(),
         "packages": versions,
         "git": _git_revision(),
         # which play loop verifies boards: the compiled one, or the Python reference
         "play_loop": "compiled" if fastplay.available() else "python",
     }
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """Write a file whole or not at all (a temporary file, then a rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    if isinstance(data, str):
+        tmp.write_text(data, encoding="utf-8")
+    else:
+        tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _png(fig) -> bytes:
+    """A figure as PNG bytes that depend only on what it draws: no software version
+    in the metadata, so a rerun (or another matplotlib release with the same
+    rendering) gives the same bytes."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120, bbox_inches="tight", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _footer(timings: Timings | None) -> str:
+    where = ("Timings depend on the machine and its load, so they are kept apart: [`timings.md`](timings.md), "
+             "`timings.csv`" + (", `timings.png`" if timings is not None and timings.figure is not None else "")
+             + ". " if timings is not None else "")
+    return (f"\n---\n\n{where}`run.json` records how this run was made (wall time, jobs, versions, git "
+            "revision, date). Every other file here depends only on the code, the seed and the samples; "
+            "`mscsp reproduce --check` regenerates and compares them.\n")
+
+
+def _machine(run: dict) -> str:
+    return (f"\nMeasured on {run.get('cpus')} CPUs ({run.get('platform')}, Python {run.get('python')}, "
+            f"play loop {run.get('play_loop')}) with {run.get('jobs')} worker processes, finished "
+            f"{run.get('finished_utc')}; the run took {run.get('wall_seconds')} s (`run.json`).\n")
 
 
 def write_results(
@@ -123,13 +220,25 @@ def write_results(
     markdown: str,
     config: dict,
     figures: dict | None = None,
+    *,
+    run: dict | None = None,
+    timings: Timings | None = None,
 ) -> None:
-    """Write ``NAME.csv`` per table, ``README.md`` (the Markdown), figures, ``config.json``."""
+    """Write the deterministic files — ``NAME.csv`` per table, ``README.md`` (the
+    Markdown and a note on where the timings are), ``NAME.png`` per figure,
+    ``config.json`` — and the timing files: ``run.json`` and, given ``timings``,
+    ``timings.csv``, ``timings.md`` and ``timings.png``. Each file is written whole."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
-        df.to_csv(out / f"{name}.csv", index=False)
-    (out / "README.md").write_text(markdown)
+        _write(out / f"{name}.csv", df.to_csv(index=False))
+    _write(out / "README.md", markdown.rstrip("\n") + "\n" + _footer(timings))
     for name, fig in (figures or {}).items():
-        fig.savefig(out / f"{name}.png", dpi=120, bbox_inches="tight")
-    (out / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+        _write(out / f"{name}.png", _png(fig))
+    _write(out / "config.json", json.dumps(config, indent=2, default=str) + "\n")
+    if timings is not None:
+        _write(out / f"{TIMINGS}.csv", timings.table.to_csv(index=False))
+        _write(out / f"{TIMINGS}.md", timings.markdown.rstrip("\n") + "\n" + _machine(run or {}))
+        if timings.figure is not None:
+            _write(out / f"{TIMINGS}.png", _png(timings.figure))
+    _write(out / RUN_FILE, json.dumps(run or {}, indent=2, default=str) + "\n")

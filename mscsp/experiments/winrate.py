@@ -28,7 +28,7 @@ from ..game import Game
 from ..play.loop import play_game
 from ..rules import generate
 from .cli import experiment_parser, finish, run_units
-from .output import markdown_table, summary_row
+from .output import Timings, markdown_table, split_timings, summary_row
 from .runner import Chunk, Unit, merge_counts, sample_seeds
 
 NAME = "winrate"
@@ -36,6 +36,9 @@ SIZES = ["beginner", "intermediate", "expert"]
 POLICY = "sat+total, least probability"
 PUBLISHED = {("expert", "opening", (3, 3)): 0.543, ("expert", "safe", (0, 0)): 0.41}
 CHUNK = 25
+#: What names a row of the summary, and the column that depends on the machine.
+KEYS = ["board", "rule", "click_x", "click_y"]
+TIMING = ["ms_per_game"]
 
 
 def _starts(spec: Spec) -> list[tuple[str, tuple[int, int]]]:
@@ -88,10 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     units = _units(args.samples)
-    parts = run_units(NAME, units, _work, args, CHUNK)
-    df = _rows(units, [merge_counts(p) for p in parts])
+    parts = run_units(NAME, units, _work, args, CHUNK, "game")
+    df, timing = split_timings(_rows(units, [merge_counts(p) for p in parts]), KEYS, TIMING)
     cols = ["board", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "mean_guesses",
-            "games_without_guess", "ms_per_game", "published"]
+            "games_without_guess", "published"]
     md = "\n".join([
         "# Win rates with complete deduction and least-probability guesses\n",
         f"{args.samples} games per row (seed {args.seed}); policy: {POLICY} (ties in row order). "
@@ -100,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         "(JSMinesweeper) on the same start.\n",
         markdown_table(df, columns=cols),
     ])
+    timing_md = "\n".join([
+        "# Win rates: timings\n",
+        "`ms_per_game`: the mean time to play one game, first click to win or loss.\n",
+        markdown_table(timing),
+    ])
     print(markdown_table(df, columns=cols), end="")
-    finish(out, NAME, args, {"summary": df}, md, started)
+    print(markdown_table(timing), end="")
+    finish(out, NAME, args, {"summary": df}, md, started, timings=Timings(timing, timing_md))
     return 0
