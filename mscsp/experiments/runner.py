@@ -120,7 +120,7 @@ class _Bar(tqdm):
 
 
 def progress_bar(label: str, total: int, unit: str = "sample", *, enabled: bool = True, stream=None) -> tqdm:
-    """A progress bar on standard error (or ``stream``) counting ``unit``s (singular).
+    """A progress bar on standard error (or ``stream``) counting units of ``unit`` (singular).
 
     The rate is the average since the start (``smoothing=0``): :func:`run_chunks` does
     the work in a shuffled order, so the work done so far is a fair sample of all of it
