@@ -160,3 +160,27 @@ def test_chunks_run_in_a_fixed_order_that_mixes_the_rows_and_come_back_in_table_
     assert sorted(orders[0]) == [(u, c) for u in range(4) for c in range(4)]
     assert {u for u, _ in orders[0][:8]} == {0, 1, 2, 3}  # every row in the first half
     assert results[0] == [[{"unit": u, "chunk": c} for c in range(4)] for u in range(4)]
+
+
+def test_progress_lines_in_a_log_stay_30_seconds_apart_even_after_a_forced_refresh(monkeypatch):
+    # tqdm's monitor thread refreshes a quiet bar without restarting tqdm's interval,
+    # so tqdm alone would print again at the next update, seconds later
+    clock = _Clock()
+    monkeypatch.setattr("tqdm.std.time", clock)
+    log = io.StringIO()
+    with progress_bar("demo", 100, "board", stream=log) as bar:
+        clock.now += 40
+        bar.update(40)  # printed
+        clock.now += 32
+        bar.miniters = 1  # what the monitor does: printed, 32 s after the last line
+        bar.refresh()
+        clock.now += 2
+        bar.update(10)  # 34 s after tqdm's last printed update, 2 s after the last line: held back
+        clock.now += 6
+        bar.update(10)  # held back, then shown as the bar closes
+    assert log.getvalue().splitlines() == [
+        "demo:   0% 0/100 boards [00:00<?, ? boards/s]",
+        "demo:  40% 40/100 boards [00:40<01:00, 1.0 boards/s]",
+        "demo:  40% 40/100 boards [01:12<01:48, 1.8 s/board]",
+        "demo:  60% 60/100 boards [01:20<00:53, 1.3 s/board]",
+    ]

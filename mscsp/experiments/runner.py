@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import numpy as np
+import tqdm.std as tqdm_std
 from tqdm import tqdm
 
 __all__ = ["Unit", "Chunk", "run_chunks", "sample_seeds", "block_seed", "progress_bar", "BLOCK"]
@@ -84,15 +86,33 @@ def make_chunks(experiment: str, units: list[Unit], seed: int, chunk_size: int) 
 
 class _Lines:
     """Where the progress bar writes when standard error is not a terminal (a log, CI):
-    each refresh becomes one plain line instead of a carriage-return overwrite."""
+    plain lines instead of carriage-return overwrites, at most one every ``every``
+    seconds of tqdm's clock, and always the last state when the bar closes.
 
-    def __init__(self, stream):
+    tqdm alone cannot promise the spacing: its monitor thread refreshes a quiet bar
+    without restarting the interval, so an update just after prints again."""
+
+    def __init__(self, stream, every: float):
         self.stream = stream
+        self.every = every
+        self.last = -math.inf
+        self.pending: str | None = None
 
     def write(self, text: str) -> None:
         line = text.replace("\r", "").rstrip()  # tqdm pads a refresh with spaces
         if line:
-            self.stream.write(line + "\n")
+            now = tqdm_std.time()
+            if now - self.last >= self.every:
+                self._emit(line)
+                self.last = now
+            else:
+                self.pending = line
+        elif "\n" in text and self.pending is not None:  # the bar closed: say where it ended
+            self._emit(self.pending)
+
+    def _emit(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.pending = None
 
     def flush(self) -> None:
         self.stream.flush()
@@ -140,10 +160,9 @@ def progress_bar(label: str, total: int, unit: str = "sample", *, enabled: bool 
     stream = stream or sys.stderr
     tty = hasattr(stream, "isatty") and stream.isatty()
     counts = "{counts} [{elapsed}<{remaining}, {speed}]"
-    # maxinterval too: tqdm's monitor thread would otherwise force a line every 10 s
     every = 0.5 if tty else 30.0
     bar = _Bar(total=total, desc=label, unit=unit + "s", smoothing=0, disable=not enabled,
-               file=stream if tty else _Lines(stream), mininterval=every, maxinterval=max(every, 10.0),
+               file=stream if tty else _Lines(stream, every), mininterval=every, maxinterval=max(every, 10.0),
                bar_format="{desc}: {percentage:3.0f}%" + ("|{bar}| " if tty else " ") + counts,
                dynamic_ncols=tty)
     bar.singular = unit
