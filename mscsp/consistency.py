@@ -58,10 +58,16 @@ def check_witness(position: Position, layout: Layout) -> None:
         raise MscspError("the witness has the wrong number of mines")
 
 
-def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | None = None) -> Verdict:
+def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | None = None,
+           explain: bool = True) -> Verdict:
     """Decide whether any layout is consistent with the position, within ``time_limit``
     seconds and, while the clues are read and encoded, ``memory_limit`` bytes held by
     the process.
+
+    With ``explain`` (the default) an inconsistent position's contradiction names a
+    small set of clues, shrunk to a minimal one while time allows; without it, the
+    clues of the whole part that has no layout (``minimal`` False), at once: the
+    verdict alone, as experiments that count verdicts need.
 
     Raises
     ------
@@ -83,7 +89,7 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     try:
         system = build_constraints(position, limits=Budget(started + time_limit, None, memory_limit))
         values = SatEngine(system, use_total=True, time_limit=time_limit - (time.perf_counter() - started),
-                           memory_limit=memory_limit).witness()
+                           memory_limit=memory_limit).witness(shrink=explain)
     except InconsistentError as err:
         if system is None or (len(err.clues) <= 1 and "no layout" not in str(err)):
             text = str(err)

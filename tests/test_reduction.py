@@ -81,6 +81,13 @@ def test_compiled_board_is_consistent_exactly_when_satisfiable(seed):
         assert cnf.satisfied_by(assignment)
     else:
         assert verdict.contradiction.clues
+    # the verdict alone, without a small reason: the same answer, naming the whole
+    # part the explained clash was shrunk from (so it cannot hold either)
+    quick = decide(compiled.position, explain=False)
+    assert quick.consistent == verdict.consistent
+    if not quick.consistent:
+        assert not quick.contradiction.minimal
+        assert set(verdict.contradiction.clues) <= set(quick.contradiction.clues)
 
 
 def test_every_decoded_assignment_is_a_model():

@@ -541,12 +541,14 @@ class SatEngine:
         finally:
             self.close()
 
-    def witness(self) -> dict[int, bool]:
+    def witness(self, *, shrink: bool = True) -> dict[int, bool]:
         """One assignment of the frontier satisfying every clue (and the total's bounds).
 
         Wires are merged first (:class:`_MergedPart`). On a contradiction the core of
         the merged encoding, with the links its chains lean on, is shrunk by deletion
         on the plain encoding while time allows (so small cores come out minimal).
+        With ``shrink`` False the clues of the whole unsatisfiable part are named at
+        once (``minimal`` False): a verdict without the search for a small reason.
 
         Raises
         ------
@@ -561,6 +563,10 @@ class SatEngine:
                 if res is None:
                     raise BudgetExceeded("the SAT search for a witness ran out of its time limit", Resource.TIME)
                 if res is False:
+                    if not shrink:
+                        raise InconsistentError("no layout satisfies these clues together",
+                                                tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
+                                                uses_total=part.total is not None, minimal=False)
                     raise self._merged_clash(part)
                 values.update(part.model_values())
         finally:
