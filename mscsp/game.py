@@ -257,8 +257,6 @@ class Game:
         """The flat index of a public action's ``(x, y)``."""
         try:
             return self._geometry.cell(where)
-        except IllegalMove:
-            raise
         except InputError as err:
             raise IllegalMove(str(err)) from None
 

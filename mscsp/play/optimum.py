@@ -31,11 +31,12 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 from typing import Callable
 
 import numpy as np
 
-from ..board import Geometry, Layout, Spec
+from ..board import Geometry, Spec
 from ..errors import BudgetExceeded, InputError, Resource
 from ..position import Mark, Position
 from ..rules import FirstClickRule
@@ -92,7 +93,7 @@ class _Search:
             raise InputError("exact optimal play is for rectangular boards")
         excluded = set(rule.excluded(g, click)) | {click}
         allowed = [c for c in range(g.area) if c not in excluded]
-        total = _comb(len(allowed), spec.mines)
+        total = comb(len(allowed), spec.mines)
         if total > MAX_LAYOUTS:
             raise InputError(f"{total:,} layouts is more than the {MAX_LAYOUTS:,} exact search handles")
         mines = np.zeros((total, g.area), dtype=bool)
@@ -214,12 +215,6 @@ def _insert(opened: tuple[int, ...], cell: int) -> tuple[int, ...]:
     return tuple(sorted(opened + (cell,)))
 
 
-def _comb(n: int, k: int) -> int:
-    from math import comb
-
-    return comb(n, k) if 0 <= k <= n else 0
-
-
 def _numbers(g: Geometry, mines: np.ndarray) -> np.ndarray:
     """Each layout's number on every cell (mines included; they are never read)."""
     out = np.zeros(mines.shape, dtype=np.int8)
@@ -289,7 +284,3 @@ def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], 
     True
     """
     return _play(spec, rule, click, policy, time_limit)
-
-
-def _layout_of(search: _Search, i: int) -> Layout:  # pragma: no cover - a debugging aid
-    return Layout(search.geometry, search.mines[i])

@@ -37,8 +37,6 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-import numpy as np
-
 from ..counting import Probabilities, count_components, probabilities
 from ..errors import InconsistentError, InputError, parse_choice
 from ..position import Mark, Position
@@ -166,7 +164,3 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         if 1 - probs.cells[c] <= best_key[0]:
             break  # surviving two clicks is no likelier than surviving this one
     return best
-
-
-def _covered(position: Position) -> np.ndarray:  # pragma: no cover - a debugging aid
-    return np.flatnonzero(position.grid == Mark.COVERED)
