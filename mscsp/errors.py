@@ -14,6 +14,7 @@ from enum import Enum
 
 __all__ = [
     "parse_choice",
+    "Choice",
     "MscspError",
     "InputError",
     "ParseError",
@@ -158,3 +159,31 @@ def parse_choice(enum_cls, value, what: str):
     except ValueError:
         choices = ", ".join(m.value for m in enum_cls)
         raise InputError(f"unknown {what} {value!r}; choose one of {choices}") from None
+
+
+class Choice(Enum):
+    """A string-valued enum of named options with a forgiving :meth:`parse`.
+
+    Subclasses say what their members are called in errors with the class keyword
+    ``what``.
+
+    Examples
+    --------
+    >>> class Colour(Choice, what="colour"):
+    ...     RED = "red"
+    >>> Colour.parse("Red")
+    <Colour.RED: 'red'>
+    >>> Colour.parse("blue")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: unknown colour 'blue'; choose one of red
+    """
+
+    def __init_subclass__(cls, what: str = "choice", **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._what = what
+
+    @classmethod
+    def parse(cls, value):
+        """The member named ``value`` (any case), or an InputError naming the choices."""
+        return parse_choice(cls, value, cls._what)

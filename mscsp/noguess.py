@@ -38,14 +38,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 
 from . import fastplay
 from .board import Layout, Spec
 from .budget import Budget
-from .errors import GenerationError, parse_choice
+from .errors import Choice, GenerationError
 from .game import Game, Status
 from .play.loop import Deducer
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
@@ -59,13 +58,10 @@ __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOG
 NOGUESS_VERSION = f"{GENERATOR_VERSION}+noguess/3"
 
 
-class Method(Enum):
+class Method(Choice, what="no-guess method"):
     RETRY = "retry"
     PERTURB = "perturb"
 
-    @classmethod
-    def parse(cls, name: "str | Method") -> "Method":
-        return parse_choice(cls, name, "no-guess method")
 
 
 _SOLVER_WORDS = {

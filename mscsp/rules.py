@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 
 from .board import Geometry, Layout, Spec
-from .errors import InputError, parse_choice
+from .errors import Choice, InputError
 from .sampling import as_generator, fresh_seed, sample_without_replacement
 
 __all__ = ["FirstClickRule", "GeneratedBoard", "GENERATOR_VERSION", "place_mines", "generate", "max_mines"]
@@ -39,7 +38,7 @@ __all__ = ["FirstClickRule", "GeneratedBoard", "GENERATOR_VERSION", "place_mines
 GENERATOR_VERSION = "mscsp-fisher-yates/1"
 
 
-class FirstClickRule(Enum):
+class FirstClickRule(Choice, what="first-click rule"):
     """How the first click constrains mine placement."""
 
     UNIFORM = "uniform"
@@ -47,16 +46,6 @@ class FirstClickRule(Enum):
     OPENING = "opening"
     WINXP = "winxp"
 
-    @classmethod
-    def parse(cls, name: "str | FirstClickRule") -> "FirstClickRule":
-        """The rule called ``name``; InputError naming the choices otherwise.
-
-        Examples
-        --------
-        >>> FirstClickRule.parse("opening")
-        <FirstClickRule.OPENING: 'opening'>
-        """
-        return parse_choice(cls, name, "first-click rule")
 
     def excluded(self, geometry: Geometry, click: int) -> tuple[int, ...]:
         """Cells that may not hold a mine when placement starts."""

@@ -277,20 +277,25 @@ def count_components(
     remaining = system.remaining
     weights = density_weights(density) if remaining is None else (1, 1)
     comps = list(system.components)
-    problems = {comp: build_problem(system, comp) for comp in comps}
+    problems: dict[tuple[int, ...], Problem] = {}
     tallies: dict[tuple[int, ...], Tally] = {}
     gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
-    # small components first, so a hard one meets the deadline last
-    for comp in sorted(comps, key=lambda c: problems[c].ncells):
-        problem = problems[comp]
-        arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
-                 else Arithmetic(0, mine=weights[0], safe=weights[1]))
+    todo = []
+    for comp in comps:
         key = None
         if cache is not None:
             key = (backend, remaining, density, tuple(system.constraints[e] for e in comp))
             if key in cache:
                 tallies[comp] = cache[key]
                 continue
+        # a cached component needs no problem: building one costs as much as a small count
+        problems[comp] = build_problem(system, comp)
+        todo.append((comp, key))
+    # small components first, so a hard one meets the deadline last
+    for comp, key in sorted(todo, key=lambda ck: problems[ck[0]].ncells):
+        problem = problems[comp]
+        arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
+                 else Arithmetic(0, mine=weights[0], safe=weights[1]))
         try:
             if backend == "cpsat":
                 tally = _cpsat_tally(system, comp, arith, budget)

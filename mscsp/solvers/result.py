@@ -3,26 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
-from ..errors import parse_choice
+from ..errors import Choice
 
 __all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation"]
 
 
-class SolverName(Enum):
+class SolverName(Choice, what="solver"):
     """The solver ladder: each is sound; each finds at least what the previous finds."""
 
     SINGLE_POINT = "single-point"
     SUBSET = "subset"
     SAT = "sat"
 
-    @classmethod
-    def parse(cls, name: "str | SolverName") -> "SolverName":
-        return parse_choice(cls, name, "solver")
 
 
-class Engine(Enum):
+class Engine(Choice, what="engine"):
     """What decides the complete rung (the answers are the same; the speed is not).
 
     ``sat`` asks the SAT solver one question per covered cell group; ``count``
@@ -36,9 +32,6 @@ class Engine(Enum):
     SAT = "sat"
     COUNT = "count"
 
-    @classmethod
-    def parse(cls, name: "str | Engine") -> "Engine":
-        return parse_choice(cls, name, "engine")
 
 
 @dataclass(frozen=True)
