@@ -1,4 +1,4 @@
-"""Win rates of whole games with least-probability guesses (see mscsp.experiments.winrate)."""
+"""Win rates along the policy ladder, and the exact optimum on small boards (see mscsp.experiments.winrate)."""
 
 import sys
 

@@ -13,7 +13,7 @@ from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import Policy, choose, outcomes
+from mscsp.play.policies import Policy, choose, outcomes, unavoidable
 from mscsp.position import Mark
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
@@ -89,3 +89,56 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
         return sum(Fraction(o.layouts) * o.next_safety for o in outcomes(position, cell))
 
     assert secondary(choose(position, "+lookahead")) >= secondary(choose(position, "least-p"))
+
+
+def _unavoidable_of(position):
+    from mscsp.counting import count_components, probabilities
+
+    counts = count_components(position)
+    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
+    return unavoidable(counts.system, counts, undecided)
+
+
+def test_a_walled_off_fifty_fifty_is_unavoidable_and_an_open_one_is_not():
+    from mscsp.position import parse_position
+
+    # the two covered cells under the 1s: only clicking one of them can tell them apart
+    assert _unavoidable_of(parse_position("mines: 1\n11\n..\n")) == [(2, 3)]
+    assert _unavoidable_of(parse_position("mines: 1\n.1.\n")) == [(0, 2)]
+    # two cells of a 50/50 next to a cell away from the numbers, whose number would tell
+    assert _unavoidable_of(parse_position("mines: 2\n.1..\n....\n")) == []
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
+    if position.mines is None:
+        return
+    truth = brute_force(position, with_layouts=True)
+    if truth["count"] == 0 or truth["safe"]:
+        return  # the sets are defined where nothing is left to prove
+    g = position.geometry
+    flags = set(position.flagged_cells())
+    layouts = [frozenset(lay) for lay in truth["layouts"]]
+    for cells in _unavoidable_of(position):
+        inside = set(cells)
+        assert len({len(lay & inside) for lay in layouts}) == 1  # the total cannot tell
+        assert len({lay & inside for lay in layouts}) > 1  # there is something to tell
+        for other in position.covered_cells():
+            if other in inside:
+                continue
+            # the number `other` shows is independent of the set's layout
+            joint: dict = {}
+            for lay in layouts:
+                if other not in lay:
+                    key = (lay & inside, brute_numbers(g.width, g.height, g.holes, set(lay) | flags)[other])
+                    joint[key] = joint.get(key, 0) + 1
+            n = sum(joint.values())
+            by_set: dict = {}
+            by_number: dict = {}
+            for (s, v), k in joint.items():
+                by_set[s] = by_set.get(s, 0) + k
+                by_number[v] = by_number.get(v, 0) + k
+            for s in by_set:
+                for v in by_number:
+                    assert joint.get((s, v), 0) * n == by_set[s] * by_number[v]

@@ -83,6 +83,8 @@ def run_units(name: str, units: list[Unit], work: Callable[[Chunk], dict], args:
 def command(name: str, args: argparse.Namespace) -> str:
     """The command that makes these numbers: only the options that change them, in
     a fixed order (not ``--out``, ``--jobs``, ``--dask``, ``--resume``, ``--quiet``).
+    An experiment adds its own such options as ``(flag, dest)`` pairs in the
+    parser default ``_numbers_depend_on``.
 
     Examples
     --------
@@ -96,6 +98,8 @@ def command(name: str, args: argparse.Namespace) -> str:
     if args.quick:
         words.append("--quick")
     words += ["--samples", str(args.samples), "--seed", str(args.seed)]
+    for flag, dest in getattr(args, "_numbers_depend_on", ()):  # an experiment's own options
+        words += [flag, str(getattr(args, dest))]
     return " ".join(words)
 
 

@@ -1,23 +1,34 @@
-"""Win rates of whole games: complete deduction, then the least mine probability.
+"""Win rates of whole games along the policy ladder, and the exact optimum on small boards.
 
-Each game is played from its first click by :func:`mscsp.play.loop.play_game`: every cell
-the complete solver proves (with the mine total) is opened or flagged; when nothing
-is certain, the covered cell with the least exact mine probability is clicked (ties
-in row order). Rows give the share of games won with its Wilson 95% interval and the
-mean number of guesses per game, for each size and start:
+Each game is played from its first click by :func:`mscsp.play.loop.play_game`: every
+cell the complete solver proves (with the mine total) is opened or flagged; when
+nothing is certain, a guessing policy of :mod:`mscsp.play.policies` picks the click
+from the position alone. The ablation table plays every rung of the ladder
+(``least-p``, ``+progress``, ``+lookahead``, ``+fifty``, ``+endgame``) on the same
+boards (a board's seed depends on its start and number, not on the policy), for
+Beginner, Intermediate and Expert with two starts:
 
-- ``opening`` rule, click at (3,3) — the start of the strongest published player
-  (JSMinesweeper, 54.3% on Expert);
-- ``safe`` rule, click in the corner (0,0) — the classic safe-first-click start
-  (about 41% on Expert for that player);
-- ``opening`` rule, centre click — the article's start.
+- ``opening`` rule, click at (3,3): the modern start of the strongest published
+  player, David Hill's JSMinesweeper (54.3% on Expert; 97.06% and 89.18% on
+  Beginner and Intermediate with an opening start);
+- ``safe`` rule, click in the corner (0,0): the classic start (41.132% on Expert
+  for that player, ten batches of a million games).
 
-    python experiments/winrate.py --samples 2000 --seed 42 --jobs 2 --out results/winrate
+Rows give the share of games won with its Wilson 95% interval, the mean number of
+guesses (clicks without proof after the first), and the time per game and per guess
+(in the timing files). ``--headline`` sets the games of the best policy on Expert.
+
+The optimum table plays every layout of small boards exactly
+(:mod:`mscsp.play.optimum`): the best win probability any player can reach, and
+each policy's exact win probability on the same boards, so the gaps are exact.
+
+    python experiments/winrate.py --samples 2000 --headline 10000 --seed 42 --jobs 2 --out results/winrate
 """
 
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -26,89 +37,178 @@ import pandas as pd
 from ..board import PRESETS, Spec
 from ..game import Game
 from ..play.loop import play_game
+from ..play.optimum import optimal_play, policy_play
+from ..play.policies import Policy, choose
 from ..rules import generate
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
-from .runner import Chunk, Unit, merge_counts, sample_seeds
+from .runner import Chunk, Unit, merge_counts
 
 NAME = "winrate"
 SIZES = ["beginner", "intermediate", "expert"]
-POLICY = "sat+total, least probability"
-PUBLISHED = {("expert", "opening", (3, 3)): 0.543, ("expert", "safe", (0, 0)): 0.41}
+STARTS = [("opening", (3, 3)), ("safe", (0, 0))]
+POLICIES = [p.value for p in Policy]
+BEST = Policy.ENDGAME.value
+#: The strongest published player on the same starts (JSMinesweeper's README).
+PUBLISHED = {("expert", "opening"): 0.543, ("expert", "safe"): 0.41132,
+             ("beginner", "opening"): 0.9706, ("intermediate", "opening"): 0.8918}
+#: Small boards whose every layout is played: (width, height, mines, rule), first click in the corner.
+SMALL = [(4, 4, 3, "safe"), (4, 4, 4, "safe"), (4, 4, 4, "opening"), (5, 5, 4, "opening"),
+         (5, 5, 5, "opening"), (5, 5, 4, "safe")]
 CHUNK = 25
-#: What names a row of the summary, and the column that depends on the machine.
-KEYS = ["board", "rule", "click_x", "click_y"]
-TIMING = ["ms_per_game"]
+KEYS = ["board", "rule", "click_x", "click_y", "policy"]
+TIMING = ["ms_per_game", "ms_per_guess"]
 
 
-def _starts(spec: Spec) -> list[tuple[str, tuple[int, int]]]:
-    return [("opening", (3, 3)), ("safe", (0, 0)), ("opening", (spec.width // 2, spec.height // 2))]
+def _board_seeds(chunk: Chunk) -> list[np.random.SeedSequence]:
+    """Game ``i`` of a start gets the same board whatever the policy (paired rows)."""
+    start = chunk.params["start"]
+    return [np.random.SeedSequence(chunk.seed, spawn_key=(start, i)) for i in range(chunk.start, chunk.stop)]
 
 
-def _work(chunk: Chunk) -> dict:
+def _games(chunk: Chunk) -> dict:
     p = chunk.params
     spec = Spec(**p["spec"])
-    out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_histogram": [0] * 11}
-    for ss in sample_seeds(chunk):
+    out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_seconds": 0.0, "guess_histogram": [0] * 11}
+    for ss in _board_seeds(chunk):
         board = generate(spec, p["rule"], tuple(p["click"]), np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.cell)
+        record = play_game(Game.from_board(board, record=False), board.cell, policy=p["policy"])
         out["n"] += 1
         out["k"] += int(record.won)
         out["guesses"] += record.guesses
         out["seconds"] += record.seconds
+        out["guess_seconds"] += record.guess_seconds
         out["guess_histogram"][min(record.guesses, 10)] += 1
     return out
 
 
-def _units(samples: int) -> list[Unit]:
+def _optimum(chunk: Chunk) -> dict:
+    p = chunk.params
+    spec, rule, click = Spec(**p["spec"]), p["rule"], tuple(p["click"])
+    best = optimal_play(spec, rule, click, time_limit=None)
+    out = {"layouts": best.layouts, "optimum": best.wins, "optimum_seconds": best.seconds}
+    for policy in POLICIES:
+        played = policy_play(spec, rule, click, lambda position, policy=policy: choose(position, policy),
+                             time_limit=None)
+        out[policy] = played.wins
+    return out
+
+
+def _work(chunk: Chunk) -> dict:
+    return _optimum(chunk) if chunk.params["kind"] == "optimum" else _games(chunk)
+
+
+def _units(samples: int, headline: int, quick: bool) -> list[Unit]:
     units = []
     for size in SIZES:
         spec = PRESETS[size]
-        for rule, click in _starts(spec):
-            units.append(Unit(f"{size}/{rule}/{click[0]},{click[1]}",
-                              {"spec": spec.__dict__, "size": size, "rule": rule, "click": click}, samples))
+        for s, (rule, click) in enumerate(STARTS):
+            for policy in POLICIES:
+                n = headline if size == "expert" and policy == BEST else samples
+                units.append(Unit(f"{size}/{rule}/{click[0]},{click[1]}/{policy}",
+                                  {"kind": "games", "spec": spec.__dict__, "size": size, "rule": rule,
+                                   "click": click, "policy": policy, "start": SIZES.index(size) * 10 + s}, n))
+    for w, h, m, rule in SMALL[:1] if quick else SMALL:
+        units.append(Unit(f"optimum/{w}x{h}/{m}/{rule}",
+                          {"kind": "optimum", "spec": Spec(w, h, m).__dict__, "rule": rule, "click": (0, 0)}, 1))
     return units
 
 
-def _rows(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
-    rows = []
+def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rows, small = [], []
     for unit, t in zip(units, totals):
-        spec = Spec(**unit.params["spec"])
-        x, y = unit.params["click"]
+        p = unit.params
+        spec = Spec(**p["spec"])
+        x, y = p["click"]
+        if p["kind"] == "optimum":
+            row = {"board": f"{spec.width}x{spec.height}", "width": spec.width, "height": spec.height,
+                   "mines": spec.mines, "rule": p["rule"], "click_x": x, "click_y": y, "layouts": t["layouts"],
+                   "optimum": float(Fraction(t["optimum"], t["layouts"]))}
+            for policy in POLICIES:
+                row[policy] = float(Fraction(t[policy], t["layouts"]))
+                row[f"gap {policy}"] = float(Fraction(t["optimum"] - t[policy], t["layouts"]))
+            row["optimum_wins"] = t["optimum"]
+            small.append(row)
+            continue
         n, k = t["n"], t["k"]
         rows.append(summary_row(
-            unit.params["size"], spec, unit.params["rule"], (x, y), n, k, policy=POLICY,
-            mean_guesses=t["guesses"] / n, ms_per_game=1e3 * t["seconds"] / n,
-            published=PUBLISHED.get((unit.params["size"], unit.params["rule"], (x, y))),
-            games_without_guess=t["guess_histogram"][0],
+            p["size"], spec, p["rule"], (x, y), n, k, policy=p["policy"],
+            mean_guesses=t["guesses"] / n, games_without_guess=t["guess_histogram"][0],
+            published=PUBLISHED.get((p["size"], p["rule"])),
+            ms_per_game=1e3 * t["seconds"] / n,
+            ms_per_guess=1e3 * t["guess_seconds"] / t["guesses"] if t["guesses"] else None,
         ))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), pd.DataFrame(small)
+
+
+def _figure(df: pd.DataFrame):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(SIZES), figsize=(12, 3.6))
+    for ax, size in zip(axes, SIZES):
+        for j, (rule, _) in enumerate(STARTS):
+            part = df[(df["board"] == size) & (df["rule"] == rule)]
+            xs = np.arange(len(part)) + (j - 0.5) * 0.3
+            ax.errorbar(xs, 100 * part["p"], yerr=[100 * (part["p"] - part["low"]), 100 * (part["high"] - part["p"])],
+                        fmt="o", capsize=3, label=f"{rule} start")
+            record = PUBLISHED.get((size, rule))
+            if record is not None:
+                ax.axhline(100 * record, color=f"C{j}", linestyle="--", linewidth=0.8)
+        ax.set_xticks(np.arange(len(POLICIES)), POLICIES, rotation=30, fontsize=8)
+        ax.set_title(size)
+        ax.set_ylabel("games won (%)")
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle("Win rate along the policy ladder (dashed: best published player on that start)", fontsize=10)
+    fig.tight_layout()
+    return fig
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = experiment_parser(NAME, __doc__, samples=2000, seed=42, quick=10)
+    parser.add_argument("--headline", type=int, default=None,
+                        help="games of the best policy on Expert (default: --samples)")
+    parser.set_defaults(_numbers_depend_on=[("--headline", "headline")])
     args = parser.parse_args(argv)
+    if args.headline is None:
+        args.headline = args.samples
+    if args.headline < 1:
+        parser.error("--headline must be a positive whole number")
     started = time.perf_counter()
     out = Path(args.out)
-    units = _units(args.samples)
+    units = _units(args.samples, args.headline, args.quick)
     parts = run_units(NAME, units, _work, args, CHUNK, "game")
-    df, timing = split_timings(_rows(units, [merge_counts(p) for p in parts]), KEYS, TIMING)
-    cols = ["board", "rule", "click_x", "click_y", "n", "k", "p", "low", "high", "mean_guesses",
+    df, small = _rows(units, [merge_counts(p) for p in parts])
+    df, timing = split_timings(df, KEYS, TIMING)
+    cols = ["board", "rule", "click_x", "click_y", "policy", "n", "k", "p", "low", "high", "mean_guesses",
             "games_without_guess", "published"]
+    gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES)]
     md = "\n".join([
-        "# Win rates with complete deduction and least-probability guesses\n",
-        f"{args.samples} games per row (seed {args.seed}); policy: {POLICY} (ties in row order). "
-        "`p` is the share of games won, `low`/`high` its Wilson 95% interval; `mean_guesses` counts the "
-        "clicks made without proof after the first click. `published`: the strongest published player "
-        "(JSMinesweeper) on the same start.\n",
+        "# Win rates along the policy ladder\n",
+        f"{args.samples} games per row, {args.headline} for `{BEST}` on Expert (seed {args.seed}); every policy "
+        "plays the same boards of a start. Deduction: complete (SAT and exact counting) with the mine total; "
+        "guesses: the policy of the row (see `mscsp.play.policies`). `p` is the share of games won, "
+        "`low`/`high` its Wilson 95% interval; `mean_guesses` counts the clicks made without proof after the "
+        "first click. `published`: the strongest published player (JSMinesweeper) on that start.\n",
         markdown_table(df, columns=cols),
+        "\n## The exact optimum on small boards\n",
+        "Every layout played (first click in the corner): `optimum` is the best win probability any player can "
+        "reach; each policy's column is its exact win probability on the same layouts, and `gap` the "
+        "difference.\n",
+        markdown_table(small, columns=gaps),
+        "\n![win rates](winrate.png)\n",
     ])
     timing_md = "\n".join([
         "# Win rates: timings\n",
-        "`ms_per_game`: the mean time to play one game, first click to win or loss.\n",
+        "`ms_per_game`: mean time to play one game, first click to win or loss; `ms_per_guess`: mean time the "
+        "policy spent choosing one guess.\n",
         markdown_table(timing),
     ])
     print(markdown_table(df, columns=cols), end="")
+    print(markdown_table(small, columns=gaps), end="")
     print(markdown_table(timing), end="")
-    finish(out, NAME, args, {"summary": df}, md, started, timings=Timings(timing, timing_md))
+    finish(out, NAME, args, {"summary": df, "optimum": small}, md, started, figures={"winrate": _figure(df)},
+           extra={"headline": args.headline}, timings=Timings(timing, timing_md))
     return 0

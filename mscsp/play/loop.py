@@ -30,7 +30,7 @@ from ..game import Game, Status
 from ..position import Mark
 from ..solvers import deduce
 from ..solvers.result import SolverName
-from .policies import choose
+from .policies import Policy, choose
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -205,17 +205,19 @@ class Deducer:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """How one played game went."""
+    """How one played game went: ``seconds`` in all, ``guess_seconds`` of them
+    spent by the policy choosing its guesses."""
 
     won: bool
     guesses: int
     opened: int
     safe_cells: int
     seconds: float
+    guess_seconds: float = 0.0
 
 
 def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.SAT, use_total: bool = True,
-              time_limit: float = 30.0, policy: str = "least-p") -> GameRecord:
+              time_limit: float = 30.0, policy: "Policy | str" = "least-p") -> GameRecord:
     """Play to the end: the first click, then proofs, and the policy's guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
@@ -225,17 +227,19 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
     started = time.perf_counter()
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
     deducer.opened(game.reveal_index(click))
-    guesses = 0
+    guesses, guessing = 0, 0.0
     while game.status is Status.PLAYING:
         deducer.run()
         if game.status is not Status.PLAYING:
             break
         position = game.position(mines_known=use_total)
+        asked = time.perf_counter()
         best = choose(position, policy)
+        guessing += time.perf_counter() - asked
         guesses += 1
         opened = game.reveal_index(best)
         if game.status is Status.PLAYING:
             deducer.opened(opened)
     layout = game.layout()
     return GameRecord(game.status is Status.WON, guesses, game.opened_count - (game.status is Status.LOST),
-                      layout.safe_count, time.perf_counter() - started)
+                      layout.safe_count, time.perf_counter() - started, guessing)

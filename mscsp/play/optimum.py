@@ -41,7 +41,7 @@ from ..errors import BudgetExceeded, InputError, Resource
 from ..position import Mark, Position
 from ..rules import FirstClickRule
 
-__all__ = ["Optimum", "optimal_play", "policy_play", "MAX_LAYOUTS"]
+__all__ = ["Optimum", "Search", "optimal_play", "policy_play", "MAX_LAYOUTS"]
 
 #: Layouts the search enumerates at most (6x6 with 6 mines has 1,947,792 for the
 #: safe rule).
@@ -84,26 +84,35 @@ class Optimum:
         return Fraction(self.wins, self.layouts)
 
 
-class _Search:
-    """The layouts of one board and start, and the memoised recursion over them."""
+class Search:
+    """Memoised expectimax over a fixed list of equally likely layouts of some cells.
 
-    def __init__(self, spec: Spec, rule: FirstClickRule, click: int, deadline: float | None):
-        g = spec.geometry
-        if g.has_holes:
-            raise InputError("exact optimal play is for rectangular boards")
-        excluded = set(rule.excluded(g, click)) | {click}
-        allowed = [c for c in range(g.area) if c not in excluded]
-        total = comb(len(allowed), spec.mines)
-        if total > MAX_LAYOUTS:
-            raise InputError(f"{total:,} layouts is more than the {MAX_LAYOUTS:,} exact search handles")
-        mines = np.zeros((total, g.area), dtype=bool)
-        for i, chosen in enumerate(combinations(allowed, spec.mines)):
-            mines[i, list(chosen)] = True
-        self.geometry, self.spec, self.deadline = g, spec, deadline
-        self.mines = mines
-        self.numbers = _numbers(g, mines)
-        self.safe_total = g.area - spec.mines
-        self.symmetries = _symmetries(g, click)
+    Columns are the cells still covered when the search starts; ``mines[l, j]``
+    says whether layout ``l`` has a mine in column ``j`` and ``numbers[l, j]`` is
+    the number column ``j`` shows when opened in that layout. Every layout holds
+    the same number of mines. Used from a first click on a whole board
+    (:func:`optimal_play`) and from the end of a game (:mod:`mscsp.play.endgame`).
+
+    Parameters
+    ----------
+    mines, numbers : numpy.ndarray
+        ``(layouts, columns)`` arrays, bool and int8.
+    symmetries : list of list of int, optional
+        Column permutations that map the layouts onto themselves (states equal
+        under one share a memo entry); the identity alone by default.
+    deadline : float, optional
+        ``time.perf_counter()`` value past which the search raises BudgetExceeded.
+    see : callable, optional
+        ``see(layouts, opened, certain_mines) -> Position``: what the player sees,
+        for searches that follow a policy.
+    """
+
+    def __init__(self, mines: np.ndarray, numbers: np.ndarray, *, symmetries: list[list[int]] | None = None,
+                 deadline: float | None = None, see: Callable | None = None):
+        self.mines, self.numbers, self.deadline, self.see = mines, numbers, deadline, see
+        self.columns = mines.shape[1]
+        self.safe_total = self.columns - (int(mines[0].sum()) if len(mines) else 0)
+        self.symmetries = symmetries if symmetries and len(symmetries) > 1 else None
         self.memo: dict[tuple[int, bytes], tuple[int, bool]] = {}  # W, or an upper bound on it
 
     def check_time(self) -> None:
@@ -117,7 +126,7 @@ class _Search:
         return [safe[shown == v] for v in np.flatnonzero(np.bincount(shown, minlength=9)).tolist()]
 
     def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Policy | None, alpha: int = -1) -> int:
-        """W(S) for the knowledge ``opened`` (ascending cells), or a bound when it is small.
+        """W(S) for the knowledge ``opened`` (ascending columns), or a bound when it is small.
 
         Returns W(S) exactly when it exceeds ``alpha``; otherwise some ``u`` with
         ``W(S) <= u <= alpha``, which is all a caller that already has ``alpha``
@@ -131,38 +140,51 @@ class _Search:
         if known is not None and (known[1] or known[0] <= alpha):
             return known[0]
         self.check_time()
-        closed = np.ones(self.geometry.area, dtype=bool)
-        closed[list(opened)] = False
-        covered = np.flatnonzero(closed)
-        mine_count = self.mines[np.ix_(layouts, covered)].sum(axis=0)
+        covered, mine_count = self.covered(layouts, opened)
         safe = covered[mine_count == 0]
         if safe.size or choose is not None:
             # free information (a cell safe in every layout), or the policy's guess
-            cell = int(safe[0]) if safe.size else choose(self.position(layouts, opened, covered[mine_count == n]))
+            cell = int(safe[0]) if safe.size else choose(self.see(layouts, opened, covered[mine_count == n]))
             value, exact = self.sum_parts(layouts, opened, cell, choose, alpha)
         else:
-            value, exact, ceiling = 0, False, 0
-            order = np.argsort(mine_count, kind="stable")
-            for i in order.tolist():
-                bound = n - int(mine_count[i])  # a guess wins at most where it is safe
-                need = max(alpha, value)
-                if bound <= need:
-                    ceiling = max(ceiling, bound)
-                    break  # so does every cell after this one
-                won, done = self.sum_parts(layouts, opened, int(covered[i]), None, need)
-                if done:
-                    value, exact = won, True
-                else:
-                    ceiling = max(ceiling, won)
-            if not exact or value <= alpha:
-                value, exact = max(value, ceiling), False
+            value, exact, _ = self.best_guess(layouts, opened, covered, mine_count, alpha)
         self.memo[key] = (value, exact)
         return value
+
+    def covered(self, layouts: np.ndarray, opened: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The covered columns and, for each, how many of ``layouts`` put a mine there."""
+        closed = np.ones(self.columns, dtype=bool)
+        closed[list(opened)] = False
+        covered = np.flatnonzero(closed)
+        return covered, self.mines[np.ix_(layouts, covered)].sum(axis=0)
+
+    def best_guess(self, layouts: np.ndarray, opened: tuple[int, ...], covered: np.ndarray,
+                   mine_count: np.ndarray, alpha: int = -1) -> tuple[int, bool, int | None]:
+        """The best guess's W, whether it is exact (it is when above ``alpha``), and
+        the column guessed (the first of the safest among equals; None when pruned)."""
+        n = len(layouts)
+        value, exact, ceiling, best = 0, False, 0, None
+        for i in np.argsort(mine_count, kind="stable").tolist():
+            bound = n - int(mine_count[i])  # a guess wins at most where it is safe
+            need = max(alpha, value)
+            if bound <= need:
+                ceiling = max(ceiling, bound)
+                break  # so does every cell after this one
+            won, done = self.sum_parts(layouts, opened, int(covered[i]), None, need)
+            if done:
+                value, exact, best = won, True, int(covered[i])
+            else:
+                ceiling = max(ceiling, won)
+        if not exact or value <= alpha:
+            return max(value, ceiling), False, None
+        return value, True, best
 
     def key(self, layout: int, opened: tuple[int, ...]) -> tuple[int, bytes]:
         """The memo key of a knowledge state, the same for every image of it under a
         symmetry of the board that keeps the first click in place."""
         shown = self.numbers[layout, list(opened)].tolist()
+        if self.symmetries is None:
+            return sum(1 << c for c in opened), bytes(shown)
         best = None
         for perm in self.symmetries:
             moved = sorted(zip((perm[c] for c in opened), shown))
@@ -186,12 +208,30 @@ class _Search:
                 return bound, False
         return bound, True
 
-    def position(self, layouts: np.ndarray, opened: tuple[int, ...], mines: np.ndarray) -> Position:
+
+def _start(spec: Spec, rule: FirstClickRule, click: int, deadline: float | None) -> Search:
+    """The search over every layout ``rule`` allows for a first click at ``click``."""
+    g = spec.geometry
+    if g.has_holes:
+        raise InputError("exact optimal play is for rectangular boards")
+    excluded = set(rule.excluded(g, click)) | {click}
+    allowed = [c for c in range(g.area) if c not in excluded]
+    total = comb(len(allowed), spec.mines)
+    if total > MAX_LAYOUTS:
+        raise InputError(f"{total:,} layouts is more than the {MAX_LAYOUTS:,} exact search handles")
+    mines = np.zeros((total, g.area), dtype=bool)
+    for i, chosen in enumerate(combinations(allowed, spec.mines)):
+        mines[i, list(chosen)] = True
+    numbers = _numbers(g, mines)
+
+    def see(layouts: np.ndarray, opened: tuple[int, ...], certain: np.ndarray) -> Position:
         """What the player sees: the open numbers, proven mines flagged, the mine total."""
-        grid = np.full(self.geometry.area, Mark.COVERED, dtype=np.int8)
-        grid[list(opened)] = self.numbers[layouts[0], list(opened)]
-        grid[mines] = Mark.FLAG
-        return Position(self.geometry, grid, self.spec.mines)
+        grid = np.full(g.area, Mark.COVERED, dtype=np.int8)
+        grid[list(opened)] = numbers[layouts[0], list(opened)]
+        grid[certain] = Mark.FLAG
+        return Position(g, grid, spec.mines)
+
+    return Search(mines, numbers, symmetries=_symmetries(g, click), deadline=deadline, see=see)
 
 
 def _symmetries(g: Geometry, click: int) -> list[list[int]]:
@@ -230,7 +270,7 @@ def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose
     if rule not in (FirstClickRule.SAFE, FirstClickRule.OPENING):
         raise InputError(f"exact play is defined for the 'safe' and 'opening' rules, not {rule.value!r}")
     cell = spec.geometry.cell(click, "click")
-    search = _Search(spec, rule, cell, None if time_limit is None else started + time_limit)
+    search = _start(spec, rule, cell, None if time_limit is None else started + time_limit)
     everything = np.arange(len(search.mines))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))  # depth is at most one level per cell

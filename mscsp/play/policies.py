@@ -2,7 +2,8 @@
 
 Each policy is a function of what the player sees (the position with its proven
 mines flagged and the mine total), never of the layout, and all of them read the
-exact counts of :func:`mscsp.counting.probabilities`. They form a ladder:
+exact counts of :mod:`mscsp.counting`. They form a ladder, each rung keeping the
+one below for what it does not decide:
 
 ``least-p``
     the covered cell with the least mine probability (ties in row order).
@@ -15,6 +16,18 @@ exact counts of :func:`mscsp.counting.probabilities`. They form a ladder:
     the safest candidates, the probability of surviving the click *and* the best
     click after it, summed exactly over every number the first click can show
     (one exact count per number); ties by ``least-p``.
+``+fifty``
+    unavoidable guesses first, and no clicking for information where there is
+    none: when some undecided cells are walled off by open numbers and proven mines
+    and hold the same number of mines in every layout, no click elsewhere (nor the
+    mine total) can ever tell their layouts apart, so one guess among them is
+    needed sooner or later; it is taken now, the best of them by ``+lookahead``,
+    before any avoidable risk. A *dead* candidate, one that can show only one
+    number, is passed over while any other candidate is left.
+``+endgame``
+    once at most :data:`~mscsp.play.endgame.ENDGAME_LAYOUTS` layouts remain, the
+    move of exact expectimax over all of them (:mod:`mscsp.play.endgame`), optimal
+    from there on.
 
 A number ``v`` at a candidate cell ``c`` is weighed by the layouts of the position
 with ``c`` opened showing ``v``, counted by the same engine, so every comparison is
@@ -34,50 +47,74 @@ a little less safe, more often shows a number that decides the next click.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 
-from ..counting import Probabilities, count_components, probabilities
-from ..errors import InconsistentError, InputError, parse_choice
+from ..constraints import ConstraintSystem
+from ..counting import Counts, Probabilities, count_components
+from ..counting.combine import poly_mul, with_total
+from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
+from .endgame import ENDGAME_LAYOUTS, solve_endgame
 
-__all__ = ["Policy", "choose", "outcomes", "Outcome"]
+__all__ = ["Policy", "choose", "outcomes", "Outcome", "unavoidable"]
 
 
-class Policy(Enum):
-    """The rungs of the guessing ladder (see the module docstring)."""
+class Policy(Choice, what="policy"):
+    """The rungs of the guessing ladder (see the module docstring), weakest first."""
 
     LEAST_P = "least-p"
     PROGRESS = "+progress"
     LOOKAHEAD = "+lookahead"
+    FIFTY = "+fifty"
+    ENDGAME = "+endgame"
 
-    @classmethod
-    def parse(cls, name: "str | Policy") -> "Policy":
-        return parse_choice(cls, name, "policy")
+    def __ge__(self, other: "Policy") -> bool:
+        order = list(Policy)
+        return order.index(self) >= order.index(other)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One number a clicked cell can show, with the position it leads to."""
+    """One number a clicked cell can show, with what the position after it offers.
+
+    ``least`` is the least mine probability among the covered cells that are not
+    certainly mines afterwards; None when there are none (the game is then won).
+    """
 
     number: int
     layouts: int
-    after: Probabilities
     least: Fraction | None
 
     @property
     def next_safety(self) -> Fraction:
-        """The chance that the best next click is safe: 1 when a cell is proven safe."""
+        """The chance that the best next click is safe: 1 when a cell is proven safe
+        or nothing is left to click."""
         return Fraction(1) if self.least is None else 1 - self.least
 
     @property
     def progress(self) -> bool:
-        """Whether the position after it proves some covered cell safe."""
-        return self.least == 0
+        """Whether the position after it proves some covered cell safe (or is won)."""
+        return self.least is None or self.least == 0
+
+
+def _least(counts: Counts) -> tuple[int, Fraction | None]:
+    """Layouts and least mine probability (None: every covered cell is a mine) of counted
+    components, read off the weights directly: one Fraction, not one per cell."""
+    system = counts.system
+    if not counts.exact or system.remaining is None:
+        probs = counts.probabilities()
+        known = [q for q in probs.cells.values() if q is not None and q != 1]
+        return probs.layouts or 0, min(known) if known else None
+    parts, total = with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
+    best_num, best_den = None, None
+    for _, num, den in parts:
+        if num != den and (best_num is None or num * best_den < best_num * den):
+            best_num, best_den = num, den
+    return total, None if best_num is None else Fraction(best_num, best_den)
 
 
 def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[Outcome]:
-    """Every number ``cell`` can show, with its layouts and the exact probabilities after.
+    """Every number ``cell`` can show, with its layouts and the least mine probability after.
 
     The layouts of all outcomes add up to the layouts in which ``cell`` is safe.
     ``cache`` (see :func:`mscsp.counting.count_components`) lets the outcomes of
@@ -87,8 +124,8 @@ def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[O
     --------
     >>> from mscsp.position import parse_position
     >>> pos = parse_position("mines: 1\\n...\\n")
-    >>> [(o.number, o.layouts) for o in outcomes(pos, 0)]
-    [(0, 1), (1, 1)]
+    >>> [(o.number, o.layouts, o.least) for o in outcomes(pos, 0)]
+    [(0, 1, Fraction(0, 1)), (1, 1, Fraction(0, 1))]
     """
     g = position.geometry
     neighbours = g.neighbours(cell)
@@ -99,30 +136,85 @@ def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[O
         grid = position.grid.copy()
         grid[cell] = v
         try:
-            after = count_components(Position(g, grid, position.mines), cache=cache).probabilities()
+            layouts, least = _least(count_components(Position(g, grid, position.mines), cache=cache))
         except InconsistentError:
             continue
-        if after.layouts:
-            known = [p for p in after.cells.values() if p is not None]
-            out.append(Outcome(v, after.layouts, after, min(known) if known else None))
+        if layouts:
+            out.append(Outcome(v, layouts, least))
     return out
 
 
+def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -> list[tuple[int, ...]]:
+    """Sets of undecided cells one of which must be guessed, whatever happens elsewhere.
+
+    A set qualifies when its cells touch no undecided cell outside it (every other
+    covered neighbour is a proven mine), share no clue with one, lie next to a clue
+    each, and hold the same number of mines in every layout: then neither a click
+    elsewhere nor the mine total can ever tell its layouts apart. Sets are returned
+    in order of their smallest cell.
+    """
+    parent = {c: c for c in undecided}
+
+    def find(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    def join(a: int, b: int) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    g = system.position.geometry
+    for c in undecided:
+        for n in g.neighbours(c):
+            if n in parent:
+                join(c, n)
+    for con in system.constraints:
+        inside = [c for c in con.cells if c in parent]
+        for c in inside[1:]:
+            join(inside[0], c)
+    sets: dict[int, list[int]] = {}
+    for c in undecided:
+        sets.setdefault(find(c), []).append(c)
+    frontier = set(system.frontier)
+    # the mine-count polynomial of each clue component, found by its first cell
+    ways = {min(c for grp in t.groups for c in grp.cells): t.ways for t in counts.tallies}
+    out = []
+    for cells in sets.values():
+        if not all(c in frontier for c in cells):
+            continue  # a cell away from the numbers: its mines trade with the rest
+        poly = [1]
+        for c in cells:
+            if c in ways:
+                poly = poly_mul(poly, list(ways[c]))
+        if sum(1 for w in poly if w) == 1:
+            out.append(tuple(sorted(cells)))
+    return sorted(out)
+
+
 def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
-           tolerance: Fraction = Fraction(1, 20), probs: Probabilities | None = None) -> int:
+           tolerance: Fraction = Fraction(1, 20), probs: Probabilities | None = None,
+           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_time: float | None = 2.0) -> int:
     """The cell ``policy`` clicks in ``position`` (flat index).
 
     Parameters
     ----------
     position : Position
         What the player sees, with nothing left to prove (proven mines may be flagged).
-    policy : {'least-p', '+progress', '+lookahead'}
+    policy : {'least-p', '+progress', '+lookahead', '+fifty', '+endgame'}
     candidates : int
-        (``+lookahead``) how many of the safest cells are looked ahead from, at least.
+        (``+progress`` and above) how many of the safest cells next to a number are
+        weighed at least, and how many kinds of cell away from the numbers.
     tolerance : Fraction
-        Cells whose mine probability is within this of the least are candidates too.
+        Cells whose mine probability is within this of the least are weighed too
+        (up to twice ``candidates`` next to the numbers).
     probs : Probabilities, optional
         The position's probabilities, when the caller has them.
+    endgame_layouts, endgame_time : int, float or None
+        (``+endgame``) the exact search runs when at most this many layouts remain,
+        for at most this many seconds (past them the rung below decides).
 
     Raises
     ------
@@ -131,7 +223,11 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         probabilities are not exact.
     """
     policy = Policy.parse(policy)
-    probs = probs if probs is not None else probabilities(position)
+    cache: dict = {}
+    counts = None
+    if probs is None:
+        counts = count_components(position, cache=cache)
+        probs = counts.probabilities()
     if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
         best = probs.best()
         if best is None:
@@ -142,25 +238,67 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
     if not ranked:
         raise InputError("no covered cell can be clicked")
-    least = ranked[0][0]
-    if least == 0:
+    if ranked[0][0] == 0:
         return ranked[0][1]
+    if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
+        try:
+            return solve_endgame(position, layout_limit=endgame_layouts, time_limit=endgame_time).cell
+        except BudgetExceeded:
+            pass  # too many states for the time: the rung below decides
+    counts = counts if counts is not None else count_components(position, cache=cache)
+    pool = _pool(position, counts.system, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
-        near = [c for p, c in ranked if p <= least + tolerance]
-        cache: dict = {}
         score = {c: sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
-                 for c in near}
-        return max(near, key=lambda c: (score[c], -probs.cells[c], -c))
-    pool = [c for i, (p, c) in enumerate(ranked) if i < candidates or p <= least + tolerance]
+                 for c in pool}
+        return max(pool, key=lambda c: (score[c], -probs.cells[c], -c))
+    skip_dead = False
+    if policy >= Policy.FIFTY:
+        forced = unavoidable(counts.system, counts, {c for _, c in ranked})
+        if forced:
+            # the set whose safest cell is safest: its guess is due anyway
+            cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
+            pool = sorted(cells, key=lambda c: (probs.cells[c], c))
+        else:
+            skip_dead = True
+    return _lookahead(position, pool, probs, cache, skip_dead)
+
+
+def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fraction, int]], candidates: int,
+          tolerance: Fraction) -> list[int]:
+    """The cells worth weighing, safest first: next to the numbers, the ``candidates``
+    safest and those within ``tolerance`` of the least probability (twice
+    ``candidates`` at most); away from them, where every cell has one probability,
+    one cell of each kind (by how many covered neighbours it has, and how many of
+    them are next to a number), fewest covered neighbours first, when that
+    probability qualifies."""
+    least = ranked[0][0]
+    frontier = set(system.frontier)
+    near = [(p, c) for i, (p, c) in enumerate(ranked) if c in frontier]
+    pool = [pc for i, pc in enumerate(near) if i < candidates or (pc[0] <= least + tolerance and i < 2 * candidates)]
+    away = [pc for pc in ranked if pc[1] not in frontier]
+    if away and (away[0][0] <= least + tolerance or len(pool) < candidates):
+        g, grid = position.geometry, position.grid
+        kinds: dict[tuple[int, int], tuple[Fraction, int]] = {}
+        for p, c in away:
+            around = [n for n in g.neighbours(c) if grid[n] == Mark.COVERED]
+            kinds.setdefault((len(around), sum(n in frontier for n in around)), (p, c))
+        pool += [kinds[k] for k in sorted(kinds)[:candidates]]
+    return [c for _, c in sorted(pool)]
+
+
+def _lookahead(position: Position, pool: list[int], probs: Probabilities, cache: dict, skip_dead: bool) -> int:
+    """The cell of ``pool`` (safest first) with the best chance of surviving it and the
+    best next click; with ``skip_dead``, cells that can show one number only are
+    passed over while another is left."""
     total = probs.layouts
     best, best_key = None, None
-    cache: dict = {}
     for c in pool:
+        outs = outcomes(position, c, cache)
         # P(c safe and shows v) * P(the best next click is safe | v), summed over v
-        value = sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(position, c, cache)), Fraction(0))
-        key = (value, -probs.cells[c], -c)
+        value = sum((Fraction(o.layouts, total) * o.next_safety for o in outs), Fraction(0))
+        key = (not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c)
         if best_key is None or key > best_key:
             best, best_key = c, key
-        if 1 - probs.cells[c] <= best_key[0]:
+        if best_key[0] and 1 - probs.cells[c] <= best_key[1]:
             break  # surviving two clicks is no likelier than surviving this one
     return best

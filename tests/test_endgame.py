@@ -1,0 +1,93 @@
+"""The exact endgame against brute force: its layouts are every consistent layout, its
+value is that of plain expectimax over them, and as a policy it plays optimally."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import EXAMPLES
+from mscsp.board import Spec
+from mscsp.errors import BudgetExceeded, InputError
+from mscsp.play.endgame import list_layouts, solve_endgame
+from mscsp.play.optimum import optimal_play, policy_play
+from mscsp.play.policies import choose
+from mscsp.position import parse_position
+from oracles import brute_force, brute_numbers
+from strategies import small_positions
+
+
+def _expectimax(position, layouts) -> Fraction:
+    """Plain expectimax over explicit layouts: every covered cell tried at every step, no memo."""
+    g = position.geometry
+    flags = set(position.flagged_cells())
+    covered = position.covered_cells()
+    numbers = {lay: brute_numbers(g.width, g.height, g.holes, set(lay) | flags) for lay in layouts}
+    safe_total = len(covered) - len(next(iter(layouts)))
+
+    def value(layouts, opened):
+        if len(opened) == safe_total:
+            return Fraction(1)
+        best = Fraction(0)
+        for c in covered:
+            if c in opened:
+                continue
+            parts: dict[int, list] = {}
+            for lay in layouts:
+                if c not in lay:
+                    parts.setdefault(numbers[lay][c], []).append(lay)
+            v = sum((Fraction(len(p), len(layouts)) * value(p, opened | {c}) for p in parts.values()), Fraction(0))
+            best = max(best, v)
+        return best
+
+    return value(list(layouts), frozenset())
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_the_listed_layouts_are_exactly_the_consistent_ones(position):
+    if position.mines is None:
+        with pytest.raises(InputError, match="mine total"):
+            list_layouts(position)
+        return
+    truth = brute_force(position, with_layouts=True)
+    cells, mines = list_layouts(position, limit=10**6)
+    assert list(cells) == position.covered_cells()
+    listed = [frozenset(c for c, m in zip(cells, row) if m) for row in mines.tolist()]
+    assert len(listed) == len(set(listed))  # no layout twice
+    assert set(listed) == {frozenset(lay) for lay in truth["layouts"]}
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=7, allow_wrong=False))
+def test_the_endgame_value_is_plain_expectimax(position):
+    if position.mines is None:
+        return
+    truth = brute_force(position, with_layouts=True)
+    layouts = [frozenset(lay) for lay in truth["layouts"]]
+    if not layouts or len(layouts[0]) == len(position.covered_cells()):
+        return  # nothing consistent, or nothing left to open
+    end = solve_endgame(position, layout_limit=10**6, time_limit=None)
+    assert end.layouts == len(layouts)
+    assert end.probability == _expectimax(position, layouts)
+    # the move is one that reaches that value: safe in some layout, and worth it
+    assert any(end.cell not in lay for lay in layouts)
+
+
+def test_the_endgame_policy_plays_as_well_as_the_optimum():
+    # solving every position exactly from the start is optimal play itself
+    for spec, rule in [(Spec(4, 4, 3), "safe"), (Spec(4, 4, 4), "opening")]:
+        best = optimal_play(spec, rule, (0, 0))
+        played = policy_play(spec, rule, (0, 0),
+                             lambda p: choose(p, "+endgame", endgame_layouts=10**6, endgame_time=None))
+        assert played.wins == best.wins
+
+
+def test_limits_are_kept_and_said():
+    pos = parse_position("mines: 3\n......\n......\n")
+    with pytest.raises(BudgetExceeded, match="more than 10 layouts"):
+        list_layouts(pos, limit=10)
+    with pytest.raises(InputError, match="every one is a mine"):
+        solve_endgame(parse_position("mines: 2\n1..\n"))
