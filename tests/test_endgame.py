@@ -69,7 +69,7 @@ def test_the_endgame_value_is_plain_expectimax(position):
     layouts = [frozenset(lay) for lay in truth["layouts"]]
     if not layouts or len(layouts[0]) == len(position.covered_cells()):
         return  # nothing consistent, or nothing left to open
-    end = solve_endgame(position, layout_limit=10**6, time_limit=None)
+    end = solve_endgame(position, layout_limit=10**6, node_limit=None)
     assert end.layouts == len(layouts)
     assert end.probability == _expectimax(position, layouts)
     # the move is one that reaches that value: safe in some layout, and worth it
@@ -81,7 +81,7 @@ def test_the_endgame_policy_plays_as_well_as_the_optimum():
     for spec, rule in [(Spec(4, 4, 3), "safe"), (Spec(4, 4, 4), "opening")]:
         best = optimal_play(spec, rule, (0, 0))
         played = policy_play(spec, rule, (0, 0),
-                             lambda p: choose(p, "+endgame", endgame_layouts=10**6, endgame_time=None))
+                             lambda p: choose(p, "+endgame", endgame_layouts=10**6, endgame_nodes=None))
         assert played.wins == best.wins
 
 
@@ -89,5 +89,7 @@ def test_limits_are_kept_and_said():
     pos = parse_position("mines: 3\n......\n......\n")
     with pytest.raises(BudgetExceeded, match="more than 10 layouts"):
         list_layouts(pos, limit=10)
+    with pytest.raises(BudgetExceeded, match="visited its 3 states"):
+        solve_endgame(parse_position("mines: 3\n......\n......\n"), node_limit=3)
     with pytest.raises(InputError, match="every one is a mine"):
         solve_endgame(parse_position("mines: 2\n1..\n"))

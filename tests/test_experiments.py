@@ -94,6 +94,26 @@ def test_an_interrupted_run_resumes_to_the_same_table(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(_table(full), _table(part))
 
 
+def test_a_longer_run_reuses_the_chunks_of_a_shorter_one(tmp_path, monkeypatch):
+    grown, fresh = tmp_path / "grown", tmp_path / "fresh"
+    # 50 samples are one whole chunk of this experiment, which the longer run reuses
+    assert completion.CHUNK == 50
+    assert completion.main(["--samples", "50", "--quiet", "--out", str(grown), "--seed", "3"]) == 0
+    real = completion._work
+    seen = []
+
+    def counting(chunk):
+        seen.append((chunk.start, chunk.stop))
+        return real(chunk)
+
+    monkeypatch.setattr(completion, "_work", counting)
+    assert completion.main(["--samples", "120", "--quiet", "--out", str(grown), "--seed", "3", "--resume"]) == 0
+    assert seen and all(start >= 50 for start, _ in seen)  # the first 50 samples were not played again
+    monkeypatch.setattr(completion, "_work", real)
+    assert completion.main(["--samples", "120", "--quiet", "--out", str(fresh), "--seed", "3"]) == 0
+    pd.testing.assert_frame_equal(_table(grown), _table(fresh))
+
+
 def test_dask_local_cluster_gives_identical_results(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     local, remote = tmp_path / "local", tmp_path / "dask"

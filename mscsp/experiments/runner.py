@@ -12,7 +12,10 @@ same holds.
 Finished chunks are written to ``OUT/.chunks/`` as they complete (atomically); with
 ``resume=True`` a rerun skips them, so an interrupted run loses at most the chunks in
 flight. The cache is keyed by a fingerprint of the experiment's name, seed, units
-and chunk size, so a changed run never reads stale chunks.
+and chunk size, so a changed run never reads stale chunks; not by the number of
+samples, and a chunk is named by its samples, so a rerun with more samples and
+``resume`` computes only the samples the shorter run did not (the same samples
+give the same results whatever the run's length).
 
 Chunks run in a fixed shuffled order, so the progress bar's average rate, and with
 it the ETA, is measured on a fair sample of the work (:func:`progress_bar`).
@@ -63,7 +66,9 @@ class Chunk:
 
     @property
     def name(self) -> str:
-        return f"u{self.unit:03d}-c{self.index:05d}"
+        """The chunk's file name: its unit and its samples, so a longer run of the
+        same units (more samples) finds and reuses the chunks of a shorter one."""
+        return f"u{self.unit:03d}-{self.start:08d}-{self.stop:08d}"
 
 
 def sample_seeds(chunk: Chunk) -> list[np.random.SeedSequence]:
@@ -172,7 +177,7 @@ def progress_bar(label: str, total: int, unit: str = "sample", *, enabled: bool 
 def _fingerprint(experiment: str, units: list[Unit], seed: int, chunk_size: int, version: str) -> str:
     blob = json.dumps(
         {"e": experiment, "seed": seed, "chunk": chunk_size, "v": version,
-         "units": [(u.key, u.samples, u.params) for u in units]},
+         "units": [(u.key, u.params) for u in units]},  # not the samples: see Chunk.name
         sort_keys=True, default=str,
     )
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -40,10 +40,13 @@ from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import Search
 
-__all__ = ["Endgame", "ENDGAME_LAYOUTS", "list_layouts", "solve_endgame"]
+__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "list_layouts", "solve_endgame"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly.
 ENDGAME_LAYOUTS = 400
+#: Knowledge states the exact search may visit for one move (a budget that gives the
+#: same moves on every machine, which a time limit would not).
+ENDGAME_NODES = 5000
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,7 @@ def list_layouts(position: Position, limit: int = ENDGAME_LAYOUTS) -> tuple[tupl
 
 
 def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
-                  time_limit: float | None = 5.0) -> Endgame:
+                  node_limit: int | None = ENDGAME_NODES, time_limit: float | None = None) -> Endgame:
     """The optimal move from ``position`` and its exact win probability.
 
     Parameters
@@ -159,6 +162,8 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         What the player sees, with the mine total.
     layout_limit : int
         Layouts at most; past them BudgetExceeded (states).
+    node_limit : int or None
+        Knowledge states the search may visit; past them BudgetExceeded (states).
     time_limit : float or None
         Seconds for the search; past them BudgetExceeded (time).
 
@@ -182,7 +187,7 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         around = g.neighbours(c)
         cols = [column[n] for n in around if n in column]
         numbers[:, j] = int(flags[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
-    search = Search(mines, numbers, deadline=deadline)
+    search = Search(mines, numbers, deadline=deadline, node_limit=node_limit)
     everything = np.arange(len(mines))
     covered, mine_count = search.covered(everything, ())
     if search.safe_total == 0:

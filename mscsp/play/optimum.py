@@ -102,20 +102,27 @@ class Search:
         under one share a memo entry); the identity alone by default.
     deadline : float, optional
         ``time.perf_counter()`` value past which the search raises BudgetExceeded.
+    node_limit : int, optional
+        Knowledge states the search may visit before it raises BudgetExceeded
+        (states): a budget that, unlike time, gives the same answer on every machine.
     see : callable, optional
         ``see(layouts, opened, certain_mines) -> Position``: what the player sees,
         for searches that follow a policy.
     """
 
     def __init__(self, mines: np.ndarray, numbers: np.ndarray, *, symmetries: list[list[int]] | None = None,
-                 deadline: float | None = None, see: Callable | None = None):
+                 deadline: float | None = None, see: Callable | None = None, node_limit: int | None = None):
         self.mines, self.numbers, self.deadline, self.see = mines, numbers, deadline, see
+        self.nodes, self.node_limit = 0, node_limit
         self.columns = mines.shape[1]
         self.safe_total = self.columns - (int(mines[0].sum()) if len(mines) else 0)
         self.symmetries = symmetries if symmetries and len(symmetries) > 1 else None
         self.memo: dict[tuple[int, bytes], tuple[int, bool]] = {}  # W, or an upper bound on it
 
     def check_time(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise BudgetExceeded(f"the exact search visited its {self.node_limit} states", Resource.STATES)
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise BudgetExceeded("the time limit ran out in the exact search", Resource.TIME)
 

@@ -54,7 +54,7 @@ from ..counting import Counts, Probabilities, count_components
 from ..counting.combine import poly_mul, with_total
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
-from .endgame import ENDGAME_LAYOUTS, solve_endgame
+from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, solve_endgame
 
 __all__ = ["Policy", "choose", "outcomes", "Outcome", "unavoidable"]
 
@@ -196,7 +196,7 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
 
 def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
            tolerance: Fraction = Fraction(1, 20), probs: Probabilities | None = None,
-           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_time: float | None = 2.0) -> int:
+           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES) -> int:
     """The cell ``policy`` clicks in ``position`` (flat index).
 
     Parameters
@@ -212,9 +212,10 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         (up to twice ``candidates`` next to the numbers).
     probs : Probabilities, optional
         The position's probabilities, when the caller has them.
-    endgame_layouts, endgame_time : int, float or None
+    endgame_layouts, endgame_nodes : int, int or None
         (``+endgame``) the exact search runs when at most this many layouts remain,
-        for at most this many seconds (past them the rung below decides).
+        visiting at most this many knowledge states (past them the rung below
+        decides; a state budget keeps the moves the same on every machine).
 
     Raises
     ------
@@ -242,9 +243,9 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         return ranked[0][1]
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
-            return solve_endgame(position, layout_limit=endgame_layouts, time_limit=endgame_time).cell
+            return solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes).cell
         except BudgetExceeded:
-            pass  # too many states for the time: the rung below decides
+            pass  # too many states: the rung below decides
     counts = counts if counts is not None else count_components(position, cache=cache)
     pool = _pool(position, counts.system, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
