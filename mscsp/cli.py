@@ -378,7 +378,25 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             raise InputError("--check regenerates every experiment from scratch; --resume does not apply")
         return reproduce.check(out, selected, jobs=jobs, quick=args.quick, seed=args.seed)
     check_output_folder(out)
-    return reproduce.run(out, selected, jobs=jobs, quick=args.quick, resume=args.resume, seed=args.seed)
+    status = reproduce.run(out, selected, jobs=jobs, quick=args.quick, resume=args.resume, seed=args.seed)
+    # the paper quotes the default seed's numbers: a smoke run or another seed leaves it alone
+    return status or (0 if args.quick or args.seed is not None else reproduce.paper(out))
+
+
+def _cmd_paper(args: argparse.Namespace) -> int:
+    from . import paper
+
+    written = paper.write_generated(results=args.results)
+    sys.stderr.write(f"mscsp paper: wrote {len(written)} files to {written[0].parent}/\n")
+    if args.no_pdf:
+        return 0
+    try:
+        pdf = paper.build_pdf()
+    except paper.TexMissing as exc:
+        sys.stderr.write(f"mscsp paper: no PDF: {exc}\n")
+        return paper.TEX_MISSING
+    sys.stdout.write(f"{pdf}\n")
+    return 0
 
 
 def _positive_float(text: str) -> float:
@@ -502,6 +520,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="regenerate into a temporary folder and compare every deterministic file with the "
                             "results folder (--out); exit 1 and list the differences if any")
     repro.set_defaults(func=_cmd_reproduce)
+
+    pap = commands.add_parser("paper", help="write paper/generated/ from results/ and build paper/mscsp.pdf")
+    pap.add_argument("--results", default="results", help="the results folder to read (default: results)")
+    pap.add_argument("--no-pdf", action="store_true", help="write paper/generated/ only, without LaTeX")
+    pap.set_defaults(func=_cmd_paper)
 
     from .web.command import register as register_serve
 

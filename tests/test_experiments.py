@@ -15,7 +15,7 @@ from mscsp.experiments import completion, consistency, first_click, noguess_cost
 TIMING = {"ms_per_verification", "ms_per_guess", "expected_wait_s", "compiled_loop", "ms_per_game", "mean_decide_s",
           "max_decide_s", "mean_compile_s", "mean_direct_ms", "mean_s", "median_s", "p90_s"}
 # Every file an experiment writes that does not depend only on the code and the seed.
-TIMING_FILES = {"run.json", "timings.csv", "timings.md", "timings.png"}
+TIMING_FILES = {"run.json", "timings.csv", "timings.md", "timings.png", "timings.pdf"}
 
 
 def _table(folder):

@@ -3,9 +3,10 @@
 A results folder holds two kinds of file. *Deterministic* files depend only on the
 code, the seed and the samples, and come out byte for byte the same on every run:
 the CSV tables, ``README.md``, ``config.json`` (the experiment, the command that
-makes the numbers, seed, samples) and the figures. *Timing files* hold what a run
-measured of the machine it ran on, or of how it was run: ``timings.csv`` (row keys
-and the timing columns), ``timings.md``, ``timings.png``, and ``run.json`` (wall
+makes the numbers, seed, samples) and the figures (PNG, and vector PDF for the
+paper). *Timing files* hold what a run measured of the machine it ran on, or of how
+it was run: ``timings.csv`` (row keys and the timing columns), ``timings.md``,
+``timings.png`` and ``timings.pdf``, and ``run.json`` (wall
 time, jobs, the command line as typed, Python, platform, package versions, the git
 revision and whether anything outside ``results/`` had uncommitted changes, the
 date). :func:`is_timing_file` tells them apart; ``mscsp reproduce --check`` compares
@@ -199,6 +200,22 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+def _pdf(fig) -> bytes:
+    """A figure as vector PDF bytes that depend only on what it draws: no creation
+    date and no software version in the metadata, so a rerun gives the same bytes
+    (the paper in ``paper/`` includes these)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="pdf", bbox_inches="tight",
+                metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None})
+    return buffer.getvalue()
+
+
+def _figure_files(out: Path, name: str, fig) -> None:
+    """A figure twice: ``NAME.png`` for the Markdown, ``NAME.pdf`` for the paper."""
+    _write(out / f"{name}.png", _png(fig))
+    _write(out / f"{name}.pdf", _pdf(fig))
+
+
 def _footer(timings: Timings | None) -> str:
     where = ("Timings depend on the machine and its load, so they are kept apart: [`timings.md`](timings.md), "
              "`timings.csv`" + (", `timings.png`" if timings is not None and timings.figure is not None else "")
@@ -225,20 +242,21 @@ def write_results(
     timings: Timings | None = None,
 ) -> None:
     """Write the deterministic files — ``NAME.csv`` per table, ``README.md`` (the
-    Markdown and a note on where the timings are), ``NAME.png`` per figure,
-    ``config.json`` — and the timing files: ``run.json`` and, given ``timings``,
-    ``timings.csv``, ``timings.md`` and ``timings.png``. Each file is written whole."""
+    Markdown and a note on where the timings are), ``NAME.png`` and ``NAME.pdf`` per
+    figure, ``config.json`` — and the timing files: ``run.json`` and, given
+    ``timings``, ``timings.csv``, ``timings.md``, ``timings.png`` and ``timings.pdf``.
+    Each file is written whole."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
         _write(out / f"{name}.csv", df.to_csv(index=False))
     _write(out / "README.md", markdown.rstrip("\n") + "\n" + _footer(timings))
     for name, fig in (figures or {}).items():
-        _write(out / f"{name}.png", _png(fig))
+        _figure_files(out, name, fig)
     _write(out / "config.json", json.dumps(config, indent=2, default=str) + "\n")
     if timings is not None:
         _write(out / f"{TIMINGS}.csv", timings.table.to_csv(index=False))
         _write(out / f"{TIMINGS}.md", timings.markdown.rstrip("\n") + "\n" + _machine(run or {}))
         if timings.figure is not None:
-            _write(out / f"{TIMINGS}.png", _png(timings.figure))
+            _figure_files(out, TIMINGS, timings.figure)
     _write(out / RUN_FILE, json.dumps(run or {}, indent=2, default=str) + "\n")

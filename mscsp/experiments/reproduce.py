@@ -6,6 +6,7 @@ deterministic files (tables, ``README.md``, ``config.json``, figures) and timing
 only. With ``check`` the experiments are run into a temporary folder and every
 deterministic file is compared with the reference folder (``results/``, or
 ``results-quick/`` after ``--quick``); nothing in the reference folder is written.
+A full run into ``results/`` ends by building the paper (:func:`paper`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from ..errors import InputError
 from .check import Difference, compare_folders, deterministic_files
 
-__all__ = ["REPRODUCE", "select", "run", "check"]
+__all__ = ["REPRODUCE", "select", "run", "check", "paper"]
 
 #: What ``mscsp reproduce`` runs: (results folder, experiment module, extra arguments).
 REPRODUCE = [
@@ -64,6 +65,25 @@ def run(out: str, selected, *, jobs: int, quick: bool = False, resume: bool = Fa
         if status:
             return status
         sys.stderr.write(f"== {folder}: {time.perf_counter() - started:.1f} s, written to {out}/{folder}\n")
+    return 0
+
+
+def paper(out: str) -> int:
+    """The last step of ``mscsp reproduce`` into ``results/`` from the top of the
+    repository: ``mscsp paper`` on the results just written, where LaTeX is installed
+    (without it, one line says so and the run still succeeds)."""
+    from .. import paper as write_up
+
+    if Path(out).resolve() != Path("results").resolve() or not (write_up.PAPER / "mscsp.tex").is_file():
+        return 0
+    sys.stderr.write("== paper\n")
+    written = write_up.write_generated(results=Path(out))
+    try:
+        pdf = write_up.build_pdf()
+    except write_up.TexMissing as exc:
+        sys.stderr.write(f"== paper: {len(written)} files written to paper/generated/; no PDF: {exc}\n")
+        return 0
+    sys.stderr.write(f"== paper: written to {pdf}\n")
     return 0
 
 

@@ -1,0 +1,482 @@
+"""The paper in ``paper/``: every number and table from ``results/``, and the PDF.
+
+``mscsp paper`` reads the CSV tables of ``results/*/`` and writes
+``paper/generated/``: ``numbers.tex``, one macro per number the prose quotes, and
+one ``.tex`` table per results table; then LaTeX (``latexmk``) builds
+``paper/mscsp.pdf``. The prose never types a result: it writes
+``\\R{completion/expert/opening/centre/sat+total/p}``, a key made of the results
+folder, the table (when not ``summary``), the values of the columns that name the
+row, and the column. Each macro is defined with a comment naming its file, row,
+column and style, so every number in the PDF can be traced to one cell of one CSV
+(``tests/test_paper.py`` recomputes them all from the CSVs).
+
+Figures are the vector PDFs the experiments write beside their PNGs; the paper
+includes them with ``\\resultfigure{FOLDER/NAME}``, and a missing one stops the
+build with one line that says to run ``mscsp reproduce``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError, MscspError
+
+__all__ = ["Source", "Number", "SOURCES", "render", "read_table", "numbers", "numbers_tex", "tables",
+           "required_figures", "write_generated", "build_pdf", "TexMissing", "TEX_MISSING"]
+
+#: Exit status of ``mscsp paper`` when no TeX is installed (EX_UNAVAILABLE of sysexits.h):
+#: ``paper/generated/`` is written, the PDF is not.
+TEX_MISSING = 69
+
+PAPER = Path("paper")
+RESULTS = Path("results")
+
+
+class TexMissing(MscspError):
+    """``latexmk`` (TeX Live) is not installed, so the PDF cannot be built."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A results table and what the paper quotes of it: ``keys`` name a row,
+    ``columns`` maps each quoted column to its style (see :func:`render`)."""
+
+    file: str
+    keys: tuple[str, ...]
+    columns: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Number:
+    """One quoted number: its macro key, where it comes from, and its TeX text.
+
+    ``row`` selects the row (column, value pairs); ``column`` is the quoted column,
+    or ``#count`` for the number of rows that ``row`` selects.
+    """
+
+    key: str
+    file: str
+    row: tuple[tuple[str, str], ...]
+    column: str
+    style: str
+    tex: str
+
+    def definition(self) -> str:
+        """The macro's definition with its provenance as a comment line above it."""
+        where = ",".join(f"{c}={v}" for c, v in self.row)
+        return (f"% results/{self.file} | {where} | {self.column} | {self.style}\n"
+                f"\\expandafter\\newcommand\\csname r@{self.key}\\endcsname{{{self.tex}}}\n")
+
+
+_P4 = {"p": "dec4", "low": "dec4", "high": "dec4"}
+_PCT = {"p": "pct1", "low": "pct1", "high": "pct1", "n": "int", "k": "int"}
+
+#: What the prose quotes of each results table.
+SOURCES = [
+    Source("first_click/summary.csv", ("board", "rule"),
+           {**_P4, "exact": "dec4", "delta": "signed4", "z": "signed2", "n": "int", "k": "int"}),
+    Source("first_click/maps.csv", ("board", "rule"),
+           {"min": "pct1", "max": "pct1", "centre": "pct1", "min_x": "int", "min_y": "int", "best_x": "int",
+            "best_y": "int", "kostka_min": "pct0", "kostka_max": "pct0"}),
+    Source("first_click_article/summary.csv", ("board", "rule"),
+           {**_P4, "exact": "dec4", "delta": "signed4", "z": "signed2", "ci95_normal": "dec4", "n": "int"}),
+    Source("completion/summary.csv", ("board", "rule", "click", "solver"), _PCT),
+    Source("completion/timings.csv", ("board", "rule", "click_x", "click_y", "solver"),
+           {"ms_per_verification": "sig2", "expected_wait_s": "sig2"}),
+    Source("completion_article/summary.csv", ("board",),
+           {"p": "dec3", "normal_halfwidth": "dec3", "low": "dec4", "high": "dec4", "n": "int", "k": "int"}),
+    Source("winrate/summary.csv", ("board", "rule", "policy"),
+           {**_PCT, "mean_guesses": "dec2", "games_without_guess": "int", "published": "pctg"}),
+    Source("winrate/optimum.csv", ("board", "mines", "rule"),
+           {"layouts": "int", "optimum": "pct2", "least-p": "pct2", "+endgame": "pct2", "gap least-p": "pp2",
+            "gap +progress": "pp2", "gap +lookahead": "pp2", "gap +fifty": "pp2", "gap +endgame": "pp2"}),
+    Source("winrate/timings.csv", ("board", "rule", "policy"), {"ms_per_game": "sig2", "ms_per_guess": "sig2"}),
+    Source("consistency/summary.csv", ("variables", "ratio"),
+           {**_PCT, "clauses": "int", "width": "int", "height": "int", "mean_cells": "int", "mean_clues": "int"}),
+    Source("consistency/timings.csv", ("variables", "ratio"),
+           {"mean_decide_s": "sig2", "max_decide_s": "sig2", "mean_direct_ms": "sig2", "mean_compile_s": "sig2"}),
+    Source("noguess_cost/summary.csv", ("board", "method"),
+           {**_PCT, "mean_attempts": "sig3", "mean_perturbations": "sig3", "mean_3bv": "dec1",
+            "border_density_ratio": "dec2"}),
+    Source("noguess_cost/bias.csv", ("board",),
+           {"mean_3bv_retry": "dec1", "mean_3bv_perturb": "dec1", "ks_distance_3bv": "dec2",
+            "border_ratio_retry": "dec2", "border_ratio_perturb": "dec2"}),
+    Source("noguess_cost/timings.csv", ("board", "method"), {"mean_s": "sig2", "median_s": "sig2", "p90_s": "sig2"}),
+]
+
+#: Counts of rows, quoted as numbers: (key, file, row selector).
+COUNTS = [
+    ("first_click/rows", "first_click/summary.csv", ()),
+    ("first_click/covers", "first_click/summary.csv", (("covers_exact", "True"),)),
+]
+
+
+def _minus(text: str) -> str:
+    return "\\ensuremath{-}" + text[1:] if text.startswith("-") else text
+
+
+def _group(digits: str) -> str:
+    """Thousands separated by a thin comma: ``200{,}000``."""
+    sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+    groups = []
+    while len(digits) > 3:
+        digits, tail = digits[:-3], digits[-3:]
+        groups.insert(0, tail)
+    return sign + "{,}".join([digits, *groups])
+
+
+def render(text: str, style: str) -> str:
+    """A CSV cell as TeX in a style: ``int`` (thousands grouped), ``decD`` (D
+    decimals), ``signedD`` (with its sign), ``pctD`` (a percentage, D decimals),
+    ``pctg`` (a percentage with the digits it has), ``ppD`` (percentage points),
+    ``sigD`` (D significant digits, but never fewer than the whole digits); an
+    infinite value is the sign of infinity.
+
+    Examples
+    --------
+    >>> render("0.15448690437861692", "dec4"), render("0.0013", "signed4"), render("-0.0021346", "signed4")
+    ('0.1545', '+0.0013', '\\\\ensuremath{-}0.0021')
+    >>> render("200000", "int"), render("0.41132", "pctg"), render("0.543", "pct1"), render("0.0634", "sig2")
+    ('200{,}000', '41.132\\\\%', '54.3\\\\%', '0.063')
+    >>> render("8019.15", "sig3"), render("13.885", "sig3")
+    ('8{,}019', '13.9')
+    """
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # an expected wait with no success at all
+        return ("\\ensuremath{-}" if value < 0 else "") + "\\ensuremath{\\infty}"
+    kind, digits = re.fullmatch(r"([a-z]+?)(\d*|g)", style).groups()
+    if kind == "int":
+        return _minus(_group(str(round(value))))
+    if kind == "dec":
+        return _minus(f"{value:.{int(digits)}f}")
+    if kind == "signed":
+        return _minus(f"{value:+.{int(digits)}f}")
+    if kind == "pct" and digits == "g":
+        return f"{round(100 * value, 6):g}\\%"
+    if kind == "pct":
+        return _minus(f"{100 * value:.{int(digits)}f}") + "\\%"
+    if kind == "pp":
+        return _minus(f"{100 * value:.{int(digits)}f}")
+    if kind == "sig" and abs(value) >= 10 ** (int(digits) - 1):
+        return _minus(_group(str(round(value))))  # every whole digit counts: 8019, not 8020
+    if kind == "sig":
+        return _minus(f"{float(f'{value:.{int(digits)}g}'):g}")
+    raise ValueError(f"unknown style {style!r}")
+
+
+def read_table(results: Path, file: str) -> list[dict[str, str]]:
+    """The rows of ``results/FILE`` as dicts of strings, with a ``click`` column
+    (``centre`` or ``corner``) where the table has click coordinates.
+
+    A missing or unreadable table is bad input, said in one line.
+    """
+    path = Path(results) / file
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InputError(f"{path}: cannot read the table ({exc.__class__.__name__}); run `mscsp reproduce` "
+                         "to make the results") from None
+    for row in rows:
+        if row.get("click_x") not in (None, "") and row.get("width"):
+            corner = row["click_x"] == "0" and row["click_y"] == "0"
+            row["click"] = "corner" if corner else "centre"
+    return rows
+
+
+def _key_part(value: str) -> str:
+    return re.sub(r"\s+", "-", value.strip())
+
+
+def _prefix(file: str) -> str:
+    folder, name = file.split("/")
+    stem = name.rsplit(".", 1)[0]
+    return folder if stem == "summary" else f"{folder}/{stem}"
+
+
+def numbers(results: Path = RESULTS) -> list[Number]:
+    """Every quotable number of the results tables, in table order.
+
+    A table whose rows its keys do not tell apart, or that lacks a column the paper
+    quotes (a results folder older than the paper), is bad input.
+    """
+    out: list[Number] = []
+    for source in SOURCES:
+        rows = read_table(results, source.file)
+        missing = [c for c in (*source.keys, *source.columns) if rows and c not in rows[0]]
+        if missing or not rows:
+            raise InputError(f"{Path(results) / source.file}: no column {missing[0]!r}" if missing else
+                             f"{Path(results) / source.file}: no rows" + "; the results folder is older than "
+                             "the paper: run `mscsp reproduce` to regenerate it")
+        seen = set()
+        for row in rows:
+            selector = tuple((k, row[k]) for k in source.keys)
+            if selector in seen:
+                raise InputError(f"{Path(results) / source.file}: two rows with {dict(selector)}")
+            seen.add(selector)
+            stem = "/".join([_prefix(source.file), *(_key_part(v) for _, v in selector)])
+            for column, style in source.columns.items():
+                if row[column] != "":
+                    out.append(Number(f"{stem}/{_key_part(column)}", source.file, selector, column, style,
+                                      render(row[column], style)))
+    for key, file, selector in COUNTS:
+        rows = read_table(results, file)
+        count = sum(all(r.get(c) == v for c, v in selector) for r in rows)
+        out.append(Number(key, file, selector, "#count", "int", render(str(count), "int")))
+    return out
+
+
+def numbers_tex(quoted: list[Number], results_dir: str) -> str:
+    """``numbers.tex``: ``\\R{KEY}`` (an unknown key stops LaTeX with an error),
+    ``\\resultfigure{FOLDER/NAME}`` and one macro per number."""
+    head = [
+        "% Written by `mscsp paper` from the CSV tables of results/: do not edit.",
+        "% Each number: its file, row, column and style, then its macro.",
+        f"\\newcommand\\resultsdir{{{results_dir}}}",
+        "\\newcommand\\resultfigure[1]{\\resultsdir/#1.pdf}",
+        "\\newcommand\\R[1]{\\ifcsname r@#1\\endcsname\\csname r@#1\\endcsname"
+        "\\else\\PackageError{numbers}{no result named #1}{See paper/generated/numbers.tex}\\fi}",
+        "",
+    ]
+    return "\n".join(head) + "".join(n.definition() for n in quoted)
+
+
+# -- tables -------------------------------------------------------------------------------
+
+
+def _tex(text: str) -> str:
+    """A label from a CSV as TeX: ``x`` between sizes as a times sign, specials escaped."""
+    text = re.sub(r"(\d)x(\d)", r"\1$\\times$\2", text)
+    return re.sub(r"([%&#_])", r"\\\1", text)
+
+
+def _tabular(spec: str, header: list[str], body: list[list[str]], rules_after: set[int] = frozenset()) -> str:
+    """A booktabs tabular; ``rules_after`` puts a thin rule after those body rows."""
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
+    for i, row in enumerate(body):
+        lines.append(" & ".join(row) + " \\\\")
+        if i in rules_after and i != len(body) - 1:
+            lines.append("\\addlinespace")
+    lines += ["\\bottomrule", "\\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def _breaks(rows: list[dict], column: str) -> set[int]:
+    return {i for i in range(len(rows) - 1) if rows[i][column] != rows[i + 1][column]}
+
+
+def _interval(row: dict, style: str) -> str:
+    return f"[{render(row['low'], style)}, {render(row['high'], style)}]"
+
+
+def _first_click(results: Path) -> str:
+    rows = read_table(results, "first_click/summary.csv")
+    body = [[_tex(r["board"]), r["rule"], render(r["exact"], "dec4"), render(r["p"], "dec4"), _interval(r, "dec4"),
+             render(r["z"], "signed2")] for r in rows]
+    return _tabular("llrrcr", ["board", "rule", "exact", "simulated", "Wilson 95\\%", "$z$"], body,
+                    _breaks(rows, "board"))
+
+
+def _first_click_maps(results: Path) -> str:
+    rows = read_table(results, "first_click/maps.csv")
+    body = []
+    for r in rows:
+        kostka = (f"{render(r['kostka_min'], 'dec2')}--{render(r['kostka_max'], 'dec2')}"
+                  if r["kostka_min"] else "")
+        body.append([_tex(r["board"]), r["rule"], f"{render(r['min'], 'dec3')} ({r['min_x']},{r['min_y']})",
+                     render(r["centre"], "dec3"), f"{render(r['max'], 'dec3')} ({r['best_x']},{r['best_y']})",
+                     kostka])
+    return _tabular("llrrrc", ["board", "rule", "least (cell)", "centre", "most (cell)", "Kostka"], body,
+                    _breaks(rows, "board"))
+
+
+def _first_click_article(results: Path) -> str:
+    rows = read_table(results, "first_click_article/summary.csv")
+    names = {"uniform": "random board", "safe": "click excluded"}
+    body = [[_tex(f"{r['board'].capitalize()} {r['width']}x{r['height']}, {r['mines']}"), names[r["rule"]],
+             render(r["exact"], "dec4"), render(r["p"], "dec4"), render(r["ci95_normal"], "dec4"),
+             render(r["delta"], "signed4")] for r in rows]
+    return _tabular("llrrrr", ["board", "rule", "exact", "MC", "CI95", "delta"], body)
+
+
+def _pivot(rows: list[dict], keys: list[str], column: str, value) -> tuple[list[tuple], list[str], dict]:
+    """Rows grouped by ``keys`` (first-seen order), the values of ``column`` as
+    columns (first-seen order), and ``value(row)`` in each cell."""
+    groups: list[tuple] = []
+    columns: list[str] = []
+    cells = {}
+    for r in rows:
+        g = tuple(r[k] for k in keys)
+        if g not in groups:
+            groups.append(g)
+        if r[column] not in columns:
+            columns.append(r[column])
+        cells[g, r[column]] = value(r)
+    return groups, columns, cells
+
+
+def _pivot_table(rows, keys, column, value, spec_keys: str, extra: tuple | None = None) -> str:
+    """A pivot of ``rows`` as a table; ``extra`` = (header, function of a group's
+    first row) adds a last column."""
+    groups, columns, cells = _pivot(rows, keys, column, value)
+    first = {}
+    for r in rows:
+        first.setdefault(tuple(r[k] for k in keys), r)
+    body = [[_tex(str(v)) for v in g] + [cells.get((g, c), "") for c in columns]
+            + ([extra[1](first[g])] if extra else []) for g in groups]
+    breaks = {i for i in range(len(groups) - 1) if groups[i][0] != groups[i + 1][0]}
+    header = keys + [_tex(c) for c in columns] + ([extra[0]] if extra else [])
+    return _tabular(spec_keys + "r" * (len(columns) + bool(extra)), header, body, breaks)
+
+
+def _completion(results: Path) -> str:
+    rows = read_table(results, "completion/summary.csv")
+    return _pivot_table(rows, ["board", "rule", "click"], "solver", lambda r: render(r["p"], "pct1"), "lll")
+
+
+def _completion_article(results: Path) -> str:
+    rows = read_table(results, "completion_article/summary.csv")
+    body = [[_tex(f"{r['board'].capitalize()} {r['width']}x{r['height']}/{r['mines']}"),
+             f"{render(r['p'], 'dec3')} $\\pm$ {render(r['normal_halfwidth'], 'dec3')}", render(r["n"], "int"),
+             _interval(r, "dec4")] for r in rows]
+    return _tabular("lcrc", ["board", "finished (as printed)", "$n$", "Wilson 95\\%"], body)
+
+
+def _winrate(results: Path) -> str:
+    rows = read_table(results, "winrate/summary.csv")
+    for r in rows:
+        r["start"] = f"{r['rule']} ({r['click_x']},{r['click_y']})"
+    return _pivot_table(rows, ["board", "start"], "policy", lambda r: render(r["p"], "pct1"), "ll",
+                        ("record", lambda r: render(r["published"], "pctg") if r["published"] else ""))
+
+
+def _winrate_optimum(results: Path) -> str:
+    rows = read_table(results, "winrate/optimum.csv")
+    policies = [c[len("gap "):] for c in rows[0] if c.startswith("gap ")]
+    body = [[_tex(r["board"]), r["mines"], r["rule"], render(r["layouts"], "int"), render(r["optimum"], "pct2")]
+            + [render(r[f"gap {p}"], "pp2") for p in policies] for r in rows]
+    return _tabular("lrlrr" + "r" * len(policies),
+                    ["board", "mines", "rule", "layouts", "optimum"] + [_tex(p) for p in policies], body)
+
+
+def _consistency(results: Path) -> str:
+    rows = read_table(results, "consistency/summary.csv")
+    groups, ratios, cells = _pivot(rows, ["variables"], "ratio", lambda r: f"{r['k']}/{r['n']}")
+    size = {r["variables"]: r for r in rows}
+    body = []
+    for (n,) in groups:
+        r = size[n]
+        body.append([n, f"{render(r['width'], 'int')}$\\times${render(r['height'], 'int')}"]
+                    + [cells.get(((n,), c), "") for c in ratios])
+    return _tabular("rr" + "r" * len(ratios), ["$n$", "board (most clauses)"] + [f"$m/n={c}$" for c in ratios],
+                    body)
+
+
+def _noguess(results: Path) -> str:
+    rows = read_table(results, "noguess_cost/summary.csv")
+    body = [[_tex(r["board"]), r["method"], f"{r['k']}/{r['n']}", render(r["mean_attempts"], "sig3"),
+             render(r["mean_perturbations"], "sig3"), render(r["mean_3bv"], "dec1"),
+             render(r["border_density_ratio"], "dec2")] for r in rows]
+    return _tabular("llrrrrr", ["board", "method", "made", "attempts", "perturbations", "3BV", "border ratio"],
+                    body, _breaks(rows, "board"))
+
+
+def _noguess_bias(results: Path) -> str:
+    rows = read_table(results, "noguess_cost/bias.csv")
+    body = [[_tex(r["board"]), f"{r['boards_retry']}/{r['boards_perturb']}",
+             f"{render(r['mean_3bv_retry'], 'dec1')} / {render(r['mean_3bv_perturb'], 'dec1')}",
+             render(r["ks_distance_3bv"], "dec2"),
+             f"{render(r['border_ratio_retry'], 'dec2')} / {render(r['border_ratio_perturb'], 'dec2')}"]
+            for r in rows]
+    return _tabular("lrccc", ["board", "boards", "mean 3BV", "KS distance", "border ratio"], body)
+
+
+#: One generated table per results table: (file name in paper/generated/, writer).
+TABLES = {
+    "first_click.tex": _first_click,
+    "first_click_maps.tex": _first_click_maps,
+    "first_click_article.tex": _first_click_article,
+    "completion.tex": _completion,
+    "completion_article.tex": _completion_article,
+    "winrate.tex": _winrate,
+    "winrate_optimum.tex": _winrate_optimum,
+    "consistency.tex": _consistency,
+    "noguess_cost.tex": _noguess,
+    "noguess_bias.tex": _noguess_bias,
+}
+
+
+def tables(results: Path = RESULTS) -> dict[str, str]:
+    """Every generated table, by file name."""
+    return {name: "% Written by `mscsp paper` from results/: do not edit.\n" + write(Path(results))
+            for name, write in TABLES.items()}
+
+
+# -- building -----------------------------------------------------------------------------
+
+
+def required_figures(tex: str) -> list[str]:
+    """The figures a paper source includes with ``\\resultfigure{FOLDER/NAME}``.
+
+    Examples
+    --------
+    >>> required_figures(r"\\includegraphics{\\resultfigure{winrate/winrate}} % \\resultfigure{x/y}")
+    ['winrate/winrate']
+    """
+    code = "\n".join(re.sub(r"(?<!\\)%.*", "", line) for line in tex.splitlines())
+    return re.findall(r"\\resultfigure\{([^}]+)\}", code)
+
+
+def write_generated(paper: Path = PAPER, results: Path = RESULTS) -> list[Path]:
+    """Write ``paper/generated/`` (numbers and tables) whole, after checking that
+    every figure the paper includes exists; returns the files written."""
+    paper, results = Path(paper), Path(results)
+    source = paper / "mscsp.tex"
+    if not source.is_file():
+        raise InputError(f"{source}: no such file; run `mscsp paper` from the top folder of the repository")
+    if not results.is_dir():
+        raise InputError(f"{results}: no such folder; run `mscsp reproduce` to make the results")
+    for figure in required_figures(source.read_text(encoding="utf-8")):
+        if not (results / f"{figure}.pdf").is_file():
+            raise InputError(f"{results / figure}.pdf is missing (the figures' vector versions): run "
+                             "`mscsp reproduce` to draw them")
+    files = {"numbers.tex": numbers_tex(numbers(results), os.path.relpath(results, paper).replace(os.sep, "/")),
+             **tables(results)}
+    out = paper / "generated"
+    out.mkdir(exist_ok=True)
+    written = []
+    for name, text in files.items():
+        tmp = out / f".{name}.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out / name)
+        written.append(out / name)
+    return written
+
+
+def build_pdf(paper: Path = PAPER) -> Path:
+    """Build ``paper/mscsp.pdf`` with latexmk (auxiliary files in ``paper/build/``).
+
+    Raises :class:`TexMissing` without latexmk, and :class:`MscspError` with the
+    first LaTeX error when the build fails.
+    """
+    paper = Path(paper)
+    latexmk = shutil.which("latexmk")
+    if latexmk is None or shutil.which("pdflatex") is None:
+        raise TexMissing("latexmk and pdflatex are not installed (Debian: apt-get install texlive-latex-recommended "
+                         "texlive-latex-extra texlive-fonts-recommended latexmk)")
+    run = subprocess.run([latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
+                          "-outdir=build", "mscsp.tex"], cwd=paper, capture_output=True, text=True)
+    log = paper / "build" / "mscsp.log"
+    if run.returncode != 0:
+        text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else run.stdout + run.stderr
+        first = next((line for line in text.splitlines() if line.startswith("!") or ":error:" in line.lower()
+                      or re.match(r".*:\d+: ", line)), "see the log")
+        raise MscspError(f"LaTeX failed: {first.strip()} ({log})")
+    shutil.copyfile(paper / "build" / "mscsp.pdf", paper / "mscsp.pdf")
+    return paper / "mscsp.pdf"

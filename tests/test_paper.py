@@ -1,0 +1,223 @@
+"""The paper: every quoted number is its CSV cell, no result is typed into the text,
+the figures are deterministic vector PDFs, and the PDF builds.
+
+The numbers are recomputed here from the CSV files with the csv module and this
+file's own formatting, not with :mod:`mscsp.paper`'s, so a wrong row, column or
+rounding in the generator fails the test.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from mscsp import paper
+from mscsp.errors import InputError
+
+PAPER, RESULTS = REPO / "paper", REPO / "results"
+TEX = (PAPER / "mscsp.tex").read_text(encoding="utf-8")
+#: Numbers in the text that are not results: the level of every interval, and the
+#: satisfiability threshold of random 3-CNF from the literature.
+ALLOWED = {"95\\%", "4.26"}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """paper/generated/ written from results/ into a copy of paper/."""
+    out = tmp_path_factory.mktemp("paper")
+    for name in ("mscsp.tex", "references.bib"):
+        shutil.copy(PAPER / name, out / name)
+    paper.write_generated(out, RESULTS)
+    return out / "generated"
+
+
+def _definitions(numbers_tex: str) -> list[tuple[str, str, str, str, str, str]]:
+    """(file, row selector, column, style, key, TeX) of every macro, from the comment
+    line above each definition."""
+    found = re.findall(r"^% results/(\S+) \| (.*?) \| (.+?) \| (\S+)\n"
+                       r"\\expandafter\\newcommand\\csname r@(.+?)\\endcsname\{(.*)\}$", numbers_tex, re.M)
+    assert found and len(found) == numbers_tex.count("\\newcommand\\csname")
+    return found
+
+
+def _expected(text: str, style: str) -> str:
+    """The TeX a CSV cell should become, computed independently of the generator."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    x = float(text)
+    minus = "\\ensuremath{-}"
+
+    def signed(s: str) -> str:
+        return minus + s[1:] if s.startswith("-") else s
+
+    def grouped(n: int) -> str:
+        return signed(f"{n:,}".replace(",", "{,}"))
+
+    if x in (float("inf"), float("-inf")):
+        return (minus if x < 0 else "") + "\\ensuremath{\\infty}"
+    d = int(style[-1]) if style[-1].isdigit() else None
+    if style == "int":
+        return grouped(int(Decimal(text).quantize(Decimal(1), ROUND_HALF_EVEN)))
+    if style.startswith("dec"):
+        return signed("%.*f" % (d, x))
+    if style.startswith("signed"):
+        return signed("%+.*f" % (d, x))
+    if style == "pctg":
+        return f"{Decimal(text) * 100:f}".rstrip("0").rstrip(".") + "\\%"
+    if style.startswith("pct"):
+        return signed("%.*f" % (d, x * 100)) + "\\%"
+    if style.startswith("pp"):
+        return signed("%.*f" % (d, x * 100))
+    if style.startswith("sig"):
+        if abs(x) >= 10 ** (d - 1):
+            return grouped(round(x))
+        return signed(repr(float("%.*g" % (d, x))).removesuffix(".0"))
+    raise AssertionError(f"unknown style {style}")
+
+
+def _rows(file: str) -> list[dict]:
+    with open(RESULTS / file, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def _match(row: dict, selector: str) -> bool:
+    for pair in filter(None, selector.split(",")):
+        column, value = pair.split("=", 1)
+        if column == "click":  # the generator's name for where the first click was
+            column, value = "click_x", ("0" if value == "corner" else row["click_x"] if row["click_x"] != "0" else "x")
+        if row.get(column) != value:
+            return False
+    return True
+
+
+def test_every_macro_is_its_csv_cell(generated):
+    defined = _definitions((generated / "numbers.tex").read_text(encoding="utf-8"))
+    wrong = []
+    for file, selector, column, style, key, tex in defined:
+        rows = [r for r in _rows(file) if _match(r, selector)]
+        if column == "#count":
+            value = str(len(rows))
+        else:
+            assert len(rows) == 1, f"{key}: {len(rows)} rows of {file} match {selector}"
+            value = rows[0][column]
+            # the key names the file, the row and the column it comes from
+            assert key.endswith("/" + re.sub(r"\s+", "-", column)), key
+            assert all(v.replace(" ", "-") in key for v in re.findall(r"=([^,]+)", selector)), key
+        if tex != _expected(value, style):
+            wrong.append(f"{key}: {tex} but {file} says {value} ({style})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_result_the_text_quotes_is_defined(generated):
+    keys = {d[4] for d in _definitions((generated / "numbers.tex").read_text(encoding="utf-8"))}
+    code = re.sub(r"(?<!\\)%.*", "", TEX)
+    used = set(re.findall(r"\\R\{([^}]+)\}", code))
+    assert used and not used - keys, f"undefined: {sorted(used - keys)}"
+    for name in re.findall(r"\\input\{generated/([^}]+)\}", TEX):
+        assert (generated / f"{name}.tex").is_file(), name
+
+
+def _prose(tex: str) -> str:
+    """The text a reader sees as written by hand: comments, macros of results,
+    labels, references, citations, file names and lengths removed."""
+    body = tex.split("\\begin{document}", 1)[1]
+    body = re.sub(r"(?<!\\)%.*", "", body)
+    body = re.sub(r"\\(R|ref|eqref|label|cite[tp]?|input|code|resultfigure|bibliography\w*)\{[^}]*\}", " ", body)
+    body = re.sub(r"\[width=[^\]]*\]", " ", body)
+    return re.sub(r"\\begin\{verbatim\}.*?\\end\{verbatim\}", " ", body, flags=re.S)
+
+
+def test_no_result_is_typed_into_the_text():
+    numbers = re.findall(r"\d+\.\d+(?:\\?%)?|\d+\s*\\%", _prose(TEX))
+    typed = [n for n in numbers if n not in ALLOWED]
+    assert not typed, f"numbers typed into paper/mscsp.tex instead of \\R{{...}} macros: {typed}"
+
+
+def test_the_typed_number_check_catches_one():
+    assert re.findall(r"\d+\.\d+(?:\\?%)?|\d+\s*\\%", _prose("\\begin{document} wins 54.3\\% or 0.12 \\R{a/0.5}"))
+
+
+def _copy_paper(top):
+    (top / "paper").mkdir()
+    for name in ("mscsp.tex", "references.bib"):
+        shutil.copy(PAPER / name, top / "paper" / name)
+
+
+def _mscsp(*args, cwd, env=None):
+    return subprocess.run([sys.executable, "-m", "mscsp", *args], cwd=cwd, capture_output=True, text=True, env=env)
+
+
+def test_a_missing_figure_is_one_line_that_says_what_to_run(tmp_path):
+    _copy_paper(tmp_path)
+    results = tmp_path / "results"
+    shutil.copytree(RESULTS, results, ignore=shutil.ignore_patterns("*.pdf"))
+    with pytest.raises(InputError, match=r"\.pdf is missing .*run `mscsp reproduce`"):
+        paper.write_generated(tmp_path / "paper", results)
+    assert not (tmp_path / "paper" / "generated").exists()  # nothing half-written
+    run = _mscsp("paper", cwd=tmp_path)
+    assert run.returncode == 2 and "pdf is missing" in run.stderr
+    assert len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_without_tex_the_numbers_are_written_and_one_line_says_why_there_is_no_pdf(tmp_path):
+    import os
+
+    _copy_paper(tmp_path)
+    bare = tmp_path / "bin"  # a PATH without TeX
+    bare.mkdir()
+    run = _mscsp("paper", "--results", str(RESULTS), cwd=tmp_path, env={**os.environ, "PATH": str(bare)})
+    assert run.returncode == paper.TEX_MISSING == 69, run.stderr
+    assert (tmp_path / "paper" / "generated" / "numbers.tex").is_file()
+    assert not (tmp_path / "paper" / "mscsp.pdf").exists()
+    assert run.stderr.splitlines()[-1].startswith("mscsp paper: no PDF: latexmk") and "Traceback" not in run.stderr
+
+
+def test_bad_options_are_one_line_and_status_2(tmp_path):
+    run = _mscsp("paper", "--results", str(tmp_path / "nowhere"), cwd=REPO)
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1 and "no such folder" in run.stderr
+    run = _mscsp("paper", "--frobnicate", cwd=REPO)
+    assert run.returncode == 2 and len(run.stderr.splitlines()) == 1
+
+
+def test_figures_are_also_written_as_pdf_the_same_bytes_every_time(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from mscsp.experiments.output import write_results
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    for out in (tmp_path / "a", tmp_path / "b"):
+        write_results(out, {"summary": pd.DataFrame({"k": [1]})}, "# t\n", {}, {"curve": fig})
+    plt.close(fig)
+    one, two = (tmp_path / "a" / "curve.pdf").read_bytes(), (tmp_path / "b" / "curve.pdf").read_bytes()
+    assert one.startswith(b"%PDF") and one == two
+    assert b"CreationDate" not in one and b"Matplotlib" not in one
+
+
+def test_every_figure_of_the_results_has_its_pdf():
+    # the experiments' folders (each has its config.json), not the screenshots
+    pngs = [p for p in RESULTS.glob("*/*.png") if (p.parent / "config.json").is_file()]
+    missing = [str(p.relative_to(REPO)) for p in pngs if not p.with_suffix(".pdf").is_file()]
+    assert not missing, f"run `mscsp reproduce` to draw: {missing}"
+
+
+@pytest.mark.skipif(shutil.which("latexmk") is None or shutil.which("pdflatex") is None,
+                    reason="latexmk and pdflatex are not installed (Debian: texlive-latex-recommended "
+                           "texlive-latex-extra texlive-fonts-recommended latexmk)")
+def test_the_pdf_builds_with_every_reference_resolved(generated):
+    work = generated.parent
+    pdf = paper.build_pdf(work)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    log = (work / "build" / "mscsp.log").read_text(encoding="utf-8", errors="replace")
+    assert "undefined" not in log.lower() and "Overfull \\hbox" not in log, "see " + str(work / "build")
+    assert "There were undefined" not in log and "Rerun to get" not in log
