@@ -289,3 +289,12 @@ def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(po
         else:
             a, b = (system.constraints[e].clue for e in pair)
             assert (a, b) in forcing or (b, a) in forcing
+
+
+def test_a_clue_with_one_covered_cell_names_that_cell_alone():
+    from mscsp.solvers.explain import _need
+
+    one = parse_position("1.\n")
+    assert _need(one, build_constraints(one), 0) == "the 1 at [0,0] needs one mine at [1,0]"
+    many = parse_position("1.\n..\n")
+    assert _need(many, build_constraints(many), 0).endswith("needs one mine among [1,0], [0,1] and [1,1]")

@@ -311,6 +311,41 @@ def test_estimates_are_labelled(page):
     assert not problems
 
 
+def test_the_words_at_the_edges(server, page):
+    page, problems = page
+    page.goto(f"{server}/")
+    wait_analysed(page)
+
+    def show(text):
+        page.eval_on_selector("#board", "b => { b.dataset.analysis = 'waiting'; }")  # not the last answer's
+        page.fill("#text", text)
+        page.click("#import")
+        wait_analysed(page)
+        return page.inner_text("#summary"), page.inner_text("#notices")
+
+    # the only covered cell is a certain mine: no suggested click; one layout "fits"
+    summary, _ = show("mines: 1\n1.\n")
+    assert "suggested" not in summary and "1 layout fits the position" in summary
+    assert not any("best" in c["classes"] for c in board_state(page).values())
+    # without a total the notice names the model once, not "No mine total: no mine total"
+    _, notices = show("1..\n...\n")
+    assert notices.lower().count("no mine total") == 1
+    # a clash of the total alone is not told twice
+    summary, notices = show("mines: 6\n1..\n...\n")
+    assert "impossible" in summary.lower() and "left to place" in notices
+    assert "together with the mine total" not in notices
+    # the Mines field takes digits only: "1e1" and "e" are errors, not 10 and "no total"
+    show("mines: 1\n1..\n...\n")
+    for typed in ["1e1", "e"]:
+        page.fill("#mines", typed)
+        page.wait_for_selector("#board[data-analysis=error]")
+        assert "whole number" in page.inner_text("#notices")
+        page.eval_on_selector("#board", "b => { b.dataset.analysis = 'waiting'; }")
+        page.fill("#mines", "1")
+        wait_analysed(page)
+    assert not problems
+
+
 def test_example_deals_an_opened_board(server, page):
     page, problems = page
     page.goto(f"{server}/")

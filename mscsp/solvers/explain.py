@@ -44,10 +44,9 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     note = _flag_note(position.number(clue) - con.count)
     more = " more" if note else ""
     noun = "mine" if con.count == 1 else "mines"
-    return (
-        f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{note} "
-        f"among {cells_text(position, con.cells)}"
-    )
+    # one covered cell left: "no mine at [2,1]", not "no mines among [2,1]"
+    where = f"at {cells_text(position, con.cells)}" if len(con.cells) == 1 else f"among {cells_text(position, con.cells)}"
+    return f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{note} {where}"
 
 
 def _conclusion(position: Position, cells: list[int], mine: bool) -> str:

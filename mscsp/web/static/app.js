@@ -44,10 +44,10 @@ const report = {
 // -- the position ----------------------------------------------------------------
 
 function minesValue() {
+  // digits only: Number() would take "1e1" as 10, and a number input would hide "e" as empty
   const text = $("mines").value.trim();
   if (text === "") return null;
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 0 ? n : NaN;
+  return /^[0-9]+$/.test(text) ? Number(text) : NaN;
 }
 
 function positionText() {

@@ -44,7 +44,8 @@ export function showReport(record, parts) {
   if (!record.consistent) {
     const c = record.contradiction || { text: "no mine layout fits these numbers", total: false, clues: [] };
     summary.textContent = "This position is impossible: no mine layout fits it.";
-    const extra = c.total ? " (together with the mine total)" : "";
+    // a clash of the total alone already says so ("5 mines are left to place but ...")
+    const extra = c.total && !/mine total|left to place/.test(c.text) ? " (together with the mine total)" : "";
     const where = c.clues.length ? ` The ${c.clues.length === 1 ? "clue involved is" : "clues involved are"} outlined in red.` : "";
     notices.append(notice("impossible", [strong("Impossible: "), `${c.text}${extra}.${where}`]));
     if (whyEmpty) whyEmpty.hidden = true;
@@ -54,7 +55,7 @@ export function showReport(record, parts) {
   const mines = record.mine.length;
   const bits = [`${count(safe, "cell", "cells")} certainly safe, ${count(mines, "certain mine", "certain mines")}`];
   const layouts = layoutsText(record.layouts);
-  if (layouts) bits.push(`${layouts} layout${record.layouts === "1" ? "" : "s"} fit the position`);
+  if (layouts) bits.push(String(record.layouts) === "1" ? "1 layout fits the position" : `${layouts} layouts fit the position`);
   if (record.best) bits.push(`suggested click [${record.best[0]},${record.best[1]}]`);
   summary.textContent = bits.join("; ") + ".";
   if (record.exact === false) {
@@ -78,7 +79,10 @@ export function showReport(record, parts) {
         "unmarked and some explanations missing.",
     ]));
   }
-  if (record.model) notices.append(notice("incomplete", [strong("No mine total: "), record.model + "."]));
+  if (record.model) {
+    // the model's own text starts with the same words as the notice's label
+    notices.append(notice("incomplete", [strong("No mine total: "), record.model.replace(/^no mine total:\s*/i, "") + "."]));
+  }
   record.explanations.forEach((e, i) => {
     const li = document.createElement("li");
     const button = document.createElement("button");
