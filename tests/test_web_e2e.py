@@ -429,7 +429,9 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     settle(page)
     page.wait_for_selector("#board[data-status=won]")
     assert "won" in page.inner_text("#status")
-    assert all("mine-shown" in board_state(page)[(c % width, c // width)]["classes"] for c in layout.mine_cells())
+    # a win flags every mine and the counter reads zero
+    assert all(board_state(page)[(c % width, c // width)]["value"] == "F" for c in layout.mine_cells())
+    assert page.inner_text("#mines-left") == "000"
 
     # save the replay, load it back
     with page.expect_download() as download:
@@ -453,10 +455,28 @@ def test_losing_shows_the_mines(server, page):
     new_game(page)
     cell(page, 0, 0).click()
     settle(page)
+    page.click("#hint")  # on while the game is lost: it must go off with the game
+    page.wait_for_selector("#board[data-hint=done]")
     mine = layout.mine_cells()[0]
     cell(page, mine % 9, mine // 9).click()
     page.wait_for_selector("#board[data-status=lost]")
     shown = board_state(page)
+    assert all(c["overlay"] is None and c["p"] is None and "best" not in c["classes"] for c in shown.values())
+    assert page.get_attribute("#hint", "aria-pressed") == "false" and page.is_hidden("#why-panel")
+    # the seed is shown at the end, and the same board can be played again
+    assert "Seed 12, first click rule safe" in page.inner_text("#board-info")
+    assert "0 of 1 won" in page.inner_text("#stats")
+    first = {k: c["value"] for k, c in shown.items() if not k == (mine % 9, mine // 9)}
+    page.click("#again")
+    page.wait_for_selector("#board[data-status=ready]")
+    assert page.input_value("#seed") == "12" and page.is_hidden("#board-info")
+    cell(page, 0, 0).click()
+    settle(page)
+    cell(page, mine % 9, mine // 9).click()
+    page.wait_for_selector("#board[data-status=lost]")
+    again = {k: c["value"] for k, c in board_state(page).items() if not k == (mine % 9, mine // 9)}
+    assert again == first  # the same board, played the same way
+    assert "0 of 2 won" in page.inner_text("#stats")
     assert "exploded" in shown[(mine % 9, mine // 9)]["classes"]
     assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
     assert page.is_enabled("#save")

@@ -17,7 +17,9 @@ const PRESETS = {
   expert: { width: 30, height: 16, mines: 99 },
 };
 
-const state = { view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0 };
+const state = {
+  view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0, counted: new Set(),
+};
 
 const boardEl = $("board");
 const board = new Board(boardEl, {
@@ -62,7 +64,11 @@ function show(view) {
         const shown = view.rows[y][x];
         const mine = view.layout[y][x] === "*";
         const cell = board.cellAt(x, y);
-        if (mine && shown === ".") cell.classList.add("mine-shown");
+        if (mine && shown === ".") {
+          // a win flags the mines still covered, as the classic game does; a loss shows them
+          if (view.status === "won") board.setValue(x, y, "F");
+          else cell.classList.add("mine-shown");
+        }
         if (!mine && shown === "F") cell.classList.add("wrong-flag");
       }
     }
@@ -72,14 +78,80 @@ function show(view) {
   boardEl.dataset.status = view.status;
   $("status").dataset.status = view.status;
   $("status").textContent = statusText(view);
-  $("mines-left").textContent = pad(view.mines_left);
+  $("mines-left").textContent = pad(view.status === "won" ? 0 : view.mines_left);
   $("timer").textContent = pad(Math.floor(elapsed()));
   $("save").disabled = !(view.status === "won" || view.status === "lost");
   $("guarantee").hidden = !view.guarantee;
   $("guarantee").textContent = view.guarantee ? `No-guess board: ${view.guarantee}.` : "";
-  if (state.hint) refreshHint();
+  showEnd(view);
+  if (state.hint && (view.status === "won" || view.status === "lost")) toggleHint(); // nothing left to hint at
+  else if (state.hint) refreshHint();
   else showReport(null, report);
 }
+
+// -- the end of a game: its seed, playing it again, statistics ---------------------------
+
+const STATS_KEY = "mscsp-play-statistics";
+
+function readStats() {
+  try {
+    return JSON.parse(localStorage.getItem(STATS_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function sizeKey(v) {
+  return `${v.width}x${v.height}, ${v.mines} mines`;
+}
+
+function showStats(v) {
+  const s = readStats()[sizeKey(v)];
+  $("stats").textContent = s && s.played
+    ? `${sizeKey(v)}: ${s.won} of ${s.played} won (${Math.round((100 * s.won) / s.played)}%) in this browser.`
+    : "";
+}
+
+function showEnd(v) {
+  const over = v.status === "won" || v.status === "lost";
+  if (over && !state.counted.has(v.id)) {
+    // counted once per game, in this browser only
+    state.counted.add(v.id);
+    const all = readStats();
+    const s = all[sizeKey(v)] || { played: 0, won: 0 };
+    s.played += 1;
+    s.won += v.status === "won" ? 1 : 0;
+    all[sizeKey(v)] = s;
+    try {
+      localStorage.setItem(STATS_KEY, JSON.stringify(all));
+    } catch {
+      /* storage refused (private mode): the statistics are just not kept */
+    }
+  }
+  showStats(v);
+  // the seed rebuilds the board, so it is shown only once the game is over
+  $("board-info").hidden = !(over && v.seed !== null);
+  if (over && v.seed !== null) {
+    $("board-seed").textContent = `Seed ${v.seed}, first click rule ${v.rule}${v.no_guess ? ", no-guess" : ""}: the same first click gives the same board.`;
+  }
+}
+
+$("again").addEventListener("click", () => {
+  const v = state.view;
+  if (!v || v.seed === null) return;
+  const preset = Object.keys(PRESETS).find(
+    (k) => PRESETS[k].width === v.width && PRESETS[k].height === v.height && PRESETS[k].mines === v.mines,
+  );
+  $("size").value = preset || "custom";
+  $("custom-size").hidden = Boolean(preset);
+  $("width").value = v.width;
+  $("height").value = v.height;
+  $("mines").value = v.mines;
+  $("rule").value = v.rule;
+  $("no-guess").checked = v.no_guess;
+  $("seed").value = v.seed;
+  newGame(true);
+});
 
 function showError(message) {
   const p = document.createElement("p");
