@@ -308,6 +308,24 @@ def test_estimates_are_labelled(page):
         check_overlay_estimate = board_state(page)
         assert all(c["p"].startswith("≈") for c in check_overlay_estimate.values() if c["overlay"] == "p")
         assert "estimates" in page.inner_text("#notices").lower()
+        # the longest label an estimate can show fits its cell, in the cell's own font
+        for label in ["≈100%", "≈>99%", "≈<1%"]:
+            width, room = page.eval_on_selector(
+                "#board .cell[data-estimate]",
+                """(c, label) => {
+                    const st = getComputedStyle(c, "::after");
+                    const s = document.createElement("span");
+                    for (const k of ["font", "fontStyle", "letterSpacing"]) s.style[k] = st[k];
+                    Object.assign(s.style, { position: "absolute", whiteSpace: "nowrap" });
+                    s.textContent = label;
+                    document.body.appendChild(s);
+                    const w = s.getBoundingClientRect().width;
+                    s.remove();
+                    return [w, c.clientWidth];
+                }""",
+                label,
+            )
+            assert width <= room - 2, (label, width, room)
     assert not problems
 
 
