@@ -364,6 +364,62 @@ def test_the_words_at_the_edges(server, page):
     assert not problems
 
 
+def test_a_big_board_is_usable(server, page, tmp_path):
+    page, problems = page
+    out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
+    position = dealt(100, 100, 1200, (80, 80), seed=4)
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", format_position(position))
+    page.click("#import")
+    wait_analysed(page)
+
+    def box(selector):
+        return page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect(); "
+                                               "return [r.left, r.top, r.right, r.bottom]; }")
+
+    frame, side = box(".board-wrap"), box(".side-col")
+    assert side[0] >= frame[2] - 1 and side[1] < 900  # the panel beside the board, in view
+    # the suggested click, far from the top left corner, was scrolled into the frame's view
+    record = expected(position)
+    bx, by = record["best"]
+    view = page.eval_on_selector(".board-wrap", "e => { const r = e.getBoundingClientRect(); "
+                                 "const l = r.left + e.clientLeft, t = r.top + e.clientTop; "
+                                 "return [l, t, l + e.clientWidth, t + e.clientHeight]; }")
+    cell_box = box(f'#board .cell[data-x="{bx}"][data-y="{by}"]')
+    assert all(abs(a - b) < 1 or inside for a, b, inside in [
+        (cell_box[0], view[0], cell_box[0] >= view[0]), (cell_box[1], view[1], cell_box[1] >= view[1]),
+        (cell_box[2], view[2], cell_box[2] <= view[2]), (cell_box[3], view[3], cell_box[3] <= view[3])]), (cell_box, view)
+    # zoom: buttons, Ctrl+wheel, and fit to width shows all hundred columns
+    size = lambda: int(page.get_attribute("#board", "data-cell") or 28)  # noqa: E731
+    page.click("#zoom-in")
+    bigger = size()
+    assert bigger > 28
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    assert size() < bigger
+    before = size()
+    page.hover(".board-wrap")
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_function(f"document.querySelector('#board').dataset.cell != '{before}'")
+    assert size() > before
+    page.click("#zoom-fit")
+    board, frame = box("#board"), box(".board-wrap")
+    page.screenshot(path=str(out / "big_board.png"))
+    assert board[2] - board[0] <= frame[2] - frame[0] and size() >= 8, (
+        board, frame, size(), page.eval_on_selector("#board .cell", "e => [e.getBoundingClientRect().width, "
+                                                    "getComputedStyle(e).minWidth, getComputedStyle(e).fontSize]"))
+    # the side panel stays in view when the page scrolls (at 28 px the board is far taller than it)
+    page.click("#zoom-in")
+    page.evaluate("window.scrollBy(0, 400)")
+    page.wait_for_function("window.scrollY > 0")
+    side = box(".side-col")
+    assert 0 <= side[1] < 60 and side[3] <= 900
+    assert not problems
+
+
 def test_example_deals_an_opened_board(server, page):
     page, problems = page
     page.goto(f"{server}/")

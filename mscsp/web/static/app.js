@@ -7,7 +7,8 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
-import { showReport } from "./report.js";
+import { revealBest, showReport } from "./report.js";
+import { installZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const PRESETS = {
@@ -33,6 +34,7 @@ const board = new Board(boardEl, {
   context: (x, y) => place(x, y, state.cells[y * state.width + x] === "F" ? "." : "F"),
   key: onCellKey,
 });
+installZoom(boardEl, boardEl.parentElement, () => board.width);
 const report = {
   board,
   summary: $("summary"),
@@ -116,6 +118,8 @@ async function analyse() {
       state.record = record;
       clearError();
       showReport(record, report);
+      if (state.revealBest) revealBest(record, board); // after an import, not while the user edits
+      state.revealBest = false;
       boardEl.dataset.analysis = "done";
     }
   } catch (err) {
@@ -245,6 +249,7 @@ async function importText(text, before = boardEl.dataset.analysis) {
     $("height").value = parsed.height;
     $("mines").value = parsed.mines === null ? "" : parsed.mines;
     $("text").value = text;
+    state.revealBest = true;
     resize(parsed.width, parsed.height, parsed.rows);
   } catch (err) {
     boardEl.dataset.analysis = before;

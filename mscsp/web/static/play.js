@@ -8,7 +8,8 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
-import { showReport } from "./report.js";
+import { revealBest, showReport } from "./report.js";
+import { installZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const PRESETS = {
@@ -29,6 +30,7 @@ const board = new Board(boardEl, {
   middle: (x, y) => send("chord", x, y),
   key: onCellKey,
 });
+installZoom(boardEl, boardEl.parentElement, () => board.width);
 const report = { board, summary: $("summary"), notices: $("notices"), why: $("why"), whyEmpty: $("why-empty") };
 
 // -- showing the game ------------------------------------------------------------------
@@ -228,6 +230,7 @@ async function refreshHint() {
     const record = await postJSON(`/api/games/${id}/hint`, {});
     if (version !== state.hintVersion || !state.hint) return;
     showReport(record, report);
+    revealBest(record, board);
     boardEl.dataset.hint = "done";
   } catch (err) {
     if (version === state.hintVersion) showError(`No hint: ${err.message}`);

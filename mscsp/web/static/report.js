@@ -2,6 +2,13 @@
 // (estimates, time limits, impossible boards) and "Why these cells are certain",
 // whose items highlight their clues and cells on the board when pressed.
 
+import { reveal } from "./zoom.js";
+
+/** Scroll the suggested click into view (on a big board it may be far off). */
+export function revealBest(record, board) {
+  if (record && record.best) reveal(board.cellAt(...record.best));
+}
+
 function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -95,6 +102,7 @@ export function showReport(record, parts) {
       for (const other of why.querySelectorAll("button")) other.setAttribute("aria-pressed", "false");
       button.setAttribute("aria-pressed", on ? "true" : "false");
       board.highlight(on ? e : null);
+      if (on) reveal(board.root.querySelector(".hl-cell") || board.root.querySelector(".hl-clue"));
     });
     li.appendChild(button);
     why.appendChild(li);
