@@ -420,6 +420,26 @@ def test_a_big_board_is_usable(server, page, tmp_path):
     assert not problems
 
 
+def test_a_changed_position_is_marked_busy_and_only_its_answer_is_drawn(server, page):
+    page, problems = page
+    slow = (POSITIONS / "lattice_expert.txt").read_text()  # about half a second to analyse
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", slow)
+    page.click("#import")
+    page.wait_for_selector("body[data-busy=true]")  # the old answer is marked as old at once
+    assert "Analysing the new position" in page.evaluate(
+        "getComputedStyle(document.querySelector('#summary'), '::before').content")
+    page.fill("#text", "mines: 1\n1.\n")
+    page.click("#import")
+    wait_analysed(page)
+    assert page.get_attribute("body", "data-busy") is None
+    assert "1 layout fits the position" in page.inner_text("#summary")
+    page.wait_for_timeout(1500)  # the slow answer, had it not been dropped, would be back by now
+    assert "1 layout fits the position" in page.inner_text("#summary")
+    assert not problems
+
+
 def test_example_deals_an_opened_board(server, page):
     page, problems = page
     page.goto(f"{server}/")

@@ -9,15 +9,21 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, url, body) {
+async function call(method, url, body, signal) {
   let response;
   try {
     response = await fetch(url, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (err) {
+    if (err.name === "AbortError") {
+      const aborted = new ApiError("the request was replaced by a newer one", 0);
+      aborted.aborted = true;
+      throw aborted;
+    }
     throw new ApiError("the server cannot be reached; is `mscsp serve` still running?", 0);
   }
   let data = null;
@@ -34,4 +40,5 @@ async function call(method, url, body) {
 }
 
 export const getJSON = (url) => call("GET", url);
-export const postJSON = (url, body) => call("POST", url, body);
+/** POST `body` as JSON; `signal` (an AbortSignal) lets a newer request replace this one. */
+export const postJSON = (url, body, signal) => call("POST", url, body, signal);

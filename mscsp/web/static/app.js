@@ -24,7 +24,6 @@ const state = {
   cells: [],
   tool: "1",
   version: 0,
-  inFlight: false,
   record: null,
 };
 
@@ -99,21 +98,27 @@ let timer = null;
 function changed() {
   state.version += 1;
   boardEl.dataset.analysis = "pending";
+  // what is drawn describes the position before this change until the new answer comes
+  document.body.dataset.busy = "true";
   clearTimeout(timer);
   timer = setTimeout(analyse, 30);
 }
 
 async function analyse() {
-  if (state.inFlight) return; // analysed again when the answer in flight arrives
   const mines = minesValue();
   if (Number.isNaN(mines)) {
+    if (state.controller) state.controller.abort();
+    delete document.body.dataset.busy;
     showError("The mine total must be a whole number, or empty when it is not known.");
     return;
   }
+  // only the latest position's answer is wanted: the one in flight is dropped
+  if (state.controller) state.controller.abort();
+  const controller = new AbortController();
+  state.controller = controller;
   const version = state.version;
-  state.inFlight = true;
   try {
-    const record = await postJSON("/api/analyse", { position: positionText() });
+    const record = await postJSON("/api/analyse", { position: positionText() }, controller.signal);
     if (version === state.version) {
       state.record = record;
       clearError();
@@ -121,12 +126,16 @@ async function analyse() {
       if (state.revealBest) revealBest(record, board); // after an import, not while the user edits
       state.revealBest = false;
       boardEl.dataset.analysis = "done";
+      delete document.body.dataset.busy;
     }
   } catch (err) {
-    if (version === state.version) showError(err.message, err);
+    if (err.aborted) return; // a newer analysis replaced this one
+    if (version === state.version) {
+      delete document.body.dataset.busy;
+      showError(err.message, err);
+    }
   } finally {
-    state.inFlight = false;
-    if (version !== state.version) analyse(); // the position changed meanwhile
+    if (state.controller === controller) state.controller = null;
   }
 }
 
