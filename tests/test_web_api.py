@@ -524,3 +524,28 @@ def test_worker_pool_survives_a_dying_worker_and_reports_a_broken_start():
         await broken.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("seed", [2, 7, 19])
+def test_the_solver_plays_from_the_position_and_its_proofs_hold_on_the_layout(seed):
+    with TestClient(create_app(Settings(workers=1))) as c:
+        game = c.post("/api/games", json={"width": 16, "height": 16, "mines": 40, "seed": seed,
+                                          "rule": "opening"}).json()
+        moves = []
+        while True:
+            answer = c.post(f"/api/games/{game['id']}/solver", json={"policy": "+endgame"})
+            assert answer.status_code == 200
+            moves.append(answer.json()["move"])
+            view = answer.json()["game"]
+            if view["status"] in ("won", "lost"):
+                break
+        layout = view["layout"]  # shown once the game is over
+        for move in moves:
+            if move["kind"] == "proven":
+                assert all(layout[y][x] == "." for x, y in move["open"])
+            assert all(layout[y][x] == "*" for x, y in move["flag"])
+        assert view["status"] == "won" or moves[-1]["kind"] == "guess"
+        again = c.post(f"/api/games/{game['id']}/solver", json={})
+        assert again.status_code == 409 and "over" in again.json()["error"]
+        bad = c.post(f"/api/games/{game['id']}/solver", json={"policy": "best"})
+        assert bad.status_code == 400

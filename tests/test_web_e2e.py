@@ -540,6 +540,34 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     assert not problems
 
 
+# seeds whose games need guesses: 2 is won after two, 7 lost at its one guess
+@pytest.mark.parametrize("seed,result", [(2, "won"), (7, "lost")])
+def test_watch_the_solver_play_a_game(server, page, seed, result):
+    page, problems = page
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "intermediate")
+    page.select_option("#rule", "opening")
+    page.fill("#seed", str(seed))
+    new_game(page)
+    page.select_option("#speed", "fast")
+    page.click("#watch")
+    assert page.get_attribute("#watch", "aria-pressed") == "true"
+    page.wait_for_selector("#board[data-status=won], #board[data-status=lost]", timeout=90_000)
+    page.wait_for_selector("#board[data-watching=false]")
+    moves = page.eval_on_selector_all("#solver-log li", "els => els.map(e => [e.className, e.textContent])")
+    assert moves and page.inner_text("#watch") == "Watch the solver"
+    status = page.get_attribute("#board", "data-status")
+    assert status == result and any("guess" in kind for kind, _ in moves)
+    if status == "lost":
+        # proofs never lose: the move that lost was a guess, and it said how risky it was
+        assert "guess" in moves[0][0] and "%" in moves[0][1]
+    for kind, text in moves:
+        if "guess" in kind:
+            assert text.startswith("Guess [") and "a mine with chance" in text
+    assert not problems
+
+
 def test_losing_shows_the_mines(server, page):
     page, problems = page
     layout = generate(Spec(9, 9, 10), "safe", (0, 0), 12).layout

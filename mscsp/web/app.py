@@ -19,6 +19,8 @@ GET      ``/api/games/{id}``         the game as the player sees it
 POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cell":
                                      [x, y]}``
 POST     ``/api/games/{id}/hint``    the analysis record of the current position
+POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
+                                     answers ``{"move", "game"}`` (the move's cells and why)
 GET      ``/api/games/{id}/replay``  the replay of a finished game
 POST     ``/api/games/load``         a saved replay: a new game in its final state
 =======  ==========================  ==================================================
@@ -47,7 +49,8 @@ from starlette.staticfiles import StaticFiles
 from ..board import PRESETS, Spec
 from ..errors import InputError, ParseError
 from ..game import ActionKind, Game
-from ..position import format_position, parse_position
+from ..play.policies import Policy
+from ..position import Mark, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
 from ..sampling import fresh_seed
 from ..solvers.result import SolverName
@@ -220,6 +223,36 @@ class _Api:
         text = format_position(entry.game.position())
         return await self.analyse(text, SolverName.SAT, True)
 
+    async def solver(self, request: Request) -> Response:
+        """Play the solver's next move: it is computed in a worker from the position the
+        player sees (never the layout), then applied to the game here."""
+        entry = self.entry(request)
+        data = await self.body(request)
+        policy = field_choice(data, "policy", Policy, Policy.ENDGAME)
+        s = self.settings
+        async with entry.lock:
+            if entry.game.status.over:
+                raise RequestError(409, "the game is over")
+            text = format_position(entry.game.position())
+            try:
+                move = await self.pool.run(jobs.solver_move, (text, policy.value, s.sat_time_limit),
+                                           timeout=s.analysis_timeout)
+            except JobTimeout as exc:
+                raise RequestError(503, f"the solver's move was stopped: {exc}") from None
+            except JobFailed as exc:
+                raise RequestError(500, f"the solver's move failed: {exc}") from None
+            g = entry.game.geometry
+            for x, y in move["flag"]:
+                if not entry.game.flagged[g.cell((x, y))]:
+                    await play_move(entry, ActionKind.FLAG, g.cell((x, y)), self.make_board)
+            for x, y in move["open"]:
+                if entry.game.status.over:
+                    break
+                cell = g.cell((x, y))
+                if entry.game.position().grid[cell] == Mark.COVERED:
+                    await play_move(entry, ActionKind.REVEAL, cell, self.make_board)
+            return JSONResponse({"move": move, "game": game_view(entry)})
+
     async def save_replay(self, request: Request) -> Response:
         entry = self.entry(request)
         return JSONResponse(
@@ -326,6 +359,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/games/{game_id}", api.show_game),
         Route("/api/games/{game_id}/move", api.move, methods=["POST"]),
         Route("/api/games/{game_id}/hint", api.hint, methods=["POST"]),
+        Route("/api/games/{game_id}/solver", api.solver, methods=["POST"]),
         Route("/api/games/{game_id}/replay", api.save_replay),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []

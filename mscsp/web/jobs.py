@@ -1,4 +1,4 @@
-"""The jobs that worker processes run: analyses and no-guess boards.
+"""The jobs that worker processes run: analyses, no-guess boards and the solver's moves.
 
 Each is a module-level function of plain, picklable arguments, so a
 :class:`~mscsp.web.workers.WorkerPool` can send it to another process. Positions
@@ -14,7 +14,7 @@ from ..noguess import NoGuessBoard, generate_no_guess
 from ..position import parse_position
 from ..report import solve_record
 
-__all__ = ["analyse_text", "no_guess_board"]
+__all__ = ["analyse_text", "no_guess_board", "solver_move"]
 
 
 def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, state_limit: int) -> dict:
@@ -60,3 +60,72 @@ def no_guess_board(
     return generate_no_guess(
         Spec(width, height, mines), rule, click, seed, method="perturb", time_limit=time_limit
     )
+
+
+def _percent(p) -> str:
+    pct = 100 * float(p)
+    return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
+
+
+def solver_move(text: str, policy: str, time_limit: float) -> dict:
+    """The next move of the strongest player in a position given as text.
+
+    The player sees the position only (numbers, flags, the mine total), as in the
+    win-rate experiments: every cell complete deduction proves is played at once (its
+    mines flagged, its safe cells opened); when none is proven, the guessing policy
+    ``policy`` of :mod:`mscsp.play.policies` picks one cell. Before the first click
+    it opens (3,3) under the ``opening`` rule's modern start, else the corner (0,0).
+
+    Returns ``{"kind": "start"|"proven"|"guess", "open": [[x, y], ...],
+    "flag": [[x, y], ...], "probability": float or None, "text": str}``: the text
+    says what is played and why, with the guess's mine chance.
+
+    Examples
+    --------
+    >>> move = solver_move("mines: 1\\n.1..\\n", "+endgame", 5.0)
+    >>> move["kind"], move["open"]
+    ('proven', [[3, 0]])
+    """
+    from ..counting import probabilities
+    from ..errors import BudgetExceeded
+    from ..play.endgame import ENDGAME_LAYOUTS, solve_endgame
+    from ..play.policies import Policy, choose
+    from ..position import Mark
+    from ..solvers import deduce
+
+    position = parse_position(text)
+    g = position.geometry
+    xy = lambda c: list(g.coords(c))  # noqa: E731
+    if not position.revealed.any():
+        start = (min(3, g.width - 1), min(3, g.height - 1))
+        return {"kind": "start", "open": [list(start)], "flag": [], "probability": None,
+                "text": f"First click at [{start[0]},{start[1]}], away from the edges but near a corner."}
+    known, _ = deduce(position, "sat", use_total=True, time_limit=time_limit)
+    covered = {c for c in known if position.grid[c] == Mark.COVERED}
+    safe = sorted(c for c in covered if not known[c])
+    mines = sorted(c for c in covered if known[c])
+    if safe:
+        return {"kind": "proven", "open": [xy(c) for c in safe], "flag": [xy(c) for c in mines],
+                "probability": None,
+                "text": f"Proven: {len(safe)} safe cell{'s' if len(safe) != 1 else ''} opened"
+                        + (f", {len(mines)} mine{'s' if len(mines) != 1 else ''} flagged." if mines else ".")}
+    grid = position.grid.copy()
+    grid[mines] = Mark.FLAG
+    seen = type(position)(g, grid, position.mines)
+    probs = probabilities(seen)
+    cell = choose(seen, policy, probs=probs)
+    p = probs.cells[cell]
+    least = min(q for q in probs.cells.values() if q is not None)
+    why = f"the safest cell{'s are' if least == p else ' is'} {_percent(least)}"
+    if Policy.parse(policy) >= Policy.ENDGAME and probs.layouts is not None and probs.layouts <= ENDGAME_LAYOUTS:
+        try:
+            end = solve_endgame(seen)
+            why = (f"exact play over the {end.layouts} layouts left: this click wins "
+                   f"{_percent(end.probability)} of them")
+        except BudgetExceeded:  # the search's budget ran out: the look-ahead chose
+            why += "; this one gives the best chance of surviving it and the next click"
+    elif p != least:
+        why += "; this one gives the best chance of surviving it and the next click"
+    x, y = g.coords(cell)
+    return {"kind": "guess", "open": [[x, y]], "flag": [xy(c) for c in mines], "probability": float(p),
+            "text": f"Guess [{x},{y}], a mine with chance {_percent(p)} ({policy}: {why})."}

@@ -251,6 +251,50 @@ function toggleHint() {
 }
 $("hint").addEventListener("click", toggleHint);
 
+// -- watching the solver play --------------------------------------------------------
+// The server computes each move from the position alone (the layout stays with the
+// game) with the strongest rung of the win-rate ladder, plays it, and says why.
+
+const SPEEDS = { slow: 1200, normal: 500, fast: 100 };
+
+function logMove(move) {
+  const li = document.createElement("li");
+  li.className = `move ${move.kind}`;
+  li.textContent = move.text;
+  const log = $("solver-log");
+  log.prepend(li);
+  while (log.children.length > 500) log.lastChild.remove();
+  for (const c of board.cells) c.classList.remove("solver-guess");
+  if (move.kind === "guess") board.cellAt(...move.open[0]).classList.add("solver-guess");
+}
+
+function setWatching(on) {
+  state.watching = on;
+  $("watch").setAttribute("aria-pressed", on ? "true" : "false");
+  $("watch").textContent = on ? "Stop the solver" : "Watch the solver";
+  boardEl.dataset.watching = on ? "true" : "false";
+}
+
+async function watch() {
+  if (state.watching) return setWatching(false);
+  if (over()) return;
+  setWatching(true);
+  while (state.watching && !over()) {
+    try {
+      const answer = await postJSON(`/api/games/${state.view.id}/solver`, { policy: "+endgame" });
+      if (!state.watching || answer.game.id !== state.view.id) break; // stopped, or a new game
+      show(answer.game);
+      logMove(answer.move);
+    } catch (err) {
+      showError(`The solver stopped: ${err.message}`);
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SPEEDS[$("speed").value] ?? 500));
+  }
+  setWatching(false);
+}
+$("watch").addEventListener("click", watch);
+
 // -- new games, replays ----------------------------------------------------------------
 
 function setupRequest() {
@@ -270,6 +314,8 @@ function setupRequest() {
 }
 
 async function newGame(focus = false) {
+  setWatching(false);
+  $("solver-log").replaceChildren();
   try {
     $("notices").replaceChildren();
     const view = await postJSON("/api/games", setupRequest());
