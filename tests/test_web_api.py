@@ -549,3 +549,41 @@ def test_the_solver_plays_from_the_position_and_its_proofs_hold_on_the_layout(se
         assert again.status_code == 409 and "over" in again.json()["error"]
         bad = c.post(f"/api/games/{game['id']}/solver", json={"policy": "best"})
         assert bad.status_code == 400
+
+
+def test_slow_analyses_cannot_make_ordinary_ones_wait():
+    # two positions with a huge border (seconds each) sent with twenty Expert games in play
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mscsp.board import Spec
+    from mscsp.game import Game
+    from mscsp.position import format_position
+    from mscsp.rules import generate
+
+    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
+            if r.strip() and not r.startswith("#") and ":" not in r]
+    slow = "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"
+    ordinary = []
+    for seed in range(20):
+        board = generate(Spec(30, 16, 99), "opening", (3, 3), seed)
+        game = Game.from_board(board)
+        game.reveal(board.click)
+        ordinary.append(format_position(game.position()))
+    with TestClient(create_app(Settings(workers=2, large_workers=1, sat_time_limit=30.0, analysis_timeout=3.0))) as c:
+        c.post("/api/analyse", json={"position": ordinary[0]})  # the workers are warm
+
+        def timed(text):
+            started = time.monotonic()
+            response = c.post("/api/analyse", json={"position": text})
+            return response.status_code, response.json(), time.monotonic() - started
+
+        with ThreadPoolExecutor(22) as ex:
+            slow_answers = [ex.submit(timed, slow) for _ in range(2)]
+            time.sleep(0.2)  # the slow ones are in first
+            answers = list(ex.map(timed, ordinary))
+        for status, body, seconds in answers:
+            assert status == 200 and seconds < 1.0, (status, body.get("error"), seconds)
+        texts = sorted(f.result()[1]["error"] for f in slow_answers)
+        # one was stopped at its limit, the other never got a worker: each is told which
+        assert texts[0].startswith("the analysis was stopped") and "smaller or simpler" in texts[0]
+        assert texts[1].startswith("the server is busy") and "large border" in texts[1]

@@ -32,6 +32,7 @@ no board found) and 503 when an analysis did not finish within its deadline.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from pathlib import Path
@@ -47,7 +48,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..board import PRESETS, Spec
-from ..errors import InputError, ParseError
+from ..constraints import build_constraints
+from ..errors import InputError, MscspError, ParseError
 from ..game import ActionKind, Game
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
@@ -90,6 +92,8 @@ class _Api:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.pool = WorkerPool(settings.workers, warm=("mscsp.web.jobs",))
+        # positions with a large border wait for their own workers, never for ordinary ones
+        self.large_pool = WorkerPool(settings.large_workers, warm=("mscsp.web.jobs",))
         self.games = GameStore(settings.max_games)
 
     # -- helpers -------------------------------------------------------------------
@@ -111,16 +115,31 @@ class _Api:
             raise RequestError(400, f"mines: {position.mines} is more than the {g.size} cells of the board")
         return position
 
+    def is_large(self, text: str) -> bool:
+        """Whether a position's border has a linked part of at least ``large_border`` cells
+        (a cheap look at the clue equations, made before any counting)."""
+        try:
+            system = build_constraints(parse_position(text))
+        except MscspError:
+            return False  # the worker reports what is wrong with it
+        limit = self.settings.large_border
+        return any(len(system.component_cells(c)) >= limit for c in system.components)
+
     async def analyse(self, text: str, solver: SolverName, use_total: bool) -> Response:
         s = self.settings
         started = time.perf_counter()
+        large = self.is_large(text)
         try:
-            record = await self.pool.run(
+            record = await (self.large_pool if large else self.pool).run(
                 jobs.analyse_text,
                 (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
                 timeout=s.analysis_timeout,
             )
         except JobTimeout as exc:
+            if exc.busy:  # the position may be easy: the server was busy, and says so
+                kind = "positions with a large border" if large else "ordinary positions"
+                raise RequestError(503, f"the server is busy: every worker for {kind} was taken for "
+                                        f"{s.analysis_timeout:g} s; try again in a moment") from None
             raise RequestError(503, f"the analysis was stopped: {exc}; try a smaller or simpler position") from None
         except JobFailed as exc:
             status = 400 if exc.kind == "input" else 500
@@ -340,11 +359,12 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        await api.pool.start()
+        await asyncio.gather(api.pool.start(), api.large_pool.start())
         try:
             yield
         finally:
             await api.pool.close()
+            await api.large_pool.close()
 
     routes = [
         Route("/", _page("index.html")),

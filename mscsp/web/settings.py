@@ -41,6 +41,12 @@ class Settings:
         Seconds the no-guess generator may search for a board.
     workers : int
         Worker processes running analyses and board generation.
+    large_workers : int
+        Worker processes of their own for positions with a large border, so that a
+        few slow analyses cannot make ordinary ones wait.
+    large_border : int
+        Covered cells in one linked part of the border from which a position counts
+        as large (an Expert game in play has at most about a hundred).
     max_games : int
         Games kept at once; the least recently used game is dropped beyond it.
 
@@ -60,6 +66,8 @@ class Settings:
     analysis_timeout: float = 10.0
     generation_time_limit: float = 10.0
     workers: int = 2
+    large_workers: int = 1
+    large_border: int = 200
     max_games: int = 500
 
     @property

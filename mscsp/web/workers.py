@@ -28,7 +28,11 @@ __all__ = ["WorkerPool", "JobTimeout", "JobFailed"]
 
 
 class JobTimeout(MscspError):
-    """A job did not finish in time (or no worker was free in time)."""
+    """A job did not finish in time, or (``busy``) no worker was free in time."""
+
+    def __init__(self, message: str, busy: bool = False):
+        super().__init__(message)
+        self.busy = busy
 
 
 class JobFailed(MscspError):
@@ -211,7 +215,7 @@ class WorkerPool:
         try:
             worker = await asyncio.wait_for(self._idle.get(), timeout)
         except asyncio.TimeoutError:
-            raise JobTimeout(f"no worker was free within {timeout:g} s") from None
+            raise JobTimeout(f"no worker was free within {timeout:g} s", busy=True) from None
         answered = False
         try:
             worker.conn.send((func, args))
