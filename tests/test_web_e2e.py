@@ -77,6 +77,30 @@ def running_server(settings: Settings):
         sock.close()
 
 
+def test_an_analysis_whose_client_has_gone_is_stopped():
+    # no browser here: a client that gives up on a slow analysis; the one worker for large
+    # borders must be free again long before that analysis would have finished
+    import urllib.request
+
+    def post(url, text, timeout):
+        request = urllib.request.Request(url, json.dumps({"position": text}).encode(),
+                                         {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status
+
+    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
+            if r.strip() and not r.startswith("#") and ":" not in r]
+    slow = "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"  # about 20 s
+    large_but_quick = (POSITIONS / "lattice_expert.txt").read_text()  # about half a second
+    settings = Settings(workers=1, large_workers=1, sat_time_limit=60.0, analysis_timeout=60.0)
+    with running_server(settings) as url:
+        with pytest.raises(OSError):  # the client's own timeout: it hangs up
+            post(f"{url}/api/analyse", slow, 1.0)
+        started = time.monotonic()
+        assert post(f"{url}/api/analyse", large_but_quick, 60.0) == 200
+        assert time.monotonic() - started < 10
+
+
 @pytest.fixture(scope="module")
 def server():
     with running_server(Settings(workers=1)) as url:

@@ -86,6 +86,12 @@ _HEADERS = {
 }
 
 
+async def _client_gone(request: Request, every: float = 0.1) -> None:
+    """Return once the client of ``request`` has disconnected."""
+    while not await request.is_disconnected():
+        await asyncio.sleep(every)
+
+
 class _Api:
     """The handlers, sharing one server's settings, worker pool and games."""
 
@@ -125,16 +131,29 @@ class _Api:
         limit = self.settings.large_border
         return any(len(system.component_cells(c)) >= limit for c in system.components)
 
-    async def analyse(self, text: str, solver: SolverName, use_total: bool) -> Response:
+    async def analyse(self, text: str, solver: SolverName, use_total: bool,
+                      request: Request | None = None) -> Response:
         s = self.settings
         started = time.perf_counter()
         large = self.is_large(text)
+        job = asyncio.ensure_future((self.large_pool if large else self.pool).run(
+            jobs.analyse_text,
+            (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
+            timeout=s.analysis_timeout,
+        ))
+        if request is not None:
+            # a page that asked again (or closed) has gone: its analysis is stopped, so
+            # its worker serves the next request instead of finishing unread work
+            gone = asyncio.ensure_future(_client_gone(request))
+            await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if not job.done():
+                job.cancel()
+                with contextlib.suppress(asyncio.CancelledError, JobTimeout, JobFailed):
+                    await job
+                return Response(status_code=499)  # nobody reads it
+            gone.cancel()
         try:
-            record = await (self.large_pool if large else self.pool).run(
-                jobs.analyse_text,
-                (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
-                timeout=s.analysis_timeout,
-            )
+            record = await job
         except JobTimeout as exc:
             if exc.busy:  # the position may be easy: the server was busy, and says so
                 kind = "positions with a large border" if large else "ordinary positions"
@@ -176,7 +195,7 @@ class _Api:
         solver = field_choice(data, "solver", SolverName, SolverName.SAT)
         use_total = field_bool(data, "use_total", True)
         self.position(text)
-        return await self.analyse(text, solver, use_total)
+        return await self.analyse(text, solver, use_total, request)
 
     async def example(self, request: Request) -> Response:
         data = await self.body(request)
@@ -240,7 +259,7 @@ class _Api:
     async def hint(self, request: Request) -> Response:
         entry = self.entry(request)
         text = format_position(entry.game.position())
-        return await self.analyse(text, SolverName.SAT, True)
+        return await self.analyse(text, SolverName.SAT, True, request)
 
     async def solver(self, request: Request) -> Response:
         """Play the solver's next move: it is computed in a worker from the position the

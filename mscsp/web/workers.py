@@ -220,7 +220,9 @@ class WorkerPool:
         try:
             worker.conn.send((func, args))
             left = max(deadline - time.monotonic(), 0.0)
-            ready = await anyio.to_thread.run_sync(worker.conn.poll, left)
+            # abandoned when the request is cancelled (its client went away): the
+            # worker is then replaced below, which stops the job
+            ready = await anyio.to_thread.run_sync(worker.conn.poll, left, abandon_on_cancel=True)
             if not ready:
                 raise JobTimeout(f"the job took longer than {timeout:g} s and was stopped")
             kind, value = worker.conn.recv()
