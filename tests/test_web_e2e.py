@@ -532,9 +532,8 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     rows = [page.eval_on_selector_all(f"#board .row:nth-child({y + 1}) .cell", "els => els.map(e => e.dataset.value).join('')")
             for y in range(height)]
     check_overlay(page, Position.from_rows(rows, mines=mines))
-    page.click("#hint")
 
-    # open every safe cell still covered; the last one with the keyboard
+    # open every safe cell still covered, the hint still on; the last one with the keyboard
     safe = [c for c in range(width * height) if not layout.is_mine(c)]
     covered = [c for c in safe if board_state(page)[(c % width, c // width)]["value"] == "."]
     for c in covered[:-1]:
@@ -547,9 +546,11 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     settle(page)
     page.wait_for_selector("#board[data-status=won]")
     assert "won" in page.inner_text("#status")
-    # a win flags every mine and the counter reads zero
+    # a win flags every mine and the counter reads zero; the hint is off, no ring on a mine
     assert all(board_state(page)[(c % width, c // width)]["value"] == "F" for c in layout.mine_cells())
     assert page.inner_text("#mines-left") == "000"
+    assert not any("best" in c["classes"] or c["overlay"] for c in board_state(page).values())
+    assert page.get_attribute("#hint", "aria-pressed") == "false"
 
     # save the replay, load it back
     with page.expect_download() as download:
