@@ -22,7 +22,7 @@ The optimum table plays every layout of small boards exactly
 (:mod:`mscsp.play.optimum`): the best win probability any player can reach, and
 each policy's exact win probability on the same boards, so the gaps are exact.
 
-    python experiments/winrate.py --samples 2000 --headline 20000 --seed 42 --jobs 2 --out results/winrate
+    python experiments/winrate.py --samples 2000 --headline 100000 --seed 42 --jobs 2 --out results/winrate
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ PUBLISHED = {("expert", "opening"): 0.543, ("expert", "safe"): 0.41132,
 SMALL = [(4, 4, 3, "safe"), (4, 4, 4, "safe"), (4, 4, 4, "opening"), (5, 5, 4, "opening"),
          (5, 5, 5, "opening"), (5, 5, 4, "safe")]
 #: Games of the best policy on Expert, per start, unless --headline says otherwise.
-HEADLINE = 20_000
+HEADLINE = 100_000
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
