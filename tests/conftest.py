@@ -20,3 +20,11 @@ EXAMPLES = int(os.environ.get("MSCSP_EXAMPLES", "300"))
 
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "examples" / "positions"
+
+
+def four_lattices() -> str:
+    """A position that takes tens of seconds to analyse exactly: the Expert lattice of
+    examples/positions four times over, in a 60x32 square."""
+    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
+            if r.strip() and not r.startswith("#") and ":" not in r]
+    return "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"

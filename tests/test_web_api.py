@@ -17,7 +17,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import POSITIONS
+from conftest import POSITIONS, four_lattices
 from mscsp.analysis import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
@@ -104,9 +104,7 @@ def test_estimates_are_labelled():
 def test_a_slow_analysis_is_stopped_and_the_server_recovers():
     # four lattices in a 60x32 square: exact in about twenty seconds (one alone now takes half
     # of one, too close to the limit); the analysis may take 30, the worker only half of one
-    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
-            if r.strip() and not r.startswith("#") and ":" not in r]
-    slow = "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"
+    slow = four_lattices()
     with TestClient(create_app(Settings(workers=1, sat_time_limit=30.0, analysis_timeout=0.5))) as c:
         started = time.monotonic()
         response = c.post("/api/analyse", json={"position": slow})
@@ -560,9 +558,7 @@ def test_slow_analyses_cannot_make_ordinary_ones_wait():
     from mscsp.position import format_position
     from mscsp.rules import generate
 
-    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
-            if r.strip() and not r.startswith("#") and ":" not in r]
-    slow = "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"
+    slow = four_lattices()
     ordinary = []
     for seed in range(20):
         board = generate(Spec(30, 16, 99), "opening", (3, 3), seed)

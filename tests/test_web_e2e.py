@@ -33,7 +33,7 @@ except ImportError:
         raise
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-from conftest import POSITIONS, REPO  # noqa: E402
+from conftest import POSITIONS, four_lattices, REPO  # noqa: E402
 from mscsp.analysis import analyse  # noqa: E402
 from mscsp.board import Spec  # noqa: E402
 from mscsp.game import Game  # noqa: E402
@@ -88,9 +88,7 @@ def test_an_analysis_whose_client_has_gone_is_stopped():
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return answer.status
 
-    rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
-            if r.strip() and not r.startswith("#") and ":" not in r]
-    slow = "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"  # about 20 s
+    slow = four_lattices()  # about 20 s
     large_but_quick = (POSITIONS / "lattice_expert.txt").read_text()  # about half a second
     settings = Settings(workers=1, large_workers=1, sat_time_limit=60.0, analysis_timeout=60.0)
     with running_server(settings) as url:
