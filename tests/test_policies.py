@@ -142,3 +142,22 @@ def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
             for s in by_set:
                 for v in by_number:
                     assert joint.get((s, v), 0) * n == by_set[s] * by_number[v]
+
+
+def test_a_move_names_the_rung_that_decided_it():
+    from mscsp.play.policies import decide
+    from mscsp.position import parse_position
+
+    fifty = parse_position("mines: 1\n.1.\n")  # two layouts, told apart only by a guess
+    move = decide(fifty, "+endgame")
+    assert move.rung is Policy.ENDGAME and move.cell in (0, 2)
+    assert move.endgame.cell == move.cell and move.endgame.probability == Fraction(1, 2)
+    assert move.endgame.layouts == 2
+    # without the exact search the walled-off pair is the due guess
+    assert decide(fifty, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
+    assert decide(fifty, "+lookahead").rung is Policy.LOOKAHEAD
+    assert decide(fifty, "+lookahead").endgame is None
+    # one mine beside the 1 leaves [3,0] and [4,0] safe: no rung needs to guess
+    safe = decide(parse_position("mines: 1\n.1...\n"), "+endgame")
+    assert safe.rung is Policy.LEAST_P and safe.cell in (3, 4)
+    assert choose(fifty, "+endgame", endgame_layouts=0) == decide(fifty, "+fifty").cell

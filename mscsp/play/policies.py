@@ -54,9 +54,9 @@ from ..counting import Counts, Probabilities, count_components
 from ..counting.combine import poly_mul, with_total
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
-from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, solve_endgame
+from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, Endgame, solve_endgame
 
-__all__ = ["Policy", "choose", "outcomes", "Outcome", "unavoidable"]
+__all__ = ["Policy", "choose", "decide", "Move", "outcomes", "Outcome", "unavoidable"]
 
 
 class Policy(Choice, what="policy"):
@@ -194,10 +194,37 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
     return sorted(out)
 
 
-def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
+@dataclass(frozen=True)
+class Move:
+    """A policy's click and what decided it.
+
+    ``rung`` is the rung whose own rule chose the cell (a safe cell, when there is
+    one, counts as ``least-p``'s); ``endgame`` is the exact search's answer when
+    ``+endgame`` decided, with the win probability the click gives.
+    """
+
+    cell: int
+    rung: Policy
+    endgame: Endgame | None = None
+
+
+def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
+    """The cell ``policy`` clicks in ``position`` (flat index); see :func:`decide`
+    for the options.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> choose(parse_position("mines: 1\\n.1...\\n"), "+lookahead")
+    3
+    """
+    return decide(position, policy, **options).cell
+
+
+def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
            tolerance: Fraction = Fraction(1, 20), probs: Probabilities | None = None,
-           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES) -> int:
-    """The cell ``policy`` clicks in ``position`` (flat index).
+           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES) -> Move:
+    """The cell ``policy`` clicks in ``position``, with the rung that decided it.
 
     Parameters
     ----------
@@ -233,17 +260,18 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         best = probs.best()
         if best is None:
             raise InputError("no covered cell can be clicked")
-        return best
+        return Move(best, Policy.LEAST_P)
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
     ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
-        return ranked[0][1]
+        return Move(ranked[0][1], Policy.LEAST_P)
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
-            return solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes).cell
+            end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes)
+            return Move(end.cell, Policy.ENDGAME, end)
         except BudgetExceeded:
             pass  # too many states: the rung below decides
     counts = counts if counts is not None else count_components(position, cache=cache)
@@ -251,17 +279,18 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     if policy is Policy.PROGRESS:
         score = {c: sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
                  for c in pool}
-        return max(pool, key=lambda c: (score[c], -probs.cells[c], -c))
-    skip_dead = False
+        return Move(max(pool, key=lambda c: (score[c], -probs.cells[c], -c)), Policy.PROGRESS)
+    skip_dead, rung = False, Policy.LOOKAHEAD
     if policy >= Policy.FIFTY:
         forced = unavoidable(counts.system, counts, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
             cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
             pool = sorted(cells, key=lambda c: (probs.cells[c], c))
+            rung = Policy.FIFTY
         else:
             skip_dead = True
-    return _lookahead(position, pool, probs, cache, skip_dead)
+    return Move(_lookahead(position, pool, probs, cache, skip_dead), rung)
 
 
 def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fraction, int]], candidates: int,

@@ -87,9 +87,7 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     ('proven', [[3, 0]])
     """
     from ..counting import probabilities
-    from ..errors import BudgetExceeded
-    from ..play.endgame import ENDGAME_LAYOUTS, solve_endgame
-    from ..play.policies import Policy, choose
+    from ..play.policies import Policy, decide
     from ..position import Mark
     from ..solvers import deduce
 
@@ -113,17 +111,16 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     grid[mines] = Mark.FLAG
     seen = type(position)(g, grid, position.mines)
     probs = probabilities(seen)
-    cell = choose(seen, policy, probs=probs)
+    move = decide(seen, policy, probs=probs)
+    cell = move.cell
     p = probs.cells[cell]
     least = min(q for q in probs.cells.values() if q is not None)
     why = f"the safest cell{'s are' if least == p else ' is'} {_percent(least)}"
-    if Policy.parse(policy) >= Policy.ENDGAME and probs.layouts is not None and probs.layouts <= ENDGAME_LAYOUTS:
-        try:
-            end = solve_endgame(seen)
-            why = (f"exact play over the {end.layouts} layouts left: this click wins "
-                   f"{_percent(end.probability)} of them")
-        except BudgetExceeded:  # the search's budget ran out: the look-ahead chose
-            why += "; this one gives the best chance of surviving it and the next click"
+    if move.endgame is not None:
+        why = (f"exact play over the {move.endgame.layouts} layouts left: this click wins "
+               f"{_percent(move.endgame.probability)} of them")
+    elif move.rung is Policy.FIFTY:
+        why += "; a guess no click elsewhere can spare, taken now"
     elif p != least:
         why += "; this one gives the best chance of surviving it and the next click"
     x, y = g.coords(cell)
