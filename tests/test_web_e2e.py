@@ -330,6 +330,14 @@ def test_estimates_are_labelled(page):
         check_overlay_estimate = board_state(page)
         assert all(c["p"].startswith("≈") for c in check_overlay_estimate.values() if c["overlay"] == "p")
         assert "estimates" in page.inner_text("#notices").lower()
+        # counting gives up, yet the cells the solver proves are drawn as proven
+        page.fill("#text", "mines: 1\n01.\n...\n")
+        page.click("#import")
+        wait_analysed(page)
+        shown = board_state(page)
+        assert shown[(0, 1)]["overlay"] == shown[(1, 1)]["overlay"] == "safe"
+        assert shown[(2, 0)]["p"].startswith("≈") and shown[(2, 1)]["p"].startswith("≈")
+        assert "still proven" in page.inner_text("#notices")
         # the longest label an estimate can show fits its cell, in the cell's own font
         for label in ["≈100%", "≈>99%", "≈<1%"]:
             width, room = page.eval_on_selector(
@@ -388,7 +396,7 @@ def test_the_words_at_the_edges(server, page):
 
 def test_a_big_board_is_usable(server, page, tmp_path):
     page, problems = page
-    out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
+    out = screenshots(tmp_path)
     position = dealt(100, 100, 1200, (80, 80), seed=4)
     page.goto(f"{server}/")
     wait_analysed(page)
@@ -565,7 +573,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
 
 # seeds whose games need guesses: 2 is won after two, 7 lost at its one guess
 @pytest.mark.parametrize("seed,result", [(2, "won"), (7, "lost")])
-def test_watch_the_solver_play_a_game(server, page, seed, result):
+def test_watch_the_solver_play_a_game(server, page, seed, result, tmp_path):
     page, problems = page
     page.goto(f"{server}/play")
     page.wait_for_selector("#board[data-game]")
@@ -580,6 +588,8 @@ def test_watch_the_solver_play_a_game(server, page, seed, result):
     page.wait_for_selector("#board[data-watching=false]")
     moves = page.eval_on_selector_all("#solver-log li", "els => els.map(e => [e.className, e.textContent])")
     assert moves and page.inner_text("#watch") == "Watch the solver"
+    # newest first, numbered in the order played: the first click is move 1
+    assert moves[-1][1].startswith("First click") and page.eval_on_selector("#solver-log", "ol => ol.reversed")
     status = page.get_attribute("#board", "data-status")
     assert status == result and any("guess" in kind for kind, _ in moves)
     if status == "lost":
@@ -588,6 +598,10 @@ def test_watch_the_solver_play_a_game(server, page, seed, result):
     for kind, text in moves:
         if "guess" in kind:
             assert text.startswith("Guess [") and "a mine with chance" in text
+    if status == "won":  # the picture shows the log at the last guess
+        page.locator("#solver-log li.guess").first.scroll_into_view_if_needed()
+        page.mouse.move(0, 0)
+        page.screenshot(path=str(screenshots(tmp_path) / "watch.png"), full_page=True)
     assert not problems
 
 
@@ -628,13 +642,19 @@ def test_losing_shows_the_mines(server, page):
     assert not problems
 
 
-def test_screenshots_of_both_pages(server, page, tmp_path):
-    """The README's pictures (kept when MSCSP_SCREENSHOTS names a folder)."""
-    page, problems = page
+def screenshots(tmp_path: Path) -> Path:
+    """Where the README's pictures go: MSCSP_SCREENSHOTS when set, else a scratch folder."""
     out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
     if not out.is_absolute():
         out = REPO / out
     out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def test_screenshots_of_both_pages(server, page, tmp_path):
+    """The README's pictures (kept when MSCSP_SCREENSHOTS names a folder)."""
+    page, problems = page
+    out = screenshots(tmp_path)
 
     position = dealt(16, 16, 40, (8, 8), seed=2)
     page.goto(f"{server}/")
