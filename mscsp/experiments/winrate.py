@@ -22,7 +22,7 @@ The optimum table plays every layout of small boards exactly
 (:mod:`mscsp.play.optimum`): the best win probability any player can reach, and
 each policy's exact win probability on the same boards, so the gaps are exact.
 
-    python experiments/winrate.py --samples 2000 --headline 100000 --seed 42 --jobs 2 --out results/winrate
+    python experiments/winrate.py --samples 20000 --headline 100000 --seed 42 --jobs 2 --out results/winrate
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def _figure(df: pd.DataFrame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = experiment_parser(NAME, __doc__, samples=2000, seed=42, quick=10)
+    parser = experiment_parser(NAME, __doc__, samples=20000, seed=42, quick=10)
     parser.add_argument("--headline", type=int, default=None,
                         help=f"games of the best policy on Expert (default: {HEADLINE}; with --quick: --samples)")
     parser.set_defaults(_numbers_depend_on=[("--headline", "headline")])
