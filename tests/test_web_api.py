@@ -21,7 +21,7 @@ from conftest import POSITIONS, four_lattices
 from mscsp.analysis import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
-from mscsp.position import Mark, format_position, parse_position
+from mscsp.position import format_position, parse_position
 from mscsp.report import solve_record
 from mscsp.rules import generate
 from mscsp.play.verify import verify
@@ -81,7 +81,7 @@ def test_a_hard_position_gets_its_certain_cells_and_labelled_numbers(client):
 def test_the_time_limit_notice_means_some_cell_is_left_undecided(name):
     # the page says "Time limit: ... some certain cells may be unmarked" exactly when
     # the record is incomplete, so an incomplete record must leave a covered cell
-    # that is neither proven nor weighed 0 or 1 exactly; checked at time limits that
+    # unproven (and, when counting was exact, a forced one); checked at time limits that
     # stop the search at every stage, and against a search without a limit
     text = (POSITIONS / name).read_text()
     position = parse_position(text)
@@ -93,8 +93,7 @@ def test_the_time_limit_notice_means_some_cell_is_left_undecided(name):
         proven = set(map(tuple, record["safe"] + record["mine"]))
         assert proven <= forced
         if record["complete"] is False:
-            covered = {(x, y) for y, row in enumerate(position.grid.reshape(position.geometry.height, -1))
-                       for x, v in enumerate(row) if v == Mark.COVERED}
+            covered = {position.geometry.coords(c) for c in position.covered_cells()}
             assert covered - proven, (name, limit)
             assert forced - proven or record["exact"] is False, (name, limit)
 
