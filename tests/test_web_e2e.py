@@ -9,8 +9,9 @@ never does); and see an impossible board outlined.
 
 Skipped when Playwright or ``/usr/bin/chromium`` is missing, unless
 ``MSCSP_REQUIRE_BROWSER=1`` (CI sets it, so that a missing browser fails instead of
-passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the screenshots of both pages
-in DIR (the README's are made with ``MSCSP_SCREENSHOTS=results/screenshots``).
+passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the README's pictures (both
+pages, a 100x100 board, the solver at play) in DIR; they are made with
+``MSCSP_SCREENSHOTS=results/screenshots`` and ``-k "screenshots or big_board or watch"``.
 """
 
 from __future__ import annotations
@@ -149,6 +150,15 @@ def percent(p: float) -> str:
     if 99 < pct < 100:
         return ">99%"
     return f"{int(pct + 0.5)}%"  # JavaScript's Math.round: halves go up
+
+
+def screenshots(tmp_path: Path) -> Path:
+    """Where the README's pictures go: MSCSP_SCREENSHOTS when set, else a scratch folder."""
+    out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
+    if not out.is_absolute():
+        out = REPO / out
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def board_state(page) -> dict:
@@ -640,15 +650,6 @@ def test_losing_shows_the_mines(server, page):
     assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
     assert page.is_enabled("#save")
     assert not problems
-
-
-def screenshots(tmp_path: Path) -> Path:
-    """Where the README's pictures go: MSCSP_SCREENSHOTS when set, else a scratch folder."""
-    out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
-    if not out.is_absolute():
-        out = REPO / out
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 def test_screenshots_of_both_pages(server, page, tmp_path):
