@@ -75,6 +75,10 @@ def _least_probability(position):
     (Spec(3, 3, 2), "safe", (0, 0)),
     (Spec(4, 3, 2), "safe", (1, 1)),
     (Spec(4, 3, 3), "opening", (0, 0)),
+    # square boards clicked in the corner: mirror-image positions, between which a
+    # row-order tie-break tells, must not share a value
+    (Spec(4, 4, 3), "safe", (0, 0)),
+    (Spec(4, 4, 4), "opening", (0, 0)),
 ])
 def test_a_policy_is_played_exactly_and_never_beats_the_optimum(spec, rule, click):
     g = spec.geometry

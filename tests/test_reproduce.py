@@ -7,7 +7,7 @@ import tempfile
 import pytest
 
 from mscsp.cli import main as cli_main
-from mscsp.experiments.runner import Unit, progress_bar, run_chunks
+from mscsp.experiments.runner import Unit, progress_bar, run_chunks, sample_seeds
 
 SMALL = ["--only", "first_click", "completion"]  # tables, a figure and timings, about a second each
 
@@ -184,3 +184,24 @@ def test_progress_lines_in_a_log_stay_30_seconds_apart_even_after_a_forced_refre
         "demo:  40% 40/100 boards [01:12<01:48, 1.8 s/board]",
         "demo:  60% 60/100 boards [01:20<00:53, 1.3 s/board]",
     ]
+
+
+def test_resume_computes_only_the_units_that_are_new_or_changed(tmp_path):
+    def run(units):
+        seen = []
+        out = run_chunks("demo", units, lambda ch: seen.append((ch.unit, ch.index)) or
+                         {"param": ch.params["p"], "seed": int(sample_seeds(ch)[0].generate_state(1)[0])},
+                         seed=1, chunk_size=5, progress=False, cache=tmp_path, resume=True)
+        return out, sorted(seen)
+
+    first, seen = run([Unit("a", {"p": 1}, 10), Unit("b", {"p": 2}, 10)])
+    assert seen == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # a unit added at the end: only its chunks run, and the others' results are the same
+    grown, seen = run([Unit("a", {"p": 1}, 10), Unit("b", {"p": 2}, 10), Unit("c", {"p": 3}, 5)])
+    assert seen == [(2, 0)] and grown[:2] == first
+    # a unit whose parameters changed runs again; one that moved (its seeds depend on its place) too
+    _, seen = run([Unit("a", {"p": 1}, 10), Unit("b", {"p": 4}, 10), Unit("c", {"p": 3}, 5)])
+    assert seen == [(1, 0), (1, 1)]
+    moved, seen = run([Unit("c", {"p": 3}, 5), Unit("a", {"p": 1}, 10)])
+    assert seen == [(0, 0), (1, 0), (1, 1)]
+    assert moved[1] != first[0]  # unit a at place 1 draws other seeds than at place 0

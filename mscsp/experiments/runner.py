@@ -11,11 +11,15 @@ same holds.
 
 Finished chunks are written to ``OUT/.chunks/`` as they complete (atomically); with
 ``resume=True`` a rerun skips them, so an interrupted run loses at most the chunks in
-flight. The cache is keyed by a fingerprint of the experiment's name, seed, units
-and chunk size, so a changed run never reads stale chunks; not by the number of
-samples, and a chunk is named by its samples, so a rerun with more samples and
-``resume`` computes only the samples the shorter run did not (the same samples
-give the same results whatever the run's length).
+flight. The cache folder is keyed by a fingerprint of the experiment's name, seed and
+chunk size, and a chunk is named by its unit (its place in the list and a
+fingerprint of its parameters) and its samples, so a changed run never reads stale
+chunks, while
+
+- a rerun with more samples and ``resume`` computes only the samples the shorter run
+  did not (the same samples give the same results whatever the run's length);
+- a unit added at the end of the list, or one whose parameters changed, is the only
+  one computed again.
 
 Chunks run in a fixed shuffled order, so the progress bar's average rate, and with
 it the ETA, is measured on a fair sample of the work (:func:`progress_bar`).
@@ -66,9 +70,11 @@ class Chunk:
 
     @property
     def name(self) -> str:
-        """The chunk's file name: its unit and its samples, so a longer run of the
-        same units (more samples) finds and reuses the chunks of a shorter one."""
-        return f"u{self.unit:03d}-{self.start:08d}-{self.stop:08d}"
+        """The chunk's file name: its unit (place and parameters) and its samples, so a
+        longer run of the same units (more samples), or one with more units, finds and
+        reuses the chunks of a shorter one."""
+        blob = json.dumps(self.params, sort_keys=True, default=str)
+        return f"u{self.unit:03d}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}-{self.start:08d}-{self.stop:08d}"
 
 
 def sample_seeds(chunk: Chunk) -> list[np.random.SeedSequence]:
@@ -174,12 +180,9 @@ def progress_bar(label: str, total: int, unit: str = "sample", *, enabled: bool 
     return bar
 
 
-def _fingerprint(experiment: str, units: list[Unit], seed: int, chunk_size: int, version: str) -> str:
-    blob = json.dumps(
-        {"e": experiment, "seed": seed, "chunk": chunk_size, "v": version,
-         "units": [(u.key, u.params) for u in units]},  # not the samples: see Chunk.name
-        sort_keys=True, default=str,
-    )
+def _fingerprint(experiment: str, seed: int, chunk_size: int, version: str) -> str:
+    # not the units: each chunk's name carries its unit's parameters (see Chunk.name)
+    blob = json.dumps({"e": experiment, "seed": seed, "chunk": chunk_size, "v": version}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -254,7 +257,7 @@ def run_chunks(
     results: dict[tuple[int, int], dict] = {}
     folder = None
     if cache is not None:
-        folder = Path(cache) / experiment / _fingerprint(experiment, units, seed, chunk_size, version)
+        folder = Path(cache) / experiment / _fingerprint(experiment, seed, chunk_size, version)
         folder.mkdir(parents=True, exist_ok=True)
         if resume:
             for ch in chunks:

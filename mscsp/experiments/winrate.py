@@ -53,8 +53,9 @@ BEST = Policy.ENDGAME.value
 PUBLISHED = {("expert", "opening"): 0.543, ("expert", "safe"): 0.41132,
              ("beginner", "opening"): 0.9706, ("intermediate", "opening"): 0.8918}
 #: Small boards whose every layout is played: (width, height, mines, rule), first click in the corner.
+#: New boards go at the end, so the finished chunks of the others are reused by ``--resume``.
 SMALL = [(4, 4, 3, "safe"), (4, 4, 4, "safe"), (4, 4, 4, "opening"), (5, 5, 4, "opening"),
-         (5, 5, 5, "opening"), (5, 5, 4, "safe")]
+         (5, 5, 5, "opening"), (5, 5, 4, "safe"), (6, 6, 5, "opening"), (6, 6, 6, "opening"), (6, 6, 5, "safe")]
 #: Games of the best policy on Expert, per start, unless --headline says otherwise.
 HEADLINE = 100_000
 CHUNK = 25
