@@ -115,3 +115,21 @@ def test_bad_requests_are_refused():
         optimal_play(Spec(16, 16, 40), "safe", (0, 0))
     with pytest.raises(InputError, match=r"pair \(x, y\)"):
         optimal_play(Spec(3, 3, 2), "safe", 0)
+
+
+def test_the_search_shortcuts_change_no_value(capsys):
+    # benchmarks/optimum.py solves each board one safe cell at a time without symmetry,
+    # with safe cells opened together, and with mirror images sharing a memo entry;
+    # it fails when the three win counts differ
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "optimum.py"
+    spec = importlib.util.spec_from_file_location("optimum_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--board", "4x4/4/safe", "--board", "3x3/2/safe"]) == 0
+    out = capsys.readouterr().out
+    # and the count is the plain expectimax's (the oracle above) on the board small enough for it
+    wins = _oracle(Spec(3, 3, 2), "safe", (0, 0)) * 28  # C(8, 2) layouts
+    assert f"3x3/2/safe: {wins} wins" in out
