@@ -30,8 +30,7 @@ WAYS = {"plain": (False, False), "batch": (True, False), "batch+symmetry": (True
 
 def _solve(spec: Spec, rule: FirstClickRule, batch: bool, symmetric: bool) -> tuple[int, int, float]:
     started = time.perf_counter()
-    search = _start(spec, rule, 0, None, symmetric)
-    search.batch = batch
+    search = _start(spec, rule, 0, None, symmetric, batch)
     everything = np.arange(len(search.mines))
     wins = sum(search.wins(part, (0,), None) for part in search.reveal(everything, 0))
     return wins, len(search.memo), time.perf_counter() - started

@@ -253,10 +253,12 @@ class Search:
         return bound, True
 
 
-def _start(spec: Spec, rule: FirstClickRule, click: int, deadline: float | None, symmetric: bool = True) -> Search:
+def _start(spec: Spec, rule: FirstClickRule, click: int, deadline: float | None, symmetric: bool = True,
+           batch: bool = True) -> Search:
     """The search over every layout ``rule`` allows for a first click at ``click``;
     ``symmetric`` lets states that are images of each other share a memo entry, which
-    is right for the optimum but not for a policy that breaks ties by position."""
+    is right for the optimum but not for a policy that breaks ties by position, and
+    ``batch`` is :class:`Search`'s."""
     g = spec.geometry
     if g.has_holes:
         raise InputError("exact optimal play is for rectangular boards")
@@ -278,7 +280,7 @@ def _start(spec: Spec, rule: FirstClickRule, click: int, deadline: float | None,
         return Position(g, grid, spec.mines)
 
     return Search(mines, numbers, symmetries=_symmetries(g, click) if symmetric else None, deadline=deadline,
-                  see=see, batch=True)
+                  see=see, batch=batch)
 
 
 def _symmetries(g: Geometry, click: int) -> list[list[int]]:
