@@ -133,3 +133,23 @@ def test_the_search_shortcuts_change_no_value(capsys):
     # and the count is the plain expectimax's (the oracle above) on the board small enough for it
     wins = _oracle(Spec(3, 3, 2), "safe", (0, 0)) * 28  # C(8, 2) layouts
     assert f"3x3/2/safe: {wins} wins" in out
+
+
+@pytest.mark.parametrize("spec,rule,policy", [(Spec(4, 4, 4), "opening", "least-p"),
+                                              (Spec(4, 4, 4), "safe", "+lookahead"),
+                                              (Spec(4, 4, 3), "safe", "least-p")])
+def test_the_regrets_of_a_policy_add_up_to_its_gap(spec, rule, policy):
+    from mscsp.play.optimum import regrets
+    from mscsp.play.policies import choose
+
+    def play(position):
+        return choose(position, policy)
+
+    lost = regrets(spec, rule, (0, 0), play)
+    gap = optimal_play(spec, rule, (0, 0)).wins - policy_play(spec, rule, (0, 0), play).wins
+    assert gap > 0 and sum(r.cost for r in lost) == gap
+    for r in lost:
+        assert r.position.grid[r.chosen] == Mark.COVERED and r.position.grid[r.best] == Mark.COVERED
+        assert choose(r.position, policy) == r.chosen and r.chosen != r.best
+        assert 0 <= r.chosen_wins < r.best_wins <= r.layouts
+    assert [r.cost for r in lost] == sorted((r.cost for r in lost), reverse=True)

@@ -50,7 +50,7 @@ from ..errors import BudgetExceeded, InputError, Resource
 from ..position import Mark, Position
 from ..rules import FirstClickRule
 
-__all__ = ["Optimum", "Search", "optimal_play", "policy_play", "MAX_LAYOUTS"]
+__all__ = ["Optimum", "Regret", "Search", "optimal_play", "policy_play", "regrets", "MAX_LAYOUTS"]
 
 #: Layouts the search enumerates at most (6x6 with 6 mines has 1,623,160 for the
 #: safe rule).
@@ -312,13 +312,51 @@ def _numbers(g: Geometry, mines: np.ndarray) -> np.ndarray:
     return out
 
 
-def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose: Policy | None,
-          time_limit: float | None) -> Optimum:
-    started = time.perf_counter()
+@dataclass(frozen=True)
+class Regret:
+    """A position where a policy's guess wins fewer layouts than the best guess.
+
+    Both counts assume optimal play after the guess, so ``cost`` is what this one
+    decision loses; over the positions a policy meets, the costs add up to its gap
+    to the optimum exactly (:func:`regrets`).
+
+    Attributes
+    ----------
+    position : Position
+        What the player sees (proven mines flagged, the mine total).
+    layouts : int
+        Layouts consistent with it.
+    chosen, best : int
+        Flat indices of the policy's guess and of an optimal one (the safest of the
+        optimal guesses, then row order).
+    chosen_wins, best_wins : int
+        Layouts won by optimal play after each.
+    """
+
+    position: Position
+    layouts: int
+    chosen: int
+    chosen_wins: int
+    best: int
+    best_wins: int
+
+    @property
+    def cost(self) -> int:
+        """Layouts the policy's guess loses here: ``best_wins - chosen_wins``."""
+        return self.best_wins - self.chosen_wins
+
+
+def _begin(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int]) -> tuple[FirstClickRule, int]:
     rule = FirstClickRule.parse(rule)
     if rule not in (FirstClickRule.SAFE, FirstClickRule.OPENING):
         raise InputError(f"exact play is defined for the 'safe' and 'opening' rules, not {rule.value!r}")
-    cell = spec.geometry.cell(click, "click")
+    return rule, spec.geometry.cell(click, "click")
+
+
+def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose: Policy | None,
+          time_limit: float | None) -> Optimum:
+    started = time.perf_counter()
+    rule, cell = _begin(spec, rule, click)
     search = _start(spec, rule, cell, None if time_limit is None else started + time_limit, choose is None)
     everything = np.arange(len(search.mines))
     limit = sys.getrecursionlimit()
@@ -373,3 +411,69 @@ def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], 
     True
     """
     return _play(spec, rule, click, policy, time_limit)
+
+
+def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Policy, *,
+            time_limit: float | None = 600.0) -> list[Regret]:
+    """Where a policy's guesses lose against optimal play, each with its exact cost.
+
+    The policy is followed from the first click over every layout, as in
+    :func:`policy_play`. At each guess, the layouts that optimal play wins after the
+    policy's click are compared with those it wins after the best click. A layout
+    meets each position of the policy's play at most once, so the costs of the
+    positions where the two differ add up to the gap between
+    :func:`optimal_play` and :func:`policy_play`: the policy's gap, taken apart
+    decision by decision.
+
+    Returns
+    -------
+    list of Regret
+        The positions where the policy's guess costs layouts, costliest first (then
+        in the order play meets them).
+
+    Examples
+    --------
+    >>> first_covered = lambda position: int(np.flatnonzero(position.grid == Mark.COVERED)[0])
+    >>> spec = Spec(4, 4, 3)
+    >>> lost = regrets(spec, "safe", (0, 0), first_covered)
+    >>> gap = optimal_play(spec, "safe", (0, 0)).wins - policy_play(spec, "safe", (0, 0), first_covered).wins
+    >>> sum(r.cost for r in lost) == gap
+    True
+    """
+    started = time.perf_counter()
+    rule, cell = _begin(spec, rule, click)
+    best = _start(spec, rule, cell, None if time_limit is None else started + time_limit)
+    found: list[Regret] = []
+
+    def follow(layouts: np.ndarray, opened: tuple[int, ...]) -> None:
+        n = len(layouts)
+        if len(opened) == best.safe_total:
+            return
+        best.check_time()
+        covered, mine_count = best.covered(layouts, opened)
+        safe = covered[mine_count == 0]
+        if safe.size:
+            after = tuple(sorted(opened + tuple(safe.tolist())))
+            for part in best.split(layouts, safe):
+                follow(part, after)
+            return
+        position = best.see(layouts, opened, covered[mine_count == n])
+        chosen = policy(position)
+        after = _insert(opened, chosen)
+        parts = best.reveal(layouts, chosen)
+        chosen_wins = sum(best.wins(part, after, None) for part in parts)
+        top, _, top_cell = best.best_guess(layouts, opened, covered, mine_count)
+        if top > chosen_wins:
+            found.append(Regret(position, n, chosen, chosen_wins, top_cell, top))
+        for part in parts:
+            follow(part, after)
+
+    everything = np.arange(len(best.mines))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))  # depth is at most one level per cell
+    try:
+        for part in best.reveal(everything, cell):
+            follow(part, (cell,))
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(found, key=lambda r: -r.cost)
