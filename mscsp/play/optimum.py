@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -169,8 +170,7 @@ class Search:
         covered, mine_count = self.covered(layouts, opened)
         safe = covered[mine_count == 0]
         if safe.size > 1 and self.batch:
-            after = tuple(sorted(opened + tuple(safe.tolist())))
-            value, exact = self.sum_over(self.split(layouts, safe), after, choose, alpha)
+            value, exact = self.sum_over(*self.open_all(layouts, opened, safe), choose, alpha)
         elif safe.size or choose is not None:
             # free information (a cell safe in every layout), or the policy's guess
             cell = int(safe[0]) if safe.size else choose(self.see(layouts, opened, covered[mine_count == n]))
@@ -218,6 +218,18 @@ class Search:
         if self.inverses is None:
             return codes.tobytes()
         return min(row.tobytes() for row in codes[self.inverses])
+
+    def open_all(self, layouts: np.ndarray, opened: tuple[int, ...],
+                 cells: np.ndarray) -> tuple[list[np.ndarray], tuple[int, ...]]:
+        """The knowledge states that opening all of ``cells`` (safe in every layout)
+        leads to: the layouts split by the numbers they show, and the opened cells."""
+        return self.split(layouts, cells), tuple(sorted(opened + tuple(cells.tolist())))
+
+    def from_click(self, cell: int, choose: Policy | None = None) -> int:
+        """W over every layout, from the first click at column ``cell``."""
+        everything = np.arange(len(self.mines))
+        with _deep_recursion():
+            return sum(self.wins(part, (cell,), choose) for part in self.reveal(everything, cell))
 
     def split(self, layouts: np.ndarray, cells: np.ndarray) -> list[np.ndarray]:
         """``layouts`` (in which every one of ``cells`` is safe) split by the numbers
@@ -304,6 +316,17 @@ def _insert(opened: tuple[int, ...], cell: int) -> tuple[int, ...]:
     return tuple(sorted(opened + (cell,)))
 
 
+@contextmanager
+def _deep_recursion():
+    """Room for the searches' recursion, whose depth is at most one level per cell."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 def _numbers(g: Geometry, mines: np.ndarray) -> np.ndarray:
     """Each layout's number on every cell (mines included; they are never read)."""
     out = np.zeros(mines.shape, dtype=np.int8)
@@ -358,14 +381,8 @@ def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose
     started = time.perf_counter()
     rule, cell = _begin(spec, rule, click)
     search = _start(spec, rule, cell, None if time_limit is None else started + time_limit, choose is None)
-    everything = np.arange(len(search.mines))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))  # depth is at most one level per cell
-    try:
-        wins = sum(search.wins(part, (cell,), choose) for part in search.reveal(everything, cell))
-    finally:
-        sys.setrecursionlimit(limit)
-    return Optimum(spec, rule, spec.geometry.coords(cell), len(everything), wins, len(search.memo),
+    wins = search.from_click(cell, choose)
+    return Optimum(spec, rule, spec.geometry.coords(cell), len(search.mines), wins, len(search.memo),
                    time.perf_counter() - started)
 
 
@@ -453,8 +470,8 @@ def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], poli
         covered, mine_count = best.covered(layouts, opened)
         safe = covered[mine_count == 0]
         if safe.size:
-            after = tuple(sorted(opened + tuple(safe.tolist())))
-            for part in best.split(layouts, safe):
+            parts, after = best.open_all(layouts, opened, safe)
+            for part in parts:
                 follow(part, after)
             return
         position = best.see(layouts, opened, covered[mine_count == n])
@@ -468,12 +485,7 @@ def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], poli
         for part in parts:
             follow(part, after)
 
-    everything = np.arange(len(best.mines))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))  # depth is at most one level per cell
-    try:
-        for part in best.reveal(everything, cell):
+    with _deep_recursion():
+        for part in best.reveal(np.arange(len(best.mines)), cell):
             follow(part, (cell,))
-    finally:
-        sys.setrecursionlimit(limit)
     return sorted(found, key=lambda r: -r.cost)
