@@ -153,7 +153,13 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
     elsewhere nor the mine total can ever tell its layouts apart. Sets are returned
     in order of their smallest cell.
     """
-    parent = {c: c for c in undecided}
+    frontier = set(system.frontier)
+    g = system.position.geometry
+    # A set with a cell away from the numbers never qualifies (its mines trade with
+    # the rest), so only frontier cells are joined, and a set touching an undecided
+    # cell away from the numbers is set aside as tainted.
+    parent = {c: c for c in undecided if c in frontier}
+    tainted = {c for c in parent if any(n in undecided and n not in frontier for n in g.neighbours(c))}
 
     def find(c: int) -> int:
         while parent[c] != c:
@@ -166,8 +172,7 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
 
-    g = system.position.geometry
-    for c in undecided:
+    for c in parent:
         for n in g.neighbours(c):
             if n in parent:
                 join(c, n)
@@ -176,15 +181,15 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
         for c in inside[1:]:
             join(inside[0], c)
     sets: dict[int, list[int]] = {}
-    for c in undecided:
+    for c in parent:
         sets.setdefault(find(c), []).append(c)
-    frontier = set(system.frontier)
+    spoilt = {find(c) for c in tainted}
     # the mine-count polynomial of each clue component, found by its first cell
     ways = {min(c for grp in t.groups for c in grp.cells): t.ways for t in counts.tallies}
     out = []
-    for cells in sets.values():
-        if not all(c in frontier for c in cells):
-            continue  # a cell away from the numbers: its mines trade with the rest
+    for root, cells in sets.items():
+        if root in spoilt:
+            continue
         poly = [1]
         for c in cells:
             if c in ways:
@@ -307,10 +312,12 @@ def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fract
     pool = [pc for i, pc in enumerate(near) if i < candidates or (pc[0] <= least + tolerance and i < 2 * candidates)]
     away = [pc for pc in ranked if pc[1] not in frontier]
     if away and (away[0][0] <= least + tolerance or len(pool) < candidates):
-        g, grid = position.geometry, position.grid
+        g = position.geometry
+        # plain ints and a list: this loop meets every covered cell of the board
+        grid, covered = position.grid.tolist(), int(Mark.COVERED)
         kinds: dict[tuple[int, int], tuple[Fraction, int]] = {}
         for p, c in away:
-            around = [n for n in g.neighbours(c) if grid[n] == Mark.COVERED]
+            around = [n for n in g.neighbours(c) if grid[n] == covered]
             kinds.setdefault((len(around), sum(n in frontier for n in around)), (p, c))
         pool += [kinds[k] for k in sorted(kinds)[:candidates]]
     return [c for _, c in sorted(pool)]
