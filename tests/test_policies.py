@@ -91,6 +91,38 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
     assert secondary(choose(position, "+lookahead")) >= secondary(choose(position, "least-p"))
 
 
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(position):
+    # the rungs stop weighing a cell once the numbers left cannot lift it to the best
+    # so far; weighing every candidate in full must pick the same cell
+    from mscsp.counting import count_components
+    from mscsp.errors import InconsistentError
+    from mscsp.play.policies import _pool
+
+    if position.mines is None:
+        return
+    try:
+        counts = count_components(position)
+    except InconsistentError:
+        return
+    probs = counts.probabilities()
+    ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
+    if not probs.exact or not probs.layouts or not ranked or ranked[0][0] == 0:
+        return
+    pool = _pool(position, counts.system, ranked, 6, Fraction(1, 20))
+    total = probs.layouts
+
+    def secondary(cell):
+        return sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(position, cell)), Fraction(0))
+
+    def progress(cell):
+        return sum(o.layouts for o in outcomes(position, cell) if o.progress or o.number == 0)
+
+    assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.cells[c], -c))
+    assert choose(position, "+progress") == max(pool, key=lambda c: (progress(c), -probs.cells[c], -c))
+
+
 def _unavoidable_of(position):
     from mscsp.counting import count_components, probabilities
 

@@ -46,6 +46,7 @@ a little less safe, more often shows a number that decides the next click.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -127,11 +128,16 @@ def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[O
     >>> [(o.number, o.layouts, o.least) for o in outcomes(pos, 0)]
     [(0, 1, Fraction(0, 1)), (1, 1, Fraction(0, 1))]
     """
+    return list(_each_outcome(position, cell, cache))
+
+
+def _each_outcome(position: Position, cell: int, cache: dict | None) -> Iterator[Outcome]:
+    """The outcomes of :func:`outcomes` one at a time, least number first, so that a
+    caller can stop once the rest cannot change its choice."""
     g = position.geometry
     neighbours = g.neighbours(cell)
     flags = sum(position.grid[n] == Mark.FLAG for n in neighbours)
     covered = sum(position.grid[n] == Mark.COVERED for n in neighbours)
-    out = []
     for v in range(flags, flags + covered + 1):
         grid = position.grid.copy()
         grid[cell] = v
@@ -140,8 +146,7 @@ def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[O
         except InconsistentError:
             continue
         if layouts:
-            out.append(Outcome(v, layouts, least))
-    return out
+            yield Outcome(v, layouts, least)
 
 
 def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -> list[tuple[int, ...]]:
@@ -282,9 +287,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     counts = counts if counts is not None else count_components(position, cache=cache)
     pool = _pool(position, counts.system, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
-        score = {c: sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
-                 for c in pool}
-        return Move(max(pool, key=lambda c: (score[c], -probs.cells[c], -c)), Policy.PROGRESS)
+        return Move(_progress(position, pool, probs, cache), Policy.PROGRESS)
     skip_dead, rung = False, Policy.LOOKAHEAD
     if policy >= Policy.FIFTY:
         forced = unavoidable(counts.system, counts, {c for _, c in ranked})
@@ -323,6 +326,28 @@ def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fract
     return [c for _, c in sorted(pool)]
 
 
+def _progress(position: Position, pool: list[int], probs: Probabilities, cache: dict) -> int:
+    """The cell of ``pool`` (safest first) whose click most often is safe and proves a
+    cell safe or shows a 0; ties to the safer cell, then row order."""
+    best, best_key = None, None
+    for c in pool:
+        safe = probs.layouts * (1 - probs.cells[c])  # its layouts with progress are at most these
+        if best_key is not None and safe < best_key[0]:
+            break  # and those of the cells after it fewer still
+        score, seen = 0, 0
+        for o in _each_outcome(position, c, cache):
+            seen += o.layouts
+            if o.progress or o.number == 0:
+                score += o.layouts
+            if best_key is not None and score + (safe - seen) < best_key[0]:
+                break  # the numbers left cannot lift it to the best
+        else:
+            key = (score, -probs.cells[c], -c)
+            if best_key is None or key > best_key:
+                best, best_key = c, key
+    return best
+
+
 def _lookahead(position: Position, pool: list[int], probs: Probabilities, cache: dict, skip_dead: bool) -> int:
     """The cell of ``pool`` (safest first) with the best chance of surviving it and the
     best next click; with ``skip_dead``, cells that can show one number only are
@@ -330,12 +355,19 @@ def _lookahead(position: Position, pool: list[int], probs: Probabilities, cache:
     total = probs.layouts
     best, best_key = None, None
     for c in pool:
-        outs = outcomes(position, c, cache)
+        safe = total * (1 - probs.cells[c])
         # P(c safe and shows v) * P(the best next click is safe | v), summed over v
-        value = sum((Fraction(o.layouts, total) * o.next_safety for o in outs), Fraction(0))
-        key = (not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c)
-        if best_key is None or key > best_key:
-            best, best_key = c, key
+        value, seen, shown = Fraction(0), 0, 0
+        for o in _each_outcome(position, c, cache):
+            value += Fraction(o.layouts, total) * o.next_safety
+            seen += o.layouts
+            shown += 1
+            if best_key is not None and best_key[0] and value + (safe - seen) / total < best_key[1]:
+                break  # even if every number left made the next click safe, it would lose
+        else:
+            key = (not (skip_dead and shown == 1), value, -probs.cells[c], -c)
+            if best_key is None or key > best_key:
+                best, best_key = c, key
         if best_key[0] and 1 - probs.cells[c] <= best_key[1]:
             break  # surviving two clicks is no likelier than surviving this one
     return best
