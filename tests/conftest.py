@@ -22,6 +22,16 @@ REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "examples" / "positions"
 
 
+def benchmark(name: str):
+    """The script ``benchmarks/<name>.py`` loaded as a module (benchmarks are not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", REPO / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def four_lattices() -> str:
     """A position that takes tens of seconds to analyse exactly: the Expert lattice of
     examples/positions four times over, in a 60x32 square."""

@@ -12,6 +12,7 @@ from itertools import combinations
 
 import pytest
 
+from conftest import benchmark
 from mscsp.board import Spec
 from mscsp.counting import probabilities
 from mscsp.errors import InputError
@@ -121,13 +122,7 @@ def test_the_search_shortcuts_change_no_value(capsys):
     # benchmarks/optimum.py solves each board one safe cell at a time without symmetry,
     # with safe cells opened together, and with mirror images sharing a memo entry;
     # it fails when the three win counts differ
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "optimum.py"
-    spec = importlib.util.spec_from_file_location("optimum_benchmark", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark("optimum")
     assert module.main(["--board", "4x4/4/safe", "--board", "3x3/2/safe"]) == 0
     out = capsys.readouterr().out
     # and the count is the plain expectimax's (the oracle above) on the board small enough for it

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, benchmark
 from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
@@ -193,3 +193,12 @@ def test_a_move_names_the_rung_that_decided_it():
     safe = decide(parse_position("mines: 1\n.1...\n"), "+endgame")
     assert safe.rung is Policy.LEAST_P and safe.cell in (3, 4)
     assert choose(fifty, "+endgame", endgame_layouts=0) == decide(fifty, "+fifty").cell
+
+
+def test_the_policy_benchmark_finds_both_weighings_agree(capsys):
+    # benchmarks/policies.py weighs each rung's candidates in full beside the shipped
+    # early stop, on stalls of real Expert games, and fails on any differing move
+    module = benchmark("policies")
+    assert module.main(["--games", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"  {rung} " in out for rung in module.RUNGS)
