@@ -25,7 +25,7 @@ import numpy as np
 from mscsp.board import PRESETS
 from mscsp.game import Game
 from mscsp.play import loop, policies
-from mscsp.play.policies import _each_outcome
+from mscsp.play.policies import outcomes
 from mscsp.rules import generate
 
 RUNGS = ["+progress", "+lookahead", "+fifty", "+endgame"]
@@ -34,14 +34,14 @@ STARTS = [("opening", (3, 3)), ("safe", (0, 0))]
 
 def _full_progress(position, pool, probs, cache):
     def score(c):
-        return sum(o.layouts for o in _each_outcome(position, c, cache) if o.progress or o.number == 0)
+        return sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
 
     return max(pool, key=lambda c: (score(c), -probs.cells[c], -c))
 
 
 def _full_lookahead(position, pool, probs, cache, skip_dead):
     def key(c):
-        outs = list(_each_outcome(position, c, cache))
+        outs = outcomes(position, c, cache)
         value = sum((Fraction(o.layouts, probs.layouts) * o.next_safety for o in outs), Fraction(0))
         return not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c
 
