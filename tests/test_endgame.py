@@ -11,16 +11,18 @@ from hypothesis import HealthCheck, given, settings
 from conftest import EXAMPLES
 from mscsp.board import Spec
 from mscsp.errors import BudgetExceeded, InputError
-from mscsp.play.endgame import list_layouts, solve_endgame
+from mscsp.counting import count_components, probabilities
+from mscsp.play.endgame import list_layouts, solve_endgame, solve_walled
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import choose
+from mscsp.play.policies import choose, unavoidable
 from mscsp.position import parse_position
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
 
-def _expectimax(position, layouts) -> Fraction:
-    """Plain expectimax over explicit layouts: every covered cell tried at every step, no memo."""
+def _expectimax(position, layouts, first: int | None = None) -> Fraction:
+    """Plain expectimax over explicit layouts: every covered cell tried at every step, no memo
+    (with ``first``, that cell is clicked first and the rest played best)."""
     g = position.geometry
     flags = set(position.flagged_cells())
     covered = position.covered_cells()
@@ -32,7 +34,7 @@ def _expectimax(position, layouts) -> Fraction:
             return Fraction(1)
         best = Fraction(0)
         for c in covered:
-            if c in opened:
+            if c in opened or (first is not None and not opened and c != first):
                 continue
             parts: dict[int, list] = {}
             for lay in layouts:
@@ -74,6 +76,53 @@ def test_the_endgame_value_is_plain_expectimax(position):
     assert end.probability == _expectimax(position, layouts)
     # the move is one that reaches that value: safe in some layout, and worth it
     assert any(end.cell not in lay for lay in layouts)
+
+
+def _check_walled(position) -> int:
+    """Check every walled-off set of ``position`` against expectimax over the whole
+    game; returns how many sets there were."""
+    truth = brute_force(position, with_layouts=True)
+    if truth["count"] == 0 or truth["safe"]:
+        return 0  # sets are sought where nothing is left to prove
+    layouts = [frozenset(lay) for lay in truth["layouts"]]
+    whole = _expectimax(position, layouts)
+    counts = count_components(position)
+    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
+    sets = unavoidable(counts.system, counts, undecided)
+    for cells in sets:
+        end = solve_walled(position, cells, layout_limit=10**6, node_limit=None)
+        own = {lay & set(cells) for lay in layouts}
+        assert end.layouts == len(own)
+        assert end.cell in cells
+        # the set's own best move is a best move of the whole game
+        assert _expectimax(position, layouts, first=end.cell) == whole
+        # and the whole game is won when both the set and the rest are: a product
+        rest = [lay for lay in layouts if lay & set(cells) == next(iter(own))]
+        assert whole == end.probability * _expectimax(position, rest)
+    return len(sets)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=7, allow_wrong=False))
+def test_a_walled_off_set_played_on_its_own_is_played_optimally(position):
+    if position.mines is not None:
+        _check_walled(position)
+
+
+@pytest.mark.parametrize("text, best", [
+    # sets bordering a flag, where the first click matters: in the first, [0,2] and
+    # [1,2] win 2/3, [1,1] only 1/3
+    ("mines: 4\n.F.10\n2..21\n..2..\n", {10, 11}),
+    ("mines: 5\n..1..\n23.32\n.F..1\n", {0, 1, 3}),
+    ("mines: 5\n.11..\n.23.3\n1..F.\n", {5, 12, 14}),
+])
+def test_a_walled_off_set_where_the_first_click_matters(text, best):
+    position = parse_position(text)
+    assert _check_walled(position) == 1
+    counts = count_components(position)
+    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
+    (cells,) = unavoidable(counts.system, counts, undecided)
+    assert solve_walled(position, cells).cell in best
 
 
 def test_the_endgame_policy_plays_as_well_as_the_optimum():

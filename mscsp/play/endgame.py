@@ -29,6 +29,7 @@ next to it and 0 when it is not, so both layouts are won.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -40,7 +41,7 @@ from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import Search
 
-__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "list_layouts", "solve_endgame"]
+__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "list_layouts", "solve_endgame", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly.
 ENDGAME_LAYOUTS = 400
@@ -109,47 +110,56 @@ def list_layouts(position: Position, limit: int = ENDGAME_LAYOUTS) -> tuple[tupl
     frontier = list(system.frontier)
     free = [column[c] for c in system.unconstrained]
     remaining = system.remaining
-    constraints = system.constraints
-    on_cell = system.by_cell
-    need = [con.count for con in constraints]
-    left = [len(con.cells) for con in constraints]
+    need = [con.count for con in system.constraints]
+    left = [len(con.cells) for con in system.constraints]
     rows: list[np.ndarray] = []
     assigned = np.zeros(len(cells), dtype=bool)
-
-    def emit(mines_used: int) -> None:
-        rest = remaining - mines_used
-        if rest < 0 or rest > len(free):
-            return
+    frontier_columns = [column[c] for c in frontier]
+    for mines_at, used in _assignments([system.by_cell[c] for c in frontier], need, left, remaining):
+        rest = remaining - used
+        if rest > len(free):
+            continue
+        assigned[frontier_columns] = mines_at
         for chosen in combinations(free, rest):
             if len(rows) >= limit:
                 raise BudgetExceeded(f"more than {limit} layouts fit the position", Resource.STATES)
             row = assigned.copy()
             row[list(chosen)] = True
             rows.append(row)
+    return cells, np.array(rows, dtype=bool).reshape(len(rows), len(cells))
 
-    def place(i: int, mines_used: int) -> None:
-        if mines_used > remaining:
+
+def _assignments(on_cell: list[list[int]], need: list[int], left: list[int],
+                 cap: int) -> Iterator[tuple[list[bool], int]]:
+    """Every way to put mines on slots 0, 1, ... that keeps each equation solvable, by
+    backtracking: slot ``i`` is in the equations ``on_cell[i]``, and equation ``k``
+    needs ``need[k]`` mines among its ``left[k]`` slots not yet decided. At most
+    ``cap`` mines are used. Yields the slots' mines (one list, changed afterwards:
+    copy it to keep it) and how many there are; ``need`` and ``left`` are restored
+    once the iteration ends."""
+    row = [False] * len(on_cell)
+
+    def place(i: int, used: int) -> Iterator[tuple[list[bool], int]]:
+        if used > cap:
             return
-        if i == len(frontier):
-            emit(mines_used)
+        if i == len(on_cell):
+            yield row, used
             return
-        cell = frontier[i]
         for mine in (False, True):
             ok = True
-            for k in on_cell[cell]:
+            for k in on_cell[i]:
                 left[k] -= 1
                 need[k] -= mine
                 ok = ok and 0 <= need[k] <= left[k]
             if ok:
-                assigned[column[cell]] = mine
-                place(i + 1, mines_used + mine)
-                assigned[column[cell]] = False
-            for k in on_cell[cell]:
+                row[i] = mine
+                yield from place(i + 1, used + mine)
+                row[i] = False
+            for k in on_cell[i]:
                 left[k] += 1
                 need[k] += mine
 
-    place(0, 0)
-    return cells, np.array(rows, dtype=bool).reshape(len(rows), len(cells))
+    yield from place(0, 0)
 
 
 def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
@@ -199,3 +209,78 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
     else:
         wins, _, cell = search.best_guess(everything, (), covered, mine_count)
     return Endgame(position, cells[cell], len(mines), wins, len(search.memo))
+
+
+def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layout_limit: int = ENDGAME_LAYOUTS,
+                 node_limit: int | None = ENDGAME_NODES) -> Endgame:
+    """The optimal play inside a walled-off set of undecided cells.
+
+    ``cells`` must be a set that :func:`mscsp.play.policies.unavoidable` returns:
+    every covered neighbour of its cells outside it is a proven mine, no clue
+    touches both it and another undecided cell, and it holds the same number of
+    mines in every layout. Its layouts are then equally likely whatever happens
+    elsewhere, and what its cells show depends on them alone, so the set is a game
+    of its own: the rest of the board neither helps nor is helped by it, and the
+    whole game is won with the product of the two win probabilities. The move is
+    the exact optimum of that small game (JSMinesweeper's solver plays an
+    isolated edge by brute force in the same way); ``layouts`` and ``wins`` count
+    the set's own layouts.
+
+    Raises
+    ------
+    BudgetExceeded
+        When the set has more than ``layout_limit`` layouts, or the search needs
+        more than ``node_limit`` knowledge states.
+    InconsistentError
+        When no layout of the set fits its clues.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> end = solve_walled(parse_position("mines: 1\\n1.\\n1.\\n"), (1, 3))
+    >>> end.layouts, end.wins
+    (2, 1)
+
+    Two cells, one mine, and nothing that could ever tell them apart: a coin toss.
+    """
+    inside = sorted(set(cells))
+    column = {c: j for j, c in enumerate(inside)}
+    g = position.geometry
+    grid = position.grid
+    system = build_constraints(position)
+    equations = []
+    for con in system.constraints:
+        touching = [column[c] for c in con.cells if c in column]
+        if touching:  # its other covered cells are proven mines
+            equations.append((touching, con.count - (len(con.cells) - len(touching))))
+    on_cell: list[list[int]] = [[] for _ in inside]
+    for k, (cols, _) in enumerate(equations):
+        for j in cols:
+            on_cell[j].append(k)
+    need = [count for _, count in equations]
+    left = [len(cols) for cols, _ in equations]
+    rows: list[list[bool]] = []
+    for mines_at, _ in _assignments(on_cell, need, left, len(inside)):
+        if len(rows) >= layout_limit:
+            raise BudgetExceeded(f"more than {layout_limit} layouts fit the walled-off cells", Resource.STATES)
+        rows.append(mines_at.copy())
+    if not rows:
+        raise InconsistentError("no layout of the walled-off cells satisfies their clues", (), uses_total=False)
+    mines = np.array(rows, dtype=bool)
+    numbers = np.zeros(mines.shape, dtype=np.int8)
+    for j, c in enumerate(inside):
+        around = g.neighbours(c)
+        # a flag, or a covered cell outside the set (a proven mine), is a mine in every layout
+        fixed = sum(1 for n in around if n not in column and grid[n] in (Mark.FLAG, Mark.COVERED))
+        cols = [column[n] for n in around if n in column]
+        numbers[:, j] = fixed + (mines[:, cols].sum(axis=1) if cols else 0)
+    search = Search(mines, numbers, node_limit=node_limit)
+    everything = np.arange(len(mines))
+    covered, mine_count = search.covered(everything, ())
+    safe = covered[mine_count == 0]
+    if safe.size:
+        cell = int(safe[0])
+        wins, _ = search.sum_parts(everything, (), cell, None, -1)
+    else:
+        wins, _, cell = search.best_guess(everything, (), covered, mine_count)
+    return Endgame(position, inside[cell], len(mines), wins, len(search.memo))
