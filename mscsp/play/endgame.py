@@ -189,26 +189,7 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
     if not len(mines):
         raise InconsistentError("no layout satisfies the clues together with the mine total", (),
                                 uses_total=True)
-    g = position.geometry
-    column = {c: j for j, c in enumerate(cells)}
-    flags = position.grid == Mark.FLAG
-    numbers = np.zeros(mines.shape, dtype=np.int8)
-    for j, c in enumerate(cells):
-        around = g.neighbours(c)
-        cols = [column[n] for n in around if n in column]
-        numbers[:, j] = int(flags[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
-    search = Search(mines, numbers, deadline=deadline, node_limit=node_limit)
-    everything = np.arange(len(mines))
-    covered, mine_count = search.covered(everything, ())
-    if search.safe_total == 0:
-        raise InputError("no covered cell can be clicked: every one is a mine")
-    safe = covered[mine_count == 0]
-    if safe.size:  # deduction left something: opening it loses nothing
-        cell = int(safe[0])
-        wins, _ = search.sum_parts(everything, (), cell, None, -1)
-    else:
-        wins, _, cell = search.best_guess(everything, (), covered, mine_count)
-    return Endgame(position, cells[cell], len(mines), wins, len(search.memo))
+    return _best_move(position, cells, mines, deadline, node_limit)
 
 
 def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layout_limit: int = ENDGAME_LAYOUTS,
@@ -245,8 +226,6 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
     """
     inside = sorted(set(cells))
     column = {c: j for j, c in enumerate(inside)}
-    g = position.geometry
-    grid = position.grid
     system = build_constraints(position)
     equations = []
     for con in system.constraints:
@@ -266,21 +245,31 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
         rows.append(mines_at.copy())
     if not rows:
         raise InconsistentError("no layout of the walled-off cells satisfies their clues", (), uses_total=False)
-    mines = np.array(rows, dtype=bool)
+    return _best_move(position, tuple(inside), np.array(rows, dtype=bool), None, node_limit)
+
+
+def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, deadline: float | None,
+               node_limit: int | None) -> Endgame:
+    """The optimal move over the layouts ``mines`` of ``cells`` (rows equally likely):
+    a cell safe in all of them if there is one, else the best guess."""
+    g, grid = position.geometry, position.grid
+    column = {c: j for j, c in enumerate(cells)}
     numbers = np.zeros(mines.shape, dtype=np.int8)
-    for j, c in enumerate(inside):
+    for j, c in enumerate(cells):
         around = g.neighbours(c)
-        # a flag, or a covered cell outside the set (a proven mine), is a mine in every layout
+        # a flag, or a covered cell left out of ``cells`` (a proven mine), is a mine in every layout
         fixed = sum(1 for n in around if n not in column and grid[n] in (Mark.FLAG, Mark.COVERED))
         cols = [column[n] for n in around if n in column]
         numbers[:, j] = fixed + (mines[:, cols].sum(axis=1) if cols else 0)
-    search = Search(mines, numbers, node_limit=node_limit)
+    search = Search(mines, numbers, deadline=deadline, node_limit=node_limit)
     everything = np.arange(len(mines))
     covered, mine_count = search.covered(everything, ())
+    if search.safe_total == 0:
+        raise InputError("no covered cell can be clicked: every one is a mine")
     safe = covered[mine_count == 0]
-    if safe.size:
+    if safe.size:  # deduction left something: opening it loses nothing
         cell = int(safe[0])
         wins, _ = search.sum_parts(everything, (), cell, None, -1)
     else:
         wins, _, cell = search.best_guess(everything, (), covered, mine_count)
-    return Endgame(position, inside[cell], len(mines), wins, len(search.memo))
+    return Endgame(position, cells[cell], len(mines), wins, len(search.memo))
