@@ -252,15 +252,16 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
                node_limit: int | None) -> Endgame:
     """The optimal move over the layouts ``mines`` of ``cells`` (rows equally likely):
     a cell safe in all of them if there is one, else the best guess."""
-    g, grid = position.geometry, position.grid
+    g = position.geometry
     column = {c: j for j, c in enumerate(cells)}
+    # a flag, or a covered cell left out of ``cells`` (a proven mine), is a mine in every layout
+    fixed = (position.grid == Mark.FLAG) | (position.grid == Mark.COVERED)
+    fixed[list(cells)] = False
     numbers = np.zeros(mines.shape, dtype=np.int8)
     for j, c in enumerate(cells):
         around = g.neighbours(c)
-        # a flag, or a covered cell left out of ``cells`` (a proven mine), is a mine in every layout
-        fixed = sum(1 for n in around if n not in column and grid[n] in (Mark.FLAG, Mark.COVERED))
         cols = [column[n] for n in around if n in column]
-        numbers[:, j] = fixed + (mines[:, cols].sum(axis=1) if cols else 0)
+        numbers[:, j] = int(fixed[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
     search = Search(mines, numbers, deadline=deadline, node_limit=node_limit)
     everything = np.arange(len(mines))
     covered, mine_count = search.covered(everything, ())
