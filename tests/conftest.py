@@ -32,6 +32,17 @@ def benchmark(name: str):
     return module
 
 
+def unavoidable_sets(position) -> list[tuple[int, ...]]:
+    """:func:`mscsp.play.policies.unavoidable` of ``position``, its undecided cells
+    being those whose mine probability is neither 0 nor 1."""
+    from mscsp.counting import count_components, probabilities
+    from mscsp.play.policies import unavoidable
+
+    counts = count_components(position)
+    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
+    return unavoidable(counts.system, counts, undecided)
+
+
 def four_lattices() -> str:
     """A position that takes tens of seconds to analyse exactly: the Expert lattice of
     examples/positions four times over, in a 60x32 square."""

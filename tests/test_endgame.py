@@ -8,13 +8,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, unavoidable_sets
 from mscsp.board import Spec
 from mscsp.errors import BudgetExceeded, InputError
-from mscsp.counting import count_components, probabilities
 from mscsp.play.endgame import list_layouts, solve_endgame, solve_walled
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import choose, unavoidable
+from mscsp.play.policies import choose
 from mscsp.position import parse_position
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
@@ -78,17 +77,15 @@ def test_the_endgame_value_is_plain_expectimax(position):
     assert any(end.cell not in lay for lay in layouts)
 
 
-def _check_walled(position) -> int:
+def _check_walled(position) -> list[tuple[int, ...]]:
     """Check every walled-off set of ``position`` against expectimax over the whole
-    game; returns how many sets there were."""
+    game; returns the sets."""
     truth = brute_force(position, with_layouts=True)
     if truth["count"] == 0 or truth["safe"]:
-        return 0  # sets are sought where nothing is left to prove
+        return []  # sets are sought where nothing is left to prove
     layouts = [frozenset(lay) for lay in truth["layouts"]]
     whole = _expectimax(position, layouts)
-    counts = count_components(position)
-    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
-    sets = unavoidable(counts.system, counts, undecided)
+    sets = unavoidable_sets(position)
     for cells in sets:
         end = solve_walled(position, cells, layout_limit=10**6, node_limit=None)
         own = {lay & set(cells) for lay in layouts}
@@ -99,7 +96,7 @@ def _check_walled(position) -> int:
         # and the whole game is won when both the set and the rest are: a product
         rest = [lay for lay in layouts if lay & set(cells) == next(iter(own))]
         assert whole == end.probability * _expectimax(position, rest)
-    return len(sets)
+    return sets
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,10 +115,7 @@ def test_a_walled_off_set_played_on_its_own_is_played_optimally(position):
 ])
 def test_a_walled_off_set_where_the_first_click_matters(text, best):
     position = parse_position(text)
-    assert _check_walled(position) == 1
-    counts = count_components(position)
-    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
-    (cells,) = unavoidable(counts.system, counts, undecided)
+    (cells,) = _check_walled(position)
     assert solve_walled(position, cells).cell in best
 
 

@@ -8,12 +8,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conftest import EXAMPLES, benchmark
+from conftest import EXAMPLES, benchmark, unavoidable_sets
 from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import Policy, choose, outcomes, unavoidable
+from mscsp.play.policies import Policy, choose, outcomes
 from mscsp.position import Mark
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
@@ -123,22 +123,14 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
     assert choose(position, "+progress") == max(pool, key=lambda c: (progress(c), -probs.cells[c], -c))
 
 
-def _unavoidable_of(position):
-    from mscsp.counting import count_components, probabilities
-
-    counts = count_components(position)
-    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
-    return unavoidable(counts.system, counts, undecided)
-
-
 def test_a_walled_off_fifty_fifty_is_unavoidable_and_an_open_one_is_not():
     from mscsp.position import parse_position
 
     # the two covered cells under the 1s: only clicking one of them can tell them apart
-    assert _unavoidable_of(parse_position("mines: 1\n11\n..\n")) == [(2, 3)]
-    assert _unavoidable_of(parse_position("mines: 1\n.1.\n")) == [(0, 2)]
+    assert unavoidable_sets(parse_position("mines: 1\n11\n..\n")) == [(2, 3)]
+    assert unavoidable_sets(parse_position("mines: 1\n.1.\n")) == [(0, 2)]
     # two cells of a 50/50 next to a cell away from the numbers, whose number would tell
-    assert _unavoidable_of(parse_position("mines: 2\n.1..\n....\n")) == []
+    assert unavoidable_sets(parse_position("mines: 2\n.1..\n....\n")) == []
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -152,7 +144,7 @@ def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
     g = position.geometry
     flags = set(position.flagged_cells())
     layouts = [frozenset(lay) for lay in truth["layouts"]]
-    for cells in _unavoidable_of(position):
+    for cells in unavoidable_sets(position):
         inside = set(cells)
         assert len({len(lay & inside) for lay in layouts}) == 1  # the total cannot tell
         assert len({lay & inside for lay in layouts}) > 1  # there is something to tell
