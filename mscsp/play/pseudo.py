@@ -1,0 +1,176 @@
+"""Pseudo-50/50s: cells whose only danger is a guess the game will force anyway.
+
+Two covered cells side by side, one of them a mine, are a *dead pair* when every
+cell that touches exactly one of them is a mine (or off the board): then the two
+layouts that differ by swapping them show the same number on every safe cell and
+have the same mine total, so no click and no deduction can ever tell them apart,
+and one of the two must be guessed at even odds (:func:`mscsp.play.dead.dead_pair`
+states the same on a layout). A 2x2 block with its mines on one diagonal is a
+*dead square* the same way when its four diagonal neighbours are mines
+(:func:`mscsp.play.dead.dead_square`).
+
+A covered cell ``t`` is a *pseudo-50/50* when, in every layout where ``t`` is a
+mine, it is the mine side of one such structure: the same pair or block, with the
+same cells around it mines. Where the structure is not yet visible, the position
+still implies it. Its layouts then come in swapped twins of equal number, so a
+player loses at least ``P(t is a mine)`` on them whatever they do, and guessing
+``t`` risks exactly that. Taking the guess now spends no risk that is not already
+committed, and the number it shows (when ``t`` is safe) helps the rest of the
+board at once. David Hill's JSMinesweeper solver calls these "pseudo-50/50s" and
+plays them before any other guess (its ``LongTermRiskHelper``); the test here is
+exact: two layout counts of the same engine must be equal.
+
+Examples
+--------
+>>> from mscsp.position import parse_position
+>>> from mscsp.counting import count_components
+>>> pos = parse_position("mines: 3\\n01..\\n12..\\n..2.\\n")
+>>> counts = count_components(pos)
+>>> [pos.geometry.coords(c) for c in pseudo_fifties(pos, counts, counts.probabilities())]
+[(3, 0)]
+
+[3,0] is a mine in one layout in five, and in each of them [2,1] and [1,2] are mines
+and [2,0] and [3,1] safe: the block of [2,0], [3,0], [2,1], [3,1] with its mines on a
+diagonal, walled at its one open corner by [1,2]; its twin, mines on the other
+diagonal, shows every number the same. Guessing [3,0] risks one in five, the risk
+those twin layouts already hold.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..counting import Counts, Probabilities, count_components
+from ..counting.combine import with_total
+from ..errors import InconsistentError, InputError
+from ..position import Mark, Position
+
+__all__ = ["pseudo_fifties", "PATTERNS", "MAX_MISSING"]
+
+#: The structures looked for, as offsets from their first cell: the cells that are
+#: mines, the cells that are safe (swapping the two sets changes no number outside
+#: them), and the cells that must be mines for that to hold (each touches the two
+#: sets unequally). A pair side by side (both ways round) and a block's diagonals.
+PATTERNS: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...] = (
+    (((0, 0),), ((1, 0),), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1))),
+    (((1, 0),), ((0, 0),), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1))),
+    (((0, 0),), ((0, 1),), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2))),
+    (((0, 1),), ((0, 0),), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2))),
+    (((0, 0), (1, 1)), ((1, 0), (0, 1)), ((-1, -1), (2, -1), (-1, 2), (2, 2))),
+    (((1, 0), (0, 1)), ((0, 0), (1, 1)), ((-1, -1), (2, -1), (-1, 2), (2, 2))),
+)
+
+#: A structure needing more than this many walls that are not yet proven mines is
+#: not counted (each count is a full one; such structures almost never qualify).
+MAX_MISSING = 3
+
+
+def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cache: dict | None = None) -> list[int]:
+    """The covered cells that are mines only as the mine side of a dead pair or square.
+
+    Parameters
+    ----------
+    position : Position
+    counts, probs : Counts, Probabilities
+        The position's exact counts and probabilities (with the mine total).
+    cache : dict, optional
+        Shared with :func:`mscsp.counting.count_components`, so the parts of the
+        board a structure leaves alone are counted once.
+
+    Raises
+    ------
+    InputError
+        Without the mine total or exact counts.
+
+    Returns
+    -------
+    list of int
+        Flat indices, ascending. Every cell returned qualifies: the layouts with it
+        a mine number exactly the layouts with one structure's mines, safe cells and
+        walls as that structure needs (two exact counts). Some qualifying cells may
+        be missed, because a structure is skipped when more than
+        :data:`MAX_MISSING` of its walls are not yet proven mines, or when it ties
+        cells of different clue components (or cells away from the numbers) while
+        the cells away from the numbers outnumber the mines left: a mine there can
+        then move to any other cell away from the numbers, so no tie holds through
+        them, and ties between components through the mine total alone are rare.
+    """
+    if counts.system.remaining is None or probs.layouts is None or not probs.exact:
+        raise InputError("pseudo-50/50s need exact counts with the mine total")
+    g = position.geometry
+    grid = position.grid.tolist()
+    p = probs.cells
+    covered = int(Mark.COVERED)
+    component = {c: k for k, t in enumerate(counts.tallies) for grp in t.groups for c in grp.cells}
+    width, height = g.width, g.height
+    # Cells away from the numbers are interchangeable: while they outnumber the mines
+    # left (``loose`` > 0, discounting the structure's own safe cells among them), a
+    # mine on one of them can move to another, so none is tied to t.
+    free = set(counts.system.unconstrained)
+    loose = len(free) - counts.system.remaining
+
+    def undecided(x: int, y: int) -> int | None:
+        if not g.contains(x, y):
+            return None
+        c = g.index(x, y)
+        return c if grid[c] == covered and 0 < p[c] < 1 else None
+
+    found: set[int] = set()
+    for y in range(height):
+        for x in range(width):
+            if undecided(x, y) is None:
+                continue
+            for mine_at, safe_at, walls_at in PATTERNS:
+                mines = [undecided(x + dx, y + dy) for dx, dy in mine_at]
+                safes = [undecided(x + dx, y + dy) for dx, dy in safe_at]
+                if None in mines or None in safes:
+                    continue
+                missing = _missing_walls(position, grid, p, [(x + dx, y + dy) for dx, dy in walls_at])
+                if missing is None or len(missing) > MAX_MISSING:
+                    continue
+                for t in mines:
+                    if t in found:
+                        continue
+                    tied = missing + [m for m in mines if m != t]
+                    k = component.get(t)
+                    if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(s in free for s in safes) > 0:
+                        continue
+                    # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
+                    if any(p[c] < p[t] for c in tied) or any(p[s] > 1 - p[t] for s in safes):
+                        continue
+                    if _layouts_with(position, mines + missing, safes, cache) == probs.layouts * p[t]:
+                        found.add(t)
+    return sorted(found)
+
+
+def _missing_walls(position: Position, grid: list[int], p: dict, walls: list[tuple[int, int]]) -> list[int] | None:
+    """The walls not yet known to be mines; None when one of them shows a number."""
+    g = position.geometry
+    missing = []
+    for x, y in walls:
+        if not g.contains(x, y):
+            continue  # off the board (or a hole): no number there, ever
+        c = g.index(x, y)
+        if grid[c] >= 0:
+            return None
+        if grid[c] == Mark.FLAG or p.get(c) == 1:
+            continue
+        missing.append(c)
+    return missing
+
+
+def _layouts_with(position: Position, mines: list[int], safes: list[int], cache: dict | None) -> int:
+    """Layouts of ``position`` with every cell of ``mines`` a mine and every cell of
+    ``safes`` safe: flags force mines; safe cells by inclusion-exclusion over flags."""
+    total = 0
+    for k in range(len(safes) + 1):
+        for extra in combinations(safes, k):
+            grid = position.grid.copy()
+            grid[list(mines) + list(extra)] = Mark.FLAG
+            try:
+                c = count_components(Position(position.geometry, grid, position.mines), cache=cache)
+                n = with_total(c.tallies, c.system.unconstrained, c.system.remaining, strict=False)[1]
+            except InconsistentError:
+                n = 0
+            total += (-1) ** k * n
+    return total
