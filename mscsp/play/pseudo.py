@@ -60,6 +60,8 @@ PATTERNS: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], 
     (((1, 0), (0, 1)), ((0, 0), (1, 1)), ((-1, -1), (2, -1), (-1, 2), (2, 2))),
 )
 
+_UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
+
 #: A structure needing more than this many walls that are not yet proven mines is
 #: not counted (each count is a full one; such structures almost never qualify).
 MAX_MISSING = 3
@@ -98,65 +100,70 @@ def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cac
     if counts.system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("pseudo-50/50s need exact counts with the mine total")
     g = position.geometry
-    grid = position.grid.tolist()
-    p = probs.cells
-    covered = int(Mark.COVERED)
-    component = {c: k for k, t in enumerate(counts.tallies) for grp in t.groups for c in grp.cells}
     width, height = g.width, g.height
+    grid = position.grid.tolist()
+    mask = g.mask.tolist()
+    p = probs.cells
+    # what each cell can be in a structure, worked out once: undecided, a wall that is
+    # already a mine, or neither (a number, a proven safe cell: no structure there)
+    state = [_BLOCKED] * len(grid)
+    for c, q in p.items():
+        if grid[c] == Mark.COVERED:
+            state[c] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+    for c, v in enumerate(grid):
+        if v == Mark.FLAG:
+            state[c] = _MINE
+    component = {c: k for k, t in enumerate(counts.tallies) for grp in t.groups for c in grp.cells}
     # Cells away from the numbers are interchangeable: while they outnumber the mines
     # left (``loose`` > 0, discounting the structure's own safe cells among them), a
     # mine on one of them can move to another, so none is tied to t.
     free = set(counts.system.unconstrained)
     loose = len(free) - counts.system.remaining
+    # a structure's safe side holds two cells at most, so with more room than that
+    # only cells next to the numbers can qualify
+    candidates = sorted(c for c in p if state[c] == _UNDECIDED and (c in component or loose <= 2))
 
-    def undecided(x: int, y: int) -> int | None:
-        if not g.contains(x, y):
-            return None
-        c = g.index(x, y)
-        return c if grid[c] == covered and 0 < p[c] < 1 else None
+    def at(x: int, y: int) -> int | None:
+        """The flat index of (x, y); None off the board or in a hole."""
+        if 0 <= x < width and 0 <= y < height and mask[y * width + x]:
+            return y * width + x
+        return None
 
     found: set[int] = set()
-    for y in range(height):
-        for x in range(width):
-            if undecided(x, y) is None:
-                continue
-            for mine_at, safe_at, walls_at in PATTERNS:
-                mines = [undecided(x + dx, y + dy) for dx, dy in mine_at]
-                safes = [undecided(x + dx, y + dy) for dx, dy in safe_at]
-                if None in mines or None in safes:
+    for t in candidates:
+        tx, ty = t % width, t // width
+        pt = p[t]
+        for mine_at, safe_at, walls_at in PATTERNS:
+            for ox, oy in mine_at:  # every way the structure can hold t on its mine side
+                if t in found:
+                    break
+                x, y = tx - ox, ty - oy
+                mines = [at(x + dx, y + dy) for dx, dy in mine_at]
+                safes = [at(x + dx, y + dy) for dx, dy in safe_at]
+                if any(c is None or state[c] != _UNDECIDED for c in mines + safes):
                     continue
-                missing = _missing_walls(position, grid, p, [(x + dx, y + dy) for dx, dy in walls_at])
-                if missing is None or len(missing) > MAX_MISSING:
-                    continue
-                for t in mines:
-                    if t in found:
+                missing = []
+                for dx, dy in walls_at:
+                    c = at(x + dx, y + dy)
+                    if c is None or state[c] == _MINE:
+                        continue  # off the board, or a mine already: a wall
+                    if state[c] == _BLOCKED:
+                        break
+                    missing.append(c)
+                else:
+                    if len(missing) > MAX_MISSING:
                         continue
                     tied = missing + [m for m in mines if m != t]
                     k = component.get(t)
-                    if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(s in free for s in safes) > 0:
+                    if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(
+                            c in free for c in safes) > 0:
                         continue
                     # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
-                    if any(p[c] < p[t] for c in tied) or any(p[s] > 1 - p[t] for s in safes):
+                    if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
                         continue
-                    if _layouts_with(position, mines + missing, safes, cache) == probs.layouts * p[t]:
+                    if _layouts_with(position, mines + missing, safes, cache) == probs.layouts * pt:
                         found.add(t)
     return sorted(found)
-
-
-def _missing_walls(position: Position, grid: list[int], p: dict, walls: list[tuple[int, int]]) -> list[int] | None:
-    """The walls not yet known to be mines; None when one of them shows a number."""
-    g = position.geometry
-    missing = []
-    for x, y in walls:
-        if not g.contains(x, y):
-            continue  # off the board (or a hole): no number there, ever
-        c = g.index(x, y)
-        if grid[c] >= 0:
-            return None
-        if grid[c] == Mark.FLAG or p.get(c) == 1:
-            continue
-        missing.append(c)
-    return missing
 
 
 def _layouts_with(position: Position, mines: list[int], safes: list[int], cache: dict | None) -> int:
