@@ -43,22 +43,35 @@ from itertools import combinations
 from ..counting import Counts, Probabilities, count_components
 from ..counting.combine import with_total
 from ..errors import InconsistentError, InputError
+from ..board import NEIGHBOUR_OFFSETS
 from ..position import Mark, Position
 
 __all__ = ["pseudo_fifties", "PATTERNS", "MAX_MISSING"]
 
-#: The structures looked for, as offsets from their first cell: the cells that are
-#: mines, the cells that are safe (swapping the two sets changes no number outside
-#: them), and the cells that must be mines for that to hold (each touches the two
-#: sets unequally). A pair side by side (both ways round) and a block's diagonals.
-PATTERNS: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...] = (
-    (((0, 0),), ((1, 0),), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1))),
-    (((1, 0),), ((0, 0),), ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1))),
-    (((0, 0),), ((0, 1),), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2))),
-    (((0, 1),), ((0, 0),), ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2))),
-    (((0, 0), (1, 1)), ((1, 0), (0, 1)), ((-1, -1), (2, -1), (-1, 2), (2, 2))),
-    (((1, 0), (0, 1)), ((0, 0), (1, 1)), ((-1, -1), (2, -1), (-1, 2), (2, 2))),
-)
+def _structure(mines: tuple[tuple[int, int], ...], safes: tuple[tuple[int, int], ...]):
+    """A structure as offsets from its first cell: its mine side, its safe side, and
+    its walls, the cells that touch the two sides unequally (only they would show a
+    different number were the sides swapped, so each must be a mine)."""
+    inside = set(mines) | set(safes)
+    around = {(x + dx, y + dy) for x, y in inside for dx, dy in NEIGHBOUR_OFFSETS} - inside
+
+    def touching(cell: tuple[int, int], side: tuple[tuple[int, int], ...]) -> int:
+        return sum((cell[0] - x, cell[1] - y) in NEIGHBOUR_OFFSETS for x, y in side)
+
+    walls = tuple(sorted(c for c in around if touching(c, mines) != touching(c, safes)))
+    return mines, safes, walls
+
+
+#: The structures looked for: a pair side by side (either cell the mine, both ways
+#: round) and a 2x2 block with its mines on either diagonal.
+PATTERNS = tuple(_structure(m, s) for m, s in (
+    (((0, 0),), ((1, 0),)),
+    (((1, 0),), ((0, 0),)),
+    (((0, 0),), ((0, 1),)),
+    (((0, 1),), ((0, 0),)),
+    (((0, 0), (1, 1)), ((1, 0), (0, 1))),
+    (((1, 0), (0, 1)), ((0, 0), (1, 1))),
+))
 
 _UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
 
