@@ -194,3 +194,39 @@ def test_the_policy_benchmark_finds_both_weighings_agree(capsys):
     assert module.main(["--games", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert all(f"  {rung} " in out for rung in module.RUNGS)
+
+
+def test_fifty_guesses_a_pseudo_fifty_before_a_safer_cell():
+    from mscsp.counting import probabilities
+    from mscsp.play.policies import decide
+    from mscsp.position import parse_position
+
+    # [0,2] is a mine one time in five, and then [0,1] and [1,1] are mines and [0,3]
+    # safe: a pair against the wall that nothing could tell apart. [3,0] is safer
+    pos = parse_position("mines: 5\n23...\n.....\n.....\n.1...\n")
+    g = pos.geometry
+    assert unavoidable_sets(pos) == []
+    probs = probabilities(pos)
+    fifty = decide(pos, "+fifty")
+    assert fifty.rung is Policy.FIFTY and g.coords(fifty.cell) in ((0, 2), (0, 3))
+    assert probs.cells[fifty.cell] == Fraction(1, 5)
+    look = decide(pos, "+lookahead")
+    assert probs.cells[look.cell] < Fraction(1, 5)
+    # the exact search over all 80 layouts takes the riskier pair too
+    assert g.coords(decide(pos, "+endgame").cell) in ((0, 2), (0, 3))
+
+
+def test_endgame_plays_a_walled_off_set_exactly_when_the_board_is_too_big():
+    from mscsp.play.endgame import solve_walled
+    from mscsp.play.policies import decide
+    from mscsp.position import parse_position
+
+    # the pair [0,0], [0,1] beside the 3s is walled off by flags; the board has too
+    # many layouts for the whole-board search
+    pos = parse_position("mines: 12\n.3F" + "." * 9 + "\n.3F" + "." * 9 + "\n")
+    sets = unavoidable_sets(pos)
+    assert sets
+    move = decide(pos, "+endgame", endgame_layouts=100)
+    assert move.rung is Policy.ENDGAME and move.walled == sets[0]
+    assert move.cell == solve_walled(pos, sets[0]).cell
+    assert decide(pos, "+endgame", endgame_layouts=0).rung is Policy.FIFTY

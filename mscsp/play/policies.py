@@ -22,12 +22,17 @@ one below for what it does not decide:
     and hold the same number of mines in every layout, no click elsewhere (nor the
     mine total) can ever tell their layouts apart, so one guess among them is
     needed sooner or later; it is taken now, the best of them by ``+lookahead``,
-    before any avoidable risk. A *dead* candidate, one that can show only one
-    number, is passed over while any other candidate is left.
+    before any avoidable risk. Failing those, a *pseudo-50/50*
+    (:mod:`mscsp.play.pseudo`), a cell that is a mine only as one side of a pair
+    or 2x2 block that nothing can ever tell from its twin, is guessed first the
+    same way: the risk it carries is one the board already holds. A *dead*
+    candidate, one that can show only one number, is passed over while any other
+    candidate is left.
 ``+endgame``
     once at most :data:`~mscsp.play.endgame.ENDGAME_LAYOUTS` layouts remain, the
     move of exact expectimax over all of them (:mod:`mscsp.play.endgame`), optimal
-    from there on.
+    from there on; and the guess ``+fifty`` takes inside a walled-off set is the
+    set's own exact optimum (:func:`~mscsp.play.endgame.solve_walled`).
 
 A number ``v`` at a candidate cell ``c`` is weighed by the layouts of the position
 with ``c`` opened showing ``v``, counted by the same engine, so every comparison is
@@ -55,7 +60,8 @@ from ..counting import Counts, Probabilities, count_components
 from ..counting.combine import poly_mul, with_total
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
-from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, Endgame, solve_endgame
+from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, Endgame, solve_endgame, solve_walled
+from .pseudo import pseudo_fifties
 
 __all__ = ["Policy", "choose", "decide", "Move", "outcomes", "Outcome", "unavoidable"]
 
@@ -210,12 +216,16 @@ class Move:
 
     ``rung`` is the rung whose own rule chose the cell (a safe cell, when there is
     one, counts as ``least-p``'s); ``endgame`` is the exact search's answer when
-    ``+endgame`` decided, with the win probability the click gives.
+    ``+endgame`` decided, with the win probability the click gives. When the search
+    played a walled-off set alone (:func:`~mscsp.play.endgame.solve_walled`),
+    ``walled`` holds its cells, and the answer's layouts and win probability are
+    the set's own.
     """
 
     cell: int
     rung: Policy
     endgame: Endgame | None = None
+    walled: tuple[int, ...] | None = None
 
 
 def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
@@ -294,10 +304,20 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
             cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
+            if policy >= Policy.ENDGAME:
+                try:  # a game of its own: its exact optimum is a best move of the whole
+                    end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes)
+                    return Move(end.cell, Policy.ENDGAME, end, walled=cells)
+                except BudgetExceeded:
+                    pass
             pool = sorted(cells, key=lambda c: (probs.cells[c], c))
             rung = Policy.FIFTY
         else:
             skip_dead = True
+            pseudo = pseudo_fifties(position, counts, probs, cache)
+            if pseudo:  # their risk is one the board already holds
+                pool = sorted(pseudo, key=lambda c: (probs.cells[c], c))
+                rung = Policy.FIFTY
     return Move(_lookahead(position, pool, probs, cache, skip_dead), rung)
 
 

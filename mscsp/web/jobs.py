@@ -116,7 +116,10 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     p = probs.cells[cell]
     least = min(q for q in probs.cells.values() if q is not None)
     why = f"the safest cell{'s are' if least == p else ' is'} {_percent(least)}"
-    if move.endgame is not None:
+    if move.endgame is not None and move.walled:
+        why = (f"exact play inside the {len(move.walled)} cells walled off, over their {move.endgame.layouts} "
+               f"layouts: this click wins {_percent(move.endgame.probability)} of them")
+    elif move.endgame is not None:
         why = (f"exact play over the {move.endgame.layouts} layouts left: this click wins "
                f"{_percent(move.endgame.probability)} of them")
     elif move.rung is Policy.FIFTY:
