@@ -4,6 +4,13 @@
   "Probable inference, the law of succession, and statistical inference", JASA 22,
   1927). Unlike the normal ("Wald") interval it never leaves [0, 1] and behaves at
   0.1%, where the reference article's normal interval dipped below zero.
+- :func:`paired_difference` — the difference between two proportions measured on
+  the same trials, with Newcombe's interval for paired data (R. G. Newcombe,
+  "Improved confidence intervals for the difference between binomial proportions
+  based on paired data", Statistics in Medicine 17, 1998, method 10): the two
+  Wilson intervals combined by "square and add", corrected for the correlation of
+  the pairs. Where two policies play the same boards, most games end alike, and
+  the paired interval is several times narrower than the two Wilson intervals.
 - :func:`z_score` — how many standard errors an estimate lies from an exact value.
 - :func:`chi2_sf` — the upper tail of the chi-square distribution (regularised
   incomplete gamma function, by its series and continued fraction as in Numerical
@@ -16,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["wilson", "z_score", "chi2_sf", "Z95"]
+__all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -45,6 +52,42 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     low = 0.0 if k == 0 else max(0.0, centre - half)
     high = 1.0 if k == n else min(1.0, centre + half)
     return low, high
+
+
+def paired_difference(both: int, first_only: int, second_only: int, neither: int,
+                      z: float = Z95) -> tuple[float, float, float]:
+    """The difference ``(first_only - second_only) / n`` between two proportions
+    measured on the same ``n`` trials, with Newcombe's 95% interval: ``(diff, low, high)``.
+
+    ``both`` trials succeed under both, ``first_only`` only under the first, and so on.
+
+    Examples
+    --------
+    >>> d, low, high = paired_difference(59, 6, 16, 80)
+    >>> round(d, 4), round(low, 4), round(high, 4)
+    (-0.0621, -0.1186, -0.0046)
+    """
+    cells = (both, first_only, second_only, neither)
+    if any(c < 0 for c in cells):
+        raise ValueError(f"negative count in the paired table {cells}")
+    n = sum(cells)
+    if n == 0:
+        raise ValueError("a paired difference needs at least one trial")
+    k1, k2 = both + first_only, both + second_only
+    p1, p2 = k1 / n, k2 / n
+    l1, u1 = wilson(k1, n, z)
+    l2, u2 = wilson(k2, n, z)
+    # phi estimates the correlation of the pairs, shrunk by n/2 towards 0 when positive
+    # (Newcombe's correction, so that the interval is not too narrow on small tables)
+    margins = k1 * (n - k1) * k2 * (n - k2)
+    phi = 0.0
+    if margins:
+        a = both * neither - first_only * second_only
+        phi = (a - n / 2 if a > n / 2 else min(a, 0)) / math.sqrt(margins)
+    d = p1 - p2
+    low = d - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    high = d + math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2))
+    return d, max(-1.0, low), min(1.0, high)
 
 
 def z_score(k: int, n: int, exact: float) -> float:

@@ -49,6 +49,8 @@ def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
     assert "solver" in summary.columns or "policy" in summary.columns
     assert ((summary["low"] <= summary["p"]) & (summary["p"] <= summary["high"])).all()
     assert TIMING.isdisjoint(summary.columns)
+    if module is winrate:
+        _check_paired(pd.read_csv(one / "paired.csv"), summary)
     if (one / "timings.csv").exists():
         # the timing columns, one row per summary row, found by the summary's own columns
         timings = pd.read_csv(one / "timings.csv")
@@ -60,6 +62,18 @@ def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
         assert (one / "timings.md").exists()
     else:
         assert module is first_click  # the only experiment that times nothing
+
+
+def _check_paired(paired, summary):
+    """The game-by-game table must add up to each row's own count of games won."""
+    won = summary.set_index(["board", "rule", "policy"])
+    # per start, four rungs against the rung below and the top against the bottom: as many as the rungs
+    assert len(paired) == len(summary) and set(paired["against"]) <= set(summary["policy"])
+    for r in paired.itertuples():
+        mine, theirs = won.loc[(r.board, r.rule, r.policy)], won.loc[(r.board, r.rule, r.against)]
+        assert r.n == min(mine.n, theirs.n) == r.both + r.policy_only + r.against_only + r.neither
+        assert (r.both + r.policy_only, r.both + r.against_only) == (mine.k, theirs.k)
+        assert r.diff == pytest.approx((mine.k - theirs.k) / r.n) and r.low <= r.diff <= r.high
 
 
 def test_an_interrupted_run_resumes_to_the_same_table(tmp_path, monkeypatch):

@@ -17,6 +17,11 @@ Beginner, Intermediate and Expert with two starts:
 Rows give the share of games won with its Wilson 95% interval, the mean number of
 guesses (clicks without proof after the first), and the time per game and per guess
 (in the timing files). ``--headline`` sets the games of the best policy on Expert.
+Since the rungs play the same boards, the paired table sets each rung against the
+one below it, and the top rung against the bottom one, game by game on the boards
+both played: the difference in the share won with Newcombe's paired 95% interval
+(:func:`mscsp.stats.paired_difference`), far narrower than two rows' intervals,
+because most games end alike.
 
 The optimum table plays every layout of small boards exactly
 (:mod:`mscsp.play.optimum`): the best win probability any player can reach, and
@@ -40,6 +45,7 @@ from ..play.loop import play_game
 from ..play.optimum import optimal_play, policy_play
 from ..play.policies import Policy, choose
 from ..rules import generate
+from ..stats import paired_difference
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
 from .runner import Chunk, Unit, merge_counts
@@ -73,6 +79,7 @@ def _games(chunk: Chunk) -> dict:
     p = chunk.params
     spec = Spec(**p["spec"])
     out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_seconds": 0.0, "guess_histogram": [0] * 11}
+    won = []  # game by game, so that two policies can be compared on the same boards
     for ss in _board_seeds(chunk):
         board = generate(spec, p["rule"], tuple(p["click"]), np.random.Generator(np.random.PCG64(ss)))
         record = play_game(Game.from_board(board, record=False), board.cell, policy=p["policy"])
@@ -82,6 +89,8 @@ def _games(chunk: Chunk) -> dict:
         out["seconds"] += record.seconds
         out["guess_seconds"] += record.guess_seconds
         out["guess_histogram"][min(record.guesses, 10)] += 1
+        won.append("1" if record.won else "0")
+    out["won"] = "".join(won)
     return out
 
 
@@ -144,6 +153,30 @@ def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataF
     return pd.DataFrame(rows), pd.DataFrame(small)
 
 
+def _paired(units: list[Unit], won: list[str]) -> pd.DataFrame:
+    """Each rung against the rung below and the top rung against the bottom one, on
+    the boards both played (the first ``min(n)`` of the start)."""
+    games = {(u.params["size"], u.params["rule"], u.params["policy"]): (u.params, w)
+             for u, w in zip(units, won) if u.params["kind"] == "games"}
+    pairs = [*zip(POLICIES[1:], POLICIES[:-1]), (POLICIES[-1], POLICIES[0])]
+    rows = []
+    for size in SIZES:
+        for rule, (x, y) in STARTS:
+            for policy, against in pairs:
+                (params, a), (_, b) = games[size, rule, policy], games[size, rule, against]
+                n = min(len(a), len(b))
+                tally = {"11": 0, "10": 0, "01": 0, "00": 0}
+                for i in range(n):
+                    tally[a[i] + b[i]] += 1
+                diff, low, high = paired_difference(tally["11"], tally["10"], tally["01"], tally["00"])
+                spec = Spec(**params["spec"])
+                rows.append({"board": size, "width": spec.width, "height": spec.height, "mines": spec.mines,
+                             "rule": rule, "click_x": x, "click_y": y, "policy": policy, "against": against,
+                             "n": n, "both": tally["11"], "policy_only": tally["10"], "against_only": tally["01"],
+                             "neither": tally["00"], "diff": diff, "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
 def _figure(df: pd.DataFrame):
     import matplotlib
 
@@ -183,10 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     units = _units(args.samples, args.headline, args.quick)
     parts = run_units(NAME, units, _work, args, CHUNK, "game")
+    # the games won, one character per game in board order, kept apart from the sums
+    won = ["".join(part.pop("won", "") for part in unit_parts) for unit_parts in parts]
     df, small = _rows(units, [merge_counts(p) for p in parts])
+    paired = _paired(units, won)
     df, timing = split_timings(df, KEYS, TIMING)
     cols = ["board", "rule", "click_x", "click_y", "policy", "n", "k", "p", "low", "high", "mean_guesses",
             "games_without_guess", "published"]
+    pcols = ["board", "rule", "policy", "against", "n", "policy_only", "against_only", "diff", "low", "high"]
     gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES)]
     md = "\n".join([
         "# Win rates along the policy ladder\n",
@@ -196,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         "`low`/`high` its Wilson 95% interval; `mean_guesses` counts the clicks made without proof after the "
         "first click. `published`: the strongest published player (JSMinesweeper) on that start.\n",
         markdown_table(df, columns=cols),
+        "\n## Each rung against the one below, on the same boards\n",
+        "Game by game on the boards both policies played (the first `n` of the start): `policy_only` and "
+        "`against_only` count the games only one of them won, `diff` is the difference in the share of games "
+        "won, and `low`/`high` its paired 95% interval (Newcombe, 1998); the last row of a start sets the top "
+        "rung against the bottom one.\n",
+        markdown_table(paired, columns=pcols),
         "\n## The exact optimum on small boards\n",
         "Every layout played (first click in the corner): `optimum` is the best win probability any player can "
         "reach; each policy's column is its exact win probability on the same layouts, and `gap` the "
@@ -210,8 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         markdown_table(timing),
     ])
     print(markdown_table(df, columns=cols), end="")
+    print(markdown_table(paired, columns=pcols), end="")
     print(markdown_table(small, columns=gaps), end="")
     print(markdown_table(timing), end="")
-    finish(out, NAME, args, {"summary": df, "optimum": small}, md, started, figures={"winrate": _figure(df)},
+    finish(out, NAME, args, {"summary": df, "paired": paired, "optimum": small}, md, started, figures={"winrate": _figure(df)},
            extra={"headline": args.headline}, timings=Timings(timing, timing_md))
     return 0
