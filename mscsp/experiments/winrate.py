@@ -156,20 +156,19 @@ def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataF
 def _paired(units: list[Unit], won: list[str]) -> pd.DataFrame:
     """Each rung against the rung below and the top rung against the bottom one, on
     the boards both played (the first ``min(n)`` of the start)."""
-    games = {(u.params["size"], u.params["rule"], u.params["policy"]): (u.params, w)
+    games = {(u.params["size"], u.params["rule"], u.params["policy"]): w
              for u, w in zip(units, won) if u.params["kind"] == "games"}
     pairs = [*zip(POLICIES[1:], POLICIES[:-1]), (POLICIES[-1], POLICIES[0])]
     rows = []
     for size in SIZES:
+        spec = PRESETS[size]
         for rule, (x, y) in STARTS:
             for policy, against in pairs:
-                (params, a), (_, b) = games[size, rule, policy], games[size, rule, against]
-                n = min(len(a), len(b))
                 tally = {"11": 0, "10": 0, "01": 0, "00": 0}
-                for i in range(n):
-                    tally[a[i] + b[i]] += 1
+                for mine, theirs in zip(games[size, rule, policy], games[size, rule, against]):
+                    tally[mine + theirs] += 1  # zip stops at the shorter: the boards both played
+                n = sum(tally.values())
                 diff, low, high = paired_difference(tally["11"], tally["10"], tally["01"], tally["00"])
-                spec = Spec(**params["spec"])
                 rows.append({"board": size, "width": spec.width, "height": spec.height, "mines": spec.mines,
                              "rule": rule, "click_x": x, "click_y": y, "policy": policy, "against": against,
                              "n": n, "both": tally["11"], "policy_only": tally["10"], "against_only": tally["01"],
@@ -256,6 +255,6 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown_table(paired, columns=pcols), end="")
     print(markdown_table(small, columns=gaps), end="")
     print(markdown_table(timing), end="")
-    finish(out, NAME, args, {"summary": df, "paired": paired, "optimum": small}, md, started, figures={"winrate": _figure(df)},
-           extra={"headline": args.headline}, timings=Timings(timing, timing_md))
+    finish(out, NAME, args, {"summary": df, "paired": paired, "optimum": small}, md, started,
+           figures={"winrate": _figure(df)}, extra={"headline": args.headline}, timings=Timings(timing, timing_md))
     return 0
