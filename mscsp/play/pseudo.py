@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..board import NEIGHBOUR_OFFSETS
 from ..counting import Counts, Probabilities, count_components
 from ..counting.combine import with_total
 from ..errors import InconsistentError, InputError
-from ..board import NEIGHBOUR_OFFSETS
 from ..position import Mark, Position
 
 __all__ = ["pseudo_fifties", "PATTERNS", "MAX_MISSING"]
