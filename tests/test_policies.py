@@ -178,7 +178,8 @@ def test_a_move_names_the_rung_that_decided_it():
     assert move.endgame.cell == move.cell and move.endgame.probability == Fraction(1, 2)
     assert move.endgame.layouts == 2
     # without the exact search the walled-off pair is the due guess
-    assert decide(fifty, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
+    due = decide(fifty, "+endgame", endgame_layouts=0)
+    assert due.rung is Policy.FIFTY and due.walled == (0, 2) and due.pseudo is None
     assert decide(fifty, "+lookahead").rung is Policy.LOOKAHEAD
     assert decide(fifty, "+lookahead").endgame is None
     # one mine beside the 1 leaves [3,0] and [4,0] safe: no rung needs to guess
@@ -209,6 +210,8 @@ def test_fifty_guesses_a_pseudo_fifty_before_a_safer_cell():
     probs = probabilities(pos)
     fifty = decide(pos, "+fifty")
     assert fifty.rung is Policy.FIFTY and g.coords(fifty.cell) in ((0, 2), (0, 3))
+    assert fifty.walled is None and fifty.cell in fifty.pseudo
+    assert all(probs.cells[c] == Fraction(1, 5) for c in fifty.pseudo)
     assert probs.cells[fifty.cell] == Fraction(1, 5)
     look = decide(pos, "+lookahead")
     assert probs.cells[look.cell] < Fraction(1, 5)
@@ -230,3 +233,14 @@ def test_endgame_plays_a_walled_off_set_exactly_when_the_board_is_too_big():
     assert move.rung is Policy.ENDGAME and move.walled == sets[0]
     assert move.cell == solve_walled(pos, sets[0]).cell
     assert decide(pos, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
+
+
+def test_the_web_explanation_says_why_a_fifty_guess_is_due():
+    from mscsp.web.jobs import solver_move
+
+    # the same two positions as above: a walled-off pair, and a pseudo-50/50
+    walled = solver_move("mines: 1\n.1.\n", "+fifty", 5.0)
+    assert walled["kind"] == "guess" and "walled off" in walled["text"] and "pseudo" not in walled["text"]
+    pseudo = solver_move("mines: 5\n23...\n.....\n.....\n.1...\n", "+fifty", 5.0)
+    assert pseudo["open"][0] in ([0, 2], [0, 3]) and "pseudo-50/50" in pseudo["text"]
+    assert pseudo["probability"] == 0.2

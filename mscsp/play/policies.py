@@ -219,13 +219,16 @@ class Move:
     ``+endgame`` decided, with the win probability the click gives. When the search
     played a walled-off set alone (:func:`~mscsp.play.endgame.solve_walled`),
     ``walled`` holds its cells, and the answer's layouts and win probability are
-    the set's own.
+    the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
+    the walled-off set it came from, or ``pseudo`` the pseudo-50/50s it was
+    chosen among (:func:`~mscsp.play.pseudo.pseudo_fifties`).
     """
 
     cell: int
     rung: Policy
     endgame: Endgame | None = None
     walled: tuple[int, ...] | None = None
+    pseudo: tuple[int, ...] | None = None
 
 
 def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
@@ -298,7 +301,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     pool = _pool(position, counts.system, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
         return Move(_progress(position, pool, probs, cache), Policy.PROGRESS)
-    skip_dead, rung = False, Policy.LOOKAHEAD
+    skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
         forced = unavoidable(counts.system, counts, {c for _, c in ranked})
         if forced:
@@ -311,14 +314,14 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
                 except BudgetExceeded:
                     pass
             pool = sorted(cells, key=lambda c: (probs.cells[c], c))
-            rung = Policy.FIFTY
+            rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
-            pseudo = pseudo_fifties(position, counts, probs, cache)
-            if pseudo:  # their risk is one the board already holds
-                pool = sorted(pseudo, key=lambda c: (probs.cells[c], c))
-                rung = Policy.FIFTY
-    return Move(_lookahead(position, pool, probs, cache, skip_dead), rung)
+            found = pseudo_fifties(position, counts, probs, cache)
+            if found:  # their risk is one the board already holds
+                pool = sorted(found, key=lambda c: (probs.cells[c], c))
+                rung, pseudo = Policy.FIFTY, tuple(sorted(found))
+    return Move(_lookahead(position, pool, probs, cache, skip_dead), rung, walled=walled, pseudo=pseudo)
 
 
 def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fraction, int]], candidates: int,

@@ -122,8 +122,12 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     elif move.endgame is not None:
         why = (f"exact play over the {move.endgame.layouts} layouts left: this click wins "
                f"{_percent(move.endgame.probability)} of them")
+    elif move.rung is Policy.FIFTY and move.walled:
+        why += (f"; this cell is one of {len(move.walled)} walled off, which no click elsewhere can tell apart, "
+                "so the guess is due anyway and taken now")
     elif move.rung is Policy.FIFTY:
-        why += "; a guess no click elsewhere can spare, taken now"
+        why += ("; a pseudo-50/50: wherever it is a mine, a twin layout with that mine moved shows the same "
+                "numbers, so its risk is one the board already holds, and it is taken now")
     elif p != least:
         why += "; this one gives the best chance of surviving it and the next click"
     x, y = g.coords(cell)
