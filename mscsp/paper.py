@@ -96,6 +96,8 @@ SOURCES = [
     Source("winrate/optimum.csv", ("board", "mines", "rule"),
            {"layouts": "int", "optimum": "pct2", "least-p": "pct2", "+endgame": "pct2", "gap least-p": "pp2",
             "gap +progress": "pp2", "gap +lookahead": "pp2", "gap +fifty": "pp2", "gap +endgame": "pp2"}),
+    Source("winrate/paired.csv", ("board", "rule", "policy", "against"),
+           {"n": "int", "policy_only": "int", "against_only": "int", "diff": "pp2", "low": "pp2", "high": "pp2"}),
     Source("winrate/timings.csv", ("board", "rule", "policy"), {"ms_per_game": "sig2", "ms_per_guess": "sig2"}),
     Source("consistency/summary.csv", ("variables", "ratio"),
            {**_PCT, "clauses": "int", "width": "int", "height": "int", "mean_cells": "int", "mean_clues": "int"}),
