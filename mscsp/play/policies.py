@@ -320,7 +320,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             found = pseudo_fifties(position, counts, probs, cache)
             if found:  # their risk is one the board already holds
                 pool = sorted(found, key=lambda c: (probs.cells[c], c))
-                rung, pseudo = Policy.FIFTY, tuple(sorted(found))
+                rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
     return Move(_lookahead(position, pool, probs, cache, skip_dead), rung, walled=walled, pseudo=pseudo)
 
 
