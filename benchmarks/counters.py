@@ -5,7 +5,7 @@ a board compiled from a 12-variable formula), the sample ``long_frontier.txt`` a
 few Expert positions from real play, each with and without its mine total. Every
 counter is given the same question — how many layouts fit — as it expects it:
 
-- mscsp: ``mscsp.counting.probabilities`` (which also gives every cell's probability,
+- mscsp: ``mscsp.analysis.counting.probabilities`` (which also gives every cell's probability,
   the others give the count only), exact integers;
 - pyganak (Ganak 2, exact projected model counting, PyPI ``pyganak``): the position's
   DIMACS export (``mscsp solve --dimacs``: clues in the binomial encoding, the total as
@@ -30,17 +30,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stress import LATTICE_30x6, compile_board, cnf_with, lattice, strip  # noqa: E402
+from stress import LATTICE_30x6, cnf_with, compile_board, lattice, strip  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _positions(folder: Path) -> dict[str, str]:
+    from mscsp.analysis.solvers import deduce
     from mscsp.board import Spec
     from mscsp.game import Game
     from mscsp.position import format_position
     from mscsp.rules import generate
-    from mscsp.solvers import deduce
 
     out = {
         "lattice 30x6/32": LATTICE_30x6,
@@ -67,7 +67,7 @@ def _positions(folder: Path) -> dict[str, str]:
 
 
 def _run_mscsp(text: str, total: bool, queue) -> None:
-    from mscsp.counting import probabilities
+    from mscsp.analysis.counting import probabilities
     from mscsp.position import parse_position
 
     position = parse_position(text)
@@ -79,8 +79,8 @@ def _run_mscsp(text: str, total: bool, queue) -> None:
 
 
 def _cnf(text: str, total: bool):
-    from mscsp.dimacs import position_to_cnf
     from mscsp.position import parse_position
+    from mscsp.reduction.dimacs import position_to_cnf
 
     cnf, var = position_to_cnf(parse_position(text), use_total=total)
     return [list(c) for c in cnf.clauses], cnf.variables, sorted(var.values())  # one variable per covered cell: project on them

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from probability import build_corpus  # noqa: E402
 
-from mscsp.constraints import build_constraints  # noqa: E402
-from mscsp.solvers.encoding import ENCODINGS  # noqa: E402
-from mscsp.solvers.sat import SatEngine  # noqa: E402
+from mscsp.analysis.constraints import build_constraints  # noqa: E402
+from mscsp.analysis.solvers.encoding import ENCODINGS  # noqa: E402
+from mscsp.analysis.solvers.sat import SatEngine  # noqa: E402
 
 BACKENDS = ["g4", "m22", "cd195", "mc"]
 

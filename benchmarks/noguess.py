@@ -4,7 +4,7 @@ For each row (board size and mine count; the click at the centre [width//2,
 height//2], rule ``opening``: the 3x3 around the click is mine-free, as ms_toollib
 does) four generators make ``--boards`` boards each:
 
-- ``mscsp retry``: :func:`mscsp.noguess.generate_no_guess` with ``method="retry"``
+- ``mscsp retry``: :func:`mscsp.play.noguess.generate_no_guess` with ``method="retry"``
   (rejection sampling; complete SAT solver with the mine total);
 - ``mscsp perturb``: the same with ``method="perturb"`` (Tatham-style changes where
   the solver is stuck);
@@ -57,7 +57,7 @@ import numpy as np
 
 from mscsp.board import Geometry, Layout, Spec, format_layout
 from mscsp.errors import GenerationError
-from mscsp.noguess import generate_no_guess
+from mscsp.play.noguess import generate_no_guess
 from mscsp.play.verify import verify
 
 DEFAULT_ROWS = "30x16/99,30x16/130,30x16/170,30x16/200,50x50/500,100x100/2000,100x100/3500"

@@ -2,14 +2,14 @@
 
 The corpus is built by playing seeded Expert games (30x16, 99 mines, opening rule
 at the centre [15,8]) with the complete solver: proven-safe cells are opened and
-proven mines flagged (``mscsp.solvers.deduce``); when nothing is proven, the covered
+proven mines flagged (``mscsp.analysis.solvers.deduce``); when nothing is proven, the covered
 cell with the least mine probability (mscsp's engine) is opened, and a mine ends the
 game. The player's position is kept after the opening, every few solver rounds and
 at every stuck position (never a won or lost game's final state), without duplicates.
 
 On each position both engines run in the same process, best of ``--repeat`` runs:
 
-- ``mscsp.counting.probabilities`` (exact fractions, the mine total used);
+- ``mscsp.analysis.counting.probabilities`` (exact fractions, the mine total used);
 - ``mscsp.analysis.analyse`` (everything ``mscsp solve`` computes: the proven cells
   with their explanations, the probabilities, the suggested click);
 - ``ms_toollib.cal_probability_onboard`` (Rust; PyPI ms-toollib), given the same
@@ -18,7 +18,7 @@ On each position both engines run in the same process, best of ``--repeat`` runs
 Every covered unflagged cell must agree to 1e-9, for the counting engine and for
 ``analyse``; disagreements are counted and the first ones shown. ``analyse``'s
 proven safe cells and mines must be exactly those the complete SAT solver proves
-(``mscsp.solvers.deduce``, timed apart). Prints median, p90 and max milliseconds per
+(``mscsp.analysis.solvers.deduce``, timed apart). Prints median, p90 and max milliseconds per
 position for each, the ratios of medians to ms_toollib, and the same timing and
 check on ``examples/positions/long_frontier.txt``. Needs ``pip install ms-toollib``
 (a benchmark-only dependency).
@@ -36,13 +36,13 @@ from pathlib import Path
 
 import numpy as np
 
-from mscsp.analysis import analyse
+from mscsp.analysis.counting import probabilities
+from mscsp.analysis.full import analyse
+from mscsp.analysis.solvers import deduce
 from mscsp.board import Spec
-from mscsp.counting import probabilities
 from mscsp.game import Game, Status
 from mscsp.position import Mark, Position, parse_position
 from mscsp.rules import generate
-from mscsp.solvers import deduce
 
 TOLERANCE = 1e-9
 SNAPSHOT_EVERY = 4  # solver rounds between snapshots of a game that is not stuck

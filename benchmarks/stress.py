@@ -141,9 +141,9 @@ def cnf_with(variables: int, clauses: int, satisfiable: bool, seed: int) -> str:
 
 def compile_board(cnf_text: str, folder: Path, name: str) -> tuple[Path, Path]:
     """The position and map ``mscsp from-cnf`` makes of a formula (with this checkout)."""
-    from mscsp.cnf import parse_dimacs
-    from mscsp.reduction import compile_cnf
     from mscsp.position import format_position
+    from mscsp.reduction.cnf import parse_dimacs
+    from mscsp.reduction.compile import compile_cnf
 
     compiled = compile_cnf(parse_dimacs(cnf_text))
     board = folder / f"{name}.txt"

@@ -6,7 +6,7 @@ click:
 
 - ``mscsp.verify`` with the complete SAT solver and the mine total, and again without
   the total (to compare like with like), and in ``quick`` mode with and without the
-  total (``mscsp.play.verify.dead_structure`` first: a mine and a safe cell no number can
+  total (``mscsp.play.dead.find_structure`` first: a mine and a safe cell no number can
   tell apart, a 2x2 block whose diagonals can swap, and without the total a safe cell
   walled in by mines answer "not solved" without playing; ms_toollib's
   ``unsolvable_structure`` templates are instances of these);

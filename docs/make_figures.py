@@ -24,13 +24,13 @@ from matplotlib.patches import Circle, Rectangle  # noqa: E402
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # document the checkout, not an installed copy
 
-from mscsp.analysis import analyse  # noqa: E402
+from mscsp.analysis.full import analyse  # noqa: E402
 from mscsp.board import Layout, Spec  # noqa: E402
-from mscsp.constraints import build_constraints  # noqa: E402
-from mscsp.counting.order import choose_order  # noqa: E402
-from mscsp.counting.variables import build_problem  # noqa: E402
+from mscsp.analysis.constraints import build_constraints  # noqa: E402
+from mscsp.analysis.counting.order import choose_order  # noqa: E402
+from mscsp.analysis.counting.variables import build_problem  # noqa: E402
 from mscsp.game import Game  # noqa: E402
-from mscsp.gadgets import GADGETS, TILE  # noqa: E402
+from mscsp.reduction.gadgets import GADGETS, TILE  # noqa: E402
 from mscsp.play.loop import Deducer  # noqa: E402
 from mscsp.position import Mark, Position, parse_position  # noqa: E402
 from mscsp import compile_cnf, parse_dimacs  # noqa: E402
@@ -271,7 +271,7 @@ def fig_verify(out: Path, png: bool) -> None:
 
 def fig_perturb(out: Path, png: bool) -> None:
     # the dead pair of fig_verify (seed 14): one perturbation moves its mine away
-    from mscsp.noguess import _pass_from_click, _Perturber  # private: the figure shows one step
+    from mscsp.play.noguess import _pass_from_click, _Perturber  # private: the figure shows one step
     from mscsp.rules import FirstClickRule
     from mscsp.sampling import as_generator
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from . import _moved
 from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
 from .errors import (
     BudgetExceeded,
@@ -43,35 +44,43 @@ from .errors import (
 )
 from .game import Action, ActionKind, Game, Replay, Status
 from .position import Mark, Position, format_position, parse_position
-from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, generate, place_mines
+from .rules import (
+    GENERATOR_VERSION,
+    FirstClickRule,
+    GeneratedBoard,
+    generate,
+    place_mines,
+)
+
+_moved.install()  # old module paths (mscsp.counting, mscsp.noguess, ...) keep working for a release
 
 #: What loads on first use: public name -> (module, attribute). Each of these modules
 #: pulls in a solver, counter or compiler, so ``import mscsp`` does not.
 _LAZY = {
-    # analysis: what a player sees, never a layout
+    # the analysis wing: what a player sees, never a layout
     "analyse": ("analysis", "analyse"),
     "Analysis": ("analysis", "Analysis"),
-    "solve": ("solvers", "solve"),
-    "deduce": ("solvers", "deduce"),
-    "SolverName": ("solvers", "SolverName"),
-    "SolveResult": ("solvers", "SolveResult"),
-    "probabilities": ("counting", "probabilities"),
-    "count_layouts": ("counting", "count_layouts"),
-    "Probabilities": ("counting", "Probabilities"),
-    "consistent": ("consistency", "decide"),
-    "Verdict": ("consistency", "Verdict"),
+    "solve": ("analysis", "solve"),
+    "deduce": ("analysis", "deduce"),
+    "SolverName": ("analysis", "SolverName"),
+    "SolveResult": ("analysis", "SolveResult"),
+    "probabilities": ("analysis", "probabilities"),
+    "count_layouts": ("analysis", "count_layouts"),
+    "Probabilities": ("analysis", "Probabilities"),
+    "consistent": ("analysis", "decide"),
+    "Verdict": ("analysis", "Verdict"),
     "opening_probability": ("odds", "opening_probability"),
     "wilson": ("stats", "wilson"),
-    # play: what holds a layout
+    # the play wing: what holds a layout
     "verify": ("play.verify", "verify"),
     "VerifyResult": ("play.verify", "VerifyResult"),
-    "generate_no_guess": ("noguess", "generate_no_guess"),
-    "NoGuessBoard": ("noguess", "NoGuessBoard"),
-    # Kaye's reduction and DIMACS
+    "generate_no_guess": ("play.noguess", "generate_no_guess"),
+    "NoGuessBoard": ("play.noguess", "NoGuessBoard"),
+    # the reduction wing: Kaye's reduction and DIMACS
     "compile_cnf": ("reduction", "compile_cnf"),
-    "CNF": ("cnf", "CNF"),
-    "parse_dimacs": ("cnf", "parse_dimacs"),
-    "position_to_cnf": ("dimacs", "position_to_cnf"),
+    "CNF": ("reduction", "CNF"),
+    "parse_dimacs": ("reduction", "parse_dimacs"),
+    "position_to_cnf": ("reduction", "position_to_cnf"),
 }
 
 

@@ -17,7 +17,15 @@ from . import __version__
 from .board import PRESETS, Spec, format_layout
 from .budget import DEFAULT_MEMORY, Budget
 from .errors import BudgetExceeded, InconsistentError, InputError, MscspError
-from .files import MAX_AREA, MAX_CELLS, MAX_SPARSE_CELLS, check_cells, check_output_file, check_output_folder, write_whole
+from .files import (
+    MAX_AREA,
+    MAX_CELLS,
+    MAX_SPARSE_CELLS,
+    check_cells,
+    check_output_file,
+    check_output_folder,
+    write_whole,
+)
 from .rules import FirstClickRule, generate
 
 __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
@@ -103,7 +111,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     click = args.click if args.click is not None else (spec.width // 2, spec.height // 2)
     extra: dict = {}
     if args.no_guess:
-        from .noguess import generate_no_guess
+        from .play.noguess import generate_no_guess
 
         result = generate_no_guess(
             spec, args.rule, click, args.seed, method=args.method, solver=args.solver,
@@ -171,9 +179,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from .files import read_source
     from .game import Replay
     from .terminal import render
-    from .files import read_source
 
     replay = Replay.from_json(read_source(args.file))
     game = replay.play()
@@ -187,13 +195,13 @@ SOLVERS = ["single-point", "subset", "sat"]
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .analysis import analyse
+    from .analysis.full import analyse
+    from .files import read_source
     from .position import parse_position
     from .report import error_record, solve_record, solve_text
-    from .files import read_source
 
     if args.dimacs:
-        from .dimacs import format_dimacs
+        from .reduction.dimacs import format_dimacs
 
         if len(args.files) != 1:
             raise InputError("--dimacs takes exactly one position file")
@@ -266,10 +274,10 @@ def _density(text: str):
 
 
 def _cmd_count(args: argparse.Namespace) -> int:
-    from .counting import probabilities
+    from .analysis.counting import probabilities
+    from .files import read_source
     from .position import parse_position
     from .report import decimal
-    from .files import read_source
 
     position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS, max_area=MAX_AREA)
     if args.no_total:
@@ -304,14 +312,14 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
 
 def _cmd_consistent(args: argparse.Namespace) -> int:
-    from .consistency import decide
-    from .position import parse_position
+    from .analysis.consistency import decide
     from .files import read_source
+    from .position import parse_position
 
     position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_SPARSE_CELLS)
     mapping = None
     if args.decode:
-        from .reduction import decode, read_map
+        from .reduction.compile import decode, read_map
 
         mapping = read_map(read_source(args.decode), position.geometry, source=args.decode)
     verdict = decide(position, time_limit=args.time_limit, memory_limit=args.memory_limit)
@@ -348,10 +356,10 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
 
 
 def _cmd_from_cnf(args: argparse.Namespace) -> int:
-    from .position import format_position
-    from .cnf import parse_dimacs
-    from .reduction import compile_cnf
     from .files import read_source
+    from .position import format_position
+    from .reduction.cnf import parse_dimacs
+    from .reduction.compile import compile_cnf
 
     if args.map:
         check_output_file(args.map)
@@ -359,7 +367,7 @@ def _cmd_from_cnf(args: argparse.Namespace) -> int:
     compiled = compile_cnf(cnf, max_cells=MAX_SPARSE_CELLS)
     text = format_position(compiled.position, [
         f"compiled by mscsp from-cnf from {args.formula}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
-        "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.gadgets)",
+        "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.reduction.gadgets)",
     ])
     if args.map:
         write_whole(args.map, compiled.map_json() + "\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from .analysis import Analysis
+from .analysis.full import Analysis
 from .position import Mark, Position
 
 __all__ = ["solve_record", "solve_text", "error_record", "decimal"]

@@ -35,7 +35,7 @@ def benchmark(name: str):
 def unavoidable_sets(position) -> list[tuple[int, ...]]:
     """:func:`mscsp.play.policies.unavoidable` of ``position``, its undecided cells
     being those whose mine probability is neither 0 nor 1."""
-    from mscsp.counting import count_components, probabilities
+    from mscsp.analysis.counting import count_components, probabilities
     from mscsp.play.policies import unavoidable
 
     counts = count_components(position)

@@ -7,16 +7,9 @@ independent of counting) and a local enumeration of each explanation's clues.
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import EXAMPLES
-from mscsp.analysis import analyse
-from mscsp.board import Spec
-from mscsp.game import Game, Status
-from mscsp.position import Mark
-from mscsp.rules import generate
-from mscsp.solvers import deduce
 from oracles import (
     assert_core_is_inconsistent_and_minimal,
     assert_explanation_is_valid_and_minimal,
@@ -25,6 +18,13 @@ from oracles import (
     single_point_closure,
 )
 from strategies import small_positions
+
+from mscsp.analysis.full import analyse
+from mscsp.analysis.solvers import deduce
+from mscsp.board import Spec
+from mscsp.game import Game, Status
+from mscsp.position import Mark
+from mscsp.rules import generate
 
 
 @settings(max_examples=EXAMPLES)

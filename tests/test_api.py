@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Modules that pull in a SAT solver, CP-SAT, networkx or the compiled loop: none of
 #: them may load with ``import mscsp``.
-HEAVY = ["pysat", "ortools", "networkx", "mscsp.solvers", "mscsp.counting", "mscsp.analysis",
-         "mscsp.noguess", "mscsp.play", "mscsp.reduction", "mscsp._fastplay"]
+HEAVY = ["pysat", "ortools", "networkx", "mscsp.analysis.solvers", "mscsp.analysis.counting", "mscsp.analysis",
+         "mscsp.play.noguess", "mscsp.play", "mscsp.reduction", "mscsp.play._fastplay"]
 
 
 def test_every_public_name_resolves_and_is_documented():
@@ -37,7 +37,7 @@ def test_the_engines_load_on_first_use_only():
             "print(' '.join(m for m in heavy if m in sys.modules))" % HEAVY)
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == ""
-    code = "import sys, mscsp; mscsp.analyse; print('mscsp.solvers' in sys.modules, 'mscsp.noguess' in sys.modules)"
+    code = "import sys, mscsp; mscsp.analyse; print('mscsp.analysis.solvers' in sys.modules, 'mscsp.play.noguess' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "False"]
 

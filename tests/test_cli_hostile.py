@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import POSITIONS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import POSITIONS
 from mscsp.cli import INTERNAL, main
 from mscsp.files import MAX_CELLS, MAX_FILE_BYTES
-from mscsp.cnf import parse_dimacs
-from mscsp.reduction import compile_cnf
+from mscsp.reduction.cnf import parse_dimacs
+from mscsp.reduction.compile import compile_cnf
 
 CNF = "p cnf 3 4\n1 -2 0\n2 3 0\n-1 -3 0\n1 2 3 0\n"
 

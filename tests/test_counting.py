@@ -3,19 +3,24 @@ from math import comb
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES, POSITIONS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles import brute_force
+from strategies import small_positions
 
-from conftest import EXAMPLES, POSITIONS
+from mscsp.analysis.constraints import build_constraints
+from mscsp.analysis.counting import (
+    count_layouts,
+    forced_cells,
+    probabilities,
+    tally_component,
+)
 from mscsp.board import Spec
-from mscsp.constraints import build_constraints
-from mscsp.counting import count_layouts, forced_cells, probabilities, tally_component
 from mscsp.errors import InconsistentError, InputError
 from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
-from oracles import brute_force
-from strategies import small_positions
 
 
 @pytest.fixture(params=["backtracking", "dp"])
@@ -103,7 +108,7 @@ def _per_cell(tally, pad):
 @given(position=small_positions(max_covered=12, allow_wrong=False))
 def test_both_backends_give_identical_integers(counting_path, position):
     s = build_constraints(position)
-    from mscsp.counting.cpsat import tally_component_cpsat
+    from mscsp.analysis.counting.cpsat import tally_component_cpsat
 
     for comp in s.components:
         dp = tally_component(s, comp, **counting_path)

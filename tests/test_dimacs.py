@@ -1,13 +1,13 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import brute_force
 from pysat.formula import CNF
 from pysat.solvers import Solver
+from strategies import small_positions
 
-from mscsp.dimacs import format_dimacs
 from mscsp.errors import InconsistentError
 from mscsp.position import parse_position
-from oracles import brute_force
-from strategies import small_positions
+from mscsp.reduction.dimacs import format_dimacs
 
 
 @settings(max_examples=150)

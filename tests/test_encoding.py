@@ -4,7 +4,7 @@ from math import comb
 import pytest
 from pysat.solvers import Solver
 
-from mscsp.solvers.encoding import ENCODINGS, exact_counter, exactly
+from mscsp.analysis.solvers.encoding import ENCODINGS, exact_counter, exactly
 
 
 def _projected_models(clauses, nv, lits):

@@ -8,12 +8,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from conftest import POSITIONS
-from mscsp.analysis import analyse
+
+from mscsp.analysis.counting import probabilities
+from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.budget import Budget
-from mscsp.counting import probabilities
 from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate

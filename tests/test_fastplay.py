@@ -11,17 +11,17 @@ import os
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
-from mscsp import fastplay
+from mscsp.analysis.solvers.result import SolverName
 from mscsp.board import Geometry, Layout, Spec
-from mscsp.noguess import _play
-from mscsp.rules import generate
-from mscsp.solvers.result import SolverName
+from mscsp.play import fastplay
 from mscsp.play.dead import dead_structure
+from mscsp.play.noguess import _play
 from mscsp.play.verify import verify
+from mscsp.rules import generate
 
 REQUIRED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
 

@@ -5,7 +5,7 @@ import pytest
 from mscsp.board import Spec
 from mscsp.cli import main
 from mscsp.errors import GenerationError, InputError
-from mscsp.noguess import generate_no_guess
+from mscsp.play.noguess import generate_no_guess
 from mscsp.play.verify import verify
 
 
@@ -71,7 +71,7 @@ def test_cli_no_guess(capsys):
 def test_perturbed_boards_do_not_depend_on_the_compiled_loop(monkeypatch, mines):
     """Same seed, same board, whether a machine built the C loop or not: its passes end
     where the Python loop's end, and the perturber reads nothing else."""
-    from mscsp import fastplay
+    from mscsp.play import fastplay
 
     spec, click = Spec(30, 16, mines), (15, 8)
     compiled = [generate_no_guess(spec, "opening", click, seed, method="perturb") for seed in range(4)]

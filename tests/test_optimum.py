@@ -11,10 +11,10 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-
 from conftest import benchmark
+
+from mscsp.analysis.counting import probabilities
 from mscsp.board import Spec
-from mscsp.counting import probabilities
 from mscsp.errors import InputError
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.position import Mark

@@ -6,17 +6,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from conftest import EXAMPLES, benchmark, unavoidable_sets
+from hypothesis import HealthCheck, given, settings
+from oracles import brute_force, brute_numbers
+from strategies import small_positions
+
 from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import Policy, choose, outcomes
 from mscsp.position import Mark
-from oracles import brute_force, brute_numbers
-from strategies import small_positions
 
 POLICIES = [p.value for p in Policy]
 
@@ -96,7 +96,7 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
 def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(position):
     # the rungs stop weighing a cell once the numbers left cannot lift it to the best
     # so far; weighing every candidate in full must pick the same cell
-    from mscsp.counting import count_components
+    from mscsp.analysis.counting import count_components
     from mscsp.errors import InconsistentError
     from mscsp.play.policies import _pool
 
@@ -198,7 +198,7 @@ def test_the_policy_benchmark_finds_both_weighings_agree(capsys):
 
 
 def test_fifty_guesses_a_pseudo_fifty_before_a_safer_cell():
-    from mscsp.counting import probabilities
+    from mscsp.analysis.counting import probabilities
     from mscsp.play.policies import decide
     from mscsp.position import parse_position
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from oracles import brute_force, brute_numbers
+from strategies import small_positions
 
-from mscsp.counting import count_components
+from mscsp.analysis.counting import count_components
 from mscsp.errors import InconsistentError, InputError
 from mscsp.play.pseudo import pseudo_fifties
 from mscsp.position import parse_position
-
-from oracles import brute_force, brute_numbers
-from strategies import small_positions
 
 
 def _structures(g, t):

@@ -5,16 +5,16 @@ from itertools import product
 from math import comb
 
 import pytest
+from oracles import enumerate_tile
 from pysat.solvers import Solver
 
+from mscsp.analysis.consistency import check_witness, decide
 from mscsp.cli import main
-from mscsp.consistency import check_witness, decide
 from mscsp.errors import InconsistentError
-from mscsp.gadgets import GADGETS, PORT, TILE
 from mscsp.position import parse_position
-from mscsp.cnf import CNF, parse_dimacs
-from mscsp.reduction import compile_cnf, decode, read_map
-from oracles import enumerate_tile
+from mscsp.reduction.cnf import CNF, parse_dimacs
+from mscsp.reduction.compile import compile_cnf, decode, read_map
+from mscsp.reduction.gadgets import GADGETS, PORT, TILE
 
 
 def _virtual(gadget):
@@ -158,7 +158,7 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
 
     import numpy as np
 
-    from mscsp.analysis import analyse
+    from mscsp.analysis.full import analyse
     from mscsp.board import Geometry
     from mscsp.game import Game
     from mscsp.report import solve_record
@@ -207,7 +207,7 @@ def _board_layouts(cnf: CNF) -> int:
 
 @pytest.mark.parametrize("seed", range(10))
 def test_counting_a_compiled_board_is_exact(seed):
-    from mscsp.counting import count_layouts
+    from mscsp.analysis.counting import count_layouts
 
     rng = random.Random(seed)
     n = rng.randint(4, 8)
@@ -225,8 +225,8 @@ def test_counting_a_twelve_variable_board_is_exact_and_quick():
     # once ran out of memory), counted exactly along its chains of links
     import time
 
+    from mscsp.analysis.counting import probabilities
     from mscsp.budget import Budget
-    from mscsp.counting import probabilities
 
     rng = random.Random(12)
     while True:

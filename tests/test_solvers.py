@@ -2,20 +2,9 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import EXAMPLES
-from mscsp.board import Spec
-from mscsp.consistency import decide
-from mscsp.constraints import Constraint, build_constraints
-from mscsp.solvers.propagation import Propagator
-from mscsp.errors import InconsistentError
-from mscsp.game import Game, Status
-from mscsp.position import parse_position
-from mscsp.rules import generate
-from mscsp.solvers import deduce, solve
-from mscsp.solvers.local import forced_by, pair_reason
 from oracles import (
     assert_core_is_inconsistent_and_minimal,
     assert_explanation_is_valid_and_minimal,
@@ -24,6 +13,17 @@ from oracles import (
     single_point_closure,
 )
 from strategies import small_positions
+
+from mscsp.analysis.consistency import decide
+from mscsp.analysis.constraints import Constraint, build_constraints
+from mscsp.analysis.solvers import deduce, solve
+from mscsp.analysis.solvers.local import forced_by, pair_reason
+from mscsp.analysis.solvers.propagation import Propagator
+from mscsp.board import Spec
+from mscsp.errors import InconsistentError
+from mscsp.game import Game, Status
+from mscsp.position import parse_position
+from mscsp.rules import generate
 
 SOLVERS = ["single-point", "subset", "sat"]
 
@@ -292,7 +292,7 @@ def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(po
 
 
 def test_a_clue_with_one_covered_cell_names_that_cell_alone():
-    from mscsp.solvers.explain import _need
+    from mscsp.analysis.explain import _need
 
     one = parse_position("1.\n")
     assert _need(one, build_constraints(one), 0) == "the 1 at [0,0] needs one mine at [1,0]"

@@ -1,12 +1,12 @@
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import brute_neighbours
 
 from mscsp.board import Geometry, Layout, Spec
 from mscsp.errors import InputError
-from mscsp.rules import generate
 from mscsp.play.verify import verify
-from oracles import brute_neighbours
+from mscsp.rules import generate
 
 
 def test_a_fifty_fifty_is_not_solved():
@@ -146,8 +146,8 @@ def test_dead_pair_across_the_board():
 def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
     """The complete rung decided by counting or by SAT, in the Python loop or the
     compiled one: the same cells open in the same number of rounds."""
-    from mscsp import fastplay
     from mscsp.game import Game
+    from mscsp.play import fastplay
     from mscsp.play.loop import Deducer
 
     engines = ("count", "sat", "auto") if total else ("sat", "auto")

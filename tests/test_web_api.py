@@ -15,16 +15,16 @@ import sys
 import time
 
 import pytest
+from conftest import POSITIONS, four_lattices
 from starlette.testclient import TestClient
 
-from conftest import POSITIONS, four_lattices
-from mscsp.analysis import analyse
+from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
+from mscsp.play.verify import verify
 from mscsp.position import format_position, parse_position
 from mscsp.report import solve_record
 from mscsp.rules import generate
-from mscsp.play.verify import verify
 from mscsp.web.app import STATIC, create_app
 from mscsp.web.command import loopback_hosts, register
 from mscsp.web.settings import Settings

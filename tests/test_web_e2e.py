@@ -34,8 +34,9 @@ except ImportError:
         raise
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-from conftest import POSITIONS, four_lattices, REPO  # noqa: E402
-from mscsp.analysis import analyse  # noqa: E402
+from conftest import POSITIONS, REPO, four_lattices  # noqa: E402
+
+from mscsp.analysis.full import analyse  # noqa: E402
 from mscsp.board import Spec  # noqa: E402
 from mscsp.game import Game  # noqa: E402
 from mscsp.position import Position, format_position, parse_position  # noqa: E402

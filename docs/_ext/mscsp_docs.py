@@ -20,7 +20,8 @@
 
 ``.. module-sections::`` (one module per line of content)
     A section with the ``automodule`` of each module; a package brings all its
-    public modules. A public module of mscsp that no page lists is a build warning.
+    public modules but those listed after it, which keep their place in the list.
+    A public module of mscsp that no page lists is a build warning.
 
 Pages that use these directives are re-read on every build, so what they show is
 never older than the code.
@@ -310,15 +311,17 @@ class ModuleSections(SphinxDirective):
         if not hasattr(env, "mscsp_api_modules"):
             env.mscsp_api_modules = {}
         lines: list[str] = []
-        for entry in (line.strip() for line in self.content):
-            if not entry:
-                continue
+        entries = [line.strip() for line in self.content if line.strip()]
+        for i, entry in enumerate(entries):
             try:
                 names = public_modules(entry)
             except ImportError as exc:
                 logger.warning(f"module-sections: cannot import {entry}: {exc}", location=self.get_location())
                 continue
+            later = entries[i + 1:]
             for name in names:
+                if name != entry and any(name == e or name.startswith(e + ".") for e in later):
+                    continue  # shown where the list names it (or the package holding it)
                 env.mscsp_api_modules[name] = env.docname
                 title = f"``{name}``"
                 lines += [title, "-" * len(title), "", f".. automodule:: {name}", ""]

@@ -4,7 +4,7 @@ Random 3-CNF formulas (three distinct variables per clause, random signs) with `
 variables and ``m = ratio * n`` clauses, at ratios through the satisfiability
 threshold near 4.26, are compiled into positions by ``mscsp from-cnf``
 (:mod:`mscsp.reduction`) and decided by ``mscsp consistent``
-(:func:`mscsp.consistency.decide`). For every formula the board's verdict is checked
+(:func:`mscsp.analysis.consistency.decide`). For every formula the board's verdict is checked
 against a direct SAT call on the formula, and a witness is decoded back into an
 assignment that must satisfy it. Rows give the share of satisfiable formulas
 (Wilson 95%), the board size, and the time to decide the board against the time to
@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 from pysat.solvers import Solver
 
-from ..consistency import decide
-from ..cnf import CNF
-from ..reduction import compile_cnf, decode, read_map
+from ..analysis.consistency import decide
+from ..reduction.cnf import CNF
+from ..reduction.compile import compile_cnf, decode, read_map
 from ..stats import wilson
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings

@@ -2,7 +2,7 @@
 
 For each board size and density, no-guess boards (complete deduction with the mine
 total, opening at the centre) are generated with both methods of
-:mod:`mscsp.noguess`: ``retry`` (rejection sampling: exactly uniform over no-guess
+:mod:`mscsp.play.noguess`: ``retry`` (rejection sampling: exactly uniform over no-guess
 boards) and ``perturb`` (Tatham-style changes where the solver is stuck). Rows give
 the share generated within the time limit (Wilson 95%), seconds per accepted board
 (mean, median, p90), attempts and perturbations.
@@ -27,7 +27,7 @@ import pandas as pd
 from ..board import Spec
 from ..errors import GenerationError
 from ..metrics import bbbv
-from ..noguess import generate_no_guess
+from ..play.noguess import generate_no_guess
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
 from .runner import Chunk, Unit, sample_seeds

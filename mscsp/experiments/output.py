@@ -166,7 +166,7 @@ def provenance(argv: list[str] | None = None) -> dict:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
-    from .. import fastplay
+    from ..play import fastplay
 
     return {
         "command_line": " ".join(argv if argv is not None else sys.argv),

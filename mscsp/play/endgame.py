@@ -10,7 +10,7 @@ from this position on, which the heuristic rungs of :mod:`mscsp.play.policies`
 are not; JSMinesweeper's solver does the same with a brute-force search once few
 solutions remain.
 
-The layouts are listed from the clue equations (:mod:`mscsp.constraints`) by
+The layouts are listed from the clue equations (:mod:`mscsp.analysis.constraints`) by
 backtracking over the cells next to a number, each completed frontier assignment
 spread over the cells away from the numbers in every way the mine total allows;
 all of them are equally likely.
@@ -36,7 +36,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..constraints import build_constraints
+from ..analysis.constraints import build_constraints
 from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import Search

@@ -8,9 +8,9 @@ grid and an ``open`` callback that never reads the mines).
 
 The single-point rules are kept up to date incrementally as cells open (each event
 touches only the clues around it); when they stall, the solver's own rung (subset or
-complete) is asked once through :func:`mscsp.solvers.deduce`, the ladder's one entry
+complete) is asked once through :func:`mscsp.analysis.solvers.deduce`, the ladder's one entry
 point, with the engine and budgets the caller chose. The compiled loop of
-:mod:`mscsp.fastplay` keeps exactly these rounds, so the two count the same steps;
+:mod:`mscsp.play.fastplay` keeps exactly these rounds, so the two count the same steps;
 and knowledge only grows, so the cells a sound solver ends up opening do not depend
 on the order in which its deductions are applied.
 
@@ -25,11 +25,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..analysis.solvers import deduce
+from ..analysis.solvers.result import SolverName
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark
-from ..solvers import deduce
-from ..solvers.result import SolverName
 from .policies import Policy, choose
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
@@ -136,7 +136,7 @@ class Deducer:
         Bytes the process may hold, checked at every stall: past them the play
         stops with BudgetExceeded (memory).
     engine : {'auto', 'sat', 'count'}
-        What decides the complete rung at a stall (:class:`mscsp.solvers.Engine`).
+        What decides the complete rung at a stall (:class:`mscsp.analysis.solvers.Engine`).
     state_limit : int
         Counting table entries allowed at a stall before ``auto`` asks SAT.
 
@@ -171,7 +171,7 @@ class Deducer:
         """Deduce and play until the game is over or nothing more can be proven.
 
         The single-point rules run to a fixed point; at a stall the solver's rung
-        (subset or complete) is asked once through :func:`mscsp.solvers.deduce`,
+        (subset or complete) is asked once through :func:`mscsp.analysis.solvers.deduce`,
         and what it proves is played. The compiled loop keeps the same rounds.
         """
         game, rules = self.game, self.rules

@@ -2,7 +2,7 @@
 
 Each policy is a function of what the player sees (the position with its proven
 mines flagged and the mine total), never of the layout, and all of them read the
-exact counts of :mod:`mscsp.counting`. They form a ladder, each rung keeping the
+exact counts of :mod:`mscsp.analysis.counting`. They form a ladder, each rung keeping the
 one below for what it does not decide:
 
 ``least-p``
@@ -55,12 +55,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..constraints import ConstraintSystem
-from ..counting import Counts, Probabilities, count_components
-from ..counting.combine import poly_mul, with_total
+from ..analysis.constraints import ConstraintSystem
+from ..analysis.counting import Counts, Probabilities, count_components
+from ..analysis.counting.combine import poly_mul, with_total
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
-from .endgame import ENDGAME_LAYOUTS, ENDGAME_NODES, Endgame, solve_endgame, solve_walled
+from .endgame import (
+    ENDGAME_LAYOUTS,
+    ENDGAME_NODES,
+    Endgame,
+    solve_endgame,
+    solve_walled,
+)
 from .pseudo import pseudo_fifties
 
 __all__ = ["Policy", "choose", "decide", "Move", "outcomes", "Outcome", "unavoidable"]
@@ -124,7 +130,7 @@ def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[O
     """Every number ``cell`` can show, with its layouts and the least mine probability after.
 
     The layouts of all outcomes add up to the layouts in which ``cell`` is safe.
-    ``cache`` (see :func:`mscsp.counting.count_components`) lets the outcomes of
+    ``cache`` (see :func:`mscsp.analysis.counting.count_components`) lets the outcomes of
     several cells of one position share the counts of the parts they leave alone.
 
     Examples

@@ -23,7 +23,7 @@ exact: two layout counts of the same engine must be equal.
 Examples
 --------
 >>> from mscsp.position import parse_position
->>> from mscsp.counting import count_components
+>>> from mscsp.analysis.counting import count_components
 >>> pos = parse_position("mines: 3\\n01..\\n12..\\n..2.\\n")
 >>> counts = count_components(pos)
 >>> [pos.geometry.coords(c) for c in pseudo_fifties(pos, counts, counts.probabilities())]
@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..analysis.counting import Counts, Probabilities, count_components
+from ..analysis.counting.combine import with_total
 from ..board import NEIGHBOUR_OFFSETS
-from ..counting import Counts, Probabilities, count_components
-from ..counting.combine import with_total
 from ..errors import InconsistentError, InputError
 from ..position import Mark, Position
 
@@ -89,7 +89,7 @@ def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cac
     counts, probs : Counts, Probabilities
         The position's exact counts and probabilities (with the mine total).
     cache : dict, optional
-        Shared with :func:`mscsp.counting.count_components`, so the parts of the
+        Shared with :func:`mscsp.analysis.counting.count_components`, so the parts of the
         board a structure leaves alone are counted once.
 
     Raises

@@ -6,7 +6,7 @@ opens the proven-safe ones and flags the proven mines, until the board is won or
 solver proves nothing new — in the manner of Simon Tatham's Mines, whose solver gets a
 knowledge grid and an ``open`` callback and never reads the mines.
 
-Both play loops, the compiled one (:mod:`mscsp.fastplay`) and the Python reference
+Both play loops, the compiled one (:mod:`mscsp.play.fastplay`) and the Python reference
 (:mod:`mscsp.play.loop`), run the single-point rules to a fixed point and, at a
 stall, call the solver's stronger rung once; knowledge only grows, so the cells a
 sound solver finally opens do not depend on the order of its deductions, and the two
@@ -19,11 +19,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .. import fastplay
-from ..budget import Budget
+from ..analysis.solvers.result import SolverName
 from ..board import Layout
+from ..budget import Budget
 from ..game import Game, Status
-from ..solvers.result import SolverName
+from . import fastplay
 from .dead import describe_structure, find_structure
 from .loop import Deducer
 
@@ -51,7 +51,7 @@ class VerifyResult:
     reason : str or None
         The dead structure that decided the board without playing, if one did.
     engine : {'compiled', 'python', 'structure'}
-        What decided the board: the compiled play loop of :mod:`mscsp.fastplay`,
+        What decided the board: the compiled play loop of :mod:`mscsp.play.fastplay`,
         the Python loop (the reference, and the fallback when the extension is
         missing or hands a board back), or a dead structure found without playing.
     """
@@ -95,7 +95,7 @@ def verify(
 
     The one place verification is decided. With ``quick``, a dead structure
     (:mod:`mscsp.play.dead`) answers "not solved" at once. Otherwise the board is
-    played by the compiled loop (:mod:`mscsp.fastplay`) when it was built and can
+    played by the compiled loop (:mod:`mscsp.play.fastplay`) when it was built and can
     answer (the single-point and complete solvers, boards of up to 65,536 positions,
     stalls within ``node_limit`` search nodes), else by the Python loop
     (:class:`mscsp.play.loop.Deducer`). Both open the same cells in the same rounds,

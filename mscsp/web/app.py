@@ -38,24 +38,24 @@ import time
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.datastructures import MutableHeaders
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..analysis.constraints import build_constraints
+from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
-from ..constraints import build_constraints
 from ..errors import InputError, MscspError, ParseError
 from ..game import ActionKind, Game
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
 from ..sampling import fresh_seed
-from ..solvers.result import SolverName
 from . import jobs
 from .games import GameEntry, GameStore, game_view, play_move, replay_record
 from .replays import load_replay

@@ -20,7 +20,7 @@ from typing import Awaitable, Callable
 from ..board import Spec
 from ..errors import IllegalMove, InputError
 from ..game import ActionKind, Game
-from ..noguess import NoGuessBoard
+from ..play.noguess import NoGuessBoard
 from ..rules import FirstClickRule
 from .validate import RequestError
 

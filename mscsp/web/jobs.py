@@ -8,9 +8,9 @@ checked, and the answer is exactly what ``mscsp solve --json`` prints.
 
 from __future__ import annotations
 
-from ..analysis import analyse
+from ..analysis.full import analyse
 from ..board import Spec
-from ..noguess import NoGuessBoard, generate_no_guess
+from ..play.noguess import NoGuessBoard, generate_no_guess
 from ..position import parse_position
 from ..report import solve_record
 
@@ -50,7 +50,7 @@ def no_guess_board(
     """A board that the complete solver, with the mine total, finishes from ``click``.
 
     Uses Tatham-style perturbation, which finds boards quickly even where few random
-    boards are no-guess (see :mod:`mscsp.noguess`).
+    boards are no-guess (see :mod:`mscsp.play.noguess`).
 
     Raises
     ------
@@ -86,10 +86,10 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     >>> move["kind"], move["open"]
     ('proven', [[3, 0]])
     """
-    from ..counting import probabilities
+    from ..analysis.counting import probabilities
+    from ..analysis.solvers import deduce
     from ..play.policies import Policy, decide
     from ..position import Mark
-    from ..solvers import deduce
 
     position = parse_position(text)
     g = position.geometry

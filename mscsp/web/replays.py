@@ -20,7 +20,7 @@ import time
 from ..board import Layout, Spec
 from ..errors import InputError
 from ..game import ActionKind, Game, Replay
-from ..noguess import NOGUESS_VERSION
+from ..play.noguess import NOGUESS_VERSION
 from ..rules import FirstClickRule, GeneratedBoard
 
 __all__ = ["ResumableClock", "LoadedReplay", "load_replay"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..counting import DEFAULT_STATE_LIMIT
+from ..analysis.counting import DEFAULT_STATE_LIMIT
 
 __all__ = ["Settings"]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ParseError
+from ..errors import ParseError
 
 __all__ = ["CNF", "parse_dimacs"]
 

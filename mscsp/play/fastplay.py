@@ -7,7 +7,7 @@ deductions nor the cheaper stages tried first change which cells end up open. Th
 loop in ``_fastplay.c`` therefore runs single-point rules to a fixed point and, at a
 stall, enumerates every frontier component over groups of cells with identical
 clues (minesweepr's supercells), combining their achievable mine counts with the
-mine total exactly as :func:`mscsp.counting.forced_cells` does. The Python loop
+mine total exactly as :func:`mscsp.analysis.counting.forced_cells` does. The Python loop
 (:class:`mscsp.play.loop.Deducer`) keeps the same rounds, so the two open the same
 cells in the same number of steps, which the tests check on random boards.
 
@@ -29,8 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .board import Geometry, Layout
-from .solvers.result import SolverName
+from ..analysis.solvers.result import SolverName
+from ..board import Geometry, Layout
 
 try:
     from . import _fastplay

@@ -104,7 +104,9 @@ def wire_clash(system: ConstraintSystem, eq_ids: list[int], *, deadline: float, 
     shown to be needed (the set is still a clash). None when the clues are
     satisfiable or the first question runs out of time.
     """
-    from pysat.solvers import Solver  # imported when needed, as in mscsp.solvers.sat._Part
+    from pysat.solvers import (
+        Solver,  # imported when needed, as in mscsp.analysis.solvers.sat._Part
+    )
 
     constraints = system.constraints
     links = [e for e in eq_ids if is_link(constraints[e])]

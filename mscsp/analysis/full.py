@@ -22,11 +22,11 @@ import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .budget import DEFAULT_MEMORY, Budget
+from ..budget import DEFAULT_MEMORY, Budget
+from ..errors import InconsistentError
+from ..position import Position
 from .constraints import build_constraints
 from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
-from .errors import InconsistentError
-from .position import Position
 from .solvers import SolveResult, SolverName, deduce, solve
 
 __all__ = ["Analysis", "analyse", "PROOF_SHARE", "EXACT_SHARE"]

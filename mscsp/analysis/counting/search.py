@@ -47,8 +47,8 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
-    >>> from mscsp.counting.variables import build_problem
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> from mscsp.analysis.counting.variables import build_problem
     >>> s = build_constraints(parse_position(".2.\\n...\\n"))
     >>> ways, kinds = search(build_problem(s, s.components[0]), 100)
     >>> ways

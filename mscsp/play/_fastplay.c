@@ -2,7 +2,7 @@
  * The verifier's play loop in C: open what complete deduction proves, from a click,
  * until the board is won or nothing more can be proven.
  *
- * This is an accelerator for mscsp.fastplay; mscsp.play.loop.Deducer is the reference it
+ * This is an accelerator for mscsp.play.fastplay; mscsp.play.loop.Deducer is the reference it
  * is tested against. The closure of complete deduction is unique (knowledge only
  * grows, so the order of sound deductions does not change what is finally opened),
  * so this loop opens exactly the cells the reference opens, in the same rounds (both
@@ -17,7 +17,7 @@
  * group the mine counts of its component at which it can hold a mine and at which it
  * can hold a safe cell. With the mine total, the component counts that the rest of the
  * board can complete are found by sum sets of achievable counts (prefix and suffix),
- * as in mscsp.counting.forced_cells. A cell is proven exactly when one value is never
+ * as in mscsp.analysis.counting.forced_cells. A cell is proven exactly when one value is never
  * achievable at a feasible count. The search is bounded by a node budget; past it the
  * caller falls back to the reference.
  */

@@ -3,7 +3,7 @@
 Variable ``i`` (1-based) is the i-th covered cell in row order: true means a mine.
 Each clue is an exact-k constraint in the binomial encoding (no auxiliary
 variables); the mine total, when known, is a sequential counter whose auxiliary
-variables are fully defined (:func:`~mscsp.solvers.encoding.exact_counter`). Every
+variables are fully defined (:func:`~mscsp.analysis.solvers.encoding.exact_counter`). Every
 layout consistent with the position is therefore exactly one model: a plain model
 counter's answer is ``mscsp count``'s. A ``c p show`` line names the cell variables
 for projected counters as well.
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from pysat.formula import IDPool
 
+from ..analysis.constraints import build_constraints
+from ..analysis.solvers.encoding import exact_counter, exactly
+from ..position import Position
 from .cnf import CNF
-from .constraints import build_constraints
-from .position import Position
-from .solvers.encoding import exact_counter, exactly
 
 __all__ = ["position_to_cnf", "format_dimacs"]
 

@@ -24,7 +24,7 @@ Two methods:
     does a mine move onto an open cell or off a flag. Every change is followed by a
     pass from scratch, as in Tatham's generator, and the first pass that finishes
     accepts the board; after a few changes without progress it starts over from a
-    fresh draw. The compiled play loop (:mod:`mscsp.fastplay`) makes a pass from
+    fresh draw. The compiled play loop (:mod:`mscsp.play.fastplay`) makes a pass from
     scratch cheaper than continuing one in Python. This biases the layout distribution;
     ``experiments/noguess_cost.py`` measures how (per-cell mine frequencies and 3BV
     against retry boards).
@@ -41,16 +41,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..analysis.solvers.result import SolverName
+from ..board import Layout, Spec
+from ..budget import Budget
+from ..errors import Choice, GenerationError
+from ..game import Game, Status
+from ..rules import (
+    GENERATOR_VERSION,
+    FirstClickRule,
+    GeneratedBoard,
+    max_mines,
+    place_mines,
+)
+from ..sampling import (
+    as_generator,
+    bounded,
+    fresh_seed,
+    sample_without_replacement,
+    weighted_sample,
+)
 from . import fastplay
-from .board import Layout, Spec
-from .budget import Budget
-from .errors import Choice, GenerationError
-from .game import Game, Status
-from .play.loop import Deducer
-from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, max_mines, place_mines
-from .sampling import as_generator, bounded, fresh_seed, sample_without_replacement, weighted_sample
-from .solvers.result import SolverName
-from .play.verify import verify
+from .loop import Deducer
+from .verify import verify
 
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 

@@ -3,22 +3,22 @@
 A pipeline of pure stages, after minesweepr's and JSMinesweeper's probability
 engines, with exact integers throughout:
 
-1. **Equations** — :func:`mscsp.constraints.build_constraints`; clues linked through
+1. **Equations** — :func:`mscsp.analysis.constraints.build_constraints`; clues linked through
    shared cells form independent components.
-2. **Variables** (:mod:`~mscsp.counting.variables`) — cells touched by the same clues
+2. **Variables** (:mod:`~mscsp.analysis.counting.variables`) — cells touched by the same clues
    become one group, chains of ``1`` links one two-valued variable.
-3. **Order** (:mod:`~mscsp.counting.order`) — the cheapest of several processing
+3. **Order** (:mod:`~mscsp.analysis.counting.order`) — the cheapest of several processing
    orders (frontier greedy, row and column sweeps, reverse Cuthill–McKee), scored by
    a bound on the width of the tables it would build.
 4. **Tallies** — for each component, the weight of its consistent assignments by
    mine count and every group's mines among them: small components by backtracking
-   (:mod:`~mscsp.counting.search`), the rest by a forward–backward dynamic programme
-   (:mod:`~mscsp.counting.sweep`) that checks its time and memory budget before it
+   (:mod:`~mscsp.analysis.counting.search`), the rest by a forward–backward dynamic programme
+   (:mod:`~mscsp.analysis.counting.sweep`) that checks its time and memory budget before it
    grows.
-5. **Estimates** (:mod:`~mscsp.counting.estimate`) — where a component is too wide
+5. **Estimates** (:mod:`~mscsp.analysis.counting.estimate`) — where a component is too wide
    for its budget, sequential Monte Carlo gives every probability with a 95%
    interval, labelled as an estimate; or no number, with the reason.
-6. **Combination** (:mod:`~mscsp.counting.combine`) — components convolve over the
+6. **Combination** (:mod:`~mscsp.analysis.counting.combine`) — components convolve over the
    mine count, the unconstrained cells add ``C(U, u)``, the total picks the
    coefficient: exact :class:`fractions.Fraction` probabilities and an exact layout
    count. Without a total the components are weighed alone (one per consistent
@@ -36,10 +36,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..budget import Budget
+from ...budget import Budget
+from ...errors import BudgetExceeded, InconsistentError, InputError
+from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
-from ..errors import BudgetExceeded, InconsistentError, InputError
-from ..position import Position
 from .combine import (
     Group,
     Probabilities,
@@ -63,7 +63,6 @@ __all__ = [
     "Probabilities",
     "Counts",
     "StateLimit",
-    "group_cells",
     "tally_component",
     "probabilities",
     "count_components",
@@ -89,16 +88,6 @@ _EXACT_SHARE = 0.6
 ESTIMATE_SECONDS = 2.0
 
 _METHOD = "sequential Monte Carlo (resampled importance sampling) along the counting order, 16 runs"
-
-
-def group_cells(system: ConstraintSystem, component: tuple[int, ...]) -> list[Group]:
-    """Split a component's cells into groups with identical clue sets (ordered by first cell)."""
-    by_set: dict[tuple[int, ...], list[int]] = {}
-    for c in system.component_cells(component):
-        by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
-    groups = [Group(tuple(cells), key) for key, cells in by_set.items()]
-    groups.sort(key=lambda g: g.cells[0])
-    return groups
 
 
 def _groups_of(problem: Problem) -> tuple[Group, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Choice
+from ...errors import Choice
 
 __all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation"]
 

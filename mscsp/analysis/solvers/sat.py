@@ -29,9 +29,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..budget import Budget
+from ...budget import Budget
+from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ConstraintSystem, ParityForest, is_link
-from ..errors import BudgetExceeded, InconsistentError, Resource
 from .encoding import exactly
 from .local import pair_reason, single_clue_reasons
 from .propagation import Propagator
@@ -62,7 +62,7 @@ _SHRINK_LIMIT = 400
 
 
 def _prune_hanging_links(system: ConstraintSystem, eq_ids: list[int]) -> list[int]:
-    """The clues without the links left hanging (see :func:`~mscsp.solvers.wires.prune_hanging`):
+    """The clues without the links left hanging (see :func:`~mscsp.analysis.solvers.wires.prune_hanging`):
     what is left of each wire joins the clues that need it."""
     constraints = system.constraints
     units = [(list(constraints[e].cells), list(constraints[e].cells) if is_link(constraints[e]) else [])
@@ -477,7 +477,7 @@ class SatEngine:
         (default: the engine's). None when ``extra`` and the clues are satisfiable or
         the first call runs out of time. When the core explains a cell that no clue
         and no pair of clues forces on their own (the caller has checked, see
-        :func:`~mscsp.solvers.local.pair_reason`), ``single_and_pairs_fail`` says so:
+        :func:`~mscsp.analysis.solvers.local.pair_reason`), ``single_and_pairs_fail`` says so:
         sets of at most two clues without the total then need no SAT call.
         """
         deadline = self.deadline if deadline is None else deadline
@@ -757,7 +757,7 @@ class SatEngine:
 
         ``known`` must hold only cells that the clues (and the total) force. A cell
         that one clue forces alone takes that clue, one that a pair of clues forces
-        takes the pair (both found in closed form, see :mod:`mscsp.solvers.local`);
+        takes the pair (both found in closed form, see :mod:`mscsp.analysis.solvers.local`);
         for the others a core is shrunk by deletion on a plain encoding: first of the
         cell's component alone, without the total, and only when that does not force
         the cell, of the whole frontier with the total. Solvers are built only for

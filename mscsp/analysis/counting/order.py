@@ -55,8 +55,8 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
-    >>> from mscsp.counting.variables import build_problem
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> from mscsp.analysis.counting.variables import build_problem
     >>> s = build_constraints(parse_position("1" * 12 + "\\n" + "." * 12 + "\\n"))  # a strip
     >>> p = build_problem(s, s.components[0])
     >>> score_order(p, range(len(p.variables))).width_log2  # two open clues of range 2 at most

@@ -2,9 +2,9 @@
 
 Each component's cells are Boolean variables (cells, not groups), each clue a linear
 equality; CP-SAT's solution callback tallies the solutions by mine count and, for
-every cell, how often it holds a mine. It shares nothing with the dynamic programme
-of :mod:`mscsp.counting`'s dynamic programme but the input equations, so the tests can demand identical
-integers from both. Enumeration is exponential: this backend is for cross-checks
+every cell, how often it holds a mine. It shares nothing with the dynamic programme of
+:mod:`mscsp.analysis.counting` but the input equations, so the tests can demand
+identical integers from both. Enumeration is exponential: this backend is for cross-checks
 and small components (``mscsp solve --counter cpsat``).
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
+from ...errors import BudgetExceeded, Resource
 from ..constraints import ConstraintSystem
-from ..errors import BudgetExceeded, Resource
-from .combine import Tally
+from .combine import Group, Tally
 
 __all__ = ["tally_component_cpsat"]
 
@@ -33,6 +33,16 @@ class _Tally(cp_model.CpSolverSolutionCallback):
         for i, v in enumerate(values):
             if v:
                 self.per_cell[i][k] += 1
+
+
+def _groups(system: ConstraintSystem, component: tuple[int, ...]) -> list[Group]:
+    """The component's cells in groups with identical clue sets (ordered by first cell), as the DP reports them."""
+    by_set: dict[tuple[int, ...], list[int]] = {}
+    for c in system.component_cells(component):
+        by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
+    groups = [Group(tuple(cells), key) for key, cells in by_set.items()]
+    groups.sort(key=lambda g: g.cells[0])
+    return groups
 
 
 def tally_component_cpsat(system: ConstraintSystem, component: tuple[int, ...], *, time_limit: float = 600.0) -> Tally:
@@ -59,9 +69,7 @@ def tally_component_cpsat(system: ConstraintSystem, component: tuple[int, ...], 
     if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         raise BudgetExceeded(f"CP-SAT enumeration of a {len(cells)}-cell component did not finish in "
                              f"{time_limit:g} s", Resource.TIME)
-    from . import group_cells
-
-    groups = group_cells(system, component)
+    groups = _groups(system, component)
     mines = []
     for g in groups:
         row = [0] * (len(cells) + 1)

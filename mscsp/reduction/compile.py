@@ -1,6 +1,6 @@
 """Kaye's reduction: a CNF formula becomes a position consistent exactly when it is satisfiable.
 
-The gadgets of :mod:`mscsp.gadgets` are composed on a grid of tiles:
+The gadgets of :mod:`mscsp.reduction.gadgets` are composed on a grid of tiles:
 
 - one column per variable that occurs in the formula; its top tile is a terminal
   (``SRC``) whose covered cell *is* the variable (a mine means true), and below it a
@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import Geometry, Layout
+from ..board import Geometry, Layout
+from ..errors import InputError
+from ..files import Fields, cell_of, check_cells, load_json
+from ..position import Mark, Position
 from .cnf import CNF
-from .errors import InputError
-from .files import Fields, cell_of, check_cells, load_json
 from .gadgets import GADGETS, PORT, TILE
-from .position import Mark, Position
 
 __all__ = ["Compiled", "compile_cnf", "CnfMap", "read_map", "decode", "MAP_FORMAT"]
 
@@ -90,7 +90,7 @@ def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
 
     Examples
     --------
-    >>> from mscsp.cnf import parse_dimacs
+    >>> from mscsp.reduction.cnf import parse_dimacs
     >>> c = compile_cnf(parse_dimacs("p cnf 2 2\\n1 2 0\\n-1 0\\n"))
     >>> c.position.geometry.width, c.position.geometry.height
     (42, 63)
@@ -191,7 +191,7 @@ def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
 
     Examples
     --------
-    >>> from mscsp.cnf import parse_dimacs
+    >>> from mscsp.reduction.cnf import parse_dimacs
     >>> c = compile_cnf(parse_dimacs("p cnf 2 1\\n1 -2 0\\n"))
     >>> read_map(c.map_json(), c.position.geometry).cells == c.variables
     True

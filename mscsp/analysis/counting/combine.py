@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import comb
 from typing import NamedTuple
 
-from ..errors import InconsistentError, InputError
+from ...errors import InconsistentError, InputError
 
 __all__ = ["Group", "Tally", "Probabilities", "with_total", "without_total", "conditional_given_rest",
            "poly_mul", "unpack", "support", "sum_support", "NO_TOTAL_MODEL"]

@@ -31,7 +31,7 @@ def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.analysis.constraints import build_constraints
     >>> single_clue_reasons(build_constraints(parse_position("0..\\n.2.\\n")))
     {1: (0, False), 3: (0, False)}
     """
@@ -50,7 +50,7 @@ def forced_by(constraints: list[Constraint], cell: int) -> bool | None:
 
     Examples
     --------
-    >>> from mscsp.constraints import Constraint
+    >>> from mscsp.analysis.constraints import Constraint
     >>> one, two = Constraint((0, 1), 1, 10), Constraint((0, 1, 2), 2, 11)  # a 1 and a 2 side by side
     >>> forced_by([one, two], 2), forced_by([one, two], 0), forced_by([two], 2)
     (True, None, None)
@@ -75,7 +75,7 @@ def pair_reason(system: ConstraintSystem, cell: int, mine: bool,
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.analysis.constraints import build_constraints
     >>> s = build_constraints(parse_position("-12-\\n....\\n"))  # a 1-2: [3,1] is a mine
     >>> pair_reason(s, 7, True, {}), pair_reason(s, 5, True, {})
     ((0, 1), None)

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import Layout
-from .budget import Budget
+from ..board import Layout
+from ..budget import Budget
+from ..errors import InconsistentError, MscspError
+from ..position import Position
 from .constraints import build_constraints
-from .errors import InconsistentError, MscspError
-from .position import Position
-from .solvers.explain import describe_contradiction
+from .explain import describe_contradiction
 from .solvers.result import Contradiction
 from .solvers.sat import SatEngine
 

@@ -12,10 +12,10 @@ is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
 
 from __future__ import annotations
 
-from ..constraints import ConstraintSystem
 from ..position import Position
-from ..wording import cell_name, clue_name
-from ..wording import number_word as _n
+from .constraints import ConstraintSystem
+from .wording import cell_name, clue_name
+from .wording import number_word as _n
 
 __all__ = ["describe_deduction", "describe_contradiction", "cells_text"]
 
@@ -72,7 +72,7 @@ def describe_deduction(
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.analysis.constraints import build_constraints
     >>> p = parse_position(".2.\\n")
     >>> s = build_constraints(p)
     >>> describe_deduction(p, s, [0, 2], True, (1,), False)

@@ -22,9 +22,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .budget import Budget
-from .errors import InconsistentError
-from .position import Position
+from ..budget import Budget
+from ..errors import InconsistentError
+from ..position import Position
 from .wording import clue_name, count_words
 
 __all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints"]

@@ -33,7 +33,7 @@ from math import comb
 
 import numpy as np
 
-from ..budget import Budget
+from ...budget import Budget
 from .combine import conditional_given_rest, poly_mul
 from .sweep import Arithmetic, _Plan
 from .variables import Problem

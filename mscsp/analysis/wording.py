@@ -14,7 +14,7 @@ Examples
 
 from __future__ import annotations
 
-from .position import Position
+from ..position import Position
 
 __all__ = ["cell_name", "clue_name", "number_word", "count_words"]
 

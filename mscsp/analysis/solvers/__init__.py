@@ -19,12 +19,19 @@ from __future__ import annotations
 
 import time
 
+from ...errors import BudgetExceeded, InconsistentError
+from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
-from ..errors import BudgetExceeded, InconsistentError
-from ..position import Position
-from .explain import describe_contradiction, describe_deduction
+from ..explain import describe_contradiction, describe_deduction
 from .propagation import Propagator, minimal_reason
-from .result import Contradiction, Deduction, Engine, Explanation, SolveResult, SolverName
+from .result import (
+    Contradiction,
+    Deduction,
+    Engine,
+    Explanation,
+    SolveResult,
+    SolverName,
+)
 from .sat import SatEngine
 
 __all__ = [
@@ -107,7 +114,9 @@ def deduce(
         prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
         return prop.known, True
     if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
-        from ..counting import forced_cells  # counting builds on the constraint layer, not on solvers
+        from ..counting import (
+            forced_cells,  # counting builds on the constraint layer, not on solvers
+        )
 
         try:
             return forced_cells(position, system=system, state_limit=state_limit), True

@@ -105,7 +105,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.analysis.constraints import build_constraints
     >>> s = build_constraints(parse_position(".1.1.\\n"))  # two links: [0,0] = [4,0] = not [2,0]
     >>> p = build_problem(s, s.components[0])
     >>> [(v.kinds, [o.mines for o in v.options]) for v in p.variables], p.targets

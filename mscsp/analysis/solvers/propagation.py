@@ -27,8 +27,8 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ...errors import InconsistentError
 from ..constraints import ConstraintSystem
-from ..errors import InconsistentError
 
 __all__ = ["Propagator", "minimal_reason"]
 
@@ -315,7 +315,7 @@ def minimal_reason(system: ConstraintSystem, cell: int, mine: bool, reason: tupl
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> from mscsp.constraints import build_constraints
+    >>> from mscsp.analysis.constraints import build_constraints
     >>> s = build_constraints(parse_position("-111\\n...-\\n"))
     >>> p = Propagator(s, subset=True).run()
     >>> sorted(p.reason[4][0])  # [0,1] is safe: three clues accumulated on the way

@@ -1,0 +1,90 @@
+"""Module paths from before the wings, kept working for one release.
+
+The engines moved into three wings (:mod:`mscsp.analysis`, :mod:`mscsp.play`,
+:mod:`mscsp.reduction`). A script that still writes ``import mscsp.counting`` or
+``from mscsp.noguess import generate_no_guess`` gets the module at its new place,
+the very same module object (so classes, caches and ``isinstance`` agree), and a
+:class:`DeprecationWarning` naming the new path. The old paths go in the next release.
+
+In a fresh process::
+
+    import mscsp.counting
+    # DeprecationWarning: mscsp.counting moved to mscsp.analysis.counting; the old path goes in the next release
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import warnings
+
+__all__ = ["MOVED", "install"]
+
+#: Old module path -> new one. A moved package takes its submodules along
+#: (``mscsp.counting.combine`` is ``mscsp.analysis.counting.combine``), except where a
+#: submodule moved on its own (``mscsp.solvers.explain``).
+MOVED = {
+    "mscsp.constraints": "mscsp.analysis.constraints",
+    "mscsp.wording": "mscsp.analysis.wording",
+    "mscsp.consistency": "mscsp.analysis.consistency",
+    "mscsp.solvers.explain": "mscsp.analysis.explain",
+    "mscsp.solvers": "mscsp.analysis.solvers",
+    "mscsp.counting": "mscsp.analysis.counting",
+    "mscsp.fastplay": "mscsp.play.fastplay",
+    "mscsp.noguess": "mscsp.play.noguess",
+    "mscsp.cnf": "mscsp.reduction.cnf",
+    "mscsp.dimacs": "mscsp.reduction.dimacs",
+    "mscsp.gadgets": "mscsp.reduction.gadgets",
+}
+
+
+def new_path(name: str) -> str | None:
+    """Where an old module path lives now, or None when it did not move.
+
+    >>> new_path("mscsp.counting.combine"), new_path("mscsp.solvers.explain"), new_path("mscsp.board")
+    ('mscsp.analysis.counting.combine', 'mscsp.analysis.explain', None)
+    """
+    if name in MOVED:
+        return MOVED[name]
+    head, _, tail = name.rpartition(".")
+    while head:
+        if head in MOVED:
+            return f"{MOVED[head]}.{name[len(head) + 1:]}"
+        head, _, tail = head.rpartition(".")
+    return None
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads an old path as the module at the new one (imported there, if not yet)."""
+
+    def __init__(self, target: str):
+        self.target = target
+        self._spec = None
+
+    def create_module(self, spec):
+        old = spec.name
+        warnings.warn(f"{old} moved to {self.target}; the old path goes in the next release",
+                      DeprecationWarning, stacklevel=2)  # the import system's own frames are not counted
+        module = importlib.import_module(self.target)
+        self._spec = module.__spec__
+        return module
+
+    def exec_module(self, module) -> None:
+        # the import system stamps the old path's spec on the module; give it its own back
+        module.__spec__ = self._spec
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("mscsp."):
+            return None
+        new = new_path(name)
+        return None if new is None else importlib.util.spec_from_loader(name, _Alias(new))
+
+
+def install() -> None:
+    """Put the finder first on :data:`sys.meta_path` (once)."""
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())

@@ -1,0 +1,54 @@
+"""The analysis wing: everything that reads a position and never a layout.
+
+A position is what a player sees (numbers, covered cells, flags and, when known, the
+mine total). From it this wing builds the clue equations
+(:mod:`~mscsp.analysis.constraints`), proves cells along the solver ladder
+(:mod:`~mscsp.analysis.solvers`: single-point, subset, complete SAT), counts layouts
+and mine probabilities exactly (:mod:`~mscsp.analysis.counting`), decides
+consistency with a witness or a core (:mod:`~mscsp.analysis.consistency`), puts
+proofs and contradictions into words (:mod:`~mscsp.analysis.explain`) and brings it
+all together for one position (:mod:`~mscsp.analysis.full`).
+
+This module is the wing's face: what the play wing, the web pages and the experiments
+use. Nothing here imports :mod:`mscsp.play`, which alone holds layouts, so no solver
+can read the hidden mines (``tests/test_layers.py`` checks the direction of every
+import).
+
+Examples
+--------
+>>> from mscsp.position import parse_position
+>>> from mscsp.analysis import analyse, count_layouts
+>>> pos = parse_position("mines: 2\\n.....\\n.121.\\n")
+>>> sorted(analyse(pos).result.mines), count_layouts(pos)
+([1, 3], 1)
+"""
+
+from .consistency import Verdict, decide
+from .constraints import Constraint, ConstraintSystem, build_constraints
+from .counting import (
+    DEFAULT_STATE_LIMIT,
+    Counts,
+    Probabilities,
+    count_components,
+    count_layouts,
+    probabilities,
+)
+from .full import Analysis, analyse
+from .solvers import (
+    Contradiction,
+    Deduction,
+    Engine,
+    Explanation,
+    SolveResult,
+    SolverName,
+    deduce,
+    solve,
+)
+
+__all__ = [
+    "analyse", "Analysis",
+    "solve", "deduce", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
+    "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
+    "decide", "Verdict",
+    "build_constraints", "ConstraintSystem", "Constraint",
+]
