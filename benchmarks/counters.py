@@ -55,7 +55,7 @@ def _positions(folder: Path) -> dict[str, str]:
         game = Game.from_board(b)
         game.reveal(b.click)
         while True:
-            known, _ = deduce(game.position(), "sat")
+            known = deduce(game.position(), "sat").by_index
             safe = [c for c, mine in known.items() if not mine and not game.is_revealed(c)]
             if not safe or game.status.over:
                 break

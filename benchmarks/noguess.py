@@ -221,7 +221,7 @@ def _mscsp_generate(method: str, row: Row, ss: np.random.SeedSequence, budget: f
     except GenerationError as exc:
         return Outcome(False, time.perf_counter() - t0, exc.attempts, note="GenerationError")
     seconds = time.perf_counter() - t0
-    return Outcome(True, seconds, res.attempts, res.perturbations, mines=res.board.layout.mines.copy())
+    return Outcome(True, seconds, res.attempts, res.perturbations, mines=res.layout.mines.copy())
 
 
 # -- checks --------------------------------------------------------------------------

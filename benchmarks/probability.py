@@ -58,7 +58,7 @@ def _play(board, every: int):
     rounds = 0
     while game.status is Status.PLAYING:
         position = game.position()
-        known, _ = deduce(position, "sat")
+        known = deduce(position, "sat").by_index
         new = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}
         stuck = not new
         if stuck or rounds % every == 0:
@@ -153,10 +153,8 @@ def time_analyse(position: Position, repeat: int):
 
 def proof_mismatch(analysis) -> bool:
     """Whether the analysis proves other cells than the complete SAT solver does."""
-    known, complete = deduce(analysis.position, "sat")
-    mines = {c for c, mine in known.items() if mine}
-    safe = set(known) - mines
-    return not complete or set(analysis.result.mines) != mines or set(analysis.result.safe) != safe
+    proven = deduce(analysis.position, "sat")
+    return not proven.complete or analysis.mines != proven.mines or analysis.safe != proven.safe
 
 
 def disagreements(position: Position, ours, theirs) -> list[tuple[int, object, object]]:

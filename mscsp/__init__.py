@@ -7,32 +7,38 @@ no-guess generation, and Kaye's reduction of SAT to Minesweeper consistency.
 
 Everything a researcher needs is here at the top level. The model (boards,
 positions, games) loads with the package; the engines load on first use, so
-``import mscsp`` stays quick. Cells are given as ``(x, y)``: column, then row,
-from the top-left corner. Results name cells by flat index ``y * width + x``
-(``position.geometry.coords(i)`` turns one back into ``(x, y)``).
+``import mscsp`` stays quick. Cells go in and come out as ``(x, y)``: column, then
+row, from the top-left corner; lists of cells are in row order (by ``y``, then
+``x``). One verb per question: :func:`analyse` (everything: proofs with reasons,
+probabilities, a suggested click), :func:`deduce` (proven cells alone, fast),
+:func:`probabilities` and :func:`count_layouts` (counting), :func:`decide`
+(consistency, with a witness or a core), :func:`verify` (does a solver finish a
+board without a guess?).
 
 Examples
 --------
 >>> import mscsp
 >>> pos = mscsp.parse_position("mines: 2\\n.....\\n.121.\\n")
 >>> a = mscsp.analyse(pos)
->>> [pos.geometry.coords(c) for c in a.result.mines], a.probabilities.cells[0]
-([(1, 0), (3, 0)], Fraction(0, 1))
->>> mscsp.count_layouts(pos)
-1
+>>> a.mines, a.probability((0, 0)), mscsp.count_layouts(pos)
+(((1, 0), (3, 0)), Fraction(0, 1), 1)
+>>> mscsp.deduce(pos, "single-point").safe  # no clue decides a cell alone
+()
 >>> board = mscsp.generate(mscsp.Spec.preset("beginner"), "opening", (4, 4), seed=42)
 >>> game = mscsp.Game.from_board(board)
->>> _ = game.reveal((4, 4))
->>> game.position().number(board.cell)
-0
+>>> opened = game.reveal((4, 4))
+>>> opened[0], game.position().number(board.cell)
+((4, 4), 0)
 """
 
 from __future__ import annotations
 
+import warnings
 from importlib import import_module
 
 from . import _moved
 from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
+from .budget import Budget
 from .errors import (
     BudgetExceeded,
     GenerationError,
@@ -60,15 +66,21 @@ _LAZY = {
     # the analysis wing: what a player sees, never a layout
     "analyse": ("analysis", "analyse"),
     "Analysis": ("analysis", "Analysis"),
-    "solve": ("analysis", "solve"),
     "deduce": ("analysis", "deduce"),
+    "Proven": ("analysis", "Proven"),
     "SolverName": ("analysis", "SolverName"),
+    "Engine": ("analysis", "Engine"),
     "SolveResult": ("analysis", "SolveResult"),
+    "Explanation": ("analysis", "Explanation"),
+    "Contradiction": ("analysis", "Contradiction"),
+    "Deduction": ("analysis", "Deduction"),
     "probabilities": ("analysis", "probabilities"),
     "count_layouts": ("analysis", "count_layouts"),
     "Probabilities": ("analysis", "Probabilities"),
-    "consistent": ("analysis", "decide"),
+    "decide": ("analysis", "decide"),
     "Verdict": ("analysis", "Verdict"),
+    "ConstraintSystem": ("analysis", "ConstraintSystem"),
+    "Constraint": ("analysis", "Constraint"),
     "opening_probability": ("odds", "opening_probability"),
     "wilson": ("stats", "wilson"),
     # the play wing: what holds a layout
@@ -76,11 +88,19 @@ _LAZY = {
     "VerifyResult": ("play.verify", "VerifyResult"),
     "generate_no_guess": ("play.noguess", "generate_no_guess"),
     "NoGuessBoard": ("play.noguess", "NoGuessBoard"),
+    "Method": ("play.noguess", "Method"),
     # the reduction wing: Kaye's reduction and DIMACS
     "compile_cnf": ("reduction", "compile_cnf"),
+    "Compiled": ("reduction", "Compiled"),
     "CNF": ("reduction", "CNF"),
     "parse_dimacs": ("reduction", "parse_dimacs"),
     "position_to_cnf": ("reduction", "position_to_cnf"),
+}
+
+#: Old names, kept for one release: name -> (module, attribute, what to use instead).
+_DEPRECATED = {
+    "consistent": ("analysis", "decide", "mscsp.decide"),
+    "solve": ("analysis.solvers", "solve", "mscsp.analyse (proofs with reasons) or mscsp.deduce (proofs alone)"),
 }
 
 
@@ -95,6 +115,10 @@ def __getattr__(name: str):
     elif name in _LAZY:
         module, attribute = _LAZY[name]
         value = getattr(import_module(f".{module}", __name__), attribute)
+    elif name in _DEPRECATED:
+        module, attribute, instead = _DEPRECATED[name]
+        warnings.warn(f"mscsp.{name} is deprecated: use {instead}", DeprecationWarning, stacklevel=2)
+        return getattr(import_module(f".{module}", __name__), attribute)  # not kept: each use warns
     else:
         raise AttributeError(f"module 'mscsp' has no attribute {name!r}")
     globals()[name] = value  # later look-ups skip this function
@@ -111,6 +135,7 @@ __all__ = [
     "Mark", "Position", "format_position", "parse_position",
     "GENERATOR_VERSION", "FirstClickRule", "GeneratedBoard", "generate", "place_mines",
     "Action", "ActionKind", "Game", "Replay", "Status",
+    "Budget",
     # errors
     "MscspError", "InputError", "ParseError", "IllegalMove", "InconsistentError", "GenerationError",
     "BudgetExceeded",

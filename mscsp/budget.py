@@ -16,10 +16,14 @@ from dataclasses import dataclass
 
 from .errors import BudgetExceeded, InputError, Resource
 
-__all__ = ["Budget", "DEFAULT_MEMORY", "UNLIMITED", "resident_bytes"]
+__all__ = ["Budget", "DEFAULT_MEMORY", "DEFAULT_STATE_LIMIT", "UNLIMITED", "resident_bytes"]
 
 #: Default memory allowance of one computation: what a laptop can spare.
 DEFAULT_MEMORY = 1 << 30
+
+#: Default bound on the entries of one counting table (the ``state_limit`` of every
+#: function that counts) before a component is declared too large to count exactly.
+DEFAULT_STATE_LIMIT = 200_000
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             use_total=not args.no_total, max_attempts=args.max_attempts, time_limit=args.time_limit,
             memory_limit=args.memory_limit,
         )
-        board = result.board
+        board = result
         attempts, seconds = result.attempts, result.seconds
         extra = {"method": result.method.value, "solver": result.solver.value, "mine_total": result.use_total,
                  "perturbations": result.perturbations, "guarantee": result.guarantee}
@@ -223,12 +223,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             position,
             args.solver,
             use_total=not args.no_total,
-            counter=args.counter,
+            backend=args.counter,
             density=args.density,
             time_limit=args.time_limit,
             memory_limit=args.memory_limit,
         )
-        if not analysis.result.consistent:
+        if not analysis.consistent:
             worst = max(worst, 1)
         shown = None if name == "-" else name
         if args.json:
@@ -327,7 +327,6 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
     if verdict.consistent and mapping is not None:
         assignment = decode(verdict.witness, mapping)
     if args.json:
-        g = position.geometry
         record: dict = {"file": args.file, "consistent": verdict.consistent, "seconds": round(verdict.seconds, 6)}
         if verdict.consistent:
             record["witness"] = verdict.witness.rows()
@@ -335,7 +334,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
                 record["assignment"] = {str(v): b for v, b in sorted(assignment.items())}
         else:
             c = verdict.contradiction
-            record["contradiction"] = {"clues": [list(g.coords(x)) for x in c.clues], "total": c.uses_total,
+            record["contradiction"] = {"clues": [list(xy) for xy in c.clues], "total": c.uses_total,
                                        "minimal": c.minimal, "text": c.text}
         sys.stdout.write(json.dumps(record) + "\n")
     elif verdict.consistent:
@@ -344,9 +343,8 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(format_layout(verdict.witness, [f"a layout consistent with {args.file} (checked)"]))
     else:
-        g = position.geometry
         c = verdict.contradiction
-        names = ", ".join(f"[{x},{y}]" for x, y in (g.coords(k) for k in c.clues))
+        names = ", ".join(f"[{x},{y}]" for x, y in c.clues)
         sys.stdout.write(f"inconsistent: {c.text}\n")
         if names:
             sys.stdout.write(f"clues that cannot all hold: {names}" + (" and the mine total" if c.uses_total else "")

@@ -88,12 +88,12 @@ class Game:
     Examples
     --------
     >>> g = Game(Layout.from_rows(["*...", "....", "..*."]))
-    >>> g.reveal((3, 0))  # a zero: its region opens (cells as flat indices y * 4 + x)
-    (3, 7, 6, 2, 5, 1)
+    >>> g.reveal((3, 0))  # a zero: its region opens
+    ((3, 0), (3, 1), (2, 1), (2, 0), (1, 1), (1, 0))
     >>> g.position().rows()
     ['.100', '.211', '....']
     >>> g.flag((0, 0)); g.chord((1, 0))  # the 1 at [1, 0] has its flag: open the rest
-    (4,)
+    ((0, 1),)
     >>> for xy in ((0, 2), (1, 2), (3, 2)): _ = g.reveal(xy)
     >>> g.status
     <Status.WON: 'won'>
@@ -264,14 +264,13 @@ class Game:
         if self._recording:
             self._actions.append(Action(kind, cell, self._clock() - self._created))
 
-    def reveal(self, where: tuple[int, int]) -> tuple[int, ...]:
+    def reveal(self, where: tuple[int, int]) -> tuple[tuple[int, int], ...]:
         """Open the cell at ``(x, y)``; a zero opens its region. Returns the newly
-        opened cells as flat indices ``y * width + x`` (the game's internal
-        numbering, as in :class:`Action`).
+        opened cells as ``(x, y)``, in the order they opened.
 
         Revealing a flagged or already open cell does nothing. Revealing a mine loses.
         """
-        return self.reveal_index(self._at(where))
+        return tuple(map(self._geometry.coords, self.reveal_index(self._at(where))))
 
     def reveal_index(self, cell: int) -> tuple[int, ...]:
         """:meth:`reveal` by flat index, for play loops and replays that work in indices."""
@@ -352,14 +351,14 @@ class Game:
         self._record(ActionKind.UNFLAG, cell)
         self._flagged[cell] = 0
 
-    def chord(self, where: tuple[int, int]) -> tuple[int, ...]:
+    def chord(self, where: tuple[int, int]) -> tuple[tuple[int, int], ...]:
         """Open the covered, unflagged neighbours of the open number at ``(x, y)``
-        when its flags match it; returns the opened cells as flat indices.
+        when its flags match it; returns the opened cells as ``(x, y)``.
 
         When the adjacent flag count differs from the number, nothing happens (as in
         the classic game). A wrong flag can make a chord open a mine and lose.
         """
-        return self._chord(self._check(self._at(where)))
+        return tuple(map(self._geometry.coords, self._chord(self._check(self._at(where)))))
 
     def _chord(self, cell: int) -> tuple[int, ...]:
         if not self._revealed[cell]:

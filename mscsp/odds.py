@@ -28,6 +28,7 @@ All results are exact :class:`fractions.Fraction` values.
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 from math import comb
 
@@ -44,22 +45,32 @@ def _c(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
-def opening_probability(geometry: Geometry, mines: int, rule: FirstClickRule | str, click: int) -> Fraction:
-    """The exact probability that the first click at ``click`` opens a region.
+def opening_probability(geometry: Geometry, mines: int, rule: FirstClickRule | str,
+                        click: tuple[int, int]) -> Fraction:
+    """The exact probability that the first click at ``click``, ``(x, y)``, opens a region.
 
     Examples
     --------
     >>> g = Geometry(30, 16)
-    >>> round(float(opening_probability(g, 99, "uniform", g.index(15, 8))), 4)
+    >>> round(float(opening_probability(g, 99, "uniform", (15, 8))), 4)
     0.1226
-    >>> round(float(opening_probability(g, 99, "safe", g.index(15, 8))), 4)
+    >>> round(float(opening_probability(g, 99, "safe", (15, 8))), 4)
     0.1545
     >>> # beside the top-left corner a moved mine always lands next to the click
-    >>> cell = g.index(1, 1)
-    >>> opening_probability(g, 99, "winxp", cell) == Fraction(381, 480) * opening_probability(g, 99, "safe", cell)
+    >>> opening_probability(g, 99, "winxp", (1, 1)) == Fraction(381, 480) * opening_probability(g, 99, "safe", (1, 1))
     True
     """
-    rule = FirstClickRule.parse(rule)
+    if isinstance(click, (int, np.integer)) and not isinstance(click, bool):
+        warnings.warn("opening_probability takes the click as (x, y); a flat index is deprecated",
+                      DeprecationWarning, stacklevel=2)
+        if not geometry.is_cell(int(click)):
+            raise InputError(f"{click} is not a cell of this {geometry.width}x{geometry.height} board")
+        return _opening(geometry, mines, FirstClickRule.parse(rule), int(click))
+    return _opening(geometry, mines, FirstClickRule.parse(rule), geometry.cell(click, "click"))
+
+
+def _opening(geometry: Geometry, mines: int, rule: FirstClickRule, click: int) -> Fraction:
+    """:func:`opening_probability` of the click at flat index ``click``."""
     if mines > max_mines(geometry, rule, click):
         raise InputError(f"{mines} mines do not fit under rule {rule.value!r}")
     n = geometry.size
@@ -84,13 +95,14 @@ def opening_probability(geometry: Geometry, mines: int, rule: FirstClickRule | s
     return Fraction(n - mines, n) * safe + Fraction(mines, n) * hit
 
 
-def opening_map(geometry: Geometry, mines: int, rule: FirstClickRule | str) -> dict[int, Fraction]:
-    """The exact opening probability of every cell as first click.
+def opening_map(geometry: Geometry, mines: int, rule: FirstClickRule | str) -> dict[tuple[int, int], Fraction]:
+    """The exact opening probability of every cell ``(x, y)`` as first click, in row order.
 
     Examples
     --------
     >>> m = opening_map(Geometry(3, 3), 1, "safe")
-    >>> m[0], m[4]
+    >>> m[(0, 0)], m[(1, 1)]
     (Fraction(5, 8), Fraction(0, 1))
     """
-    return {c: opening_probability(geometry, mines, rule, c) for c in geometry.cells.tolist()}
+    rule = FirstClickRule.parse(rule)
+    return {geometry.coords(c): _opening(geometry, mines, rule, c) for c in geometry.cells.tolist()}

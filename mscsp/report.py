@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from .analysis.full import Analysis
-from .position import Mark, Position
+from .position import Mark
 
 __all__ = ["solve_record", "solve_text", "error_record", "decimal"]
 
@@ -62,12 +62,9 @@ def decimal(n: int) -> str:
 _SPLIT_BITS = 8_000
 
 
-def _xy(position: Position, cell: int) -> list[int]:
-    return list(position.geometry.coords(cell))
-
-
-def _cells(position: Position, cells) -> list[list[int]]:
-    return [_xy(position, c) for c in sorted(cells)]
+def _cells(cells) -> list[list[int]]:
+    """``(x, y)`` pairs as JSON's ``[x, y]``, in row order."""
+    return [[x, y] for x, y in sorted(cells, key=lambda xy: (xy[1], xy[0]))]
 
 
 def _probability_rows(analysis: Analysis, fractions: bool) -> list[list] | None:
@@ -112,20 +109,20 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
         "mines": position.mines,
         "solver": result.solver.value,
         "consistent": result.consistent,
-        "safe": _cells(position, result.safe),
-        "mine": _cells(position, result.mines),
+        "safe": _cells(result.safe),
+        "mine": _cells(result.mines),
         "probability": _probability_rows(analysis, False),
         "exact": None if probs is None else probs.exact,
         "layouts": None if probs is None or probs.layouts is None else decimal(probs.layouts),
-        "best": None if analysis.best is None else _xy(position, analysis.best),
+        "best": None if analysis.best is None else list(analysis.best),
         "explanations": [
-            {"cells": _cells(position, e.cells), "clues": _cells(position, e.clues), "total": e.uses_total, "text": e.text}
+            {"cells": _cells(e.cells), "clues": _cells(e.clues), "total": e.uses_total, "text": e.text}
             for e in result.explanations
         ],
         "contradiction": None
         if result.contradiction is None
         else {
-            "clues": _cells(position, result.contradiction.clues),
+            "clues": _cells(result.contradiction.clues),
             "total": result.contradiction.uses_total,
             "minimal": result.contradiction.minimal,
             "text": result.contradiction.text,
@@ -173,12 +170,14 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
     lines = [head]
     if result.contradiction is not None:
         c = result.contradiction
-        names = ", ".join(f"[{x},{y}]" for x, y in _cells(position, c.clues))
+        names = ", ".join(f"[{x},{y}]" for x, y in _cells(c.clues))
         lines.append(f"impossible: {c.text}")
         if names:
             lines.append(f"clues involved: {names}" + (" and the mine total" if c.uses_total else ""))
         return "\n".join(lines) + "\n"
-    safe, mines = set(result.safe), set(result.mines)
+    index = g.index
+    safe, mines = {index(*xy) for xy in result.safe}, {index(*xy) for xy in result.mines}
+    best = None if analysis.best is None else index(*analysis.best)
     cells = probs.cells if probs is not None else {}
     estimated = probs.intervals if probs is not None else {}
     marks = []
@@ -198,7 +197,7 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
                 ch = "~" + ch
         else:
             ch = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: " "}[Mark(code)]
-        marks.append("[" + ch + "]" if i == analysis.best else ch)
+        marks.append("[" + ch + "]" if i == best else ch)
     cw = max(max(map(len, marks), default=1), len(str(g.width - 1))) + 1
     lw = len(str(g.height - 1))
     lines.append(" " * (lw + 1) + "".join(str(x).rjust(cw) for x in range(g.width)))

@@ -164,29 +164,38 @@ def clues_force(position, clues, uses_total, cells, mines):
     return all(c in (sub["mine"] if c in mines else sub["safe"]) for c in cells)
 
 
+def flat(position, cells) -> list[int]:
+    """Flat indices, in the order given, of cells named ``(x, y)`` as the public answers name them."""
+    return [position.geometry.index(x, y) for x, y in cells]
+
+
 def assert_explanation_is_valid_and_minimal(position, explanation, mines):
     """The clues (and the total, when named) force the explained cells, and none of
-    them (nor the total) can be dropped: each check by brute force."""
+    them (nor the total) can be dropped: each check by brute force. ``mines`` are flat
+    indices; the explanation names its cells and clues as ``(x, y)``."""
     e = explanation
+    clues, cells = flat(position, e.clues), flat(position, e.cells)
     assert e.text
-    assert clues_force(position, e.clues, e.uses_total, e.cells, mines), e
-    for drop in e.clues:
-        assert not clues_force(position, [k for k in e.clues if k != drop], e.uses_total, e.cells, mines), (e, drop)
+    assert clues_force(position, clues, e.uses_total, cells, mines), e
+    for drop in clues:
+        assert not clues_force(position, [k for k in clues if k != drop], e.uses_total, cells, mines), (e, drop)
     if e.uses_total:
-        assert not clues_force(position, e.clues, False, e.cells, mines), e
+        assert not clues_force(position, clues, False, cells, mines), e
 
 
 def assert_core_is_inconsistent_and_minimal(position, core, use_total):
-    """A named clash holds no layout on its own, and every clue of it (and the total,
-    when it is named) is needed: counted by brute force, not by the code under test."""
+    """A named clash (its clues as ``(x, y)``) holds no layout on its own, and every clue
+    of it (and the total, when it is named) is needed: counted by brute force, not by
+    the code under test."""
+    clues = flat(position, core.clues)
     assert core.text
     assert not core.uses_total or (use_total and position.mines is not None)
-    assert brute_force(position, clues=core.clues, use_total=core.uses_total)["count"] == 0
-    for drop in core.clues:
-        rest = [k for k in core.clues if k != drop]
+    assert brute_force(position, clues=clues, use_total=core.uses_total)["count"] == 0
+    for drop in clues:
+        rest = [k for k in clues if k != drop]
         assert brute_force(position, clues=rest, use_total=core.uses_total)["count"] > 0, drop
     if core.uses_total:
-        assert brute_force(position, clues=core.clues, use_total=False)["count"] > 0
+        assert brute_force(position, clues=clues, use_total=False)["count"] > 0
 
 
 def local_force(position, clues, cell):

@@ -14,6 +14,7 @@ from oracles import (
     assert_core_is_inconsistent_and_minimal,
     assert_explanation_is_valid_and_minimal,
     brute_force,
+    flat,
     local_force,
     single_point_closure,
 )
@@ -34,40 +35,42 @@ def test_analyse_proves_exactly_the_forced_cells(position, use_total, state_limi
     kwargs = {} if state_limit is None else {"state_limit": state_limit}
     a = analyse(position, use_total=use_total, **kwargs)
     truth = brute_force(position, use_total=use_total)
-    assert a.result.consistent == (truth["count"] > 0)
-    if not a.result.consistent:
+    assert a.consistent == (truth["count"] > 0)
+    if not a.consistent:
         assert a.probabilities is None and a.best is None
         return
-    assert set(a.result.safe) == truth["safe"]
-    assert set(a.result.mines) == truth["mine"]
-    assert a.result.complete
+    assert set(flat(position, a.safe)) == truth["safe"]
+    assert set(flat(position, a.mines)) == truth["mine"]
+    assert a.complete
     for c in truth["safe"] | truth["mine"]:  # proven cells are exact even beside estimates
         assert a.probabilities.cells[c] == (c in truth["mine"]) and c not in a.probabilities.intervals
+        xy = position.geometry.coords(c)
+        assert a.probability(xy) == (c in truth["mine"]) and a.interval(xy) is None
     if truth["safe"]:
-        assert a.best == min(truth["safe"])
+        assert a.best == position.geometry.coords(min(truth["safe"]))
 
 
 @settings(max_examples=EXAMPLES)
 @given(small_positions(), st.booleans())
 def test_analyse_explains_every_proven_cell_validly_and_minimally(position, use_total):
     a = analyse(position, use_total=use_total)
-    if not a.result.consistent:
+    if not a.consistent:
         return
-    mines = set(a.result.mines)
+    mines = set(flat(position, a.mines))
     explained = set()
-    for e in a.result.explanations:
-        explained |= set(e.cells)
+    for e in a.explanations:
+        explained |= set(flat(position, e.cells))
         assert_explanation_is_valid_and_minimal(position if use_total else position.with_mines(None), e, mines)
-    assert explained == set(a.result.safe) | mines
+    assert explained == set(flat(position, a.safe)) | mines
 
 
 @settings(max_examples=EXAMPLES)
 @given(small_positions(), st.booleans())
 def test_analyse_names_a_minimal_clash(position, use_total):
     a = analyse(position, use_total=use_total)
-    if a.result.consistent:
+    if a.consistent:
         return
-    assert_core_is_inconsistent_and_minimal(position, a.result.contradiction, use_total)
+    assert_core_is_inconsistent_and_minimal(position, a.contradiction, use_total)
 
 
 @settings(max_examples=EXAMPLES)
@@ -77,15 +80,15 @@ def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total
     truth = brute_force(position, use_total=use_total)
     single = analyse(position, "single-point", use_total=use_total, **kwargs)
     subset = analyse(position, "subset", use_total=use_total, **kwargs)
-    assert single.result.consistent == subset.result.consistent == (truth["count"] > 0)
-    if not single.result.consistent:
+    assert single.consistent == subset.consistent == (truth["count"] > 0)
+    if not single.consistent:
         return
     closure = single_point_closure(position, position.revealed_cells())
-    assert set(single.result.mines) == {c for c, m in closure.items() if m}
-    assert set(single.result.safe) == {c for c, m in closure.items() if not m}
-    assert set(subset.result.safe) <= truth["safe"] and set(subset.result.mines) <= truth["mine"]
-    assert set(single.result.safe) <= set(subset.result.safe)
-    assert set(single.result.mines) <= set(subset.result.mines)
+    assert set(flat(position, single.mines)) == {c for c, m in closure.items() if m}
+    assert set(flat(position, single.safe)) == {c for c, m in closure.items() if not m}
+    assert set(flat(position, subset.safe)) <= truth["safe"] and set(flat(position, subset.mines)) <= truth["mine"]
+    assert set(single.safe) <= set(subset.safe)
+    assert set(single.mines) <= set(subset.mines)
     for c in truth["safe"] | truth["mine"]:  # whatever the rung, the complete solver's cells are exact
         assert subset.probabilities.cells[c] == (c in truth["mine"]) and c not in subset.probabilities.intervals
 
@@ -99,7 +102,7 @@ def _expert_positions(seed: int, games: int):
         game.reveal(board.click)
         while game.status is Status.PLAYING:
             position = game.position()
-            known, _ = deduce(position, "sat")
+            known = deduce(position, "sat").by_index
             new = {c: m for c, m in known.items() if position.grid[c] == Mark.COVERED}
             yield position, known
             if not new:
@@ -116,17 +119,18 @@ def test_on_expert_the_count_proves_what_sat_proves_and_explanations_hold(seed):
     checked = 0
     for position, known in _expert_positions(seed, games=2):
         a = analyse(position)
-        assert {c for c, m in known.items() if m} == set(a.result.mines)
-        assert {c for c, m in known.items() if not m} == set(a.result.safe)
-        for e in a.result.explanations:
+        assert {c for c, m in known.items() if m} == set(flat(position, a.mines))
+        assert {c for c, m in known.items() if not m} == set(flat(position, a.safe))
+        for e in a.explanations:
             if e.uses_total:
                 continue
-            cells = {n for clue in e.clues for n in position.geometry.neighbours(clue) if position.grid[n] == Mark.COVERED}
+            clues = flat(position, e.clues)
+            cells = {n for clue in clues for n in position.geometry.neighbours(clue) if position.grid[n] == Mark.COVERED}
             if len(cells) > 18:
                 continue
-            for c in e.cells:
-                assert local_force(position, e.clues, c) == known[c], e
-                for drop in e.clues:  # minimal: no clue of it can go
-                    assert local_force(position, [k for k in e.clues if k != drop], c) is None, (e, drop)
+            for c in flat(position, e.cells):
+                assert local_force(position, clues, c) == known[c], e
+                for drop in clues:  # minimal: no clue of it can go
+                    assert local_force(position, [k for k in clues if k != drop], c) is None, (e, drop)
             checked += 1
     assert checked >= 20

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import doctest
 import inspect
+import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from oracles import brute_force
+from strategies import small_positions
 
 import mscsp
 from mscsp.board import Layout, Spec
@@ -80,3 +85,112 @@ def test_the_readme_api_in_ten_lines_runs_as_written():
     failures, attempted = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
                                            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert attempted >= 8 and failures == 0
+
+
+# -- results answer in (x, y), checked against brute-force enumeration ------------------
+
+def _xy(position, cells):
+    return tuple(sorted((position.geometry.coords(c) for c in cells), key=lambda xy: (xy[1], xy[0])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_positions(allow_wrong=False))
+def test_analysis_and_deduce_name_cells_as_x_y(position):
+    truth = brute_force(position)
+    a = mscsp.analyse(position)
+    assert a.consistent == (truth["count"] > 0)
+    if not truth["count"]:
+        assert a.contradiction is not None and all(len(xy) == 2 for xy in a.contradiction.clues)
+        assert a.layouts is None and a.best is None
+        return
+    assert a.mines == _xy(position, truth["mine"]) and a.safe == _xy(position, truth["safe"])
+    assert a.layouts == truth["count"]
+    p = mscsp.deduce(position)
+    assert (p.safe, p.mines) == (a.safe, a.mines)
+    assert p.by_index == {c: True for c in truth["mine"]} | {c: False for c in truth["safe"]}
+    for c in position.covered_cells():
+        if position.mines is not None:  # with the total every covered cell has an exact share
+            assert a.probability(position.geometry.coords(c)) == Fraction(truth["per_cell"][c], truth["count"])
+    if a.best is not None:
+        best = position.geometry.index(*a.best)
+        assert best not in truth["mine"] and (not truth["safe"] or best in truth["safe"])
+    for e in a.explanations:
+        for xy in e.cells:
+            assert a.why(xy) == e.text and (xy in a.mines or xy in a.safe)
+
+
+def test_decide_names_the_clues_of_a_contradiction_as_x_y():
+    v = mscsp.decide(mscsp.parse_position(".1.\n.3.\n"))
+    assert not v.consistent and v.contradiction.clues == ((1, 0), (1, 1))
+
+
+def test_a_no_guess_board_is_a_board_that_knows_its_click():
+    ng = mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5)
+    assert isinstance(ng, mscsp.GeneratedBoard) and ng.click == (4, 4)
+    assert mscsp.verify(ng).solved  # its own click, its own guarantee
+    game = mscsp.Game.from_board(ng)
+    opened = game.reveal((4, 4))
+    assert opened[0] == (4, 4) and all(game.position().grid[game.geometry.index(*xy)] >= 0 for xy in opened)
+
+
+def test_opening_probability_takes_the_click_as_x_y():
+    g = mscsp.Geometry(9, 9)
+    # the closed form for "safe": C(n - 9, m) / C(n - 1, m) away from the edges
+    from math import comb
+
+    assert mscsp.opening_probability(g, 10, "safe", (4, 4)) == Fraction(comb(72, 10), comb(80, 10))
+    with pytest.raises(mscsp.InputError, match="not a cell"):
+        mscsp.opening_probability(g, 10, "safe", (9, 4))
+
+
+@pytest.mark.parametrize("use, message", [
+    ("mscsp.consistent(pos).consistent", "mscsp.consistent is deprecated: use mscsp.decide"),
+    ("mscsp.solve(pos).mines", "mscsp.solve is deprecated"),
+    ("mscsp.analyse(pos, counter='dp').exact", "analyse(counter=...) is deprecated: use backend=..."),
+    ("tuple(mscsp.deduce(pos))", "unpacking deduce()'s answer"),
+    ("mscsp.generate_no_guess(mscsp.Spec(9, 9, 10), 'opening', (4, 4), seed=5).board.layout", "NoGuessBoard.board"),
+    ("mscsp.opening_probability(mscsp.Geometry(9, 9), 10, 'safe', 40)", "a flat index is deprecated"),
+])
+def test_old_names_keep_working_for_a_release_with_a_warning(use, message):
+    pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
+    with pytest.warns(DeprecationWarning, match=re.escape(message)):
+        old = eval(use, {"mscsp": mscsp, "pos": pos})
+    assert old is not None
+
+
+def test_the_old_answers_are_the_new_ones():
+    pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
+    with pytest.warns(DeprecationWarning):
+        known, complete = mscsp.deduce(pos)
+        verdict = mscsp.consistent(pos)
+        board = mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).board
+        flat = mscsp.opening_probability(mscsp.Geometry(9, 9), 10, "safe", 40)
+    assert known == mscsp.deduce(pos).by_index and complete
+    assert verdict == mscsp.decide(pos).__class__(verdict.consistent, verdict.witness, None, verdict.seconds)
+    assert board.layout == mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).layout
+    assert flat == mscsp.opening_probability(mscsp.Geometry(9, 9), 10, "safe", (4, 4))
+
+
+def _mscsp_types(annotation: str) -> set[str]:
+    return {name for name in re.findall(r"\b[A-Z][A-Za-z]+\b", annotation)}
+
+
+def test_every_type_in_a_public_signature_is_exported():
+    exported = set(mscsp.__all__)
+    missing = {}
+    for name in mscsp.__all__:
+        value = getattr(mscsp, name)
+        if inspect.isfunction(value):
+            hints = {k: str(v) for k, v in value.__annotations__.items()}
+            where = value.__globals__
+        elif inspect.isclass(value) and hasattr(value, "__dataclass_fields__"):
+            hints = {k: str(f.type) for k, f in value.__dataclass_fields__.items() if not k.startswith("_")}
+            where = vars(sys.modules[value.__module__])
+        else:
+            continue
+        for arg, text in hints.items():
+            for t in _mscsp_types(text):
+                obj = where.get(t)
+                if isinstance(obj, type) and obj.__module__.startswith("mscsp.") and t not in exported:
+                    missing.setdefault(t, []).append(f"{name}.{arg}")
+    assert not missing, f"types in public signatures that mscsp does not export: {missing}"

@@ -79,10 +79,10 @@ def test_proven_cells_stay_exact_when_the_rest_is_estimated():
     exact = analyse(position)
     est = analyse(position, state_limit=0)
     assert not est.probabilities.exact
-    for c in exact.result.safe + exact.result.mines:
-        assert est.probabilities.cells[c] == Fraction(int(c in exact.result.mines))
-        assert c not in est.probabilities.intervals
-    assert est.best not in est.result.mines
+    for xy in exact.safe + exact.mines:
+        assert est.probability(xy) == Fraction(int(xy in exact.mines))
+        assert est.interval(xy) is None
+    assert est.best not in est.mines
 
 
 def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():

@@ -2,12 +2,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import flood_region
 
 from mscsp.board import Geometry, Layout, Spec
 from mscsp.errors import IllegalMove, InputError
 from mscsp.game import Action, ActionKind, Game, Replay, Status
 from mscsp.position import Mark, Position
-from oracles import flood_region
 
 
 class FakeClock:
@@ -39,7 +39,7 @@ def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data)
     game = Game(layout)
     for f in sorted(flags):
         game.flag(game.geometry.coords(f))
-    opened = game.reveal(game.geometry.coords(start))
+    opened = [g.index(*xy) for xy in game.reveal(game.geometry.coords(start))]
     expected = flood_region(g.width, g.height, g.holes, set(layout.mine_cells()), flags, start)
     assert set(opened) == expected
     assert len(opened) == len(set(opened))  # each cell once
@@ -58,7 +58,7 @@ def test_flood_fill_on_a_huge_empty_board_needs_no_recursion():
 
 def test_reveal_mine_loses_and_game_is_then_over():
     game = Game(Layout.from_rows(["*.", ".."]))
-    assert game.reveal(game.geometry.coords(0)) == (0,)
+    assert game.reveal((0, 0)) == ((0, 0),)
     assert game.status is Status.LOST and game.exploded == 0
     with pytest.raises(IllegalMove, match="over"):
         game.reveal(game.geometry.coords(1))
@@ -69,8 +69,8 @@ def test_reveal_flagged_or_open_cell_does_nothing():
     game = Game(Layout.from_rows(["*..", "..."]))
     game.flag(game.geometry.coords(2))
     assert game.reveal(game.geometry.coords(2)) == ()
-    assert game.reveal(game.geometry.coords(1)) == (1,)
-    assert game.reveal(game.geometry.coords(1)) == ()
+    assert game.reveal((1, 0)) == ((1, 0),)
+    assert game.reveal((1, 0)) == ()
     assert game.status is Status.PLAYING
 
 
@@ -82,7 +82,7 @@ def test_chord_only_when_flags_match_the_number():
     assert game.chord(game.geometry.coords(4)) == ()  # no flag yet: nothing happens
     game.flag(game.geometry.coords(0))
     opened = game.chord(game.geometry.coords(4))
-    assert 0 not in opened and game.status is Status.WON
+    assert (0, 0) not in opened and len(opened) == 7 and game.status is Status.WON
 
 
 def test_chord_with_a_wrong_flag_loses():
@@ -217,9 +217,9 @@ def test_actions_are_recorded_as_distinct_kinds():
 
 
 def test_actions_take_x_y_and_refuse_anything_else():
-    # [2, 0] on a 3x2 board is flat index 2: the zero there opens the right column
+    # [2, 0] on a 3x2 board: the zero there opens the two right columns
     game = Game(Layout.from_rows(["*..", "..."]))
-    assert sorted(game.reveal((2, 0))) == [1, 2, 4, 5]
+    assert sorted(game.reveal((2, 0))) == [(1, 0), (1, 1), (2, 0), (2, 1)]
     for bad in (2, (2,), (2, 0, 0), (2.0, 0), "2,0", (False, 0), None):
         with pytest.raises(IllegalMove, match=r"must be a pair \(x, y\)"):
             game.reveal(bad)

@@ -19,24 +19,24 @@ from mscsp.play.verify import verify
 def test_accepted_boards_are_verified_afresh_and_reproducible(method, spec, rule, click):
     for seed in range(3):
         b = generate_no_guess(spec, rule, click, seed, method=method, time_limit=60)
-        layout = b.board.layout
+        layout = b.layout
         assert layout.mine_count == spec.mines
-        assert verify(layout, b.board.click, "sat", use_total=True).solved  # from scratch
+        assert verify(layout, b.click, "sat", use_total=True).solved  # from scratch
         again = generate_no_guess(spec, rule, click, seed, method=method, time_limit=60)
-        assert again.board.layout == layout
+        assert again.layout == layout
         assert b.guarantee.startswith("solvable by complete deduction with the mine total")
 
 
 @pytest.mark.parametrize("solver,total", [("single-point", False), ("subset", True), ("sat", False)])
 def test_guarantee_holds_for_the_named_solver(solver, total):
     b = generate_no_guess(Spec(16, 16, 40), "opening", (8, 8), 11, method="perturb", solver=solver, use_total=total)
-    assert verify(b.board.layout, b.board.click, solver, use_total=total).solved
+    assert verify(b.layout, b.click, solver, use_total=total).solved
     assert ("without the mine total" in b.guarantee) == (not total)
 
 
 def test_high_density_perturbation_succeeds():
     b = generate_no_guess(Spec(30, 16, 170), "opening", (15, 8), 5, method="perturb", time_limit=60)
-    assert verify(b.board.layout, b.board.click, "sat").solved and b.perturbations > 0
+    assert verify(b.layout, b.click, "sat").solved and b.perturbations > 0
 
 
 def test_impossible_requests_fail_fast():
@@ -78,6 +78,6 @@ def test_perturbed_boards_do_not_depend_on_the_compiled_loop(monkeypatch, mines)
     monkeypatch.setattr(fastplay, "play", lambda *args, **kwargs: None)
     python = [generate_no_guess(spec, "opening", click, seed, method="perturb") for seed in range(4)]
     for a, b in zip(compiled, python):
-        assert (a.board.layout.mines == b.board.layout.mines).all()
+        assert (a.layout.mines == b.layout.mines).all()
         assert (a.attempts, a.perturbations) == (b.attempts, b.perturbations)
-        assert verify(a.board.layout, a.board.click, "sat").solved
+        assert verify(a.layout, a.click, "sat").solved

@@ -10,6 +10,7 @@ from oracles import (
     assert_explanation_is_valid_and_minimal,
     brute_force,
     clues_force,
+    flat,
     single_point_closure,
 )
 from strategies import small_positions
@@ -35,8 +36,8 @@ def test_sat_equals_brute_force(position, use_total):
     result = solve(position, "sat", use_total=use_total)
     assert result.consistent == (truth["count"] > 0)
     if result.consistent:
-        assert set(result.safe) == truth["safe"]
-        assert set(result.mines) == truth["mine"]
+        assert set(flat(position, result.safe)) == truth["safe"]
+        assert set(flat(position, result.mines)) == truth["mine"]
         assert result.complete
 
 
@@ -47,8 +48,8 @@ def test_cheap_solvers_never_claim_a_wrong_cell(position, solver, use_total):
     result = solve(position, solver, use_total=use_total)
     assert result.consistent == (truth["count"] > 0)  # consistency is always decided exactly
     if result.consistent:
-        assert set(result.safe) <= truth["safe"]
-        assert set(result.mines) <= truth["mine"]
+        assert set(flat(position, result.safe)) <= truth["safe"]
+        assert set(flat(position, result.mines)) <= truth["mine"]
 
 
 @settings(max_examples=EXAMPLES)
@@ -68,7 +69,7 @@ def test_explanations_really_force_their_cells_and_are_minimal(position, use_tot
     if not result.consistent:
         return
     explained = set()
-    mines = set(result.mines)
+    mines = set(flat(position, result.mines))
     for e in result.explanations:
         explained |= set(e.cells)
         assert_explanation_is_valid_and_minimal(position, e, mines)
@@ -136,7 +137,7 @@ def test_contradiction_of_two_clues():
     # the 1 and the 3 see the same four covered cells
     p = parse_position(".1.\n.3.\n")
     result = solve(p)
-    assert not result.consistent and result.contradiction.clues == (1, 4)
+    assert not result.consistent and result.contradiction.clues == ((1, 0), (1, 1))
     assert brute_force(p)["count"] == 0
     assert result.contradiction.text == (
         "the 1 at [1,0] needs one mine among [0,0], [2,0], [0,1] and [2,1]; "
@@ -147,9 +148,9 @@ def test_contradiction_of_two_clues():
 def test_global_count_decides_far_cells():
     p = parse_position("mines: 1\n.1...\n")
     r = solve(p)
-    assert set(r.safe) == {3, 4} and r.explanations[0].uses_total
+    assert r.safe == ((3, 0), (4, 0)) and r.explanations[0].uses_total
     assert solve(p, use_total=False).safe == ()
-    assert set(solve(p, "subset").safe) == {3, 4}
+    assert solve(p, "subset").safe == ((3, 0), (4, 0))
     assert solve(p, "single-point").safe == ()
 
 
@@ -158,7 +159,7 @@ def test_unconstrained_cells_forced_by_the_total():
     p = parse_position("mines: 2\n.2.\n...\n...\n")
     truth = brute_force(p)
     r = solve(p)
-    assert set(r.safe) == truth["safe"] and set(r.mines) == truth["mine"]
+    assert set(flat(p, r.safe)) == truth["safe"] and set(flat(p, r.mines)) == truth["mine"]
 
 
 def _play_with_checks(board, use_total=True):
@@ -168,8 +169,11 @@ def _play_with_checks(board, use_total=True):
     layout = board.layout
     proven = 0
     while game.status is Status.PLAYING:
-        known, complete = deduce(game.position(mines_known=use_total), "sat", use_total=use_total)
-        assert complete
+        answer = deduce(game.position(mines_known=use_total), "sat", use_total=use_total)
+        assert answer.complete
+        known = answer.by_index
+        assert (answer.safe, answer.mines) == (tuple(game.geometry.coords(c) for c in sorted(known) if not known[c]),
+                                               tuple(game.geometry.coords(c) for c in sorted(known) if known[c]))
         for c, mine in known.items():
             assert layout.is_mine(c) == mine, c
         proven += len(known)
@@ -216,15 +220,16 @@ def test_single_point_reasons_are_what_single_point_needs(position, use_total):
     result = solve(position, "single-point", use_total=use_total)
     if not result.consistent:
         return
-    mines = set(result.mines)
+    mines = set(flat(position, result.mines))
     for e in result.explanations:
+        clues, cells = flat(position, e.clues), flat(position, e.cells)
         assert not e.uses_total
-        assert clues_force(position, e.clues, False, e.cells, mines)
-        closure = single_point_closure(position, e.clues)
-        assert all(closure.get(c) == (c in mines) for c in e.cells)
-        for drop in e.clues:
-            closure = single_point_closure(position, [k for k in e.clues if k != drop])
-            assert not all(closure.get(c) == (c in mines) for c in e.cells), (e, drop)
+        assert clues_force(position, clues, False, cells, mines)
+        closure = single_point_closure(position, clues)
+        assert all(closure.get(c) == (c in mines) for c in cells)
+        for drop in clues:
+            closure = single_point_closure(position, [k for k in clues if k != drop])
+            assert not all(closure.get(c) == (c in mines) for c in cells), (e, drop)
 
 
 @settings(max_examples=EXAMPLES)
@@ -233,22 +238,23 @@ def test_subset_reasons_force_their_cells_and_cannot_lose_a_clue(position, use_t
     result = solve(position, "subset", use_total=use_total)
     if not result.consistent:
         return
-    mines = set(result.mines)
+    mines = set(flat(position, result.mines))
     system = build_constraints(position if use_total else position.with_mines(None))
     for e in result.explanations:
-        assert clues_force(position, e.clues, e.uses_total, e.cells, mines)
-        for drop in [*e.clues, None] if e.uses_total else e.clues:
-            keep = [k for k in e.clues if k != drop]
+        clues, cells = flat(position, e.clues), flat(position, e.cells)
+        assert clues_force(position, clues, e.uses_total, cells, mines)
+        for drop in [*clues, None] if e.uses_total else clues:
+            keep = [k for k in clues if k != drop]
             sub = replace(system, constraints=tuple(system.by_clue[k] for k in keep))
             prop = Propagator(sub, subset=True, use_total=e.uses_total and drop is not None).run()
-            assert not all(prop.known.get(c) == (c in mines) for c in e.cells), (e, drop)
+            assert not all(prop.known.get(c) == (c in mines) for c in cells), (e, drop)
 
 
 def test_single_point_reason_is_shrunk_to_the_clues_it_needs():
     # the 1 at [3,0] makes [2,1] a mine, so the 1 at [1,0] clears [0,1]: the 1 at [2,0] is not needed
     p = parse_position("-111\n...-\n")
-    (e,) = [e for e in solve(p, "single-point").explanations if 4 in e.cells]
-    assert e.clues == (1, 3)
+    (e,) = [e for e in solve(p, "single-point").explanations if (0, 1) in e.cells]
+    assert e.clues == ((1, 0), (3, 0))
 
 
 @st.composite

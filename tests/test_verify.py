@@ -157,7 +157,7 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
         for engine in engines:
             game = Game(board.layout, record=False)
             deducer = Deducer(game, "sat", use_total=total, engine=engine)
-            deducer.opened(game.reveal(board.click))
+            deducer.opened(game.reveal_index(board.cell))
             deducer.run()
             assert not (game.revealed & board.layout.mines).any()
             seen.add((game.opened_count, deducer.steps))

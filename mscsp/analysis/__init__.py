@@ -19,8 +19,8 @@ Examples
 >>> from mscsp.position import parse_position
 >>> from mscsp.analysis import analyse, count_layouts
 >>> pos = parse_position("mines: 2\\n.....\\n.121.\\n")
->>> sorted(analyse(pos).result.mines), count_layouts(pos)
-([1, 3], 1)
+>>> analyse(pos).mines, count_layouts(pos)
+(((1, 0), (3, 0)), 1)
 """
 
 from .consistency import Verdict, decide
@@ -39,15 +39,15 @@ from .solvers import (
     Deduction,
     Engine,
     Explanation,
+    Proven,
     SolveResult,
     SolverName,
     deduce,
-    solve,
 )
 
 __all__ = [
     "analyse", "Analysis",
-    "solve", "deduce", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
+    "deduce", "Proven", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
     "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",

@@ -82,7 +82,7 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     >>> v.consistent, v.witness.rows()
     (True, ['*.*'])
     >>> decide(parse_position(".1.\\n.3.\\n")).contradiction.clues
-    (1, 4)
+    ((1, 0), (1, 1))
     """
     started = time.perf_counter()
     system = None
@@ -95,7 +95,8 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
             text = str(err)
         else:
             text = describe_contradiction(position, system, err.clues, err.uses_total)
-        return Verdict(False, None, Contradiction(tuple(sorted(err.clues)), err.uses_total, text, err.minimal),
+        clues = tuple(map(position.geometry.coords, sorted(err.clues)))
+        return Verdict(False, None, Contradiction(clues, err.uses_total, text, err.minimal),
                        time.perf_counter() - started)
     mines = position.flagged.copy()
     if values:

@@ -19,15 +19,16 @@ time limit:
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..budget import DEFAULT_MEMORY, Budget
-from ..errors import InconsistentError
-from ..position import Position
+from ..errors import InconsistentError, InputError
+from ..position import Mark, Position
 from .constraints import build_constraints
 from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
-from .solvers import SolveResult, SolverName, deduce, solve
+from .solvers import Contradiction, Explanation, SolveResult, SolverName, deduce, solve
 
 __all__ = ["Analysis", "analyse", "PROOF_SHARE", "EXACT_SHARE"]
 
@@ -56,12 +57,103 @@ def _forced(probs: Probabilities) -> dict[int, bool]:
 
 @dataclass(frozen=True)
 class Analysis:
-    """A position with its solver result, probabilities and suggested next click."""
+    """Everything known about a position: proofs with reasons, probabilities, a click.
+
+    Cells are named ``(x, y)``, lists of them in row order (by ``y``, then ``x``).
+
+    Attributes
+    ----------
+    position : Position
+        The position analysed (without its mine total when ``use_total`` was False).
+    result : SolveResult
+        The chosen solver's proofs, with their reasons and any contradiction.
+    probabilities : Probabilities or None
+        The counting engine's answer (None when the position is inconsistent); its
+        tables are by flat index, for code that walks the whole board, and
+        :meth:`probability` reads one cell.
+    best : (int, int) or None
+        The suggested next click: a proven-safe cell if any (the first in row
+        order), else the covered cell least likely to be a mine; never a certain
+        mine.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> a = analyse(parse_position("mines: 2\\n.....\\n.121.\\n"))
+    >>> a.mines, a.probability((0, 0)), a.layouts, a.best
+    (((1, 0), (3, 0)), Fraction(0, 1), 1, (0, 0))
+    >>> print(a.why((1, 0)))
+    the 2 at [2,1] needs two mines among [1,0], [2,0] and [3,0]; the 1 at [3,1] needs one mine among [2,0], [3,0], [4,0] and [4,1]: so [1,0] is a mine
+    """
 
     position: Position
     result: SolveResult
     probabilities: Probabilities | None
-    best: int | None
+    best: tuple[int, int] | None
+
+    @property
+    def safe(self) -> tuple[tuple[int, int], ...]:
+        """The cells the solver proves safe."""
+        return self.result.safe
+
+    @property
+    def mines(self) -> tuple[tuple[int, int], ...]:
+        """The cells the solver proves to be mines."""
+        return self.result.mines
+
+    @property
+    def consistent(self) -> bool:
+        """Whether some layout fits every number, flag and the mine total."""
+        return self.result.consistent
+
+    @property
+    def contradiction(self) -> Contradiction | None:
+        """When no layout fits: a small set of clues that cannot all hold, in words."""
+        return self.result.contradiction
+
+    @property
+    def explanations(self) -> tuple[Explanation, ...]:
+        """The proven cells grouped by reason, each with a sentence."""
+        return self.result.explanations
+
+    @property
+    def complete(self) -> bool:
+        """False when the proofs ran out of time (what is proven still holds)."""
+        return self.result.complete
+
+    @property
+    def layouts(self) -> int | None:
+        """The exact number of layouts consistent with the position (None if not counted)."""
+        return None if self.probabilities is None else self.probabilities.layouts
+
+    @property
+    def exact(self) -> bool:
+        """Whether every probability is exact (False when some are estimates or missing)."""
+        return self.probabilities is not None and self.probabilities.exact
+
+    def probability(self, cell) -> Fraction | None:
+        """The chance that ``cell``, a covered cell ``(x, y)``, holds a mine: an exact
+        :class:`~fractions.Fraction`, an estimate when :attr:`exact` is False, or
+        None where there is no number (see :class:`Probabilities`)."""
+        index = self._covered(cell)
+        return None if self.probabilities is None else self.probabilities.cells.get(index)
+
+    def interval(self, cell) -> tuple[float, float] | None:
+        """The 95% interval of an estimated probability; None where it is exact."""
+        index = self._covered(cell)
+        return None if self.probabilities is None else self.probabilities.intervals.get(index)
+
+    def why(self, cell) -> str | None:
+        """The sentence that proves ``cell`` ``(x, y)``, or None when it is not proven
+        (or its proof was not explained within the time limit)."""
+        xy = self.position.geometry.coords(self.position.geometry.cell(cell))
+        return next((e.text for e in self.result.explanations if xy in e.cells), None)
+
+    def _covered(self, cell) -> int:
+        index = self.position.geometry.cell(cell)
+        if self.position.grid[index] != Mark.COVERED:
+            raise InputError(f"[{cell[0]}, {cell[1]}] is not a covered cell of this position")
+        return index
 
 
 def analyse(
@@ -70,23 +162,51 @@ def analyse(
     *,
     use_total: bool = True,
     explain: bool = True,
-    counter: str = "dp",
+    backend: str = "dp",
     density: Fraction | None = None,
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
     memory_limit: int | None = DEFAULT_MEMORY,
+    counter: str | None = None,
 ) -> Analysis:
     """Solve a position and weigh its covered cells, within ``time_limit`` seconds
     and about ``memory_limit`` bytes of counting tables.
+
+    Parameters
+    ----------
+    position : Position
+        What the player sees.
+    solver : {'single-point', 'subset', 'sat'}
+        The rung whose proofs are reported as ``safe`` and ``mines``; probabilities,
+        the layout count and the suggested click come from counting whatever it is.
+    use_total : bool
+        Use the mine total when the position gives one.
+    explain : bool
+        Give each proven cell a small set of clues that forces it, in words.
+    backend : {'dp', 'cpsat'}
+        The counting engine (see :func:`~mscsp.analysis.counting.probabilities`).
+    density : Fraction, optional
+        Without a mine total: weigh layouts as independent mines of this density.
+    time_limit : float
+        Seconds for the whole analysis.
+    state_limit : int
+        Entries one counting table may hold before its component is estimated.
+    memory_limit : int or None
+        Bytes of counting tables, about.
+    counter : str, optional
+        The old name of ``backend``, kept for one release.
 
     Examples
     --------
     >>> from mscsp.position import parse_position
     >>> a = analyse(parse_position("mines: 1\\n.1...\\n"))
-    >>> a.result.safe, a.probabilities.cells[0], a.best
-    ((3, 4), Fraction(1, 2), 3)
+    >>> a.safe, a.probability((0, 0)), a.best
+    (((3, 0), (4, 0)), Fraction(1, 2), (3, 0))
     """
     started = time.perf_counter()
+    if counter is not None:
+        warnings.warn("analyse(counter=...) is deprecated: use backend=...", DeprecationWarning, stacklevel=2)
+        backend = counter
     solver = SolverName.parse(solver)
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
@@ -97,7 +217,7 @@ def analyse(
 
     try:
         system = build_constraints(position)
-        counts = count_components(position, system=system, backend=counter, density=density,
+        counts = count_components(position, system=system, backend=backend, density=density,
                                   state_limit=state_limit, budget=Budget.of(EXACT_SHARE * time_limit, memory_limit))
         probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
@@ -106,11 +226,13 @@ def analyse(
     def left(share: float) -> float:
         return max(time_limit - (time.perf_counter() - started), share * time_limit)
 
+    coords = position.geometry.coords
     if probs is not None:
         proven = _forced(probs)
         result = solve(position, solver, explain=explain, time_limit=left(PROOF_SHARE), system=system,
                        proven=proven)
-        return Analysis(position, result, probs, probs.best({c for c, mine in proven.items() if not mine}))
+        best = probs.best({c for c, mine in proven.items() if not mine})
+        return Analysis(position, result, probs, None if best is None else coords(best))
     result = solve(position, solver, explain=explain, time_limit=PROOF_SHARE * time_limit, system=system)
     if not result.consistent:
         return Analysis(position, result, None, None)
@@ -119,9 +241,12 @@ def analyse(
     except InconsistentError:  # pragma: no cover - the solver decides consistency first
         return Analysis(position, result, None, None)
     if solver is SolverName.SAT:
-        proven = {c: True for c in result.mines} | {c: False for c in result.safe}
+        index = position.geometry.index
+        proven = {index(*xy): True for xy in result.mines} | {index(*xy): False for xy in result.safe}
     else:
-        proven, _ = deduce(position, SolverName.SAT, time_limit=PROOF_SHARE * time_limit, system=system)
+        # counting gave up already, so SAT decides (the same cells a count would give)
+        proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE * time_limit,
+                        system=system).by_index
     cells = dict(probs.cells)
     intervals = dict(probs.intervals)
     for c, mine in proven.items():
@@ -129,4 +254,5 @@ def analyse(
         intervals.pop(c, None)
     probs = replace(probs, cells=cells, intervals=intervals)
     safe = {c for c, p in probs.cells.items() if p == 0 and c not in probs.intervals}
-    return Analysis(position, result, probs, probs.best(safe))
+    best = probs.best(safe)
+    return Analysis(position, result, probs, None if best is None else coords(best))

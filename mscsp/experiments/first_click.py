@@ -105,7 +105,7 @@ def _rows(units: list[Unit], counts: list[dict]) -> pd.DataFrame:
         spec = Spec(**unit.params["spec"])
         g = spec.geometry
         x, y = unit.params["click"]
-        exact = float(opening_probability(g, spec.mines, unit.params["rule"], g.index(x, y)))
+        exact = float(opening_probability(g, spec.mines, unit.params["rule"], (x, y)))
         n, k = c["n"], c["k"]
         low, high = wilson(k, n)
         rows.append(summary_row(unit.params["size"], spec, unit.params["rule"], (x, y), n, k, solver="none",
@@ -128,17 +128,16 @@ def _maps(extra_boards: dict[str, Spec]) -> tuple[pd.DataFrame, dict]:
         fig, axes = plt.subplots(1, len(RULES), figsize=(4.2 * len(RULES), 3.2 * max(1, g.height / g.width) + 0.6))
         for ax, rule in zip(axes, RULES):
             m = opening_map(g, spec.mines, rule)
-            values = np.array([float(m[c]) for c in range(g.area)]).reshape(g.height, g.width)
-            best_cell = max(m, key=lambda c: (m[c], -c))
-            worst_cell = min(m, key=lambda c: (m[c], c))
-            bx, by = g.coords(best_cell)
-            wx, wy = g.coords(worst_cell)
+            values = np.array([float(p) for p in m.values()]).reshape(g.height, g.width)  # row order
+            bx, by = max(m, key=lambda xy: (m[xy], -g.index(*xy)))  # ties to the first in row order
+            wx, wy = min(m, key=lambda xy: (m[xy], g.index(*xy)))
+            best_cell, worst_cell = (bx, by), (wx, wy)
             kostka = KOSTKA.get(size, (None, None))
             rows.append({
                 "board": size, "width": spec.width, "height": spec.height, "mines": spec.mines, "rule": rule,
                 "min": float(m[worst_cell]), "min_x": wx, "min_y": wy,
                 "max": float(m[best_cell]), "best_x": bx, "best_y": by,
-                "centre": float(m[g.index(spec.width // 2, spec.height // 2)]),
+                "centre": float(m[(spec.width // 2, spec.height // 2)]),
                 "kostka_min": kostka[0], "kostka_max": kostka[1],
             })
             im = ax.imshow(values, cmap="viridis", vmin=0, vmax=max(0.6, values.max()))
@@ -171,7 +170,7 @@ def article_table(samples: int = 200_000, seed: int = 42) -> pd.DataFrame:
             for _ in range(samples):
                 mines = rng.sample(pool, spec.mines)
                 hits += not block.intersection(mines)
-            exact = float(opening_probability(g, spec.mines, rule, click))
+            exact = float(opening_probability(g, spec.mines, rule, g.coords(click)))
             p = hits / samples
             low, high = wilson(hits, samples)
             rows.append(summary_row(size, spec, rule, (spec.width // 2, spec.height // 2), samples, hits,

@@ -68,8 +68,8 @@ def _work(chunk: Chunk) -> dict:
         seconds.append(time.perf_counter() - started)
         attempts.append(b.attempts)
         perturbations.append(b.perturbations)
-        values.append(bbbv(b.board.layout))
-        mine_sum += b.board.layout.mines
+        values.append(bbbv(b.layout))
+        mine_sum += b.layout.mines
     return {"seconds": seconds, "attempts": attempts, "perturbations": perturbations, "bbbv": values,
             "failures": failures, "mines": mine_sum.tolist()}
 

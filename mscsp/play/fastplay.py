@@ -37,7 +37,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _fastplay = None
 
-__all__ = ["FastResult", "Outcome", "available", "play", "NODE_LIMIT", "MAX_AREA"]
+__all__ = ["FastResult", "Ending", "available", "play", "NODE_LIMIT", "MAX_AREA"]
 
 #: Search nodes allowed at one stall before the C loop gives the board back to Python.
 NODE_LIMIT = 200_000
@@ -46,7 +46,7 @@ NODE_LIMIT = 200_000
 MAX_AREA = 1 << 16
 
 
-class Outcome(IntEnum):
+class Ending(IntEnum):
     """How a compiled play ended (the codes of ``_fastplay.play``)."""
 
     WON = 0
@@ -108,7 +108,7 @@ def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, 
     code, opened, steps, revealed, flagged = _fastplay.play(
         _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
         solver is SolverName.SAT, use_total, int(node_limit))
-    outcome = Outcome(code)
-    if outcome is Outcome.GAVE_UP or outcome is Outcome.LOST:
+    ending = Ending(code)
+    if ending is Ending.GAVE_UP or ending is Ending.LOST:
         return None
-    return FastResult(outcome is Outcome.WON, opened, steps, revealed, flagged)
+    return FastResult(ending is Ending.WON, opened, steps, revealed, flagged)

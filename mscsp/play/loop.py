@@ -186,9 +186,10 @@ class Deducer:
                 self.complete = False
                 return
             position = game.position(mines_known=self.use_total)
-            known, ok = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
-                               engine=self.engine, state_limit=self.state_limit)
-            self.complete = self.complete and ok
+            proven = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
+                            engine=self.engine, state_limit=self.state_limit)
+            self.complete = self.complete and proven.complete
+            known = proven.by_index
             known = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}
             if not known:
                 return

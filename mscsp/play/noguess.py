@@ -37,6 +37,7 @@ same way on every machine, so the same arguments give the same board.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,19 +97,44 @@ def guarantee_text(solver: SolverName | str, use_total: bool, click: tuple[int, 
     return f"solvable by {_SOLVER_WORDS[solver]} {total} from [{click[0]},{click[1]}]"
 
 
-@dataclass(frozen=True)
-class NoGuessBoard:
-    """An accepted no-guess board and how it was found."""
+@dataclass(frozen=True, kw_only=True)
+class NoGuessBoard(GeneratedBoard):
+    """An accepted no-guess board: a generated board (layout, rule, click, seed) that
+    knows how it was found and what it guarantees, so it goes wherever a board goes
+    (:func:`~mscsp.play.verify.verify`, :meth:`~mscsp.game.Game.from_board`).
 
-    board: GeneratedBoard
+    Attributes
+    ----------
+    method : Method
+        ``retry`` or ``perturb``.
+    solver : SolverName
+        The solver that finishes the board from its click without a guess.
+    use_total : bool
+        Whether that solver may use the mine total.
+    attempts, perturbations : int
+        Boards tried, and mines moved, before this one was accepted.
+    guarantee : str
+        The guarantee in words.
+    generator : str
+        :data:`NOGUESS_VERSION`: the same seed and arguments give the same board
+        while it stays the same.
+    seconds : float
+        Wall time spent finding it.
+    """
+
     method: Method
     solver: SolverName
     use_total: bool
     attempts: int
     perturbations: int
-    seconds: float
     guarantee: str
-    generator: str = NOGUESS_VERSION
+
+    @property
+    def board(self) -> GeneratedBoard:
+        """The board alone (deprecated: a NoGuessBoard is a board itself)."""
+        warnings.warn("NoGuessBoard.board is deprecated: a NoGuessBoard is a GeneratedBoard itself",
+                      DeprecationWarning, stacklevel=2)
+        return GeneratedBoard(self.layout, self.rule, self.click, self.seed, self.generator, self.seconds)
 
 
 def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
@@ -367,9 +393,9 @@ def generate_no_guess(
             # loop plays the rest; the same boards are accepted as by the Python loop
             won = verify(layout, click, solver, use_total=use_total, quick=True).solved
         if won:
-            board = GeneratedBoard(layout, rule, click, recorded, NOGUESS_VERSION, time.perf_counter() - started)
-            return NoGuessBoard(board, method, solver, use_total, attempts, perturbations,
-                                time.perf_counter() - started, guarantee_text(solver, use_total, click))
+            return NoGuessBoard(layout, rule, click, recorded, NOGUESS_VERSION, time.perf_counter() - started,
+                                method=method, solver=solver, use_total=use_total, attempts=attempts,
+                                perturbations=perturbations, guarantee=guarantee_text(solver, use_total, click))
     raise GenerationError(
         f"no {spec.width}x{spec.height} board with {spec.mines} mines {guarantee_text(solver, use_total, click)} "
         f"found by {method.value} within {time_limit:g} s and {max_attempts} attempts",

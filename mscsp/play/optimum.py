@@ -57,9 +57,10 @@ __all__ = ["Optimum", "Regret", "Search", "optimal_play", "policy_play", "regret
 #: safe rule).
 MAX_LAYOUTS = 4_000_000
 
-#: A guessing policy: the player's position (nothing left to prove) -> the flat
-#: index of the covered cell to click.
-Policy = Callable[[Position], int]
+#: A guessing rule as a function: the player's position (nothing left to prove) ->
+#: the flat index of the covered cell to click (the rungs of
+#: :class:`mscsp.play.policies.Policy` are such functions through ``choose``).
+Chooser = Callable[[Position], int]
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ class Search:
         shown = self.numbers[safe, cell]
         return [safe[shown == v] for v in np.flatnonzero(np.bincount(shown, minlength=9)).tolist()]
 
-    def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Policy | None, alpha: int = -1) -> int:
+    def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Chooser | None, alpha: int = -1) -> int:
         """W(S) for the knowledge ``opened`` (ascending columns), or a bound when it is small.
 
         Returns W(S) exactly when it exceeds ``alpha``; otherwise some ``u`` with
@@ -225,7 +226,7 @@ class Search:
         leads to: the layouts split by the numbers they show, and the opened cells."""
         return self.split(layouts, cells), tuple(sorted(opened + tuple(cells.tolist())))
 
-    def from_click(self, cell: int, choose: Policy | None = None) -> int:
+    def from_click(self, cell: int, choose: Chooser | None = None) -> int:
         """W over every layout, from the first click at column ``cell``."""
         everything = np.arange(len(self.mines))
         with _deep_recursion():
@@ -244,13 +245,13 @@ class Search:
         order = np.argsort(inverse, kind="stable")
         return np.split(layouts[order], np.cumsum(np.bincount(inverse))[:-1])
 
-    def sum_parts(self, layouts: np.ndarray, opened: tuple[int, ...], cell: int, choose: Policy | None,
+    def sum_parts(self, layouts: np.ndarray, opened: tuple[int, ...], cell: int, choose: Chooser | None,
                   alpha: int) -> tuple[int, bool]:
         """W after opening ``cell``: the sum over the numbers it shows, exact when it
         exceeds ``alpha``; else ``(u, False)`` with the sum at most ``u <= alpha``."""
         return self.sum_over(self.reveal(layouts, cell), _insert(opened, cell), choose, alpha)
 
-    def sum_over(self, parts: list[np.ndarray], after: tuple[int, ...], choose: Policy | None,
+    def sum_over(self, parts: list[np.ndarray], after: tuple[int, ...], choose: Chooser | None,
                  alpha: int) -> tuple[int, bool]:
         """W summed over ``parts``, the knowledge states ``after`` opens, with the
         bound of :meth:`sum_parts`."""
@@ -376,7 +377,7 @@ def _begin(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int]) -> tu
     return rule, spec.geometry.cell(click, "click")
 
 
-def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose: Policy | None,
+def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose: Chooser | None,
           time_limit: float | None) -> Optimum:
     started = time.perf_counter()
     rule, cell = _begin(spec, rule, click)
@@ -411,7 +412,7 @@ def optimal_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int],
     return _play(spec, rule, click, None, time_limit)
 
 
-def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Policy, *,
+def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Chooser, *,
                 time_limit: float | None = 600.0) -> Optimum:
     """The exact win probability of a guessing policy from the same start.
 
@@ -430,7 +431,7 @@ def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], 
     return _play(spec, rule, click, policy, time_limit)
 
 
-def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Policy, *,
+def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], policy: Chooser, *,
             time_limit: float | None = 600.0) -> list[Regret]:
     """Where a policy's guesses lose against optimal play, each with its exact cost.
 

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from ..analysis.solvers.result import SolverName
 from ..board import Layout
 from ..budget import Budget
+from ..errors import InputError
 from ..game import Game, Status
+from ..rules import GeneratedBoard
 from . import fastplay
 from .dead import describe_structure, find_structure
 from .loop import Deducer
@@ -81,8 +83,8 @@ class VerifyResult:
 
 
 def verify(
-    layout: Layout,
-    click: tuple[int, int],
+    board: GeneratedBoard | Layout,
+    click: tuple[int, int] | None = None,
     solver: SolverName | str = SolverName.SAT,
     *,
     use_total: bool = True,
@@ -91,7 +93,7 @@ def verify(
     memory_limit: int | None = None,
     node_limit: int = fastplay.NODE_LIMIT,
 ) -> VerifyResult:
-    """Play ``layout`` from ``click`` with a solver and report whether it finishes.
+    """Play a board from its first click with a solver and report whether it finishes.
 
     The one place verification is decided. With ``quick``, a dead structure
     (:mod:`mscsp.play.dead`) answers "not solved" at once. Otherwise the board is
@@ -104,10 +106,12 @@ def verify(
 
     Parameters
     ----------
-    layout : Layout
-        The hidden board (read only by the game, never by the solver).
-    click : (int, int)
-        ``(x, y)`` of the first click.
+    board : GeneratedBoard or Layout
+        The hidden board (read only by the game, never by the solver): a generated
+        board (a no-guess board too) knows its first click; a bare layout needs
+        ``click``.
+    click : (int, int), optional
+        ``(x, y)`` of the first click; by default the board's own.
     solver : {'single-point', 'subset', 'sat'}
     use_total : bool
         Whether the solver may use the mine total (a player sees the mine counter).
@@ -130,9 +134,21 @@ def verify(
     >>> r = verify(lay, (1, 2))  # a zero; the 1s and 2s then decide the top row
     >>> r.solved, r.opened, r.safe_cells
     (True, 10, 10)
+    >>> from mscsp.board import Spec
+    >>> from mscsp.rules import generate
+    >>> verify(generate(Spec(9, 9, 10), "opening", (4, 4), seed=3)).safe_cells  # the board's own click
+    71
     """
     started = time.perf_counter()
     solver = SolverName.parse(solver)
+    if isinstance(board, GeneratedBoard):
+        layout, click = board.layout, board.click if click is None else click
+    elif isinstance(board, Layout):
+        layout = board
+        if click is None:
+            raise InputError("the click must be a pair (x, y): a bare layout does not know its first click")
+    else:
+        raise InputError(f"verify takes a generated board or a layout, not {type(board).__name__}")
     click = layout.geometry.cell(click, "click")
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")

@@ -169,7 +169,7 @@ async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: B
     try:
         if kind is ActionKind.REVEAL and not entry.board_made:
             made = await make_board(entry, cell)
-            game = Game.from_board(made.board)
+            game = Game.from_board(made)
             for flagged in entry.game.flagged.nonzero()[0].tolist():
                 if flagged != cell:
                     game.apply((ActionKind.FLAG, flagged))

@@ -88,6 +88,7 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     """
     from ..analysis.counting import probabilities
     from ..analysis.solvers import deduce
+    from ..play.loop import STALL_STATES
     from ..play.policies import Policy, decide
     from ..position import Mark
 
@@ -98,7 +99,7 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
         start = (min(3, g.width - 1), min(3, g.height - 1))
         return {"kind": "start", "open": [list(start)], "flag": [], "probability": None,
                 "text": f"First click at [{start[0]},{start[1]}], away from the edges but near a corner."}
-    known, _ = deduce(position, "sat", use_total=True, time_limit=time_limit)
+    known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
     covered = {c for c in known if position.grid[c] == Mark.COVERED}
     safe = sorted(c for c in covered if not known[c])
     mines = sorted(c for c in covered if known[c])

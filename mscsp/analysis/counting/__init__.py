@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...budget import Budget
+from ...budget import DEFAULT_STATE_LIMIT, Budget
 from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
@@ -70,9 +70,6 @@ __all__ = [
     "forced_cells",
 ]
 
-#: Default bound on the entries of one DP table before a component is declared too
-#: large to count exactly.
-DEFAULT_STATE_LIMIT = 200_000
 
 #: Components are first counted by plain backtracking over the variables' values,
 #: which beats setting up the DP on the small parts of ordinary boards; past this
@@ -216,14 +213,14 @@ class Counts:
                 for t in self.tallies:
                     layouts *= t.ways[0]
             stats["seconds"] = time.perf_counter() - self.started
-            return Probabilities(cells, layouts, True, model, stats)
+            return Probabilities(cells, layouts, True, model, stats, geometry=system.position.geometry)
         parts, total = with_total(self.tallies, unconstrained, remaining)
         for group_cells_, num, den in parts:
             p = Fraction(num, den)
             for c in group_cells_:
                 cells[c] = p
         stats["seconds"] = time.perf_counter() - self.started
-        return Probabilities(cells, total, True, None, stats)
+        return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry)
 
 
 def count_components(
@@ -423,7 +420,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     if est.reason:
         stats["estimate"]["failed"] = est.reason
         reason = f"{reason}; no estimate either: {est.reason}"
-    return Probabilities(cells, None, False, model, stats, intervals, reason)
+    return Probabilities(cells, None, False, model, stats, intervals, reason, geometry=system.position.geometry)
 
 
 def forced_cells(position: Position, *, system: ConstraintSystem | None = None,

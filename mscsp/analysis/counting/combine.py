@@ -14,6 +14,7 @@ from fractions import Fraction
 from math import comb
 from typing import NamedTuple
 
+from ...board import Geometry
 from ...errors import InconsistentError, InputError
 
 __all__ = ["Group", "Tally", "Probabilities", "with_total", "without_total", "conditional_given_rest",
@@ -66,9 +67,11 @@ class Probabilities:
     Attributes
     ----------
     cells : dict
-        Covered (unflagged) cell -> :class:`~fractions.Fraction` (or None where there
-        is no number: cells away from clues when the total is unknown, or every
-        cell when counting gave up without an estimate — ``reason`` says why).
+        Covered (unflagged) cell by flat index ``y * width + x`` ->
+        :class:`~fractions.Fraction` (or None where there is no number: cells away
+        from clues when the total is unknown, or every cell when counting gave up
+        without an estimate — ``reason`` says why). The table the engines walk;
+        :meth:`probability` reads one cell by ``(x, y)``.
     layouts : int or None
         Exact number of layouts of the covered cells consistent with everything
         visible (and the total, when given); None when it was not counted exactly.
@@ -78,9 +81,20 @@ class Probabilities:
         How layouts are weighted when the mine total is unknown; None when it is
         known (then every consistent layout of the whole board counts once).
     intervals : dict
-        For estimated cells, the 95% interval ``(low, high)`` of the probability.
+        For estimated cells (by flat index), the 95% interval ``(low, high)`` of the
+        probability.
     reason : str or None
         Why counting was not exact (the budget that ran out), when it was not.
+    geometry : Geometry or None
+        The board, so that cells can be named by ``(x, y)``.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis import probabilities
+    >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
+    >>> p.probability((0, 0)), p.probability((4, 0)), p.layouts
+    (Fraction(1, 2), Fraction(0, 1), 2)
     """
 
     cells: dict[int, Fraction | None]
@@ -90,6 +104,17 @@ class Probabilities:
     stats: dict = field(default_factory=dict, compare=False)
     intervals: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
     reason: str | None = None
+    geometry: Geometry | None = field(default=None, compare=False, repr=False)
+
+    def probability(self, cell) -> Fraction | None:
+        """The mine probability of the covered cell ``(x, y)`` (None where there is no
+        number); InputError for a cell that is not covered or not on the board."""
+        if self.geometry is None:
+            raise InputError("these probabilities do not know their board: read .cells by flat index")
+        index = self.geometry.cell(cell)
+        if index not in self.cells:
+            raise InputError(f"[{cell[0]}, {cell[1]}] is not a covered cell of this position")
+        return self.cells[index]
 
     def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
         """The suggested next click.

@@ -10,7 +10,7 @@ Examples
 >>> from mscsp.position import parse_position
 >>> r = solve(parse_position("mines: 2\\n.....\\n.121.\\n"))
 >>> r.mines, r.safe
-((1, 3), (0, 2, 4, 5, 9))
+(((1, 0), (3, 0)), ((0, 0), (2, 0), (4, 0), (0, 1), (4, 1)))
 >>> r.explanations[1].text
 'the 2 at [2,1] needs two mines among [1,0], [2,0] and [3,0]; the 1 at [3,1] needs one mine among [2,0], [3,0], [4,0] and [4,1]: so [1,0] is a mine'
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 
+from ...budget import DEFAULT_STATE_LIMIT
 from ...errors import BudgetExceeded, InconsistentError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
@@ -29,6 +30,7 @@ from .result import (
     Deduction,
     Engine,
     Explanation,
+    Proven,
     SolveResult,
     SolverName,
 )
@@ -43,6 +45,7 @@ __all__ = [
     "Deduction",
     "Explanation",
     "Contradiction",
+    "Proven",
 ]
 
 
@@ -51,7 +54,8 @@ def _contradiction(position: Position, system: ConstraintSystem | None, err: Inc
         text = str(err)  # a first-order impossibility already said in words
     else:
         text = describe_contradiction(position, system, err.clues, err.uses_total)
-    return Contradiction(tuple(sorted(err.clues)), err.uses_total, text, err.minimal)
+    coords = position.geometry.coords
+    return Contradiction(tuple(coords(c) for c in sorted(err.clues)), err.uses_total, text, err.minimal)
 
 
 def deduce(
@@ -61,15 +65,15 @@ def deduce(
     use_total: bool = True,
     engine: Engine | str = Engine.AUTO,
     time_limit: float = 30.0,
-    state_limit: int = 20_000,
+    state_limit: int = DEFAULT_STATE_LIMIT,
     system: ConstraintSystem | None = None,
-) -> tuple[dict[int, bool], bool]:
+) -> Proven:
     """The solver ladder's one entry point: the cells a rung proves, no explanations.
 
     Play loops (verification, generation, win rates), analysis and the web all ask
-    here. Returns ``(known, complete)``: ``known`` maps each proven covered cell to
-    True for a mine, False for safe; ``complete`` is False when the SAT search ran
-    out of ``time_limit`` seconds (what it proved still holds).
+    here. The answer names the proven covered cells as ``(x, y)`` (and by flat index
+    in ``by_index``, for the play loops); ``complete`` is False when the SAT search
+    ran out of ``time_limit`` seconds (what it proved still holds).
 
     Parameters
     ----------
@@ -100,9 +104,9 @@ def deduce(
     >>> deduce(pos, "sat", engine="count") == deduce(pos, "sat", engine="sat")
     True
     >>> deduce(pos, "single-point")  # no clue decides a cell on its own
-    ({}, True)
-    >>> sorted(c for c, mine in deduce(pos, "subset")[0].items() if mine)  # the total finishes it
-    [1, 3]
+    Proven(safe=(), mines=(), complete=True)
+    >>> deduce(pos, "subset").mines  # the total finishes it
+    ((1, 0), (3, 0))
     """
     solver = SolverName.parse(solver)
     engine = Engine.parse(engine)
@@ -110,21 +114,22 @@ def deduce(
         position = position.with_mines(None)
         system = None
     system = system if system is not None else build_constraints(position)
+    geometry = position.geometry
     if solver is not SolverName.SAT:
         prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
-        return prop.known, True
+        return Proven.of(geometry, prop.known, True)
     if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
         from ..counting import (
             forced_cells,  # counting builds on the constraint layer, not on solvers
         )
 
         try:
-            return forced_cells(position, system=system, state_limit=state_limit), True
+            return Proven.of(geometry, forced_cells(position, system=system, state_limit=state_limit), True)
         except BudgetExceeded:
             if engine is Engine.COUNT:
                 raise
     out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
-    return out.known, out.complete
+    return Proven.of(geometry, out.known, out.complete)
 
 
 def solve(
@@ -207,25 +212,27 @@ def solve(
                 reason = shrunk
     except InconsistentError as err:
         return SolveResult(solver, contradiction=_contradiction(position, system, err), complete=True)
-    deductions = []
+    coords = position.geometry.coords
+    deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
     for cell in sorted(known):
         why = reason.get(cell)
         clues, total = (tuple(sorted(why[0])), why[1]) if why is not None else ((), False)
-        deductions.append(Deduction(cell, known[cell], clues, total))
+        deductions.append((cell, known[cell], clues, total))
     explanations: list[Explanation] = []
     if explain:
         groups: dict[tuple, list[int]] = {}
-        for d in deductions:
-            groups.setdefault((d.mine, d.clues, d.uses_total), []).append(d.cell)
+        for cell, mine, clues, total in deductions:
+            groups.setdefault((mine, clues, total), []).append(cell)
         said: dict[int, str] = {}
         for (mine, clues, total), cells in sorted(groups.items(), key=lambda kv: min(kv[1])):
             text = describe_deduction(position, system, cells, mine, clues, total, said)
-            explanations.append(Explanation(tuple(cells), clues, total, text))
+            explanations.append(Explanation(tuple(map(coords, cells)), tuple(map(coords, clues)), total, text))
     return SolveResult(
         solver,
-        safe=tuple(c for c in sorted(known) if not known[c]),
-        mines=tuple(c for c in sorted(known) if known[c]),
-        deductions=tuple(deductions),
+        safe=tuple(coords(c) for c in sorted(known) if not known[c]),
+        mines=tuple(coords(c) for c in sorted(known) if known[c]),
+        deductions=tuple(Deduction(coords(c), mine, tuple(map(coords, clues)), total)
+                         for c, mine, clues, total in deductions),
         explanations=tuple(explanations),
         complete=complete,
         stats={"sat_calls": calls, "seconds": time.perf_counter() - started},

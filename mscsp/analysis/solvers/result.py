@@ -1,12 +1,18 @@
-"""What a solver returns: proven cells, why, and what cannot be true."""
+"""What a solver returns: proven cells, why, and what cannot be true.
+
+These are answers for people and scripts, so they name cells as ``(x, y)`` (column,
+row) in row order (by ``y``, then ``x``), as the rest of the public API does; the
+engines that produce them work on flat indices ``y * width + x`` inside.
+"""
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 from ...errors import Choice
 
-__all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation"]
+__all__ = ["SolverName", "Engine", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
 
 
 class SolverName(Choice, what="solver"):
@@ -40,40 +46,42 @@ class Deduction:
 
     Attributes
     ----------
-    cell : int
+    cell : (int, int)
+        ``(x, y)`` of the proven cell.
     mine : bool
         True for a proven mine, False for a proven safe cell.
-    clues : tuple of int
-        Flat indices of revealed numbers that, with ``uses_total``, force the cell.
+    clues : tuple of (int, int)
+        The revealed numbers that, with ``uses_total``, force the cell.
     uses_total : bool
         Whether the mine total is part of the reason.
     """
 
-    cell: int
+    cell: tuple[int, int]
     mine: bool
-    clues: tuple[int, ...]
+    clues: tuple[tuple[int, int], ...]
     uses_total: bool = False
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """Cells forced by the same reason, with a sentence a player can follow."""
+    """Cells forced by the same reason, with a sentence a player can follow
+    (``cells`` and ``clues`` as ``(x, y)``)."""
 
-    cells: tuple[int, ...]
-    clues: tuple[int, ...]
+    cells: tuple[tuple[int, int], ...]
+    clues: tuple[tuple[int, int], ...]
     uses_total: bool
     text: str
 
 
 @dataclass(frozen=True)
 class Contradiction:
-    """A small set of clues (and maybe the total) that no layout satisfies.
+    """A small set of clues (``(x, y)`` each, and maybe the total) that no layout satisfies.
 
     ``minimal`` says whether it was shrunk until no clue (nor the total) could be
     dropped; a set too large to shrink in time is still checked to hold no layout.
     """
 
-    clues: tuple[int, ...]
+    clues: tuple[tuple[int, int], ...]
     uses_total: bool
     text: str
     minimal: bool = True
@@ -83,14 +91,14 @@ class Contradiction:
 class SolveResult:
     """The outcome of one solver on one position.
 
-    ``safe`` and ``mines`` are sorted flat indices. ``complete`` is False when a
+    ``safe`` and ``mines`` are ``(x, y)`` in row order. ``complete`` is False when a
     bounded search stopped early: the proven cells are still proven, but a complete
     solver may have missed some.
     """
 
     solver: SolverName
-    safe: tuple[int, ...] = ()
-    mines: tuple[int, ...] = ()
+    safe: tuple[tuple[int, int], ...] = ()
+    mines: tuple[tuple[int, int], ...] = ()
     deductions: tuple[Deduction, ...] = ()
     explanations: tuple[Explanation, ...] = ()
     contradiction: Contradiction | None = None
@@ -100,3 +108,47 @@ class SolveResult:
     @property
     def consistent(self) -> bool:
         return self.contradiction is None
+
+
+@dataclass(frozen=True)
+class Proven:
+    """What :func:`~mscsp.analysis.solvers.deduce` proves: cells and nothing else.
+
+    Attributes
+    ----------
+    safe, mines : tuple of (int, int)
+        The proven safe cells and mines, ``(x, y)`` in row order.
+    complete : bool
+        False when a bounded search ran out of time: what is proven still holds, but
+        a complete solver may have missed some cells.
+    by_index : dict
+        The same cells by flat index ``y * width + x``, True for a mine: the form the
+        play loops and engines work in.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis import deduce
+    >>> p = deduce(parse_position("mines: 2\\n.....\\n.121.\\n"))
+    >>> p.mines, p.safe, p.complete
+    (((1, 0), (3, 0)), ((0, 0), (2, 0), (4, 0), (0, 1), (4, 1)), True)
+    """
+
+    safe: tuple[tuple[int, int], ...]
+    mines: tuple[tuple[int, int], ...]
+    complete: bool
+    by_index: dict[int, bool] = field(repr=False, compare=False)
+
+    @classmethod
+    def of(cls, geometry, known: dict[int, bool], complete: bool) -> "Proven":
+        """The cells of ``known`` (flat index -> mine) named on ``geometry``."""
+        order = sorted(known)
+        coords = geometry.coords
+        return cls(tuple(coords(c) for c in order if not known[c]), tuple(coords(c) for c in order if known[c]),
+                   complete, known)
+
+    def __iter__(self):
+        # deduce returned the pair (by_index, complete) before; unpacking still works for a release
+        warnings.warn("unpacking deduce()'s answer as (known, complete) is deprecated: use .safe, .mines and "
+                      ".complete, or .by_index for flat indices", DeprecationWarning, stacklevel=2)
+        return iter((self.by_index, self.complete))
