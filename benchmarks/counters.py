@@ -8,8 +8,9 @@ counter is given the same question — how many layouts fit — as it expects it
 - mscsp: ``mscsp.analysis.counting.probabilities`` (which also gives every cell's probability,
   the others give the count only), exact integers;
 - pyganak (Ganak 2, exact projected model counting, PyPI ``pyganak``): the position's
-  DIMACS export (``mscsp solve --dimacs``: clues in the binomial encoding, the total as
-  a sequential counter with defined auxiliaries), projected on the cell variables;
+  DIMACS export (``mscsp solve --dimacs``: clues in the binomial encoding, the total in
+  the complete solver's own totalizers, their outputs defined), projected on the cell
+  variables;
 - pyapproxmc (ApproxMC 4, PyPI ``pyapproxmc``): the same CNF, with its default
   (epsilon 0.8, delta 0.2) guarantee, projected on the cell variables.
 

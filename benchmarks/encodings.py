@@ -6,6 +6,12 @@ play (the corpus of ``benchmarks/probability.py``) once per encoding and backend
 the same process, checks that all agree on every proven cell, and prints the median
 and p90 milliseconds per position with the ratio to the default (binomial, Glucose 4).
 
+Then the mine total: on the same positions, the solver's own encoding
+(``MineTotal``: totalizers written here, whose outputs ``mscsp solve --dimacs``
+defines as well) against PySAT's ``ITotalizer`` pair, which the solver used before;
+each is built over every covered cell and loaded into Glucose 4, which must find the
+same answer under the bounds; median milliseconds and the ratio.
+
     python benchmarks/encodings.py --positions 200 --seed 2026
 """
 
@@ -22,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from probability import build_corpus  # noqa: E402
 
 from mscsp.analysis.constraints import build_constraints  # noqa: E402
-from mscsp.analysis.solvers.encoding import ENCODINGS  # noqa: E402
+from mscsp.analysis.solvers.encoding import ENCODINGS, MineTotal  # noqa: E402
 from mscsp.analysis.solvers.sat import SatEngine  # noqa: E402
 
 BACKENDS = ["g4", "m22", "cd195", "mc"]
@@ -37,6 +43,50 @@ def run(corpus, backend: str, encoding: str) -> tuple[list[float], list[dict]]:
         times.append((time.perf_counter() - started) * 1e3)
         answers.append(out.known)
     return times, answers
+
+
+def _pysat_total(lits: list[int], remaining: int, top: int) -> tuple[list[list[int]], list[int]]:
+    """The mine total as two PySAT ITotalizers (cells, and their negations) with its bound assumptions."""
+    from pysat.card import ITotalizer
+
+    n, clauses, bounds = len(lits), [], []
+    if remaining < n:
+        upper = ITotalizer(lits=lits, ubound=remaining + 1, top_id=top)
+        clauses += upper.cnf.clauses
+        bounds.append(-upper.rhs[remaining])
+        top = upper.top_id
+    if remaining > 0:
+        lower = ITotalizer(lits=[-v for v in lits], ubound=n - remaining + 1, top_id=top)
+        clauses += lower.cnf.clauses
+        bounds.append(-lower.rhs[n - remaining])
+    return clauses, bounds
+
+
+def totals(corpus) -> None:
+    """The solver's encoding of the total against PySAT's, built and solved in this process."""
+    from pysat.solvers import Solver
+
+    ours, theirs = [], []
+    for position in corpus:
+        system = build_constraints(position)
+        if system.remaining is None:
+            continue
+        lits = list(range(1, len(system.covered) + 1))
+        answers = []
+        for kind, times in (("mscsp", ours), ("pysat", theirs)):
+            started = time.perf_counter()
+            if kind == "mscsp":
+                total = MineTotal(lits, system.remaining, 0, top=len(lits))
+                clauses, bounds = total.clauses, total.assumptions()
+            else:
+                clauses, bounds = _pysat_total(lits, system.remaining, len(lits))
+            with Solver(name="g4", bootstrap_with=clauses) as solver:
+                answers.append(solver.solve(assumptions=bounds))
+            times.append((time.perf_counter() - started) * 1e3)
+        assert answers[0] == answers[1]
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"mine total over every covered cell, {len(ours)} positions: MineTotal {a:.3f} ms, "
+          f"PySAT ITotalizer pair {b:.3f} ms (median), ratio {a / b:.2f}")
 
 
 def main(argv=None) -> int:
@@ -59,6 +109,7 @@ def main(argv=None) -> int:
     print(f"{'backend':8s} {'encoding':11s} {'median ms':>10s} {'p90 ms':>8s} {'ratio':>6s} agree")
     for backend, encoding, med, p90, agree in sorted(rows, key=lambda r: r[2]):
         print(f"{backend:8s} {encoding:11s} {med:10.3f} {p90:8.3f} {med / base:6.2f} {agree}")
+    totals(corpus)
     return 0
 
 

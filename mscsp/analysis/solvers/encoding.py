@@ -8,18 +8,27 @@ on the equation itself. The pysat encodings (sequential counter, totalizer,
 cardinality networks; Sinz 2005, Bailleux & Boufkhad 2003, Asín et al. 2011) are
 available for comparison; ``benchmarks/encodings.py`` measures them.
 
-For the whole-board total over hundreds of cells the binomial encoding is out of the
-question; :func:`exact_counter` is a sequential counter whose auxiliary variables
-are *defined* (both directions of each implication), so it too keeps the model count
-exact — what an outside #SAT solver needs to check our layout counts from a DIMACS
-export.
+For the mine total over hundreds of cells the binomial encoding is out of the
+question. :class:`MineTotal` is the one encoding of the total, used by the complete
+solver and by the DIMACS export alike: two totalizers (Bailleux & Boufkhad,
+"Efficient CNF encoding of Boolean cardinality constraints", CP 2003), one counting
+mines and one counting safe cells, whose outputs are *defined* (both directions of
+each implication), so that every assignment of the cells extends to exactly one
+model and model counts stay layout counts; the bounds are assumption literals, so an
+incremental solver can shift them. Past a size limit it falls back to a cardinality
+network with fixed bounds (Asín et al. 2011), whose auxiliaries are not defined: only
+a count projected on the cells is then exact.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-__all__ = ["ENCODINGS", "exactly", "exact_counter"]
+__all__ = ["ENCODINGS", "exactly", "Totalizer", "MineTotal", "TOTALIZER_LIMIT"]
+
+#: Largest pair of totalizers (cells times bound) built for the mine total; past it a
+#: cardinality network with fixed bounds.
+TOTALIZER_LIMIT = 2_000_000
 
 ENCODINGS = ("binomial", "seqcounter", "totalizer", "cardnetwrk", "sortnetwrk")
 
@@ -60,51 +69,133 @@ def exactly(lits: list[int], k: int, *, top: int, encoding: str = "binomial",
     return [[*c, *tail] for c in cnf.clauses], max(top, cnf.nv)
 
 
-def exact_counter(lits: list[int], k: int, *, top: int) -> tuple[list[list[int]], int]:
-    """A sequential counter for "exactly k of lits" with fully defined auxiliaries.
+class Totalizer:
+    """A totalizer over ``lits`` counting up to ``ubound``.
 
-    ``s[i][j]`` (for the first ``i`` literals, ``1 <= j <= k + 1``) is equivalent to
-    "at least ``j`` of them are true", so every assignment of ``lits`` extends to
-    exactly one model: model counts are layout counts.
+    ``rhs[k]`` (for ``k < ubound``) is a literal that more than ``k`` of ``lits``
+    being true makes true, so ``-rhs[k]`` as an assumption says "at most ``k``". The
+    tree halves the inputs; a node with children counting ``a`` and ``b`` has
+    ``a_i and b_j -> r_{i+j}``. With ``defined`` it also has
+    ``not a_{i+1} and not b_{j+1} -> not r_{i+j+1}``, so that its outputs are
+    determined by its inputs: every assignment of ``lits`` then extends to exactly one
+    model, which a model counter needs and a solver does not.
 
     Examples
     --------
     >>> from itertools import product
-    >>> clauses, top = exact_counter([1, 2, 3, 4], 2, top=4)
     >>> from pysat.solvers import Solver
-    >>> with Solver(bootstrap_with=clauses) as s:
-    ...     print(sum(1 for _ in s.enum_models()))
+    >>> t = Totalizer([1, 2, 3], 2, top=3, defined=True)
+    >>> with Solver(bootstrap_with=t.clauses) as s:  # one model for each input, outputs fixed
+    ...     counts = {bits: sum(1 for _ in s.enum_models([v if b else -v for v, b in zip((1, 2, 3), bits)]))
+    ...               for bits in product((0, 1), repeat=3)}
+    >>> set(counts.values())
+    {1}
+    """
+
+    def __init__(self, lits: list[int], ubound: int, *, top: int, defined: bool = False):
+        self.clauses: list[list[int]] = []
+        self.top = top
+        self.ubound = ubound
+        self.defined = defined
+        self.rhs = self._node(list(lits)) if lits and ubound > 0 else []
+
+    def _node(self, lits: list[int]) -> list[int]:
+        if len(lits) == 1:
+            return [lits[0]]
+        half = len(lits) // 2
+        a, b = self._node(lits[:half]), self._node(lits[half:])
+        m = min(len(lits), self.ubound)
+        r = list(range(self.top + 1, self.top + m + 1))
+        self.top += m
+        p, q, out = len(a), len(b), self.clauses
+        # a_i and b_j -> r_{i+j} (i + j <= m; a_0 and b_0 are true)
+        out.extend([r[j - 1], -b[j - 1]] for j in range(1, min(q, m) + 1))
+        for i in range(1, min(p, m) + 1):
+            na = -a[i - 1]
+            out.append([r[i - 1], na])
+            out.extend([r[i + j - 1], na, -b[j - 1]] for j in range(1, min(q, m - i) + 1))
+        if self.defined:  # not a_{i+1} and not b_{j+1} -> not r_{i+j+1} (i + j < m; a_{p+1} is false)
+            for i in range(min(p, m - 1) + 1):
+                ai = [a[i]] if i < p else []
+                out.extend([-r[i + j], *ai, b[j]] if j < q else [-r[i + j], *ai]
+                           for j in range(min(q, m - 1 - i) + 1))
+        return r
+
+
+class MineTotal:
+    """The mine total over ``lits``: ``remaining - unconstrained <= sum <= remaining``.
+
+    The cells named are those the solver keeps as variables; ``unconstrained`` more
+    cells, not encoded, can take the mines the named ones leave (the complete solver
+    passes the frontier and the number of cells away from the numbers; the DIMACS
+    export passes every covered cell and 0). The bounds are imposed by
+    :meth:`assumptions`, which can also shift them by one (to ask whether an
+    unconstrained cell is forced). With ``defined`` the totalizers' outputs are
+    defined by the cells (see :class:`Totalizer`): the export asks for that, so that
+    plain model counts are layout counts; the solver needs only the clauses that
+    bound the count, the rest of the same formula.
+
+    Examples
+    --------
+    >>> from pysat.solvers import Solver
+    >>> total = MineTotal([1, 2, 3, 4], 2, 0, top=4, defined=True)
+    >>> with Solver(bootstrap_with=total.clauses) as s:
+    ...     print(sum(1 for _ in s.enum_models(total.assumptions())))
     6
     """
-    n = len(lits)
-    if not 0 <= k <= n:
-        return [[]], top
-    width = k + 1
-    nxt = top
-    prev: list[int | None] = [None] * (width + 1)  # prev[j]: var for "at least j among first i-1"
-    clauses: list[list[int]] = []
-    for i, x in enumerate(lits, start=1):
-        cur: list[int | None] = [None] * (width + 1)
-        for j in range(1, min(i, width) + 1):
-            nxt += 1
-            s = nxt
-            cur[j] = s
-            a = prev[j]  # at least j before
-            b = prev[j - 1] if j > 1 else None  # at least j-1 before (True when j == 1)
-            # s <-> a or (x and b)
-            if a is not None:
-                clauses.append([-a, s])
-            if j == 1:
-                clauses.append([-x, s])
-                clauses.append([-s, x] + ([a] if a is not None else []))
-            else:
-                clauses.append([-x, -b, s])
-                clauses.append([-s, b] + ([a] if a is not None else []))
-                clauses.append([-s, x] + ([a] if a is not None else []))
-        prev = cur
-    # at least k, not at least k + 1
-    if k >= 1:
-        clauses.append([prev[k]])
-    if k + 1 <= n:
-        clauses.append([-prev[k + 1]])
-    return clauses, nxt
+
+    def __init__(self, lits: list[int], remaining: int, unconstrained: int, *, top: int,
+                 size_limit: int = TOTALIZER_LIMIT, defined: bool = False):
+        n = len(lits)
+        self.n, self.remaining, self.unconstrained = n, remaining, unconstrained
+        self.clauses: list[list[int]] = []
+        self.upper = self.lower = None
+        self.shiftable = True
+        size = (n * (max(remaining, 0) + 2) if remaining <= n else 0) + (
+            n * (min(n, n - (remaining - unconstrained) + 1) + 1) if remaining - unconstrained >= 0 else 0)
+        if size > size_limit:
+            from pysat.card import CardEnc, EncType
+
+            for bound, kind in ((remaining, "atmost"), (remaining - unconstrained, "atleast")):
+                if (kind == "atmost" and bound < n) or (kind == "atleast" and bound > 0):
+                    enc = getattr(CardEnc, kind)(lits=lits, bound=bound, top_id=top, encoding=EncType.cardnetwrk)
+                    self.clauses.extend(enc.clauses)
+                    top = max(top, enc.nv)
+            self.shiftable = False
+        else:
+            if remaining <= n:  # sum <= remaining (and remaining - 1, to test unconstrained cells)
+                self.upper = Totalizer(lits, max(remaining, 0) + 1, top=top, defined=defined)
+                self.clauses.extend(self.upper.clauses)
+                top = self.upper.top
+            if remaining - unconstrained >= 0:  # safe cells <= n - (remaining - u), and one less
+                self.lower = Totalizer([-v for v in lits], min(n, n - (remaining - unconstrained) + 1), top=top,
+                                       defined=defined)
+                self.clauses.extend(self.lower.clauses)
+                top = self.lower.top
+        self.top = top
+
+    def assumptions(self, *, upper_shift: int = 0, lower_shift: int = 0) -> list[int] | None:
+        """Literals imposing ``remaining - unconstrained + lower_shift <= sum <= remaining
+        - upper_shift``; None when no assignment can meet them.
+
+        Raises
+        ------
+        ValueError
+            When a shift is asked of fixed bounds (the cardinality-network fallback).
+        """
+        if not self.shiftable:
+            if upper_shift or lower_shift:
+                raise ValueError("the bounds of a cardinality network are fixed")
+            return []
+        n, out = self.n, []
+        hi = self.remaining - upper_shift
+        if hi < 0:
+            return None
+        if self.upper is not None and hi < n:
+            out.append(-self.upper.rhs[hi])
+        lo = self.remaining - self.unconstrained + lower_shift
+        if lo > n:
+            return None
+        if self.lower is not None and lo > 0:
+            out.append(-self.lower.rhs[n - lo])
+        return out

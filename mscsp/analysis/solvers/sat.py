@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from ...budget import Budget
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ConstraintSystem, ParityForest, is_link
-from .encoding import exactly
+from .encoding import MineTotal, exactly
 from .local import pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
@@ -49,10 +49,6 @@ _QUICK_CONFLICTS = 5_000
 
 #: Above this many clauses every SAT call runs under a deadline timer.
 _TIMER_CLAUSES = 100_000
-
-#: Largest totalizer (cells times bound) built for the mine total.
-_TOTALIZER_LIMIT = 2_000_000
-
 
 #: Clues encoded between two looks at the clock.
 _CHECK_EVERY = 4096
@@ -77,15 +73,6 @@ def _check(limits: Budget | None, what: str) -> None:
 
 class _Unshiftable(Exception):
     """The mine total is encoded with fixed bounds; shifted bounds are unavailable."""
-
-
-def _totalizer_size(n: int, remaining: int, u: int) -> int:
-    size = 0
-    if remaining <= n:
-        size += n * (max(remaining, 0) + 2)
-    if remaining - u >= 0:
-        size += n * (min(n, n - (remaining - u) + 1) + 1)
-    return size
 
 
 @dataclass
@@ -113,7 +100,6 @@ class _Part:
         # pysat is imported when a solver is built, not with the module: an analysis
         # whose count proves every cell and whose explanations need no SAT call
         # starts faster without it
-        from pysat.card import CardEnc, EncType, ITotalizer
         from pysat.solvers import Solver
 
         self.system = system
@@ -143,65 +129,35 @@ class _Part:
         top += 1
         self.false_lit = top  # assumed when a bound is impossible: an immediate conflict
         clauses.append([-self.false_lit])
-        self.upper_tot = self.lower_tot = None
         self.total = total  # (remaining, unconstrained count)
-        self.shiftable = True
-        if total is not None and _totalizer_size(len(cells), *total) > _TOTALIZER_LIMIT:
-            # Too big for totalizers (n * bound literals): hard bounds in a cardinality
-            # network (Asín et al. 2011, O(n log^2 n)) instead; they cannot be shifted,
-            # so questions about the unconstrained cells go unanswered.
-            remaining, u = total
-            lits = [self.lit[c] for c in cells]
-            for bound, kind in ((remaining, "atmost"), (remaining - u, "atleast")):
-                if (kind == "atmost" and bound < len(cells)) or (kind == "atleast" and bound > 0):
-                    enc = getattr(CardEnc, kind)(lits=lits, bound=bound, top_id=top, encoding=EncType.cardnetwrk)
-                    clauses.extend(enc.clauses)
-                    top = max(top, enc.nv)
-            self.shiftable = False
-        elif total is not None:
-            remaining, u = total
-            n = len(cells)
-            lits = [self.lit[c] for c in cells]
-            # sum(F) <= remaining (and remaining - 1, to test unconstrained cells)
-            if remaining <= n:
-                self.upper_tot = ITotalizer(lits=lits, ubound=max(remaining, 0) + 1, top_id=top)
-                clauses.extend(self.upper_tot.cnf.clauses)
-                top = self.upper_tot.top_id
-            # sum(not F) <= n - (remaining - u)  (and one less, for unconstrained cells)
-            if remaining - u >= 0:
-                self.lower_tot = ITotalizer(lits=[-v for v in lits], ubound=min(n, n - (remaining - u) + 1), top_id=top)
-                clauses.extend(self.lower_tot.cnf.clauses)
-                top = self.lower_tot.top_id
+        # the mine total over the part's cells, the unconstrained ones taking the rest;
+        # past its size limit its bounds are fixed, and questions about the
+        # unconstrained cells go unanswered
+        self.mine_total = None if total is None else MineTotal([self.lit[c] for c in cells], *total, top=top)
+        if self.mine_total is not None:
+            clauses.extend(self.mine_total.clauses)
+            top = self.mine_total.top
         self.solver = Solver(name=backend, bootstrap_with=clauses)
         self.clause_count = len(clauses)
         self.calls = 0
 
     # -- assumptions for the total --------------------------------------------------
+    @property
+    def shiftable(self) -> bool:
+        """Whether the total's bounds can be shifted (not a fixed cardinality network)."""
+        return self.mine_total is None or self.mine_total.shiftable
+
     def total_assumptions(self, *, upper_shift: int = 0, lower_shift: int = 0) -> list[int]:
         """Assumptions imposing ``rem - u + lower_shift <= sum(F) <= rem - upper_shift``.
 
         Raises _Unshiftable when the bounds are hard-coded and a shift is asked for.
         """
-        if self.total is None:
+        if self.mine_total is None:
             return []
-        if not self.shiftable:
-            if upper_shift or lower_shift:
-                raise _Unshiftable()
-            return []
-        remaining, u = self.total
-        n = len(self.cells)
-        out = []
-        hi = remaining - upper_shift
-        if hi < 0:
-            return [self.false_lit]
-        if self.upper_tot is not None and hi < n:
-            out.append(-self.upper_tot.rhs[hi])
-        lo = remaining - u + lower_shift
-        if lo > n:
-            return [self.false_lit]
-        if self.lower_tot is not None and lo > 0:
-            out.append(-self.lower_tot.rhs[n - lo])
-        return out
+        if not self.mine_total.shiftable and (upper_shift or lower_shift):
+            raise _Unshiftable()
+        out = self.mine_total.assumptions(upper_shift=upper_shift, lower_shift=lower_shift)
+        return [self.false_lit] if out is None else out
 
     def selectors(self) -> list[int]:
         return list(self.selector.values())
@@ -246,9 +202,6 @@ class _Part:
 
     def delete(self) -> None:
         self.solver.delete()
-        for t in (self.upper_tot, self.lower_tot):
-            if t is not None:
-                t.delete()
 
 
 class _MergedPart(_Part):
