@@ -279,7 +279,7 @@ def fig_perturb(out: Path, png: bool) -> None:
     layout = generate(spec, "opening", click, 14).layout
     g = layout.geometry
     start = g.index(*click)
-    stall = _pass_from_click(layout, start, "sat", True)
+    stall = _pass_from_click(layout, start, "sat", True, float("inf"))
     perturber = _Perturber(layout, FirstClickRule.parse("opening"), start, as_generator(14))
     perturber.perturb(stall)
     changed = perturber.layout()

@@ -27,7 +27,7 @@ __all__ = ["MOVED", "install"]
 #: submodule moved on its own (``mscsp.solvers.explain``).
 MOVED = {
     "mscsp.constraints": "mscsp.analysis.constraints",
-    "mscsp.wording": "mscsp.analysis.wording",
+    "mscsp.wording": "mscsp.analysis.explain",
     "mscsp.consistency": "mscsp.analysis.consistency",
     "mscsp.solvers.explain": "mscsp.analysis.explain",
     "mscsp.solvers": "mscsp.analysis.solvers",

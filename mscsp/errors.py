@@ -19,6 +19,7 @@ __all__ = [
     "InputError",
     "ParseError",
     "InconsistentError",
+    "Clash",
     "GenerationError",
     "IllegalMove",
     "Resource",
@@ -68,6 +69,26 @@ class ParseError(InputError):
         return ParseError(self.message, line=self.line, column=self.column, source=source)
 
 
+class Clash(Enum):
+    """Why a position has no layout.
+
+    The first four are seen at a glance, on one number or on the counter (the words
+    for them are :func:`mscsp.analysis.explain.clash_text`'s); ``NO_LAYOUT`` is
+    found by a search over several clues, which the explanation then names.
+    """
+
+    #: A number touches more flags than it shows.
+    OVERFLAGGED = "overflagged"
+    #: A number has too few covered neighbours left for the mines it still needs.
+    UNDERCOVERED = "undercovered"
+    #: More flags than mines on the whole board.
+    FLAGS_OVER_TOTAL = "flags-over-total"
+    #: More mines left to place than covered cells.
+    TOTAL_OVER_COVERED = "total-over-covered"
+    #: No layout satisfies a set of clues together (and maybe the total).
+    NO_LAYOUT = "no-layout"
+
+
 class InconsistentError(MscspError):
     """A position that no mine layout satisfies.
 
@@ -82,12 +103,16 @@ class InconsistentError(MscspError):
     minimal : bool
         Whether no clue (nor the total) can be dropped from the set: False when it
         was too large, or the time too short, to shrink all the way.
+    clash : Clash
+        What kind of impossibility it is (the message says it in words).
     """
 
-    def __init__(self, message: str, clues: tuple[int, ...] = (), uses_total: bool = False, minimal: bool = True):
+    def __init__(self, message: str, clues: tuple[int, ...] = (), uses_total: bool = False, minimal: bool = True,
+                 *, clash: "Clash" = Clash.NO_LAYOUT):
         self.clues = tuple(clues)
         self.uses_total = uses_total
         self.minimal = minimal
+        self.clash = clash
         super().__init__(message)
 
 

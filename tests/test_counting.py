@@ -93,7 +93,7 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         position = game.position()
         certain = {c: p == 1 for c, p in probabilities(position).cells.items() if p in (0, 1)}
         forced = forced_cells(position)
-        assert forced == certain
+        assert forced == certain == probabilities(position).forced()
         assert all(board.layout.is_mine(c) == mine for c, mine in forced.items())
         checked += 1
     assert checked >= 20
@@ -233,3 +233,13 @@ def test_a_long_strip_is_counted_exactly_without_recursion(length, total):
     assert result.exact and result.layouts == expected and expected > 10**6
     if total:
         assert sum(result.cells.values()) == int(mines.sum())
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_positions(allow_wrong=False))
+def test_an_exact_count_proves_exactly_the_forced_cells(position):
+    truth = brute_force(position)
+    if not truth["count"]:
+        return
+    forced = probabilities(position).forced()
+    assert forced == {c: True for c in truth["mine"]} | {c: False for c in truth["safe"]}

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from mscsp.analysis.solvers.result import SolverName
 from mscsp.board import Geometry, Layout, Spec
+from mscsp.game import Game, Status
 from mscsp.play import fastplay
 from mscsp.play.dead import dead_structure
-from mscsp.play.noguess import _play
+from mscsp.play.loop import Deducer
 from mscsp.play.verify import verify
 from mscsp.rules import generate
 
@@ -55,6 +56,17 @@ def boards(draw, max_side=9):
         mines.discard(cells[0])
         safe = [cells[0]]
     return Layout.from_cells(g, mines), draw(st.sampled_from(safe))
+
+
+def _play(layout, click, solver, use_total):
+    """The reference: the Python play loop (Deducer), from the click to its end."""
+    game = Game(layout, record=False)
+    opened = game.reveal_index(click)
+    deducer = Deducer(game, solver, use_total=use_total)
+    if game.status is Status.PLAYING:
+        deducer.opened(opened)
+        deducer.run()
+    return game, deducer
 
 
 def _check_sound(layout, result):

@@ -81,3 +81,20 @@ def test_perturbed_boards_do_not_depend_on_the_compiled_loop(monkeypatch, mines)
         assert (a.layout.mines == b.layout.mines).all()
         assert (a.attempts, a.perturbations) == (b.attempts, b.perturbations)
         assert verify(a.layout, a.click, "sat").solved
+
+
+@pytest.mark.parametrize("method", ["retry", "perturb"])
+def test_generation_keeps_to_its_time_limit_when_the_python_loop_plays(method):
+    # subset reasoning has no compiled loop: every verification is played in Python,
+    # each given only the time left
+    import time
+
+    started = time.perf_counter()
+    try:
+        board = generate_no_guess(Spec(30, 16, 200), "opening", (15, 8), seed=3, method=method, solver="subset",
+                                  time_limit=0.3)
+    except GenerationError:
+        board = None
+    assert time.perf_counter() - started < 1.3
+    if board is not None:
+        assert verify(board, solver="subset").solved

@@ -25,7 +25,7 @@ from ..budget import Budget
 from ..errors import InconsistentError, MscspError
 from ..position import Position
 from .constraints import build_constraints
-from .explain import describe_contradiction
+from .solvers import contradiction
 from .solvers.result import Contradiction
 from .solvers.sat import SatEngine
 
@@ -91,13 +91,7 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
         values = SatEngine(system, use_total=True, time_limit=time_limit - (time.perf_counter() - started),
                            memory_limit=memory_limit).witness(shrink=explain)
     except InconsistentError as err:
-        if system is None or (len(err.clues) <= 1 and "no layout" not in str(err)):
-            text = str(err)
-        else:
-            text = describe_contradiction(position, system, err.clues, err.uses_total)
-        clues = tuple(map(position.geometry.coords, sorted(err.clues)))
-        return Verdict(False, None, Contradiction(clues, err.uses_total, text, err.minimal),
-                       time.perf_counter() - started)
+        return Verdict(False, None, contradiction(position, system, err), time.perf_counter() - started)
     mines = position.flagged.copy()
     if values:
         cells = np.fromiter(values.keys(), dtype=np.int64, count=len(values))

@@ -23,9 +23,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..budget import Budget
-from ..errors import InconsistentError
+from ..errors import Clash, InconsistentError
 from ..position import Position
-from .wording import clue_name, count_words
+from .explain import clash_text
 
 __all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints"]
 
@@ -221,17 +221,9 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         k = int(clash[0])
         clue, rem, unknown = int(relevant[k]), int(bad[k]), int(unknown_all[k])
         flags_here = int(n_flags[keep][k])
-        if rem < 0:
-            raise InconsistentError(
-                f"{clue_name(position, clue)} already touches {count_words(flags_here, 'flag')}",
-                (clue,),
-            )
-        have = "only " if unknown else ""
-        extra = f" and {count_words(flags_here, 'flag')}" if flags_here else ""
-        raise InconsistentError(
-            f"{clue_name(position, clue)} has {have}{count_words(unknown, 'covered neighbour')}{extra}",
-            (clue,),
-        )
+        kind = Clash.OVERFLAGGED if rem < 0 else Clash.UNDERCOVERED
+        raise InconsistentError(clash_text(position, kind, clue=clue, flags=flags_here, covered=unknown), (clue,),
+                                clash=kind)
     constraints: list[Constraint] = []
     # each row's covered neighbours, ascending, then the padding (the largest value):
     # a row's first n_covered entries are its cells, cut by a slice, not a filter
@@ -249,12 +241,10 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         flags = int(flagged.sum())
         remaining = position.mines - flags
         if remaining < 0:
-            raise InconsistentError(
-                f"the board has {position.mines} mines in all but {flags} flags", (), uses_total=True
-            )
+            raise InconsistentError(clash_text(position, Clash.FLAGS_OVER_TOTAL, flags=flags), (), uses_total=True,
+                                    clash=Clash.FLAGS_OVER_TOTAL)
         n_cov = int(covered.sum())
         if remaining > n_cov:
-            raise InconsistentError(
-                f"{remaining} mines are left to place but only {n_cov} cells are covered", (), uses_total=True
-            )
+            raise InconsistentError(clash_text(position, Clash.TOTAL_OVER_COVERED, remaining=remaining, covered=n_cov),
+                                    (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
     return ConstraintSystem(position, tuple(constraints), tuple(np.flatnonzero(covered).tolist()), remaining)

@@ -8,16 +8,94 @@ is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
 - a few clues: "the 1 at [3,3] needs one mine among [4,2] and [4,3]; the 2 at [4,3]
   needs two among [4,2], [4,3] and [5,2]: so [5,2] is a mine";
 - with the total: "...; and 1 mine is left on the whole board: so ... are safe".
+
+It is also the one place a position's impossibility is put into words: what is seen at
+a glance (:func:`clash_text`: "the 1 at [0,0] already touches two flags") and what a
+search finds (:func:`describe_contradiction`). And it names things the same way
+everywhere: a cell ``[x,y]`` as players and the JSON output write it, a clue ``the 3
+at [x,y]``, counts up to eight in words.
+
+Examples
+--------
+>>> from mscsp.position import parse_position
+>>> p = parse_position(".2.\\n")
+>>> cell_name(p, 2), clue_name(p, 1), count_words(1, "flag"), count_words(3, "flag"), number_word(12)
+('[2,0]', 'the 2 at [1,0]', 'one flag', 'three flags', '12')
 """
 
 from __future__ import annotations
 
-from ..position import Position
-from .constraints import ConstraintSystem
-from .wording import cell_name, clue_name
-from .wording import number_word as _n
+from typing import TYPE_CHECKING
 
-__all__ = ["describe_deduction", "describe_contradiction", "cells_text"]
+from ..errors import Clash
+from ..position import Position
+
+if TYPE_CHECKING:  # the equations are read, never built, here
+    from .constraints import ConstraintSystem
+
+__all__ = ["describe_deduction", "describe_contradiction", "cells_text", "clash_text", "cell_name", "clue_name",
+           "number_word", "count_words"]
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def cell_name(position: Position, cell: int) -> str:
+    """``[x,y]`` of a cell given by flat index."""
+    x, y = position.geometry.coords(cell)
+    return f"[{x},{y}]"
+
+
+def clue_name(position: Position, clue: int) -> str:
+    """``the 3 at [x,y]``."""
+    return f"the {position.number(clue)} at {cell_name(position, clue)}"
+
+
+def number_word(k: int) -> str:
+    """``no``, ``one``, ... ``eight``; larger numbers as digits."""
+    return _WORDS[k] if 0 <= k < len(_WORDS) else str(k)
+
+
+def count_words(n: int, noun: str) -> str:
+    """``one flag``, ``two flags``, ``no flags``."""
+    return f"{number_word(n)} {noun}{'' if n == 1 else 's'}"
+
+
+
+def clash_text(position: Position, clash: Clash, *, clue: int | None = None, flags: int = 0, covered: int = 0,
+               remaining: int = 0) -> str:
+    """An impossibility seen at a glance, in words.
+
+    ``clue`` is the number concerned (for the two clashes on one number), ``flags``
+    the flags it touches (or on the board, for the total), ``covered`` its covered
+    neighbours (or the board's covered cells), ``remaining`` the mines left to place.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> p = parse_position("mines: 1\\n1F\\nF.\\n")
+    >>> clash_text(p, Clash.OVERFLAGGED, clue=0, flags=2)
+    'the 1 at [0,0] already touches two flags'
+    >>> clash_text(p, Clash.FLAGS_OVER_TOTAL, flags=2)
+    'the board has 1 mine in all but 2 flags'
+    >>> clash_text(p, Clash.TOTAL_OVER_COVERED, remaining=1, covered=0)
+    'one mine is left to place but no cell is covered'
+    """
+    if clash is Clash.OVERFLAGGED:
+        return f"{clue_name(position, clue)} already touches {count_words(flags, 'flag')}"
+    if clash is Clash.UNDERCOVERED:
+        have = "only " if covered else ""
+        extra = f" and {count_words(flags, 'flag')}" if flags else ""
+        return f"{clue_name(position, clue)} has {have}{count_words(covered, 'covered neighbour')}{extra}"
+    if clash is Clash.FLAGS_OVER_TOTAL:
+        mines = position.mines
+        return f"the board has {mines} mine{'' if mines == 1 else 's'} in all but {flags} flag{'' if flags == 1 else 's'}"
+    if clash is Clash.TOTAL_OVER_COVERED:
+        left = f"{count_words(remaining, 'mine')} {'is' if remaining == 1 else 'are'} left to place"
+        if not covered:
+            return f"{left} but no cell is covered"
+        return f"{left} but only {count_words(covered, 'cell')} {'is' if covered == 1 else 'are'} covered"
+    raise ValueError(f"{clash} is found by a search, not at a glance: see describe_contradiction")
+
 
 def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: int = 8) -> str:
     """``[1,2]``, ``[1,2] and [3,4]``, ``[1,2], [3,4] and [5,6]`` (long lists cut)."""
@@ -34,7 +112,7 @@ def _flag_note(flags: int) -> str:
     """Said after a clue that touches flags (a clue's flags: its number less its equation's count)."""
     if not flags:
         return ""
-    return f" (it touches {_n(flags)} flag{'s' if flags != 1 else ''})"
+    return f" (it touches {number_word(flags)} flag{'s' if flags != 1 else ''})"
 
 
 def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
@@ -46,7 +124,7 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     noun = "mine" if con.count == 1 else "mines"
     # one covered cell left: "no mine at [2,1]", not "no mines among [2,1]"
     where = f"at {cells_text(position, con.cells)}" if len(con.cells) == 1 else f"among {cells_text(position, con.cells)}"
-    return f"{clue_name(position, clue)} needs {_n(con.count)}{more} {noun}{note} {where}"
+    return f"{clue_name(position, clue)} needs {number_word(con.count)}{more} {noun}{note} {where}"
 
 
 def _conclusion(position: Position, cells: list[int], mine: bool) -> str:
@@ -57,7 +135,7 @@ def _conclusion(position: Position, cells: list[int], mine: bool) -> str:
 
 def _total_text(system: ConstraintSystem) -> str:
     r = system.remaining
-    return f"{_n(r)} mine{'s are' if r != 1 else ' is'} left on the whole board, flags aside"
+    return f"{number_word(r)} mine{'s are' if r != 1 else ' is'} left on the whole board, flags aside"
 
 
 def describe_deduction(
@@ -84,7 +162,7 @@ def describe_deduction(
         if con is not None and con.count == len(con.cells) and mine:
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
-                f"{clue_name(position, clue)} has exactly {_n(len(con.cells))} covered "
+                f"{clue_name(position, clue)} has exactly {number_word(len(con.cells))} covered "
                 f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position.number(clue) - con.count)}, "
                 f"{cells_text(position, con.cells)}, so {pron}"
             )
@@ -93,7 +171,7 @@ def describe_deduction(
                 return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
             flags = position.number(clue)  # its equation needs no more mines
             return (
-                f"{clue_name(position, clue)} already has its {_n(flags)} "
+                f"{clue_name(position, clue)} already has its {number_word(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
             )
     if not clues and not uses_total:  # every forced cell has a reason; none was found within the time limit

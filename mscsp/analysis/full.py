@@ -41,20 +41,6 @@ PROOF_SHARE = 0.5
 EXACT_SHARE = 0.3
 
 
-def _forced(probs: Probabilities) -> dict[int, bool]:
-    """The cells an exact count gives probability 0 or 1: cell -> True for a mine.
-
-    Every weight is positive (the density, when there is one, lies strictly between
-    0 and 1), so a cell has probability 0 exactly when no consistent layout puts a
-    mine on it, and 1 exactly when every one does: the cells the clues (and the
-    total) force.
-    """
-    # the cells of a group share one Fraction: look at each value once, not each cell
-    values = {id(p): p for p in probs.cells.values() if p is not None}
-    mine = {k: p.numerator != 0 for k, p in values.items() if p.numerator == 0 or p.numerator == p.denominator}
-    return {c: mine[id(p)] for c, p in probs.cells.items() if id(p) in mine} if mine else {}
-
-
 @dataclass(frozen=True)
 class Analysis:
     """Everything known about a position: proofs with reasons, probabilities, a click.
@@ -228,7 +214,7 @@ def analyse(
 
     coords = position.geometry.coords
     if probs is not None:
-        proven = _forced(probs)
+        proven = probs.forced()
         result = solve(position, solver, explain=explain, time_limit=left(PROOF_SHARE), system=system,
                        proven=proven)
         best = probs.best({c for c, mine in proven.items() if not mine})

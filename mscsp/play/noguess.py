@@ -46,7 +46,6 @@ from ..analysis.solvers.result import SolverName
 from ..board import Layout, Spec
 from ..budget import Budget
 from ..errors import Choice, GenerationError
-from ..game import Game, Status
 from ..rules import (
     GENERATOR_VERSION,
     FirstClickRule,
@@ -61,9 +60,7 @@ from ..sampling import (
     sample_without_replacement,
     weighted_sample,
 )
-from . import fastplay
-from .loop import Deducer
-from .verify import verify
+from .verify import VerifyResult, verify
 
 __all__ = ["Method", "NoGuessBoard", "generate_no_guess", "guarantee_text", "NOGUESS_VERSION"]
 
@@ -137,36 +134,16 @@ class NoGuessBoard(GeneratedBoard):
         return GeneratedBoard(self.layout, self.rule, self.click, self.seed, self.generator, self.seconds)
 
 
-def _play(layout: Layout, click: int, solver: SolverName, use_total: bool) -> tuple[Game, Deducer]:
-    game = Game(layout, record=False)
-    opened = game.reveal_index(click)
-    deducer = Deducer(game, solver, use_total=use_total)
-    if game.status is Status.PLAYING:
-        deducer.opened(opened)
-        deducer.run()
-    return game, deducer
+def _pass_from_click(layout: Layout, click: int, solver: SolverName, use_total: bool,
+                     deadline: float) -> VerifyResult | None:
+    """A verification from scratch, within the time left (None: the click is a mine).
 
-
-@dataclass(frozen=True)
-class _Stall:
-    """Where a pass from the click ended: what the player sees then."""
-
-    revealed: np.ndarray
-    flagged: np.ndarray
-    opened: int
-    won: bool
-
-
-def _pass_from_click(layout: Layout, click: int, solver: SolverName, use_total: bool) -> _Stall | None:
-    """A verification pass from scratch, compiled where it can be (None: the click is a mine)."""
-    fast = fastplay.play(layout, click, solver, use_total=use_total)
-    if fast is not None:
-        return _Stall(np.frombuffer(fast.revealed, dtype=bool), np.frombuffer(fast.flagged, dtype=bool),
-                      fast.opened, fast.won)
-    game, _ = _play(layout, click, solver, use_total)
-    if game.status is Status.LOST:
-        return None
-    return _Stall(game.revealed, game.flagged, game.opened_count, game.status is Status.WON)
+    The one dispatcher, :func:`~mscsp.play.verify.verify`, plays it: compiled where it
+    can, in Python otherwise; its answer keeps what the player sees where it ended.
+    """
+    result = verify(layout, layout.geometry.coords(click), solver, use_total=use_total,
+                    time_limit=max(deadline - time.perf_counter(), 0.0))
+    return None if result.opened == 0 else result
 
 
 def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverName, use_total: bool,
@@ -181,18 +158,18 @@ def _perturbed(layout: Layout, rule: FirstClickRule, click: int, solver: SolverN
     Returns the accepted layout (or None) and the number of changes made.
     """
     perturber = _Perturber(layout, rule, click, rng)
-    stall = _pass_from_click(layout, click, solver, use_total)
+    stall = _pass_from_click(layout, click, solver, use_total, deadline)
     used = idle = 0
     if stall is None:
         return None, 0
     best = stall.opened
     while time.perf_counter() < deadline:
-        if stall.won:
+        if stall.solved:
             return perturber.layout(), used
         if not perturber.perturb(stall):
             return None, used
         used += 1
-        stall = _pass_from_click(perturber.layout(), click, solver, use_total)
+        stall = _pass_from_click(perturber.layout(), click, solver, use_total, deadline)
         if stall is None:  # pragma: no cover - perturbation never moves a mine onto the click
             return None, used
         if stall.opened > best:
@@ -224,7 +201,7 @@ class _Perturber:
     def layout(self) -> Layout:
         return Layout(self.geometry, self.mines)
 
-    def perturb(self, stall: _Stall) -> bool:
+    def perturb(self, stall: VerifyResult) -> bool:
         """Change the mines around one stuck clue; False when no change is possible.
 
         Moves among covered, undecided cells come first (they change the fewest
@@ -391,7 +368,8 @@ def generate_no_guess(
         else:
             # quick verification: a dead structure answers "no" at once, and the compiled
             # loop plays the rest; the same boards are accepted as by the Python loop
-            won = verify(layout, click, solver, use_total=use_total, quick=True).solved
+            won = verify(layout, click, solver, use_total=use_total, quick=True,
+                         time_limit=max(deadline - time.perf_counter(), 0.0)).solved
         if won:
             return NoGuessBoard(layout, rule, click, recorded, NOGUESS_VERSION, time.perf_counter() - started,
                                 method=method, solver=solver, use_total=use_total, attempts=attempts,

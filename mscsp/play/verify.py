@@ -17,7 +17,9 @@ structures (:mod:`mscsp.play.dead`) that no solver can get past comes first.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..analysis.solvers.result import SolverName
 from ..board import Layout
@@ -56,6 +58,10 @@ class VerifyResult:
         What decided the board: the compiled play loop of :mod:`mscsp.play.fastplay`,
         the Python loop (the reference, and the fallback when the extension is
         missing or hands a board back), or a dead structure found without playing.
+    revealed, flagged : numpy.ndarray or None
+        What the player sees where the play ended, by flat index: the open cells and
+        the flags on proven mines (no-guess generation perturbs the board there).
+        None when a dead structure answered without playing.
     """
 
     solved: bool
@@ -66,6 +72,8 @@ class VerifyResult:
     seconds: float = 0.0
     reason: str | None = None
     engine: str = "python"
+    revealed: np.ndarray | None = field(default=None, repr=False, compare=False)
+    flagged: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         out = {
@@ -160,11 +168,14 @@ def verify(
     fast = fastplay.play(layout, click, solver, use_total=use_total, node_limit=node_limit)
     if fast is not None:
         return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
-                            time.perf_counter() - started, engine="compiled")
+                            time.perf_counter() - started, engine="compiled",
+                            revealed=np.frombuffer(fast.revealed, dtype=bool),
+                            flagged=np.frombuffer(fast.flagged, dtype=bool))
     game = Game(layout, record=False)
     first = game.reveal_index(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
-        return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started)
+        return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started,
+                            revealed=game.revealed, flagged=game.flagged)
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
     deducer.opened(first)
     deducer.run()
@@ -177,4 +188,6 @@ def verify(
         steps=deducer.steps,
         complete=deducer.complete,
         seconds=time.perf_counter() - started,
+        revealed=game.revealed,
+        flagged=game.flagged,
     )

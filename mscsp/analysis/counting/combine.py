@@ -116,6 +116,28 @@ class Probabilities:
             raise InputError(f"[{cell[0]}, {cell[1]}] is not a covered cell of this position")
         return self.cells[index]
 
+    def forced(self) -> dict[int, bool]:
+        """The cells an exact count proves, by flat index: True for a mine.
+
+        Every weight is positive (a density, when there is one, lies strictly between
+        0 and 1), so a cell has probability 0 exactly when no consistent layout puts a
+        mine on it, and 1 exactly when every one does: the cells the clues (and the
+        total) force. Estimates prove nothing: without an exact count, no cell.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> from mscsp.analysis import probabilities
+        >>> probabilities(parse_position("mines: 1\\n.1..\\n")).forced()
+        {3: False}
+        """
+        if not self.exact:
+            return {}
+        # the cells of a group share one Fraction: look at each value once, not each cell
+        values = {id(p): p for p in self.cells.values() if p is not None}
+        mine = {k: p.numerator != 0 for k, p in values.items() if p.numerator == 0 or p.numerator == p.denominator}
+        return {c: mine[id(p)] for c, p in self.cells.items() if id(p) in mine} if mine else {}
+
     def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
         """The suggested next click.
 

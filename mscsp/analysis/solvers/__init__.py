@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from ...budget import DEFAULT_STATE_LIMIT
-from ...errors import BudgetExceeded, InconsistentError
+from ...errors import BudgetExceeded, Clash, InconsistentError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
 from ..explain import describe_contradiction, describe_deduction
@@ -49,9 +49,14 @@ __all__ = [
 ]
 
 
-def _contradiction(position: Position, system: ConstraintSystem | None, err: InconsistentError) -> Contradiction:
-    if system is None or len(err.clues) <= 1 and not err.uses_total and str(err) and "no layout" not in str(err):
-        text = str(err)  # a first-order impossibility already said in words
+def contradiction(position: Position, system: ConstraintSystem | None, err: InconsistentError) -> Contradiction:
+    """The answer for a position that has no layout: its clues as ``(x, y)``, and words.
+
+    A clash seen at a glance keeps its own sentence; one found by a search is said
+    clue by clue (:func:`~mscsp.analysis.explain.describe_contradiction`).
+    """
+    if err.clash is not Clash.NO_LAYOUT or system is None:
+        text = str(err)
     else:
         text = describe_contradiction(position, system, err.clues, err.uses_total)
     coords = position.geometry.coords
@@ -180,7 +185,7 @@ def solve(
     try:
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
-        return SolveResult(solver, contradiction=_contradiction(position, None, err))
+        return SolveResult(solver, contradiction=contradiction(position, None, err))
     engine = SatEngine(system, use_total=use_total, time_limit=time_limit)
     try:
         if solver is SolverName.SAT and proven is not None:
@@ -211,7 +216,7 @@ def solve(
                                                use_total=use_total, deadline=deadline)
                 reason = shrunk
     except InconsistentError as err:
-        return SolveResult(solver, contradiction=_contradiction(position, system, err), complete=True)
+        return SolveResult(solver, contradiction=contradiction(position, system, err), complete=True)
     coords = position.geometry.coords
     deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
     for cell in sorted(known):
