@@ -1,4 +1,4 @@
-"""Module paths from before the wings, kept working for one release.
+"""Module paths and names from before the wings, kept working for one release.
 
 The engines moved into three wings (:mod:`mscsp.analysis`, :mod:`mscsp.play`,
 :mod:`mscsp.reduction`). A script that still writes ``import mscsp.counting`` or
@@ -14,13 +14,14 @@ In a fresh process::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.util
 import sys
 import warnings
 
-__all__ = ["MOVED", "install"]
+__all__ = ["MOVED", "install", "deprecated"]
 
 #: Old module path -> new one. A moved package takes its submodules along
 #: (``mscsp.counting.combine`` is ``mscsp.analysis.counting.combine``), except where a
@@ -88,3 +89,28 @@ def install() -> None:
     """Put the finder first on :data:`sys.meta_path` (once)."""
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
+
+
+def deprecated(instead: str):
+    """Mark a function or method as kept for one release: each call warns, naming ``instead``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @deprecated("use double(x)")
+    ... def twice(x):
+    ...     return 2 * x
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     twice(3), str(caught[0].message)
+    (6, 'twice() is deprecated: use double(x)')
+    """
+    def wrap(func):
+        @functools.wraps(func)
+        def warned(*args, **kwargs):
+            warnings.warn(f"{func.__name__}() is deprecated: {instead}", DeprecationWarning, stacklevel=2)
+            return func(*args, **kwargs)
+
+        return warned
+
+    return wrap

@@ -19,6 +19,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ._moved import deprecated
 from .errors import InputError, ParseError
 from .files import check_cells
 from .textformat import parse_count, read_grid_text
@@ -476,8 +477,9 @@ class Layout:
     def is_mine(self, cell: int) -> bool:
         return bool(self.mines[cell])
 
+    @deprecated("use numpy.flatnonzero(layout.mines)")
     def mine_cells(self) -> list[int]:
-        """Flat indices of the mines, ascending."""
+        """Flat indices of the mines, ascending (deprecated)."""
         return np.flatnonzero(self.mines).tolist()
 
     def rows(self) -> list[str]:
@@ -518,8 +520,8 @@ def parse_layout(text: str, source: str | None = None, *, max_cells: int | None 
 
     Examples
     --------
-    >>> parse_layout("# a board\\nmines: 1\\n.*\\n..\\n").mine_cells()
-    [1]
+    >>> parse_layout("# a board\\nmines: 1\\n.*\\n..\\n").rows()
+    ['.*', '..']
     """
     try:
         grid = read_grid_text(text, alphabet=LAYOUT_ALPHABET, keys=frozenset({"mines"}), what="layout")

@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from ._moved import deprecated
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
 from .files import MAX_CELLS, Fields, cell_of, check_cells, load_json
@@ -205,7 +206,9 @@ class Game:
             return None
         return self._numbers[cell]
 
+    @deprecated("use game.flagged[cell]")
     def is_flagged(self, cell: int) -> bool:
+        """Whether the flat index ``cell`` holds a flag (deprecated)."""
         return bool(self._flagged[cell])
 
     def is_revealed(self, cell: int) -> bool:

@@ -16,12 +16,15 @@ input, what ``mscsp solve`` reads from a file, and what a game hands to a player
 
 from __future__ import annotations
 
+import warnings
+
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 
 import numpy as np
 
+from ._moved import deprecated
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
 from .files import check_cells
@@ -61,8 +64,8 @@ class Position:
     Examples
     --------
     >>> p = parse_position("mines: 2\\n.1.\\n.F.\\n")
-    >>> p.covered_cells(), p.flagged_cells(), p.revealed_cells()
-    ([0, 2, 3, 5], [4], [1])
+    >>> p.covered_cells(), p.flag_count, p.number(1)
+    ([0, 2, 3, 5], 1, 1)
     >>> print(format_position(p), end="")
     mines: 2
     .1.
@@ -174,10 +177,14 @@ class Position:
     def covered_cells(self) -> list[int]:
         return np.flatnonzero(self.covered).tolist()
 
+    @deprecated("use numpy.flatnonzero(position.flagged)")
     def flagged_cells(self) -> list[int]:
+        """Flat indices of the flags (deprecated)."""
         return np.flatnonzero(self.flagged).tolist()
 
+    @deprecated("use numpy.flatnonzero(position.revealed)")
     def revealed_cells(self) -> list[int]:
+        """Flat indices of the open cells (deprecated)."""
         return np.flatnonzero(self.revealed).tolist()
 
     def number(self, cell: int) -> int | None:
@@ -187,7 +194,9 @@ class Position:
 
     @property
     def remaining_mines(self) -> int | None:
-        """Mines not yet flagged, when the total is known."""
+        """Mines not yet flagged, when the total is known (deprecated: ``mines - flag_count``)."""
+        warnings.warn("Position.remaining_mines is deprecated: use position.mines - position.flag_count",
+                      DeprecationWarning, stacklevel=2)
         return None if self.mines is None else self.mines - self.flag_count
 
     def rows(self) -> list[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import numpy as np
+
 
 def brute_neighbours(width: int, height: int, holes: frozenset[int], cell: int) -> set[int]:
     """Every grid position at king-move distance one that is not a hole."""
@@ -57,13 +59,13 @@ def brute_force(position, clues=None, use_total=True, with_layouts=False):
 
     g = position.geometry
     covered = position.covered_cells()
-    flagged = set(position.flagged_cells())
+    flagged = set(np.flatnonzero(position.flagged).tolist())
     n = len(covered)
     assert n <= 20, "too many covered cells to enumerate"
     rows = np.arange(2**n, dtype=np.int64)
     bits = ((rows[:, None] >> np.arange(n)) & 1).astype(np.int8)  # (2**n, n)
     ok = np.ones(2**n, dtype=bool)
-    clue_cells = position.revealed_cells() if clues is None else list(clues)
+    clue_cells = np.flatnonzero(position.revealed).tolist() if clues is None else list(clues)
     col = {c: i for i, c in enumerate(covered)}
     for clue in clue_cells:
         nbrs = brute_neighbours(g.width, g.height, g.holes, clue)
@@ -140,7 +142,7 @@ def single_point_closure(position, clues, use_total=False):
     (``use_total`` is accepted for symmetry and ignored: single-point never uses it.)
     """
     g = position.geometry
-    flagged = set(position.flagged_cells())
+    flagged = set(np.flatnonzero(position.flagged).tolist())
     covered = set(position.covered_cells())
     known: dict[int, bool] = {}
     changed = True
@@ -205,7 +207,7 @@ def local_force(position, clues, cell):
     import numpy as np
 
     g = position.geometry
-    flagged = set(position.flagged_cells())
+    flagged = set(np.flatnonzero(position.flagged).tolist())
     covered = set(position.covered_cells())
     near = {clue: brute_neighbours(g.width, g.height, g.holes, clue) for clue in clues}
     cells = sorted({c for nbrs in near.values() for c in nbrs if c in covered})

@@ -83,7 +83,7 @@ def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total
     assert single.consistent == subset.consistent == (truth["count"] > 0)
     if not single.consistent:
         return
-    closure = single_point_closure(position, position.revealed_cells())
+    closure = single_point_closure(position, np.flatnonzero(position.revealed).tolist())
     assert set(flat(position, single.mines)) == {c for c, m in closure.items() if m}
     assert set(flat(position, single.safe)) == {c for c, m in closure.items() if not m}
     assert set(flat(position, subset.safe)) <= truth["safe"] and set(flat(position, subset.mines)) <= truth["mine"]

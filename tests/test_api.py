@@ -150,6 +150,12 @@ def test_opening_probability_takes_the_click_as_x_y():
     ("tuple(mscsp.deduce(pos))", "unpacking deduce()'s answer"),
     ("mscsp.generate_no_guess(mscsp.Spec(9, 9, 10), 'opening', (4, 4), seed=5).board.layout", "NoGuessBoard.board"),
     ("mscsp.opening_probability(mscsp.Geometry(9, 9), 10, 'safe', 40)", "a flat index is deprecated"),
+    ("pos.flagged_cells()", "flagged_cells() is deprecated"),
+    ("pos.revealed_cells()", "revealed_cells() is deprecated"),
+    ("pos.remaining_mines", "Position.remaining_mines is deprecated"),
+    ("mscsp.parse_layout('*.\\n').mine_cells()", "mine_cells() is deprecated"),
+    ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.is_flagged(0)][1] is False", "is_flagged() is deprecated"),
+    ("mscsp.parse_dimacs('p cnf 1 1\\n1 0\\n').to_pysat()", "to_pysat() is deprecated"),
 ])
 def test_old_names_keep_working_for_a_release_with_a_warning(use, message):
     pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")

@@ -5,25 +5,26 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from conftest import EXAMPLES, unavoidable_sets
+from hypothesis import HealthCheck, given, settings
+from oracles import brute_force, brute_numbers
+from strategies import small_positions
+
 from mscsp.board import Spec
 from mscsp.errors import BudgetExceeded, InputError
 from mscsp.play.endgame import list_layouts, solve_endgame, solve_walled
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import choose
 from mscsp.position import parse_position
-from oracles import brute_force, brute_numbers
-from strategies import small_positions
 
 
 def _expectimax(position, layouts, first: int | None = None) -> Fraction:
     """Plain expectimax over explicit layouts: every covered cell tried at every step, no memo
     (with ``first``, that cell is clicked first and the rest played best)."""
     g = position.geometry
-    flags = set(position.flagged_cells())
+    flags = set(np.flatnonzero(position.flagged).tolist())
     covered = position.covered_cells()
     numbers = {lay: brute_numbers(g.width, g.height, g.holes, set(lay) | flags) for lay in layouts}
     safe_total = len(covered) - len(next(iter(layouts)))

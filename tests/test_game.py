@@ -40,7 +40,7 @@ def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data)
     for f in sorted(flags):
         game.flag(game.geometry.coords(f))
     opened = [g.index(*xy) for xy in game.reveal(game.geometry.coords(start))]
-    expected = flood_region(g.width, g.height, g.holes, set(layout.mine_cells()), flags, start)
+    expected = flood_region(g.width, g.height, g.holes, set(np.flatnonzero(layout.mines).tolist()), flags, start)
     assert set(opened) == expected
     assert len(opened) == len(set(opened))  # each cell once
     assert not any(layout.is_mine(c) for c in opened)
@@ -150,7 +150,7 @@ def test_position_never_shows_covered_truth():
     far = [c for c in np.flatnonzero(~revealed).tolist() if c not in touching]
     mine = next(c for c in far if layout.is_mine(c))
     free = next(c for c in far if not layout.is_mine(c))
-    moved = Layout.from_cells(g, (set(layout.mine_cells()) - {mine}) | {free})
+    moved = Layout.from_cells(g, (set(np.flatnonzero(layout.mines).tolist()) - {mine}) | {free})
     assert Position.from_view(moved, revealed, game.flagged) == position
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from conftest import EXAMPLES, benchmark, unavoidable_sets
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +30,7 @@ def test_outcomes_split_the_layouts_where_the_cell_is_safe(position):
         return
     g = position.geometry
     covered = position.covered_cells()
-    flags = set(position.flagged_cells())
+    flags = set(np.flatnonzero(position.flagged).tolist())
     for cell in covered[:3]:
         # brute force: every consistent layout with the cell safe, by the number it shows
         by_number: dict[int, int] = {}
@@ -142,7 +143,7 @@ def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
     if truth["count"] == 0 or truth["safe"]:
         return  # the sets are defined where nothing is left to prove
     g = position.geometry
-    flags = set(position.flagged_cells())
+    flags = set(np.flatnonzero(position.flagged).tolist())
     layouts = [frozenset(lay) for lay in truth["layouts"]]
     for cells in unavoidable_sets(position):
         inside = set(cells)

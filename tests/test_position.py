@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
+from conftest import POSITIONS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import POSITIONS
 from mscsp.board import Geometry
 from mscsp.errors import ParseError
 from mscsp.position import Mark, Position, format_position, parse_position
@@ -47,9 +47,9 @@ def test_cells_are_classified():
     p = parse_position("# comment\n\nmines: 3\n..1F.\n.122.\n--...\n")
     g = p.geometry
     assert (g.width, g.height, g.size, p.mines) == (5, 3, 13, 3)
-    assert p.flagged_cells() == [3] and p.number(2) == 1 and p.number(0) is None
+    assert np.flatnonzero(p.flagged).tolist() == [3] and p.number(2) == 1 and p.number(0) is None
     assert p.grid[10] == Mark.HOLE and g.holes == frozenset({10, 11})
-    assert p.remaining_mines == 2
+    assert (p.mines - p.flag_count) == 2
     assert p.covered_count == 8
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from oracles import brute_force, brute_numbers
@@ -47,7 +48,7 @@ def _invisible_swap(position, mines, side, other):
 def _oracle_holds(position, t):
     """Whether one structure holds ``t`` as a mine in every layout where ``t`` is a
     mine, with a swap no number can see."""
-    flags = set(position.flagged_cells())
+    flags = set(np.flatnonzero(position.flagged).tolist())
     layouts = [lay | flags for lay in brute_force(position, with_layouts=True)["layouts"] if t in lay]
     return any(all(_invisible_swap(position, lay, side, other) for lay in layouts)
                for side, other in _structures(position.geometry, t))

@@ -1,6 +1,6 @@
-import itertools
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from conftest import EXAMPLES
 from hypothesis import given, settings
@@ -16,9 +16,9 @@ from oracles import (
 from strategies import small_positions
 
 from mscsp.analysis.consistency import decide
-from mscsp.analysis.constraints import Constraint, build_constraints
+from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.solvers import deduce, solve
-from mscsp.analysis.solvers.local import forced_by, pair_reason
+from mscsp.analysis.solvers.local import pair_reason
 from mscsp.analysis.solvers.propagation import Propagator
 from mscsp.board import Spec
 from mscsp.errors import InconsistentError
@@ -183,7 +183,7 @@ def _play_with_checks(board, use_total=True):
         if not safe:
             break
         for c, m in known.items():
-            if m and not game.is_flagged(c):
+            if m and not game.flagged[c]:
                 game.flag(game.geometry.coords(c))
         for c in safe:
             if game.status is Status.PLAYING:
@@ -259,26 +259,6 @@ def test_single_point_reason_is_shrunk_to_the_clues_it_needs():
     assert e.clues == ((1, 0), (3, 0))
 
 
-@st.composite
-def _two_equations(draw):
-    """One or two equations over a few cells, each satisfiable on its own."""
-    out = []
-    for clue in range(draw(st.integers(1, 2))):
-        cells = tuple(sorted(draw(st.sets(st.integers(0, 7), min_size=1, max_size=6))))
-        out.append(Constraint(cells, draw(st.integers(0, len(cells))), 100 + clue))
-    return out
-
-
-@settings(max_examples=EXAMPLES)
-@given(_two_equations(), st.integers(0, 8))
-def test_one_or_two_clues_force_what_enumeration_forces(constraints, cell):
-    layouts = [bits for bits in itertools.product((0, 1), repeat=9)
-               if all(sum(bits[c] for c in con.cells) == con.count for con in constraints)]
-    values = {bits[cell] for bits in layouts}
-    expected = None if len(values) != 1 or not any(cell in con.cells for con in constraints) else values == {1}
-    assert forced_by(constraints, cell) == expected
-
-
 @settings(max_examples=EXAMPLES)
 @given(small_positions(allow_wrong=False))
 def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(position):
@@ -289,7 +269,7 @@ def test_pair_reason_finds_a_forcing_pair_when_no_single_clue_forces_the_cell(po
         through = [con.clue for con in system.constraints if cell in con.cells]
         if any(clues_force(position, [a], False, [cell], {cell} if mine else set()) for a in through):
             continue  # one clue forces it: explained without a pair
-        forcing = {(a, b) for a in through for b in position.revealed_cells() if b != a
+        forcing = {(a, b) for a in through for b in np.flatnonzero(position.revealed).tolist() if b != a
                    and clues_force(position, [a, b], False, [cell], {cell} if mine else set())}
         pair = pair_reason(system, cell, mine, {})
         if pair is None:

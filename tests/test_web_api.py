@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from conftest import POSITIONS, four_lattices
 from starlette.testclient import TestClient
@@ -299,7 +300,7 @@ def test_loss_shows_the_mines_and_the_exploded_cell(client):
     layout = generate(spec, "safe", (0, 0), seed).layout
     view = new_game(client, width=5, height=5, mines=6, seed=seed)
     move(client, view["id"], "reveal", 0, 0)
-    mine = layout.mine_cells()[0]
+    mine = np.flatnonzero(layout.mines).tolist()[0]
     view = move(client, view["id"], "reveal", mine % 5, mine // 5)
     assert view["status"] == "lost" and view["exploded"] == [mine % 5, mine // 5]
     assert view["layout"] == layout.rows()
@@ -385,7 +386,7 @@ def test_no_guess_game_is_made_at_the_first_click(client):
     assert verify(layout, (4, 4)).solved
 
     # its replay names the no-guess generator and loads back from the stored layout
-    mine = next(c for c in layout.mine_cells() if c != 0)
+    mine = next(c for c in np.flatnonzero(layout.mines).tolist() if c != 0)
     view = move(client, view["id"], "reveal", mine % 9, mine // 9)
     record = client.get(f"/api/games/{view['id']}/replay").json()
     assert record["no_guess"] is True and "noguess" in record["generator"]

@@ -24,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REQUIRED = os.environ.get("MSCSP_REQUIRE_BROWSER") == "1"
@@ -233,7 +234,7 @@ def test_palette_entry_shows_the_analysis(server, page):
     wait_analysed(page)
     set_custom_size(page, 8, 6, 7)
     by_value: dict[str, list[tuple[int, int]]] = {}
-    for c in position.revealed_cells():
+    for c in np.flatnonzero(position.revealed).tolist():
         by_value.setdefault(str(position.number(c)), []).append(position.geometry.coords(c))
     for value, cells in sorted(by_value.items()):
         page.click(f"#palette button[data-value='{value}']")
@@ -269,7 +270,7 @@ def test_palette_entry_shows_the_analysis(server, page):
     wait_analysed(page)
     page.click("#export")
     exported = parse_position(page.input_value("#text"))
-    assert exported.flagged_cells() == sorted(position.geometry.index(*c) for c in record["mine"])
+    assert np.flatnonzero(exported.flagged).tolist() == sorted(position.geometry.index(*c) for c in record["mine"])
     check_overlay(page, exported)
     assert not problems
 
@@ -533,7 +534,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     assert page.get_attribute("#board", "data-status") == "playing"
 
     # flag a mine by right click, then take the flag off with the keyboard
-    mine = layout.mine_cells()[0]
+    mine = np.flatnonzero(layout.mines).tolist()[0]
     mx, my = mine % width, mine // width
     cell(page, mx, my).click(button="right")
     settle(page)
@@ -564,7 +565,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     page.wait_for_selector("#board[data-status=won]")
     assert "won" in page.inner_text("#status")
     # a win flags every mine and the counter reads zero; the hint is off, no ring on a mine
-    assert all(board_state(page)[(c % width, c // width)]["value"] == "F" for c in layout.mine_cells())
+    assert all(board_state(page)[(c % width, c // width)]["value"] == "F" for c in np.flatnonzero(layout.mines).tolist())
     assert page.inner_text("#mines-left") == "000"
     assert not any("best" in c["classes"] or c["overlay"] for c in board_state(page).values())
     assert page.get_attribute("#hint", "aria-pressed") == "false"
@@ -627,7 +628,7 @@ def test_losing_shows_the_mines(server, page):
     settle(page)
     page.click("#hint")  # on while the game is lost: it must go off with the game
     page.wait_for_selector("#board[data-hint=done]")
-    mine = layout.mine_cells()[0]
+    mine = np.flatnonzero(layout.mines).tolist()[0]
     cell(page, mine % 9, mine // 9).click()
     page.wait_for_selector("#board[data-status=lost]")
     shown = board_state(page)

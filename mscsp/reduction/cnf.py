@@ -1,4 +1,4 @@
-"""The one CNF type: DIMACS in and out, and PySAT's formula on demand.
+"""The one CNF type: DIMACS in and out.
 
 A formula is its variable count and its clauses (DIMACS literals, 1-based
 variables), as in PySAT's :class:`pysat.formula.CNF`, plus comment lines. It is the
@@ -14,8 +14,6 @@ Examples
 (3, ((1, -2), (2, 3)), ('a comment',))
 >>> parse_dimacs(f.to_dimacs()) == f
 True
->>> f.to_pysat().clauses
-[[1, -2], [2, 3]]
 """
 
 from __future__ import annotations
@@ -23,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .._moved import deprecated
 from ..errors import ParseError
 
 __all__ = ["CNF", "parse_dimacs"]
@@ -56,8 +55,9 @@ class CNF:
         lines += [" ".join(map(str, c)) + " 0" for c in self.clauses]
         return "\n".join(lines) + "\n"
 
+    @deprecated("use pysat.formula.CNF(from_clauses=cnf.clauses)")
     def to_pysat(self):
-        """The same formula as a :class:`pysat.formula.CNF` (for PySAT's solvers)."""
+        """The same formula as a :class:`pysat.formula.CNF` (deprecated)."""
         from pysat.formula import CNF as PysatCNF
 
         out = PysatCNF(from_clauses=[list(c) for c in self.clauses])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..constraints import Constraint, ConstraintSystem
 
-__all__ = ["single_clue_reasons", "forced_by", "pair_reason"]
+__all__ = ["single_clue_reasons", "pair_reason"]
 
 
 def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]:
@@ -42,28 +42,6 @@ def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]
             for c in con.cells:
                 out.setdefault(c, (con.clue, mine))
     return out
-
-
-def forced_by(constraints: list[Constraint], cell: int) -> bool | None:
-    """Whether at most two equations, alone, force ``cell``: True (a mine), False
-    (safe) or None (not forced, or no assignment satisfies them).
-
-    Examples
-    --------
-    >>> from mscsp.analysis.constraints import Constraint
-    >>> one, two = Constraint((0, 1), 1, 10), Constraint((0, 1, 2), 2, 11)  # a 1 and a 2 side by side
-    >>> forced_by([one, two], 2), forced_by([one, two], 0), forced_by([two], 2)
-    (True, None, None)
-    """
-    if not constraints:
-        return None
-    if len(constraints) == 1:
-        (a,) = constraints
-        if cell not in a.cells or 0 < a.count < len(a.cells):
-            return None
-        return a.count > 0
-    a, b = constraints
-    return _two(a, frozenset(a.cells), b, frozenset(b.cells), cell)
 
 
 def pair_reason(system: ConstraintSystem, cell: int, mine: bool,

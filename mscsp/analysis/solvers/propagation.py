@@ -105,7 +105,6 @@ class Propagator:
         # from, and whether the mine total was counted
         self._cause: dict[int, tuple] = {}
         self.reason = _Reasons(self)
-        self.order: list[int] = []
         self._eqs: list[_Equation] = []
         self._by_cell: dict[int, set[int]] = {}
         self._keys: set[frozenset[int]] = set()
@@ -176,7 +175,6 @@ class Propagator:
             return
         self.known[cell] = mine
         self._cause[cell] = cause
-        self.order.append(cell)
         for i in self._by_cell.pop(cell, ()):
             eq = self._eqs[i]
             if not eq.alive:
