@@ -32,16 +32,20 @@ RUNGS = ["+progress", "+lookahead", "+fifty", "+endgame"]
 STARTS = [("opening", (3, 3)), ("safe", (0, 0))]
 
 
-def _full_progress(position, pool, probs, cache):
+def _full_progress(survey, pool):
+    probs = survey.probabilities
+
     def score(c):
-        return sum(o.layouts for o in outcomes(position, c, cache) if o.progress or o.number == 0)
+        return sum(o.layouts for o in outcomes(survey, c) if o.progress or o.number == 0)
 
     return max(pool, key=lambda c: (score(c), -probs.cells[c], -c))
 
 
-def _full_lookahead(position, pool, probs, cache, skip_dead):
+def _full_lookahead(survey, pool, skip_dead):
+    probs = survey.probabilities
+
     def key(c):
-        outs = outcomes(position, c, cache)
+        outs = outcomes(survey, c)
         value = sum((Fraction(o.layouts, probs.layouts) * o.next_safety for o in outs), Fraction(0))
         return not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c
 

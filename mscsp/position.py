@@ -17,7 +17,6 @@ input, what ``mscsp solve`` reads from a file, and what a game hands to a player
 from __future__ import annotations
 
 import warnings
-
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property

@@ -35,12 +35,12 @@ def benchmark(name: str):
 def unavoidable_sets(position) -> list[tuple[int, ...]]:
     """:func:`mscsp.play.policies.unavoidable` of ``position``, its undecided cells
     being those whose mine probability is neither 0 nor 1."""
-    from mscsp.analysis.counting import count_components, probabilities
+    from mscsp.analysis import Survey
     from mscsp.play.policies import unavoidable
 
-    counts = count_components(position)
-    undecided = {c for c, p in probabilities(position).cells.items() if p not in (0, 1)}
-    return unavoidable(counts.system, counts, undecided)
+    survey = Survey(position)
+    undecided = {c for c, p in survey.probabilities.cells.items() if p not in (0, 1)}
+    return unavoidable(survey, undecided)
 
 
 def four_lattices() -> str:

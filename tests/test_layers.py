@@ -5,7 +5,8 @@ The package is read as source (no module is imported): every ``import`` and
 arrow from the importing module to the module it names. The wings, from the bottom:
 
 0. the model (boards, positions, rules, games, the text format, errors, statistics);
-1. ``mscsp.analysis``: reads positions, never a layout;
+1. ``mscsp.analysis``: reads positions, never a layout (the play wing reaches it
+   through its face, ``mscsp.analysis`` itself, alone);
 2. ``mscsp.reduction``: formulas and positions, built on the analysis;
 3. ``mscsp.play``: holds layouts and plays them with the analysis;
 4. the faces: the experiments, the web pages, the command line, the terminal game, the
@@ -132,6 +133,14 @@ def test_the_analysis_never_reaches_a_layout_holder():
     for name in MODULES:
         if rank(name) == 1:
             assert not any(o.startswith(("mscsp.play", "mscsp.reduction")) for o in arrows(name)), name
+
+
+def test_the_play_wing_reaches_the_analysis_through_its_face_alone():
+    # mscsp.analysis (its __init__) is what the play wing may use: deduce, the
+    # result types, and the Survey its policies ask their questions through
+    inner = [f"{name} imports {other}" for name in MODULES if name.startswith("mscsp.play")
+             for other in sorted(arrows(name)) if other.startswith("mscsp.analysis.")]
+    assert not inner, "\n".join(inner)
 
 
 def test_no_import_circle():

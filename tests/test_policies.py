@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
+from mscsp.analysis import Survey
 from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
@@ -38,7 +39,7 @@ def test_outcomes_split_the_layouts_where_the_cell_is_safe(position):
             if cell not in mines:
                 shown = brute_numbers(g.width, g.height, g.holes, set(mines) | flags)[cell]
                 by_number[shown] = by_number.get(shown, 0) + 1
-        assert {o.number: o.layouts for o in outcomes(position, cell)} == by_number
+        assert {o.number: o.layouts for o in outcomes(Survey(position), cell)} == by_number
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -87,7 +88,7 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
     position = game.position()
 
     def secondary(cell):
-        return sum(Fraction(o.layouts) * o.next_safety for o in outcomes(position, cell))
+        return sum(Fraction(o.layouts) * o.next_safety for o in outcomes(Survey(position), cell))
 
     assert secondary(choose(position, "+lookahead")) >= secondary(choose(position, "least-p"))
 
@@ -97,28 +98,27 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
 def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(position):
     # the rungs stop weighing a cell once the numbers left cannot lift it to the best
     # so far; weighing every candidate in full must pick the same cell
-    from mscsp.analysis.counting import count_components
     from mscsp.errors import InconsistentError
     from mscsp.play.policies import _pool
 
     if position.mines is None:
         return
+    survey = Survey(position)
     try:
-        counts = count_components(position)
+        probs = survey.probabilities
     except InconsistentError:
         return
-    probs = counts.probabilities()
     ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
     if not probs.exact or not probs.layouts or not ranked or ranked[0][0] == 0:
         return
-    pool = _pool(position, counts.system, ranked, 6, Fraction(1, 20))
+    pool = _pool(position, survey.system.frontier, ranked, 6, Fraction(1, 20))
     total = probs.layouts
 
     def secondary(cell):
-        return sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(position, cell)), Fraction(0))
+        return sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(Survey(position), cell)), Fraction(0))
 
     def progress(cell):
-        return sum(o.layouts for o in outcomes(position, cell) if o.progress or o.number == 0)
+        return sum(o.layouts for o in outcomes(Survey(position), cell) if o.progress or o.number == 0)
 
     assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.cells[c], -c))
     assert choose(position, "+progress") == max(pool, key=lambda c: (progress(c), -probs.cells[c], -c))

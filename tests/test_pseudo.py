@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
-from mscsp.analysis.counting import count_components
+from mscsp.analysis import Survey
 from mscsp.errors import InconsistentError, InputError
 from mscsp.play.pseudo import pseudo_fifties
 from mscsp.position import parse_position
@@ -56,8 +56,7 @@ def _oracle_holds(position, t):
 
 def _found(text):
     pos = parse_position(text)
-    counts = count_components(pos)
-    return pos, [pos.geometry.coords(c) for c in pseudo_fifties(pos, counts, counts.probabilities())]
+    return pos, [pos.geometry.coords(c) for c in pseudo_fifties(Survey(pos))]
 
 
 def test_two_rows_no_number_tells_a_column_apart():
@@ -74,7 +73,7 @@ def test_a_cell_that_is_a_mine_only_inside_a_dead_pair():
     pos, found = _found("mines: 3\n01..\n12..\n..2.\n")
     assert found == [(3, 0)]
     g = pos.geometry
-    undecided = [c for c, p in count_components(pos).probabilities().cells.items() if 0 < p < 1]
+    undecided = [c for c, p in Survey(pos).probabilities.cells.items() if 0 < p < 1]
     assert [g.coords(c) for c in undecided if _oracle_holds(pos, c)] == [(3, 0)]
 
 
@@ -95,21 +94,20 @@ def test_a_cell_a_number_can_still_tell_is_not_one():
 
 def test_needs_the_mine_total():
     pos = parse_position("1..\n...\n")
-    counts = count_components(pos)
     with pytest.raises(InputError):
-        pseudo_fifties(pos, counts, counts.probabilities())
+        pseudo_fifties(Survey(pos))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(max_covered=10, allow_wrong=False))
 def test_every_cell_found_is_the_mine_side_of_an_invisible_swap(pos):
     assume(pos.mines is not None)
+    survey = Survey(pos)
     try:
-        counts = count_components(pos)
-        probs = counts.probabilities()
+        probs = survey.probabilities
     except InconsistentError:
         return
     assume(probs.layouts)
-    for t in pseudo_fifties(pos, counts, probs):
+    for t in pseudo_fifties(survey):
         assert 0 < probs.cells[t] <= 0.5  # its twins are layouts where it is safe
         assert _oracle_holds(pos, t)

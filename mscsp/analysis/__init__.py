@@ -10,7 +10,9 @@ proofs and contradictions into words (:mod:`~mscsp.analysis.explain`) and brings
 all together for one position (:mod:`~mscsp.analysis.full`).
 
 This module is the wing's face: what the play wing, the web pages and the experiments
-use. Nothing here imports :mod:`mscsp.play`, which alone holds layouts, so no solver
+use, the play wing through nothing else. A guessing policy's many questions about one
+position go to a :class:`~mscsp.analysis.survey.Survey`, which builds the position's
+equations and tallies once and shares them with the positions one click away. Nothing here imports :mod:`mscsp.play`, which alone holds layouts, so no solver
 can read the hidden mines (``tests/test_layers.py`` checks the direction of every
 import).
 
@@ -44,6 +46,7 @@ from .solvers import (
     SolverName,
     deduce,
 )
+from .survey import Survey
 
 __all__ = [
     "analyse", "Analysis",
@@ -51,4 +54,5 @@ __all__ = [
     "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",
+    "Survey",
 ]

@@ -36,7 +36,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..analysis.constraints import build_constraints
+from ..analysis import build_constraints
 from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import Search

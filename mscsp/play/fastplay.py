@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..analysis.solvers.result import SolverName
+from ..analysis import SolverName
 from ..board import Geometry, Layout
 
 try:

@@ -25,8 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis.solvers import deduce
-from ..analysis.solvers.result import SolverName
+from ..analysis import SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.solvers.result import SolverName
+from ..analysis import SolverName
 from ..board import Layout, Spec
 from ..budget import Budget
 from ..errors import Choice, GenerationError

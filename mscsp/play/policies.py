@@ -55,9 +55,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..analysis.constraints import ConstraintSystem
-from ..analysis.counting import Counts, Probabilities, count_components
-from ..analysis.counting.combine import poly_mul, with_total
+from ..analysis import Survey
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
 from .endgame import (
@@ -110,58 +108,40 @@ class Outcome:
         return self.least is None or self.least == 0
 
 
-def _least(counts: Counts) -> tuple[int, Fraction | None]:
-    """Layouts and least mine probability (None: every covered cell is a mine) of counted
-    components, read off the weights directly: one Fraction, not one per cell."""
-    system = counts.system
-    if not counts.exact or system.remaining is None:
-        probs = counts.probabilities()
-        known = [q for q in probs.cells.values() if q is not None and q != 1]
-        return probs.layouts or 0, min(known) if known else None
-    parts, total = with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
-    best_num, best_den = None, None
-    for _, num, den in parts:
-        if num != den and (best_num is None or num * best_den < best_num * den):
-            best_num, best_den = num, den
-    return total, None if best_num is None else Fraction(best_num, best_den)
-
-
-def outcomes(position: Position, cell: int, cache: dict | None = None) -> list[Outcome]:
+def outcomes(survey: Survey, cell: int) -> list[Outcome]:
     """Every number ``cell`` can show, with its layouts and the least mine probability after.
 
-    The layouts of all outcomes add up to the layouts in which ``cell`` is safe.
-    ``cache`` (see :func:`mscsp.analysis.counting.count_components`) lets the outcomes of
-    several cells of one position share the counts of the parts they leave alone.
+    The layouts of all outcomes add up to the layouts in which ``cell`` is safe. The
+    outcomes' surveys share ``survey``'s cache of component tallies, so the parts of
+    the board a click leaves alone are counted once for every cell of a position.
 
     Examples
     --------
+    >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
-    >>> pos = parse_position("mines: 1\\n...\\n")
-    >>> [(o.number, o.layouts, o.least) for o in outcomes(pos, 0)]
+    >>> [(o.number, o.layouts, o.least) for o in outcomes(Survey(parse_position("mines: 1\\n...\\n")), 0)]
     [(0, 1, Fraction(0, 1)), (1, 1, Fraction(0, 1))]
     """
-    return list(_each_outcome(position, cell, cache))
+    return list(_each_outcome(survey, cell))
 
 
-def _each_outcome(position: Position, cell: int, cache: dict | None) -> Iterator[Outcome]:
+def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
     """The outcomes of :func:`outcomes` one at a time, least number first, so that a
     caller can stop once the rest cannot change its choice."""
-    g = position.geometry
-    neighbours = g.neighbours(cell)
+    position = survey.position
+    neighbours = position.geometry.neighbours(cell)
     flags = sum(position.grid[n] == Mark.FLAG for n in neighbours)
     covered = sum(position.grid[n] == Mark.COVERED for n in neighbours)
     for v in range(flags, flags + covered + 1):
-        grid = position.grid.copy()
-        grid[cell] = v
         try:
-            layouts, least = _least(count_components(Position(g, grid, position.mines), cache=cache))
+            layouts, least = survey.opened(cell, v).least()
         except InconsistentError:
             continue
         if layouts:
             yield Outcome(v, layouts, least)
 
 
-def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -> list[tuple[int, ...]]:
+def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
     """Sets of undecided cells one of which must be guessed, whatever happens elsewhere.
 
     A set qualifies when its cells touch no undecided cell outside it (every other
@@ -170,6 +150,7 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
     elsewhere nor the mine total can ever tell its layouts apart. Sets are returned
     in order of their smallest cell.
     """
+    system = survey.system
     frontier = set(system.frontier)
     g = system.position.geometry
     # A set with a cell away from the numbers never qualifies (its mines trade with
@@ -201,19 +182,8 @@ def unavoidable(system: ConstraintSystem, counts: Counts, undecided: set[int]) -
     for c in parent:
         sets.setdefault(find(c), []).append(c)
     spoilt = {find(c) for c in tainted}
-    # the mine-count polynomial of each clue component, found by its first cell
-    ways = {min(c for grp in t.groups for c in grp.cells): t.ways for t in counts.tallies}
-    out = []
-    for root, cells in sets.items():
-        if root in spoilt:
-            continue
-        poly = [1]
-        for c in cells:
-            if c in ways:
-                poly = poly_mul(poly, list(ways[c]))
-        if sum(1 for w in poly if w) == 1:
-            out.append(tuple(sorted(cells)))
-    return sorted(out)
+    return sorted(tuple(sorted(cells)) for root, cells in sets.items()
+                  if root not in spoilt and survey.mine_count_fixed(cells))
 
 
 @dataclass(frozen=True)
@@ -251,7 +221,7 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options)
 
 
 def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
-           tolerance: Fraction = Fraction(1, 20), probs: Probabilities | None = None,
+           tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
            endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES) -> Move:
     """The cell ``policy`` clicks in ``position``, with the rung that decided it.
 
@@ -266,8 +236,9 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     tolerance : Fraction
         Cells whose mine probability is within this of the least are weighed too
         (up to twice ``candidates`` next to the numbers).
-    probs : Probabilities, optional
-        The position's probabilities, when the caller has them.
+    survey : Survey, optional
+        The position's survey, when the caller has one (its probabilities and
+        tallies are then not counted again).
     endgame_layouts, endgame_nodes : int, int or None
         (``+endgame``) the exact search runs when at most this many layouts remain,
         visiting at most this many knowledge states (past them the rung below
@@ -280,11 +251,8 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         probabilities are not exact.
     """
     policy = Policy.parse(policy)
-    cache: dict = {}
-    counts = None
-    if probs is None:
-        counts = count_components(position, cache=cache)
-        probs = counts.probabilities()
+    survey = Survey(position) if survey is None else survey
+    probs = survey.probabilities
     if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
         best = probs.best()
         if best is None:
@@ -303,13 +271,12 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             return Move(end.cell, Policy.ENDGAME, end)
         except BudgetExceeded:
             pass  # too many states: the rung below decides
-    counts = counts if counts is not None else count_components(position, cache=cache)
-    pool = _pool(position, counts.system, ranked, candidates, tolerance)
+    pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
-        return Move(_progress(position, pool, probs, cache), Policy.PROGRESS)
+        return Move(_progress(survey, pool), Policy.PROGRESS)
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
-        forced = unavoidable(counts.system, counts, {c for _, c in ranked})
+        forced = unavoidable(survey, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
             cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
@@ -323,14 +290,14 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
-            found = pseudo_fifties(position, counts, probs, cache)
+            found = pseudo_fifties(survey)
             if found:  # their risk is one the board already holds
                 pool = sorted(found, key=lambda c: (probs.cells[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
-    return Move(_lookahead(position, pool, probs, cache, skip_dead), rung, walled=walled, pseudo=pseudo)
+    return Move(_lookahead(survey, pool, skip_dead), rung, walled=walled, pseudo=pseudo)
 
 
-def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fraction, int]], candidates: int,
+def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Fraction, int]], candidates: int,
           tolerance: Fraction) -> list[int]:
     """The cells worth weighing, safest first: next to the numbers, the ``candidates``
     safest and those within ``tolerance`` of the least probability (twice
@@ -339,7 +306,7 @@ def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fract
     them are next to a number), fewest covered neighbours first, when that
     probability qualifies."""
     least = ranked[0][0]
-    frontier = set(system.frontier)
+    frontier = set(frontier)
     near = [(p, c) for i, (p, c) in enumerate(ranked) if c in frontier]
     pool = [pc for i, pc in enumerate(near) if i < candidates or (pc[0] <= least + tolerance and i < 2 * candidates)]
     away = [pc for pc in ranked if pc[1] not in frontier]
@@ -355,16 +322,17 @@ def _pool(position: Position, system: ConstraintSystem, ranked: list[tuple[Fract
     return [c for _, c in sorted(pool)]
 
 
-def _progress(position: Position, pool: list[int], probs: Probabilities, cache: dict) -> int:
+def _progress(survey: Survey, pool: list[int]) -> int:
     """The cell of ``pool`` (safest first) whose click most often is safe and proves a
     cell safe or shows a 0; ties to the safer cell, then row order."""
+    probs = survey.probabilities
     best, best_key = None, None
     for c in pool:
         safe = probs.layouts * (1 - probs.cells[c])  # its layouts with progress are at most these
         if best_key is not None and safe < best_key[0]:
             break  # and those of the cells after it fewer still
         score, seen = 0, 0
-        for o in _each_outcome(position, c, cache):
+        for o in _each_outcome(survey, c):
             seen += o.layouts
             if o.progress or o.number == 0:
                 score += o.layouts
@@ -377,17 +345,18 @@ def _progress(position: Position, pool: list[int], probs: Probabilities, cache: 
     return best
 
 
-def _lookahead(position: Position, pool: list[int], probs: Probabilities, cache: dict, skip_dead: bool) -> int:
+def _lookahead(survey: Survey, pool: list[int], skip_dead: bool) -> int:
     """The cell of ``pool`` (safest first) with the best chance of surviving it and the
     best next click; with ``skip_dead``, cells that can show one number only are
     passed over while another is left."""
+    probs = survey.probabilities
     total = probs.layouts
     best, best_key = None, None
     for c in pool:
         safe = total * (1 - probs.cells[c])
         # P(c safe and shows v) * P(the best next click is safe | v), summed over v
         value, seen, shown = Fraction(0), 0, 0
-        for o in _each_outcome(position, c, cache):
+        for o in _each_outcome(survey, c):
             value += Fraction(o.layouts, total) * o.next_safety
             seen += o.layouts
             shown += 1

@@ -22,11 +22,10 @@ exact: two layout counts of the same engine must be equal.
 
 Examples
 --------
+>>> from mscsp.analysis import Survey
 >>> from mscsp.position import parse_position
->>> from mscsp.analysis.counting import count_components
 >>> pos = parse_position("mines: 3\\n01..\\n12..\\n..2.\\n")
->>> counts = count_components(pos)
->>> [pos.geometry.coords(c) for c in pseudo_fifties(pos, counts, counts.probabilities())]
+>>> [pos.geometry.coords(c) for c in pseudo_fifties(Survey(pos))]
 [(3, 0)]
 
 [3,0] is a mine in one layout in five, and in each of them [2,1] and [1,2] are mines
@@ -38,13 +37,10 @@ those twin layouts already hold.
 
 from __future__ import annotations
 
-from itertools import combinations
-
-from ..analysis.counting import Counts, Probabilities, count_components
-from ..analysis.counting.combine import with_total
+from ..analysis import Survey
 from ..board import NEIGHBOUR_OFFSETS
-from ..errors import InconsistentError, InputError
-from ..position import Mark, Position
+from ..errors import InputError
+from ..position import Mark
 
 __all__ = ["pseudo_fifties", "PATTERNS", "MAX_MISSING"]
 
@@ -80,17 +76,15 @@ _UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
 MAX_MISSING = 3
 
 
-def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cache: dict | None = None) -> list[int]:
+def pseudo_fifties(survey: Survey) -> list[int]:
     """The covered cells that are mines only as the mine side of a dead pair or square.
 
     Parameters
     ----------
-    position : Position
-    counts, probs : Counts, Probabilities
-        The position's exact counts and probabilities (with the mine total).
-    cache : dict, optional
-        Shared with :func:`mscsp.analysis.counting.count_components`, so the parts of the
-        board a structure leaves alone are counted once.
+    survey : Survey
+        The position, counted exactly with its mine total; the counts of each
+        structure share its cache, so the parts of the board a structure leaves alone
+        are counted once.
 
     Raises
     ------
@@ -110,7 +104,8 @@ def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cac
         then move to any other cell away from the numbers, so no tie holds through
         them, and ties between components through the mine total alone are rare.
     """
-    if counts.system.remaining is None or probs.layouts is None or not probs.exact:
+    position, probs, system = survey.position, survey.probabilities, survey.system
+    if system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("pseudo-50/50s need exact counts with the mine total")
     g = position.geometry
     width, height = g.width, g.height
@@ -126,12 +121,12 @@ def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cac
     for c, v in enumerate(grid):
         if v == Mark.FLAG:
             state[c] = _MINE
-    component = {c: k for k, t in enumerate(counts.tallies) for grp in t.groups for c in grp.cells}
+    component = survey.component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
     # left (``loose`` > 0, discounting the structure's own safe cells among them), a
     # mine on one of them can move to another, so none is tied to t.
-    free = set(counts.system.unconstrained)
-    loose = len(free) - counts.system.remaining
+    free = set(system.unconstrained)
+    loose = len(free) - system.remaining
     # a structure's safe side holds two cells at most, so with more room than that
     # only cells next to the numbers can qualify
     candidates = sorted(c for c in p if state[c] == _UNDECIDED and (c in component or loose <= 2))
@@ -174,23 +169,7 @@ def pseudo_fifties(position: Position, counts: Counts, probs: Probabilities, cac
                     # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
                     if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
                         continue
-                    if _layouts_with(position, mines + missing, safes, cache) == probs.layouts * pt:
+                    if survey.layouts_with(mines + missing, safes) == probs.layouts * pt:
                         found.add(t)
     return sorted(found)
 
-
-def _layouts_with(position: Position, mines: list[int], safes: list[int], cache: dict | None) -> int:
-    """Layouts of ``position`` with every cell of ``mines`` a mine and every cell of
-    ``safes`` safe: flags force mines; safe cells by inclusion-exclusion over flags."""
-    total = 0
-    for k in range(len(safes) + 1):
-        for extra in combinations(safes, k):
-            grid = position.grid.copy()
-            grid[list(mines) + list(extra)] = Mark.FLAG
-            try:
-                c = count_components(Position(position.geometry, grid, position.mines), cache=cache)
-                n = with_total(c.tallies, c.system.unconstrained, c.system.remaining, strict=False)[1]
-            except InconsistentError:
-                n = 0
-            total += (-1) ** k * n
-    return total

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..analysis.solvers.result import SolverName
+from ..analysis import SolverName
 from ..board import Layout
 from ..budget import Budget
 from ..errors import InputError

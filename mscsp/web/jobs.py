@@ -86,8 +86,7 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     >>> move["kind"], move["open"]
     ('proven', [[3, 0]])
     """
-    from ..analysis.counting import probabilities
-    from ..analysis.solvers import deduce
+    from ..analysis import Survey, deduce
     from ..play.loop import STALL_STATES
     from ..play.policies import Policy, decide
     from ..position import Mark
@@ -111,8 +110,9 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     grid = position.grid.copy()
     grid[mines] = Mark.FLAG
     seen = type(position)(g, grid, position.mines)
-    probs = probabilities(seen)
-    move = decide(seen, policy, probs=probs)
+    survey = Survey(seen)
+    probs = survey.probabilities
+    move = decide(seen, policy, survey=survey)
     cell = move.cell
     p = probs.cells[cell]
     least = min(q for q in probs.cells.values() if q is not None)

@@ -1,0 +1,154 @@
+"""One position analysed once and shared: the face the play wing asks its questions through.
+
+A guessing policy asks many questions of one position and of the positions one click
+away: the mine probabilities, the layouts, the least probability after each number a
+candidate can show, whether a set of cells holds the same number of mines in every
+layout, how many layouts give some cells fixed values. A :class:`Survey` answers them
+from one constraint system and one set of component tallies, built when first asked
+for. Surveys made from one another share a cache of tallies keyed by each
+component's own equations (and the mines left), so the position after a click
+recounts only the component the click touches; the components it leaves alone are
+looked up, as minesweepr's and JSMinesweeper's engines keep the independent parts of
+a frontier apart.
+
+Every answer is exact (Python integers and :class:`~fractions.Fraction`); only
+:attr:`Survey.probabilities` may hold estimates, and says so, when a component is too
+large to count.
+
+Examples
+--------
+>>> from mscsp.position import parse_position
+>>> s = Survey(parse_position("mines: 1\\n...\\n"))
+>>> s.layouts, s.probabilities.probability((0, 0))
+(3, Fraction(1, 3))
+>>> after = s.opened(0, 1)  # [0,0] opened showing a 1: the mine is at [1,0]
+>>> after.layouts, after.least()
+(1, (1, Fraction(0, 1)))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cached_property
+from itertools import combinations
+
+from ..errors import InconsistentError
+from ..position import Mark, Position
+from .constraints import ConstraintSystem, build_constraints
+from .counting import Counts, Probabilities, count_components
+from .counting.combine import poly_mul, with_total
+
+__all__ = ["Survey"]
+
+
+class Survey:
+    """A position with its equations, tallies and probabilities, each built once.
+
+    Parameters
+    ----------
+    position : Position
+        What the player sees.
+    cache : dict, optional
+        Component tallies to share with other surveys (by default a new one; the
+        surveys :meth:`opened` and :meth:`flagged` make share this one).
+
+    Raises
+    ------
+    InconsistentError
+        From any answer, when no layout fits the position.
+    """
+
+    def __init__(self, position: Position, *, cache: dict | None = None):
+        self.position = position
+        self.cache = {} if cache is None else cache
+
+    # -- what is built once -------------------------------------------------------------
+    @cached_property
+    def system(self) -> ConstraintSystem:
+        """The clue equations, components and unconstrained cells."""
+        return build_constraints(self.position)
+
+    @cached_property
+    def counts(self) -> Counts:
+        """Every component's tally (looked up in the cache where it was counted before)."""
+        return count_components(self.position, system=self.system, cache=self.cache)
+
+    @cached_property
+    def probabilities(self) -> Probabilities:
+        """Every covered cell's mine probability, and the layouts (estimates where a
+        component was too large to count: ``exact`` then says False)."""
+        return self.counts.probabilities()
+
+    @cached_property
+    def layouts(self) -> int:
+        """The number of layouts consistent with the position and its mine total (0 when
+        the total cannot be met)."""
+        system = self.system
+        if not self.counts.exact or system.remaining is None:
+            return self.probabilities.layouts or 0
+        return with_total(self.counts.tallies, system.unconstrained, system.remaining, strict=False)[1]
+
+    # -- questions ----------------------------------------------------------------------
+    def least(self) -> tuple[int, Fraction | None]:
+        """The layouts and the least mine probability among the covered cells that are
+        not certainly mines (None when every covered cell is one), read off the weights
+        directly: one Fraction, not one per cell."""
+        counts, system = self.counts, self.system
+        if not counts.exact or system.remaining is None:
+            probs = self.probabilities
+            known = [q for q in probs.cells.values() if q is not None and q != 1]
+            return probs.layouts or 0, min(known) if known else None
+        parts, total = with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
+        best_num, best_den = None, None
+        for _, num, den in parts:
+            if num != den and (best_num is None or num * best_den < best_num * den):
+                best_num, best_den = num, den
+        return total, None if best_num is None else Fraction(best_num, best_den)
+
+    def mine_count_fixed(self, cells: list[int] | tuple[int, ...]) -> bool:
+        """Whether the clue components with a cell in ``cells`` hold the same number of
+        mines in every layout (the product of their mine-count polynomials has one
+        term): then neither a click elsewhere nor the total can tell their layouts
+        apart."""
+        firsts = self._component_ways
+        poly = [1]
+        for c in cells:
+            if c in firsts:
+                poly = poly_mul(poly, list(firsts[c]))
+        return sum(1 for w in poly if w) == 1
+
+    @cached_property
+    def _component_ways(self) -> dict[int, tuple[int, ...]]:
+        """Each component's mine-count polynomial, found by the first cell of its groups."""
+        return {min(c for grp in t.groups for c in grp.cells): t.ways for t in self.counts.tallies}
+
+    @cached_property
+    def component_of(self) -> dict[int, int]:
+        """Cell next to the numbers -> the index of its clue component."""
+        return {c: k for k, t in enumerate(self.counts.tallies) for grp in t.groups for c in grp.cells}
+
+    def layouts_with(self, mines: list[int], safes: list[int]) -> int:
+        """The layouts with every cell of ``mines`` a mine and every cell of ``safes``
+        safe: the mines as flags, the safe cells by inclusion-exclusion over flags."""
+        total = 0
+        for k in range(len(safes) + 1):
+            for extra in combinations(safes, k):
+                try:
+                    n = self.flagged(list(mines) + list(extra)).layouts
+                except InconsistentError:
+                    n = 0
+                total += (-1) ** k * n
+        return total
+
+    # -- the positions one step away -------------------------------------------------------
+    def opened(self, cell: int, number: int) -> "Survey":
+        """The survey of the position with ``cell`` open and showing ``number``."""
+        grid = self.position.grid.copy()
+        grid[cell] = number
+        return Survey(Position(self.position.geometry, grid, self.position.mines), cache=self.cache)
+
+    def flagged(self, cells: list[int]) -> "Survey":
+        """The survey of the position with ``cells`` flagged."""
+        grid = self.position.grid.copy()
+        grid[list(cells)] = Mark.FLAG
+        return Survey(Position(self.position.geometry, grid, self.position.mines), cache=self.cache)
