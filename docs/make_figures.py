@@ -326,8 +326,7 @@ def fig_compiled(out: Path, png: bool) -> None:
             ax.add_patch(Rectangle((tx * TILE, ty * TILE), TILE, tall * TILE, fill=False, edgecolor="#555555",
                                    lw=0.8, linestyle="--"))
             ax.text(tx * TILE + 1, ty * TILE + 2.2, name, fontsize=6.5, color="#333333")
-    for v, c in compiled.variables.items():
-        x, y = g.coords(c)
+    for v, (x, y) in compiled.variables.items():
         ring(ax, x, y)
         ax.text(x + 2.2, y - 1.0, f"x{v}", fontsize=8, color=RING, fontweight="bold")
     save(fig, "compiled", out, png)

@@ -43,27 +43,26 @@ MAP_FORMAT = "mscsp-cnf-map/1"
 class Compiled:
     """A compiled formula: the position and where each variable lives.
 
-    ``variables`` maps each variable that occurs to the flat index of its terminal
-    cell (a mine there means true); ``buses`` to every bus cell that carries the same
-    value; ``tiles`` is the tile grid (names, or None for empty space).
+    ``variables`` maps each variable that occurs to its terminal cell ``(x, y)`` (a
+    mine there means true); ``buses`` to every bus cell ``(x, y)`` that carries the
+    same value; ``tiles`` is the tile grid (names, or None for empty space).
     """
 
     cnf: CNF
     position: Position
-    variables: dict[int, int]
-    buses: dict[int, tuple[int, ...]]
+    variables: dict[int, tuple[int, int]]
+    buses: dict[int, tuple[tuple[int, int], ...]]
     tiles: tuple[tuple[str | None, ...], ...]
 
     def map_json(self) -> str:
         """The ``--map`` file: variable -> cells, as ``[x, y]``."""
-        g = self.position.geometry
         return json.dumps({
             "format": MAP_FORMAT,
             "variables": self.cnf.variables,
             "clauses": len(self.cnf.clauses),
             "true_when": "mine",
-            "cells": {str(v): list(g.coords(c)) for v, c in sorted(self.variables.items())},
-            "buses": {str(v): [list(g.coords(c)) for c in cells] for v, cells in sorted(self.buses.items())},
+            "cells": {str(v): list(xy) for v, xy in sorted(self.variables.items())},
+            "buses": {str(v): [list(xy) for xy in cells] for v, cells in sorted(self.buses.items())},
             "tile": TILE,
         }, indent=1)
 
@@ -156,8 +155,7 @@ def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
     grid[flat == ord("-")] = Mark.HOLE
     geometry = Geometry.from_mask(flat.reshape(chars.shape) != ord("-"))
     position = Position(geometry, grid, None)
-    w = chars.shape[1]
-    variables = {v: (TILE - 1) * w + col[v] * TILE + PORT for v in used}
+    variables = {v: (col[v] * TILE + PORT, TILE - 1) for v in used}
     buses = {}
     for v in used:
         x = col[v] * TILE + PORT
@@ -166,7 +164,7 @@ def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
             name = row[col[v]]
             if name is not None and name.startswith("CLAUSE_2"):
                 continue  # the south port of a two-row clause is on the next row
-            cells.append(((r + 1) * TILE - 1) * w + x)
+            cells.append((x, (r + 1) * TILE - 1))
         buses[v] = tuple(cells)
     return Compiled(cnf, position, variables, buses, tuple(tuple(r) for r in grid_rows))
 
@@ -174,10 +172,10 @@ def compile_cnf(cnf: CNF, *, max_cells: int | None = None) -> Compiled:
 @dataclass(frozen=True)
 class CnfMap:
     """What a ``--map`` file says: the formula's variable count and the terminal cell
-    (a mine means true) of each variable that occurs."""
+    ``(x, y)`` (a mine means true) of each variable that occurs."""
 
     variables: int
-    cells: dict[int, int]
+    cells: dict[int, tuple[int, int]]
 
 
 def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
@@ -200,14 +198,14 @@ def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
     if fields.data.get("format") != MAP_FORMAT:
         raise InputError(f"{source}: not an {MAP_FORMAT} map (its 'format' field differs)")
     variables = fields.integer("variables", low=0)
-    cells: dict[int, int] = {}
+    cells: dict[int, tuple[int, int]] = {}
     for name, where in fields.object("cells").items():
         if not name.isdigit() or not 1 <= int(name) <= variables:
             raise InputError(f"{source}: 'cells' names variable {name!r}, not one of 1 to {variables}")
         x, y = cell_of(where, geometry.width, geometry.height, f"{source}: the cell of variable {name}")
         if not geometry.mask.ravel()[y * geometry.width + x]:
             raise InputError(f"{source}: the cell of variable {name}, [{x}, {y}], is not a cell of the board")
-        cells[int(name)] = geometry.index(x, y)
+        cells[int(name)] = (x, y)
     return CnfMap(variables, cells)
 
 
@@ -217,6 +215,7 @@ def decode(layout: Layout, mapping: CnfMap) -> dict[int, bool]:
     Variables that do not occur in any clause are reported false.
     """
     out = {v: False for v in range(1, mapping.variables + 1)}
-    for v, cell in mapping.cells.items():
-        out[v] = layout.is_mine(cell)
+    index = layout.geometry.index
+    for v, (x, y) in mapping.cells.items():
+        out[v] = layout.is_mine(index(x, y))
     return out
