@@ -41,6 +41,7 @@ from .solvers import (
     Deduction,
     Engine,
     Explanation,
+    Propagator,
     Proven,
     SolveResult,
     SolverName,
@@ -54,5 +55,5 @@ __all__ = [
     "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",
-    "Survey",
+    "Survey", "Propagator",
 ]

@@ -6,8 +6,9 @@ of open cells and its own flags — through :class:`~mscsp.game.Game`, which alo
 holds the layout, in the manner of Simon Tatham's Mines (a solver with a knowledge
 grid and an ``open`` callback that never reads the mines).
 
-The single-point rules are kept up to date incrementally as cells open (each event
-touches only the clues around it); when they stall, the solver's own rung (subset or
+The single-point rules are those of the analysis' propagation engine
+(:class:`mscsp.analysis.Propagator`), kept up to date incrementally as cells open
+(each event touches only the clues around it); when they stall, the solver's own rung (subset or
 complete) is asked once through :func:`mscsp.analysis.solvers.deduce`, the ladder's one entry
 point, with the engine and budgets the caller chose. The compiled loop of
 :mod:`mscsp.play.fastplay` keeps exactly these rounds, so the two count the same steps;
@@ -25,7 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..analysis import SolverName, deduce
+from ..analysis import Propagator, SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark
@@ -34,84 +35,63 @@ from .policies import Policy, choose
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
 
-class _SinglePoint:
-    """The single-point rules, kept current as cells open and mines are proven.
+class _Rules:
+    """The single-point rules of the analysis' propagation engine, fed as the game goes.
 
     It reads only what the player sees: the numbers of opened cells (through
-    :meth:`Game.shown`) and its own proven mines, which it flags on the game.
+    :meth:`Game.shown`) and its own proven mines, which it flags on the game; the
+    engine itself (:class:`mscsp.analysis.Propagator`) is the one the analysis runs.
     """
 
     def __init__(self, game: Game):
         self.game = game
-        area = game.geometry.area
         self.neighbours = game.geometry.neighbours
-        self.rem = [0] * area  # mines still needed by each open number
-        self.unk = [0] * area  # its neighbours neither open nor proven mines
-        self.open = bytearray(area)
-        self.mine = bytearray(area)
-        self.work: list[int] = []
+        self.open = bytearray(game.geometry.area)
+        # the clues come as cells open; a play loop never asks why a cell is proven
+        self.engine = Propagator(None, subset=False, reasons=False)
 
     def opened(self, cells: tuple[int, ...]) -> None:
-        is_open, mine, neighbours, rem, unk = self.open, self.mine, self.neighbours, self.rem, self.unk
+        """Cells the game opened: each is safe, and each number among them a new clue."""
+        is_open, engine, neighbours, shown = self.open, self.engine, self.neighbours, self.game.shown
         for r in cells:
             is_open[r] = 1
-        new = set(cells)
-        for r in cells:
-            u = m = 0
-            for n in neighbours(r):
-                if is_open[n]:
-                    if n not in new:
-                        unk[n] -= 1
-                        self.work.append(n)
-                elif mine[n]:
-                    m += 1
-                else:
-                    u += 1
-            unk[r] = u
-            rem[r] = self.game.shown(r) - m
-            if u:
-                self.work.append(r)
+        for r in cells:  # every cell of the event is open before any clue is read
+            engine.observe(r, False)
+            around = [n for n in neighbours(r) if not is_open[n]]
+            if around:
+                engine.add_clue(r, around, shown(r))
 
     def proven_mine(self, cell: int) -> None:
-        if self.mine[cell]:
+        """A mine proven by a stronger rung: flag it, and tell the rules."""
+        if self.engine.known.get(cell):
             return
-        self.mine[cell] = 1
+        self.engine.observe(cell, True)
         self.game.flag_proven(cell)
-        for n in self.neighbours(cell):
-            if self.open[n]:
-                self.rem[n] -= 1
-                self.unk[n] -= 1
-                self.work.append(n)
 
     def reveal(self, cell: int) -> None:
         if self.game.status is Status.PLAYING and not self.open[cell]:
             self.opened(self.game.open_proven(cell))
 
     def run(self) -> bool:
-        """Apply the two rules to a fixed point; True if anything was proven."""
-        progress = False
-        work, rem, unk, is_open, mine = self.work, self.rem, self.unk, self.open, self.mine
-        game, neighbours, opened = self.game, self.neighbours, self.opened
+        """Apply the rules to a fixed point, playing what they prove; True if anything was proven."""
+        game, engine, known = self.game, self.engine, self.engine.known
         if game.status is not Status.PLAYING:
             return False
-        while work:
-            c = work.pop()
-            if not unk[c]:
-                continue
-            if rem[c] == 0:
-                progress = True
-                for n in neighbours(c):
-                    if not is_open[n] and not mine[n]:
-                        opened(game.open_proven(n))
-                # only opening a cell can end the game (a sound solver wins)
-                if game.status is not Status.PLAYING:
-                    break
-            elif rem[c] == unk[c]:
-                progress = True
-                for n in neighbours(c):
-                    if not is_open[n] and not mine[n]:
-                        self.proven_mine(n)
-        return progress
+        progress = False
+        while True:
+            proven = engine.run().take_proven()
+            if not proven:
+                return progress
+            progress = True
+            for c in proven:
+                if known[c]:
+                    game.flag_proven(c)
+            for c in proven:
+                if not known[c]:
+                    self.reveal(c)
+                    # only opening a cell can end the game (a sound solver wins)
+                    if game.status is not Status.PLAYING:
+                        return progress
 
 
 #: DP states allowed when counting decides a stall of a play loop (past them, SAT decides).
@@ -158,7 +138,7 @@ class Deducer:
         self.state_limit = state_limit
         self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
         self.memory = None if memory_limit is None else Budget(None, None, memory_limit)
-        self.rules = _SinglePoint(game)
+        self.rules = _Rules(game)
         self.steps = 0
         self.complete = True
 
@@ -199,7 +179,7 @@ class Deducer:
             safe = [c for c, mine in known.items() if not mine]
             for c in safe:
                 rules.reveal(c)
-            if not safe and not rules.work:
+            if not safe and not rules.engine.pending:
                 return
 
 

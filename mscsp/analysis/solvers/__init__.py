@@ -46,6 +46,7 @@ __all__ = [
     "Explanation",
     "Contradiction",
     "Proven",
+    "Propagator",
 ]
 
 

@@ -13,6 +13,14 @@ unknown cell is safe, as many mines as unknown cells means all are mines, and
 pairwise-disjoint equations that use up every remaining mine make all other cells
 safe.
 
+The engine is incremental: a play loop keeps one for the whole game and tells it what
+happens as it happens — a cell opened (:meth:`Propagator.observe`), a number come into
+view (:meth:`Propagator.add_clue`) — and each :meth:`Propagator.run` reasons only from
+the equations those events touched, taking back the cells it newly proved with
+:meth:`Propagator.take_proven`. The analysis builds one for a position and runs it
+once. Both get the same closure: knowledge only grows, so neither the order of events
+nor of rules changes which cells end up proven.
+
 Each deduction keeps its provenance: the clues (and whether the mine total) whose
 equations produced it, so every proven cell arrives with a set of clues that forces
 it, and every contradiction with a set of clues that cannot all hold. The set that
@@ -31,6 +39,9 @@ from ...errors import InconsistentError
 from ..constraints import ConstraintSystem
 
 __all__ = ["Propagator", "minimal_reason"]
+
+#: The cause of a value learned from outside the clues: no equation, no cell, no total.
+_GIVEN: tuple = ((), (), False)
 
 
 class _Equation:
@@ -62,6 +73,8 @@ class _Reasons(Mapping):
         self._prop = prop
 
     def __getitem__(self, cell: int) -> tuple[frozenset[int], bool]:
+        if not self._prop._track:
+            raise ValueError("this propagator keeps no reasons (made with reasons=False)")
         if cell not in self._prop.known:
             raise KeyError(cell)
         return self._prop._collect([], [cell])
@@ -78,7 +91,9 @@ class Propagator:
 
     Parameters
     ----------
-    system : ConstraintSystem
+    system : ConstraintSystem or None
+        The position's equations; None for a play loop that adds its clues as they
+        come into view (:meth:`add_clue`).
     subset : bool
         False for single-point, True for subset reasoning and the global-count rules.
     use_total : bool
@@ -86,6 +101,9 @@ class Propagator:
     derived_limit : int
         At most this many derived equations are kept (subset reasoning is bounded
         so it never explodes; it may then miss deductions, never invent them).
+    reasons : bool
+        Keep each proven cell's provenance (the default); a play loop, which never
+        asks why, runs faster without it (``reason`` is then not available).
 
     Attributes
     ----------
@@ -94,13 +112,29 @@ class Propagator:
     reason : Mapping
         cell -> (clues, uses_total) that prove it, read off the derivation graph on
         demand.
+
+    Examples
+    --------
+    A play loop's use: a 1 comes into view beside two covered cells, then one of them
+    opens, which proves the other a mine.
+
+    >>> prop = Propagator(None, subset=False)  # no equations yet: they come with the game
+    >>> prop.observe(1, False)
+    >>> prop.add_clue(1, [0, 2], 1)
+    >>> prop.run().take_proven()
+    []
+    >>> prop.observe(0, False)
+    >>> prop.run().take_proven(), prop.known[2]
+    ([2], True)
     """
 
-    def __init__(self, system: ConstraintSystem, *, subset: bool, use_total: bool = True, derived_limit: int | None = None):
+    def __init__(self, system: ConstraintSystem | None, *, subset: bool, use_total: bool = True,
+                 derived_limit: int | None = None, reasons: bool = True):
         self.system = system
         self.subset = subset
-        self.use_total = use_total and system.remaining is not None and subset
+        self.use_total = use_total and system is not None and system.remaining is not None and subset
         self.known: dict[int, bool] = {}
+        self._track = reasons
         # why each proven cell is proven: the equations and proven cells it follows
         # from, and whether the mine total was counted
         self._cause: dict[int, tuple] = {}
@@ -108,19 +142,60 @@ class Propagator:
         self._eqs: list[_Equation] = []
         self._by_cell: dict[int, set[int]] = {}
         self._keys: set[frozenset[int]] = set()
-        n = len(system.constraints)
-        self._derived_left = derived_limit if derived_limit is not None else 8 * n + 64
-        for con in system.constraints:
+        constraints = () if system is None else system.constraints
+        self._derived_left = derived_limit if derived_limit is not None else 8 * len(constraints) + 64
+        for con in constraints:
             self._add(set(con.cells), con.count, con.clue)
+        self._work: list[int] = list(range(len(self._eqs)))  # equations to look at again
+        self._proven: list[int] = []  # cells the rules proved since take_proven last ran
+
+    # -- events ----------------------------------------------------------------------
+    def observe(self, cell: int, mine: bool) -> None:
+        """Learn a cell's value from outside the clues (a cell that opened, say): no
+        clue is its reason, and it is not reported by :meth:`take_proven`."""
+        self._set(cell, mine, _GIVEN, self._work, given=True)
+
+    def add_clue(self, clue: int, cells, count: int) -> None:
+        """A number come into view: ``count`` mines among ``cells`` (its neighbours that
+        are not open; cells already known are taken out, with their mines)."""
+        known = self.known
+        left, facts = set(), []
+        for c in cells:
+            value = known.get(c)
+            if value is None:
+                left.add(c)
+            else:
+                facts.append(c)
+                count -= value
+        i = self._add(left, count, clue)
+        if self._track:
+            self._eqs[i].facts.extend(facts)
+        self._work.append(i)
+
+    @property
+    def pending(self) -> bool:
+        """Whether events have touched equations that :meth:`run` has not looked at yet."""
+        return bool(self._work)
+
+    def take_proven(self) -> list[int]:
+        """The cells the rules proved since the last call, in the order they were proved."""
+        out, self._proven = self._proven, []
+        return out
 
     # -- bookkeeping -----------------------------------------------------------------
     def _add(self, cells: set[int], count: int, origin: int | None,
              parents: tuple[tuple[int, int], ...] = ()) -> int:
         i = len(self._eqs)
         self._eqs.append(_Equation(cells, count, origin, parents))
-        self._keys.add(frozenset(cells))
+        if self.subset:  # only subset reasoning derives equations, and asks whether one is new
+            self._keys.add(frozenset(cells))
+        by_cell = self._by_cell
         for c in cells:
-            self._by_cell.setdefault(c, set()).add(i)
+            found = by_cell.get(c)
+            if found is None:
+                by_cell[c] = {i}
+            else:
+                found.add(i)
         return i
 
     def _collect(self, eqs: list[tuple[int, int | None]], cells: list[int]) -> tuple[frozenset[int], bool]:
@@ -165,24 +240,31 @@ class Propagator:
         clues, used = self._collect(eqs, cells)
         raise InconsistentError(text, tuple(sorted(clues)), uses_total=total or used)
 
-    def _set(self, cell: int, mine: bool, cause: tuple, work: list[int]) -> None:
+    def _set(self, cell: int, mine: bool, cause: tuple, work: list[int], given: bool = False) -> None:
         """Record a proven cell and why: ``cause`` is (equations as ``(index, facts)``,
-        proven cells, whether the total was counted)."""
+        proven cells, whether the total was counted); ``given`` for a value learned
+        from outside."""
         if cell in self.known:
             if self.known[cell] != mine:
                 eqs, cells, total = cause
                 self._fail(list(eqs), [*cells, cell], total, "these clues force a cell to be both a mine and safe")
             return
         self.known[cell] = mine
-        self._cause[cell] = cause
+        track = self._track
+        if track:
+            self._cause[cell] = cause
+        if not given:
+            self._proven.append(cell)
+        eqs = self._eqs
         for i in self._by_cell.pop(cell, ()):
-            eq = self._eqs[i]
+            eq = eqs[i]
             if not eq.alive:
                 continue
             eq.cells.discard(cell)
             if mine:
                 eq.count -= 1
-            eq.facts.append(cell)
+            if track:
+                eq.facts.append(cell)
             work.append(i)
 
     # -- rules -----------------------------------------------------------------------
@@ -194,8 +276,9 @@ class Propagator:
         if n and (eq.count == 0 or eq.count == n):
             eq.alive = False
             mine = eq.count == n
+            cause = (((i, len(eq.facts)),), (), False)  # the same for every cell: eq is settled
             for c in sorted(eq.cells):
-                self._set(c, mine, (((i, len(eq.facts)),), (), False), work)
+                self._set(c, mine, cause, work)
             return True
         if not n:
             eq.alive = False
@@ -278,7 +361,7 @@ class Propagator:
         InconsistentError
             With the clues whose equations clash.
         """
-        work = list(range(len(self._eqs)))
+        work = self._work
         while True:
             while work:
                 i = work.pop()
