@@ -12,12 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
+from mscsp.analysis import list_layouts, list_walled
 from mscsp.board import Spec
 from mscsp.errors import BudgetExceeded, InputError
-from mscsp.play.endgame import list_layouts, solve_endgame, solve_walled
+from mscsp.play.endgame import solve_endgame, solve_walled
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import choose
-from mscsp.position import parse_position
+from mscsp.position import Mark, Position, parse_position
 
 
 def _expectimax(position, layouts, first: int | None = None) -> Fraction:
@@ -52,7 +53,7 @@ def _expectimax(position, layouts, first: int | None = None) -> Fraction:
 def test_the_listed_layouts_are_exactly_the_consistent_ones(position):
     if position.mines is None:
         with pytest.raises(InputError, match="mine total"):
-            list_layouts(position)
+            list_layouts(position, limit=400)
         return
     truth = brute_force(position, with_layouts=True)
     cells, mines = list_layouts(position, limit=10**6)
@@ -137,3 +138,25 @@ def test_limits_are_kept_and_said():
         solve_endgame(parse_position("mines: 3\n......\n......\n"), node_limit=3)
     with pytest.raises(InputError, match="every one is a mine"):
         solve_endgame(parse_position("mines: 2\n1..\n"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_a_walled_off_set_lists_exactly_its_own_layouts(position):
+    # the set's layouts, listed alone, are the distinct patterns the position's
+    # layouts (by brute force) show on its cells; as a policy meets it, the position
+    # has its proven mines flagged and no proven safe cell left
+    if position.mines is None:
+        return
+    truth = brute_force(position)
+    if not truth["count"] or truth["safe"]:
+        return
+    grid = position.grid.copy()
+    grid[sorted(truth["mine"])] = Mark.FLAG
+    position = Position(position.geometry, grid, position.mines)
+    truth = brute_force(position, with_layouts=True)
+    for cells in unavoidable_sets(position):
+        rows = list_walled(position, cells, limit=10**6)
+        listed = {tuple(bool(v) for v in row) for row in rows.tolist()}
+        assert len(listed) == len(rows)  # each once
+        assert listed == {tuple(c in mines for c in cells) for mines in truth["layouts"]}

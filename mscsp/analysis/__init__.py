@@ -33,6 +33,8 @@ from .counting import (
     Probabilities,
     count_components,
     count_layouts,
+    list_layouts,
+    list_walled,
     probabilities,
 )
 from .full import Analysis, analyse
@@ -55,5 +57,5 @@ __all__ = [
     "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",
-    "Survey", "Propagator",
+    "Survey", "Propagator", "list_layouts", "list_walled",
 ]

@@ -10,10 +10,9 @@ from this position on, which the heuristic rungs of :mod:`mscsp.play.policies`
 are not; JSMinesweeper's solver does the same with a brute-force search once few
 solutions remain.
 
-The layouts are listed from the clue equations (:mod:`mscsp.analysis.constraints`) by
-backtracking over the cells next to a number, each completed frontier assignment
-spread over the cells away from the numbers in every way the mine total allows;
-all of them are equally likely.
+The layouts are listed by the analysis (:func:`mscsp.analysis.list_layouts`, or
+:func:`mscsp.analysis.list_walled` for a walled-off set): all of them are equally
+likely when the mine total is known.
 
 Examples
 --------
@@ -29,19 +28,17 @@ next to it and 0 when it is not, so both layouts are won.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 
 import numpy as np
 
-from ..analysis import build_constraints
-from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
+from ..analysis import list_layouts, list_walled
+from ..errors import InconsistentError, InputError
 from ..position import Mark, Position
 from .optimum import Search
 
-__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "list_layouts", "solve_endgame", "solve_walled"]
+__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "solve_endgame", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly.
 ENDGAME_LAYOUTS = 400
@@ -80,88 +77,6 @@ class Endgame:
         return Fraction(self.wins, self.layouts)
 
 
-def list_layouts(position: Position, limit: int = ENDGAME_LAYOUTS) -> tuple[tuple[int, ...], np.ndarray]:
-    """Every layout of the covered cells consistent with ``position``.
-
-    Returns ``(cells, mines)``: the covered unflagged cells (ascending) and a
-    ``(layouts, len(cells))`` boolean array, one row per layout, rows in a fixed
-    order (frontier assignments in backtracking order, then the cells away from the
-    numbers in lexicographic order).
-
-    Raises
-    ------
-    InputError
-        When the mine total is unknown (layouts are then not equally likely).
-    BudgetExceeded
-        When there are more than ``limit`` layouts.
-
-    Examples
-    --------
-    >>> from mscsp.position import parse_position
-    >>> cells, mines = list_layouts(parse_position("mines: 1\\n.1.\\n"))
-    >>> cells, mines.astype(int).tolist()
-    ((0, 2), [[0, 1], [1, 0]])
-    """
-    if position.mines is None:
-        raise InputError("listing layouts needs the mine total")
-    system = build_constraints(position)
-    cells = system.covered
-    column = {c: j for j, c in enumerate(cells)}
-    frontier = list(system.frontier)
-    free = [column[c] for c in system.unconstrained]
-    remaining = system.remaining
-    need = [con.count for con in system.constraints]
-    left = [len(con.cells) for con in system.constraints]
-    rows: list[np.ndarray] = []
-    assigned = np.zeros(len(cells), dtype=bool)
-    frontier_columns = [column[c] for c in frontier]
-    for mines_at, used in _assignments([system.by_cell[c] for c in frontier], need, left, remaining):
-        rest = remaining - used
-        if rest > len(free):
-            continue
-        assigned[frontier_columns] = mines_at
-        for chosen in combinations(free, rest):
-            if len(rows) >= limit:
-                raise BudgetExceeded(f"more than {limit} layouts fit the position", Resource.STATES)
-            row = assigned.copy()
-            row[list(chosen)] = True
-            rows.append(row)
-    return cells, np.array(rows, dtype=bool).reshape(len(rows), len(cells))
-
-
-def _assignments(on_cell: list[list[int]], need: list[int], left: list[int],
-                 cap: int) -> Iterator[tuple[list[bool], int]]:
-    """Every way to put mines on slots 0, 1, ... that keeps each equation solvable, by
-    backtracking: slot ``i`` is in the equations ``on_cell[i]``, and equation ``k``
-    needs ``need[k]`` mines among its ``left[k]`` slots not yet decided. At most
-    ``cap`` mines are used. Yields the slots' mines (one list, changed afterwards:
-    copy it to keep it) and how many there are; ``need`` and ``left`` are restored
-    once the iteration ends."""
-    row = [False] * len(on_cell)
-
-    def place(i: int, used: int) -> Iterator[tuple[list[bool], int]]:
-        if used > cap:
-            return
-        if i == len(on_cell):
-            yield row, used
-            return
-        for mine in (False, True):
-            ok = True
-            for k in on_cell[i]:
-                left[k] -= 1
-                need[k] -= mine
-                ok = ok and 0 <= need[k] <= left[k]
-            if ok:
-                row[i] = mine
-                yield from place(i + 1, used + mine)
-                row[i] = False
-            for k in on_cell[i]:
-                left[k] += 1
-                need[k] += mine
-
-    yield from place(0, 0)
-
-
 def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
                   node_limit: int | None = ENDGAME_NODES, time_limit: float | None = None) -> Endgame:
     """The optimal move from ``position`` and its exact win probability.
@@ -185,7 +100,7 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         When the mine total is unknown, or no covered cell is safe in any layout.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    cells, mines = list_layouts(position, layout_limit)
+    cells, mines = list_layouts(position, limit=layout_limit)
     if not len(mines):
         raise InconsistentError("no layout satisfies the clues together with the mine total", (),
                                 uses_total=True)
@@ -224,28 +139,9 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
 
     Two cells, one mine, and nothing that could ever tell them apart: a coin toss.
     """
-    inside = sorted(set(cells))
-    column = {c: j for j, c in enumerate(inside)}
-    system = build_constraints(position)
-    equations = []
-    for con in system.constraints:
-        touching = [column[c] for c in con.cells if c in column]
-        if touching:  # its other covered cells are proven mines
-            equations.append((touching, con.count - (len(con.cells) - len(touching))))
-    on_cell: list[list[int]] = [[] for _ in inside]
-    for k, (cols, _) in enumerate(equations):
-        for j in cols:
-            on_cell[j].append(k)
-    need = [count for _, count in equations]
-    left = [len(cols) for cols, _ in equations]
-    rows: list[list[bool]] = []
-    for mines_at, _ in _assignments(on_cell, need, left, len(inside)):
-        if len(rows) >= layout_limit:
-            raise BudgetExceeded(f"more than {layout_limit} layouts fit the walled-off cells", Resource.STATES)
-        rows.append(mines_at.copy())
-    if not rows:
-        raise InconsistentError("no layout of the walled-off cells satisfies their clues", (), uses_total=False)
-    return _best_move(position, tuple(inside), np.array(rows, dtype=bool), None, node_limit)
+    inside = tuple(sorted(set(cells)))
+    rows = list_walled(position, inside, limit=layout_limit)
+    return _best_move(position, inside, rows, None, node_limit)
 
 
 def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, deadline: float | None,

@@ -23,6 +23,8 @@ engines, with exact integers throughout:
    coefficient: exact :class:`fractions.Fraction` probabilities and an exact layout
    count. Without a total the components are weighed alone (one per consistent
    assignment, or independent mines of a given density), in plain integers.
+7. **Listing** (:mod:`~mscsp.analysis.counting.listing`) — when few layouts are left,
+   every one of them, for an exact endgame.
 
 Cells that the SAT solver proves stay proven whatever counting does: see
 :func:`mscsp.analysis.analyse`.
@@ -51,6 +53,7 @@ from .combine import (
     without_total,
 )
 from .estimate import Estimate, rest_of_board, smc_estimate
+from .listing import list_layouts, list_walled
 from .order import choose_order
 from .search import TooBig, search
 from .sweep import Arithmetic, StateLimit, sweep
@@ -68,6 +71,8 @@ __all__ = [
     "count_components",
     "count_layouts",
     "forced_cells",
+    "list_layouts",
+    "list_walled",
 ]
 
 
