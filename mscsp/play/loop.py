@@ -186,7 +186,8 @@ class Deducer:
 @dataclass(frozen=True)
 class GameRecord:
     """How one played game went: ``seconds`` in all, ``guess_seconds`` of them
-    spent by the policy choosing its guesses."""
+    spent by the policy choosing its guesses, and ``guessed`` the guesses' cells
+    as (x, y), in the order they were clicked."""
 
     won: bool
     guesses: int
@@ -194,6 +195,7 @@ class GameRecord:
     safe_cells: int
     seconds: float
     guess_seconds: float = 0.0
+    guessed: tuple[tuple[int, int], ...] = ()
 
 
 def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.SAT, use_total: bool = True,
@@ -207,7 +209,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
     started = time.perf_counter()
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
     deducer.opened(game.reveal_index(click))
-    guesses, guessing = 0, 0.0
+    guessing, guessed = 0.0, []
     while game.status is Status.PLAYING:
         deducer.run()
         if game.status is not Status.PLAYING:
@@ -216,10 +218,10 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         asked = time.perf_counter()
         best = choose(position, policy)
         guessing += time.perf_counter() - asked
-        guesses += 1
+        guessed.append(game.geometry.coords(best))
         opened = game.reveal_index(best)
         if game.status is Status.PLAYING:
             deducer.opened(opened)
     layout = game.layout()
-    return GameRecord(game.status is Status.WON, guesses, game.opened_count - (game.status is Status.LOST),
-                      layout.safe_count, time.perf_counter() - started, guessing)
+    return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),
+                      layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed))
