@@ -319,6 +319,29 @@ class Game:
             return ()
         return self._open(cell)
 
+    def adopt_proven(self, revealed: bytes, flagged: bytes) -> None:
+        """The compiled play loop's fast path: take the open cells and flags it reached.
+
+        ``revealed`` and ``flagged`` (one byte per grid position) must extend the game's
+        own: every cell they add was opened or flagged because a solver proved it,
+        in a game in progress. The game is won when every safe cell is open.
+
+        Raises
+        ------
+        InputError
+            When they would open a mine or close an open cell (a broken caller).
+        """
+        area = self._geometry.area
+        now_open = np.frombuffer(revealed, dtype=np.uint8, count=area).astype(bool)
+        before = np.frombuffer(bytes(self._revealed), dtype=bool)
+        if (before & ~now_open).any() or (now_open & self._layout.mines).any():
+            raise InputError("adopted cells must extend the open cells and hold no mine")
+        self._revealed[:] = revealed
+        self._flagged[:] = flagged
+        self._opened = int(now_open.sum())
+        if self._opened == self._safe_total:
+            self._finish(Status.WON)
+
     def _flood(self, start: int) -> tuple[int, ...]:
         revealed, flagged, numbers = self._revealed, self._flagged, self._numbers
         neighbours = self._geometry.neighbours

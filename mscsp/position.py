@@ -142,6 +142,34 @@ class Position:
             position.__dict__[name] = array
         return position
 
+    def opened(self, cell: int, number: int) -> "Position":
+        """The same view with the covered ``cell`` open and showing ``number`` (0-8).
+
+        A guessing policy's look-ahead makes one such position for every number each
+        candidate can show, so the masks are carried over instead of checked again.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").opened(0, 1).covered_cells()
+        [1, 2]
+        """
+        if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
+            raise InputError(f"cannot open cell {cell} with {number}: it must be covered and the number 0-8")
+        grid = self.grid.copy()
+        grid[cell] = number
+        position = object.__new__(Position)
+        object.__setattr__(position, "geometry", self.geometry)
+        grid.flags.writeable = False
+        object.__setattr__(position, "grid", grid)
+        object.__setattr__(position, "mines", self.mines)
+        for name, value in (("revealed", True), ("covered", False)):
+            array = getattr(self, name).copy()
+            array[cell] = value
+            array.flags.writeable = False
+            position.__dict__[name] = array
+        position.__dict__["flagged"] = self.flagged
+        return position
+
     def with_mines(self, mines: int | None) -> "Position":
         """The same view with another (or no) mine total."""
         return Position(self.geometry, self.grid, mines)

@@ -243,3 +243,68 @@ def test_an_exact_count_proves_exactly_the_forced_cells(position):
         return
     forced = probabilities(position).forced()
     assert forced == {c: True for c in truth["mine"]} | {c: False for c in truth["safe"]}
+
+
+@settings(max_examples=EXAMPLES)
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_opened_survey_counts_the_opened_position(position, data):
+    """A look-ahead's survey, made from its parent's equations, counts what brute
+    force counts on the opened position, and has the equations a fresh build has."""
+    from mscsp.analysis import Survey
+    from mscsp.analysis.constraints import opened_system
+    from mscsp.position import Position
+
+    covered = position.covered_cells()
+    if not covered:
+        return
+    cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
+    grid = position.grid.copy()
+    grid[cell] = number
+    fresh = Position(position.geometry, grid, position.mines)
+    assert fresh.grid.tolist() == position.opened(cell, number).grid.tolist()
+    truth = brute_force(fresh)["count"]
+    try:
+        system = build_constraints(position)
+    except InconsistentError:
+        return
+    try:
+        expected = build_constraints(fresh).constraints
+    except InconsistentError:
+        with pytest.raises(InconsistentError):
+            opened_system(system, position.opened(cell, number), cell)
+        assert truth == 0
+        return
+    assert opened_system(system, position.opened(cell, number), cell).constraints == expected
+    parent = Survey(position)
+    parent.system  # noqa: B018 - made first, so the opened survey derives its own from it
+    try:
+        layouts = parent.opened(cell, number).probabilities.layouts
+    except InconsistentError:
+        layouts = 0
+    if position.mines is not None:
+        assert layouts == truth
+    assert fresh.covered.tolist() == position.opened(cell, number).covered.tolist()
+
+
+@settings(max_examples=EXAMPLES)
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_opened_system_keeps_frontier_and_remainder(position, data):
+    """The frontier and the cells away from the numbers carried over to an opened
+    system are those a fresh build finds."""
+    from mscsp.analysis.constraints import opened_system
+
+    covered = position.covered_cells()
+    try:
+        system = build_constraints(position)
+    except InconsistentError:
+        return
+    if not covered:
+        return
+    system.frontier, system.unconstrained  # noqa: B018 - made, so the opened system carries them over
+    cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
+    try:
+        fresh = build_constraints(position.opened(cell, number))
+    except InconsistentError:
+        return
+    after = opened_system(system, position.opened(cell, number), cell)
+    assert (after.frontier, after.unconstrained, after.covered) == (fresh.frontier, fresh.unconstrained, fresh.covered)

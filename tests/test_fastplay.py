@@ -137,3 +137,41 @@ def test_quick_mode_names_the_same_structure_either_way():
     assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
                                          "safe cells without any number changing")
     assert not verify(layout, (0, 2), quick=True).solved
+
+
+@needs_c
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(board=boards(), data=st.data(), use_total=st.booleans())
+def test_resume_reaches_the_python_closure(board, data, use_total):
+    """Deduction resumed after guesses ends where the Python loop ends, and every cell
+    it opens or flags matches the layout."""
+    layout, click = board
+    python, compiled = Game(layout, record=False), Game(layout, record=False)
+    deducer = Deducer(python, SolverName.SAT, use_total=use_total)
+    deducer.opened(python.reveal_index(click))
+    compiled.reveal_index(click)
+    for _ in range(3):  # a stall, then a guess at a safe cell, three times
+        deducer.run()
+        if compiled.status is Status.PLAYING:
+            fast = fastplay.resume(layout, compiled.revealed.tobytes(), compiled.flagged.tobytes(),
+                                   use_total=use_total)
+            assert fast is not None
+            compiled.adopt_proven(fast.revealed, fast.flagged)
+        assert compiled.status is python.status
+        assert compiled.revealed.tolist() == python.revealed.tolist()
+        assert not (compiled.flagged & ~layout.mines).any()
+        if python.status is not Status.PLAYING:
+            return  # a won game: the loops may stop flagging at different moments
+        assert compiled.flagged.tolist() == python.flagged.tolist()  # what the next guess sees
+        covered = np.flatnonzero(~python.revealed & ~python.flagged & ~layout.mines & layout.geometry.mask)
+        guess = int(data.draw(st.sampled_from(covered.tolist())))
+        deducer.opened(python.reveal_index(guess))
+        compiled.reveal_index(guess)
+
+
+def test_adopting_a_mine_is_refused():
+    layout = Layout.from_rows(["*..", "..."])
+    game = Game(layout, record=False)
+    game.reveal_index(5)
+    with pytest.raises(Exception, match="hold no mine"):
+        game.adopt_proven(bytes([1, 0, 0, 0, 0, 1]), bytes(6))

@@ -245,3 +245,20 @@ def test_the_web_explanation_says_why_a_fifty_guess_is_due():
     pseudo = solver_move("mines: 5\n23...\n.....\n.....\n.1...\n", "+fifty", 5.0)
     assert pseudo["open"][0] in ([0, 2], [0, 3]) and "pseudo-50/50" in pseudo["text"]
     assert pseudo["probability"] == 0.2
+
+
+def test_players_benchmark_reads_its_drivers_and_plays_mscsp(capsys):
+    """benchmarks/players.py: the drivers' output read back as written, and mscsp's
+    own rows played (Hill's solvers need their checkouts, which tests do not have)."""
+    module = benchmark("players")
+    start = module.STARTS[0]
+    text = "0 1 2000000\n1 0 4000000\nTOTAL 2 1 9000000\n"
+    row = module._parse("Hill Java", start, text, 2)
+    assert (row.games, row.wins, row.ms_per_game, row.process_ms_per_game) == (2, 1, 3.0, 4.5)
+    with pytest.raises(SystemExit):
+        module._parse("Hill Java", start, "0 1 5\nTOTAL 1 1 5\n", 2)
+    assert module.main(["--games", "4", "--warmup", "0", "--only", "beginner-22", "--policy", "least-p"]) == 0
+    lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("| mscsp")]
+    assert len(lines) == 1
+    games, wins = (int(v) for v in lines[0].split("|")[3:5])
+    assert games == 4 and 0 <= wins <= 4

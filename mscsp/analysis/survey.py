@@ -34,7 +34,7 @@ from itertools import combinations
 
 from ..errors import InconsistentError
 from ..position import Mark, Position
-from .constraints import ConstraintSystem, build_constraints
+from .constraints import ConstraintSystem, build_constraints, opened_system
 from .counting import Counts, Probabilities, count_components
 from .counting.combine import poly_mul, with_total
 
@@ -143,9 +143,10 @@ class Survey:
     # -- the positions one step away -------------------------------------------------------
     def opened(self, cell: int, number: int) -> "Survey":
         """The survey of the position with ``cell`` open and showing ``number``."""
-        grid = self.position.grid.copy()
-        grid[cell] = number
-        return Survey(Position(self.position.geometry, grid, self.position.mines), cache=self.cache)
+        after = Survey(self.position.opened(cell, number), cache=self.cache)
+        if "system" in self.__dict__:  # made from this one's equations, not from the grid again
+            after.__dict__["system"] = opened_system(self.system, after.position, cell)
+        return after
 
     def flagged(self, cells: list[int]) -> "Survey":
         """The survey of the position with ``cells`` flagged."""

@@ -535,10 +535,12 @@ done:
     return rc;
 }
 
-/* Play from the click; the result tuple (code, opened, steps, open, flags), or NULL
- * with an exception set. */
+/* Play from the click (or, with click -1, from the open cells and flags given, which
+ * the caller's own play made); the result tuple (code, opened, steps, open, flags), or
+ * NULL with an exception set. */
 static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
-                          Py_ssize_t click, int complete, int use_total, long node_limit) {
+                          Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
+                          const uint8_t *flag_in) {
     Play p;
     memset(&p, 0, sizeof p);
     p.area = area;
@@ -579,7 +581,37 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     }
     int code, steps = 0;
     Py_BEGIN_ALLOW_THREADS
-    game_open(&p, (int)click);
+    if (open_in) {
+        /* a game in progress: its flags, then its open cells as the solver would have
+         * seen them (each clue's covered neighbours and the flags among them) */
+        for (Py_ssize_t c = 0; c < area; c++) {
+            if (!p.mask[c]) continue;
+            if (flag_in[c]) {
+                p.flag[c] = 1;
+                p.flags++;
+            }
+            if (open_in[c]) {
+                if (p.mine[c]) p.lost = 1;
+                p.open[c] = 1;
+                p.shown[c] = p.number[c];
+                p.safe_left--;
+            }
+        }
+        for (Py_ssize_t r = 0; r < area; r++) {
+            if (!p.open[r]) continue;
+            int u = 0, m = 0;
+            for (int k = 0; k < 8; k++) {
+                int64_t n = NB(&p, r, k);
+                if (n >= area || p.open[n]) continue;
+                if (p.flag[n]) m++;
+                else u++;
+            }
+            p.unk[r] = u;
+            p.rem[r] = p.shown[r] - m;
+            if (u) push(&p, (int)r);
+        }
+    }
+    if (click >= 0) game_open(&p, (int)click);
     if (p.lost) {
         code = LOST;
     } else {
@@ -629,16 +661,42 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
         click < 0 || click >= area)
         PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
     else
-        result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit);
+        result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit, NULL, NULL);
     PyBuffer_Release(&table);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
     return result;
 }
 
+static PyObject *fast_resume(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, mine, open, flags;
+    int width, complete, use_total;
+    long node_limit;
+    if (!PyArg_ParseTuple(args, "y*y*y*iy*y*ppl", &table, &mask, &mine, &width, &open, &flags, &complete,
+                          &use_total, &node_limit))
+        return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL;
+    if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
+        open.len != area || flags.len != area)
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, open cells and flags disagree on the board size");
+    else
+        result = run_play(table.buf, mask.buf, mine.buf, area, -1, complete, use_total, node_limit, open.buf,
+                          flags.buf);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    PyBuffer_Release(&open);
+    PyBuffer_Release(&flags);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
      "play(table, mask, mines, width, click, complete, use_total, node_limit) -> (code, opened, steps, open, flags)"},
+    {"resume", fast_resume, METH_VARARGS,
+     "resume(table, mask, mines, width, open, flags, complete, use_total, node_limit) -> (code, opened, steps, open, "
+     "flags)"},
     {NULL, NULL, 0, NULL},
 };
 

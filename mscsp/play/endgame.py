@@ -36,7 +36,7 @@ import numpy as np
 from ..analysis import list_layouts, list_walled
 from ..errors import InconsistentError, InputError
 from ..position import Mark, Position
-from .optimum import Search
+from .optimum import SmallSearch
 
 __all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "solve_endgame", "solve_walled"]
 
@@ -158,14 +158,14 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
         around = g.neighbours(c)
         cols = [column[n] for n in around if n in column]
         numbers[:, j] = int(fixed[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
-    search = Search(mines, numbers, deadline=deadline, node_limit=node_limit)
-    everything = np.arange(len(mines))
+    search = SmallSearch(mines, numbers, deadline=deadline, node_limit=node_limit)
+    everything = search.everything()
     covered, mine_count = search.covered(everything, ())
     if search.safe_total == 0:
         raise InputError("no covered cell can be clicked: every one is a mine")
-    safe = covered[mine_count == 0]
-    if safe.size:  # deduction left something: opening it loses nothing
-        cell = int(safe[0])
+    safe = [c for c, m in zip(covered, mine_count) if m == 0]
+    if safe:  # deduction left something: opening it loses nothing
+        cell = safe[0]
         wins, _ = search.sum_parts(everything, (), cell, None, -1)
     else:
         wins, _, cell = search.best_guess(everything, (), covered, mine_count)

@@ -37,7 +37,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _fastplay = None
 
-__all__ = ["FastResult", "Ending", "available", "play", "NODE_LIMIT", "MAX_AREA"]
+__all__ = ["FastResult", "Ending", "available", "play", "resume", "NODE_LIMIT", "MAX_AREA"]
 
 #: Search nodes allowed at one stall before the C loop gives the board back to Python.
 NODE_LIMIT = 200_000
@@ -98,6 +98,38 @@ def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, 
     True
     """
     return _run(layout, click, solver, use_total, node_limit)
+
+
+def resume(layout: Layout, revealed: bytes, flagged: bytes, solver: SolverName | str = SolverName.SAT, *,
+           use_total: bool = True, node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """Deduce on from a game in progress: ``revealed`` and ``flagged`` (one byte per
+    grid position) as a play loop left them, after a guess the deduction has not seen.
+
+    A guessing player (:func:`mscsp.play.loop.play_game`) calls this between guesses:
+    the closure of sound deduction does not depend on the order in which cells were
+    opened, so the state reached is the one the Python :class:`~mscsp.play.loop.Deducer`
+    reaches. Returns None when :func:`play` would, or when the given open cells hold a
+    mine (the game is lost, nothing to deduce).
+
+    Examples
+    --------
+    >>> lay = Layout.from_rows(["*..*", "....", "...."])
+    >>> opened = bytes([0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1])  # the two lower rows open
+    >>> r = resume(lay, opened, bytes(12))
+    >>> r is None or (r.won, r.opened, r.flagged[0]) == (True, 10, 1)
+    True
+    """
+    solver = SolverName.parse(solver)
+    geometry = layout.geometry
+    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
+        return None
+    code, opened, steps, revealed, flagged = _fastplay.resume(
+        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, bytes(revealed), bytes(flagged),
+        solver is SolverName.SAT, use_total, int(node_limit))
+    ending = Ending(code)
+    if ending is Ending.GAVE_UP or ending is Ending.LOST:
+        return None
+    return FastResult(ending is Ending.WON, opened, steps, revealed, flagged)
 
 
 def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int) -> FastResult | None:

@@ -18,7 +18,10 @@ on the order in which its deductions are applied.
 :func:`play_game` adds a guessing policy for the win-rate experiments: when nothing
 is proven, the policy (:mod:`mscsp.play.policies`; by default the covered cell with
 the least exact mine probability, ties in row order) picks the click from the
-position alone.
+position alone. Between guesses it deduces with the compiled loop
+(:func:`mscsp.play.fastplay.resume`), which reaches the same open cells and flags,
+and hands a game to :class:`Deducer` from the first stall the compiled loop cannot
+finish within its node budget.
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..analysis import Propagator, SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark
+from . import fastplay
 from .policies import Policy, choose
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
@@ -146,6 +152,13 @@ class Deducer:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
         self.rules.opened(cells)
 
+    def resume(self) -> None:
+        """Take over a game in progress: its open cells and flags, as if this deducer had
+        opened and flagged them (the flags must be proven mines)."""
+        self.rules.opened(tuple(np.flatnonzero(self.game.revealed).tolist()))
+        for c in np.flatnonzero(self.game.flagged).tolist():
+            self.rules.proven_mine(c)
+
     def run(self) -> None:
         """Deduce and play until the game is over or nothing more can be proven.
 
@@ -207,11 +220,24 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
     """
 
     started = time.perf_counter()
-    deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit)
-    deducer.opened(game.reveal_index(click))
+    solver = SolverName.parse(solver)
+    opened = game.reveal_index(click)
+    layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
+    deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []
     while game.status is Status.PLAYING:
-        deducer.run()
+        if deducer is None:
+            # the same closure of sound deduction the Python loop reaches (see mscsp.play.fastplay)
+            fast = fastplay.resume(layout, game.revealed.tobytes(), game.flagged.tobytes(), solver,
+                                   use_total=use_total)
+            if fast is None:
+                deducer = Deducer(game, solver, use_total=use_total,
+                                  time_limit=time_limit - (time.perf_counter() - started))
+                deducer.resume()
+            else:
+                game.adopt_proven(fast.revealed, fast.flagged)
+        if deducer is not None:
+            deducer.run()
         if game.status is not Status.PLAYING:
             break
         position = game.position(mines_known=use_total)
@@ -220,7 +246,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game.reveal_index(best)
-        if game.status is Status.PLAYING:
+        if game.status is Status.PLAYING and deducer is not None:
             deducer.opened(opened)
     layout = game.layout()
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),

@@ -51,7 +51,7 @@ from ..errors import BudgetExceeded, InputError, Resource
 from ..position import Mark, Position
 from ..rules import FirstClickRule
 
-__all__ = ["Optimum", "Regret", "Search", "optimal_play", "policy_play", "regrets", "MAX_LAYOUTS"]
+__all__ = ["Optimum", "Regret", "Search", "SmallSearch", "optimal_play", "policy_play", "regrets", "MAX_LAYOUTS"]
 
 #: Layouts the search enumerates at most (6x6 with 6 mines has 1,623,160 for the
 #: safe rule).
@@ -153,6 +153,21 @@ class Search:
         shown = self.numbers[safe, cell]
         return [safe[shown == v] for v in np.flatnonzero(np.bincount(shown, minlength=9)).tolist()]
 
+    # -- a set of layouts: an array of row indices here (see SmallSearch) -----------------
+    @staticmethod
+    def count(layouts: np.ndarray) -> int:
+        """How many layouts a set holds."""
+        return len(layouts)
+
+    @staticmethod
+    def first(layouts: np.ndarray) -> int:
+        """The set's first layout (its row in ``mines``)."""
+        return int(layouts[0])
+
+    def everything(self) -> np.ndarray:
+        """The set of every layout."""
+        return np.arange(len(self.mines))
+
     def wins(self, layouts: np.ndarray, opened: tuple[int, ...], choose: Chooser | None, alpha: int = -1) -> int:
         """W(S) for the knowledge ``opened`` (ascending columns), or a bound when it is small.
 
@@ -160,49 +175,50 @@ class Search:
         ``W(S) <= u <= alpha``, which is all a caller that already has ``alpha``
         needs (the pruning of expectimax search: Ballard's star1).
         """
-        n = len(layouts)
+        n = self.count(layouts)
         if len(opened) == self.safe_total:
             return n
-        key = self.key(layouts[0], opened)
+        key = self.key(self.first(layouts), opened)
         known = self.memo.get(key)
         if known is not None and (known[1] or known[0] <= alpha):
             return known[0]
         self.check_time()
         covered, mine_count = self.covered(layouts, opened)
-        safe = covered[mine_count == 0]
-        if safe.size > 1 and self.batch:
-            value, exact = self.sum_over(*self.open_all(layouts, opened, safe), choose, alpha)
-        elif safe.size or choose is not None:
+        safe = [c for c, m in zip(covered, mine_count) if m == 0]
+        if len(safe) > 1 and self.batch:
+            value, exact = self.sum_over(*self.open_all(layouts, opened, np.array(safe)), choose, alpha)
+        elif safe or choose is not None:
             # free information (a cell safe in every layout), or the policy's guess
-            cell = int(safe[0]) if safe.size else choose(self.see(layouts, opened, covered[mine_count == n]))
+            cell = safe[0] if safe else choose(
+                self.see(layouts, opened, [c for c, m in zip(covered, mine_count) if m == n]))
             value, exact = self.sum_parts(layouts, opened, cell, choose, alpha)
         else:
             value, exact, _ = self.best_guess(layouts, opened, covered, mine_count, alpha)
         self.memo[key] = (value, exact)
         return value
 
-    def covered(self, layouts: np.ndarray, opened: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def covered(self, layouts: np.ndarray, opened: tuple[int, ...]) -> tuple[list[int], list[int]]:
         """The covered columns and, for each, how many of ``layouts`` put a mine there."""
         closed = np.ones(self.columns, dtype=bool)
         closed[list(opened)] = False
         covered = np.flatnonzero(closed)
-        return covered, self.mines[layouts].sum(axis=0)[covered]
+        return covered.tolist(), self.mines[layouts].sum(axis=0)[covered].tolist()
 
-    def best_guess(self, layouts: np.ndarray, opened: tuple[int, ...], covered: np.ndarray,
-                   mine_count: np.ndarray, alpha: int = -1) -> tuple[int, bool, int | None]:
+    def best_guess(self, layouts: np.ndarray, opened: tuple[int, ...], covered: list[int],
+                   mine_count: list[int], alpha: int = -1) -> tuple[int, bool, int | None]:
         """The best guess's W, whether it is exact (it is when above ``alpha``), and
         the column guessed (the first of the safest among equals; None when pruned)."""
-        n = len(layouts)
+        n = self.count(layouts)
         value, exact, ceiling, best = 0, False, 0, None
-        for i in np.argsort(mine_count, kind="stable").tolist():
-            bound = n - int(mine_count[i])  # a guess wins at most where it is safe
+        for i in sorted(range(len(mine_count)), key=mine_count.__getitem__):  # stable: safest, then leftmost
+            bound = n - mine_count[i]  # a guess wins at most where it is safe
             need = max(alpha, value)
             if bound <= need:
                 ceiling = max(ceiling, bound)
                 break  # so does every cell after this one
-            won, done = self.sum_parts(layouts, opened, int(covered[i]), None, need)
+            won, done = self.sum_parts(layouts, opened, covered[i], None, need)
             if done:
-                value, exact, best = won, True, int(covered[i])
+                value, exact, best = won, True, covered[i]
             else:
                 ceiling = max(ceiling, won)
         if not exact or value <= alpha:
@@ -228,9 +244,8 @@ class Search:
 
     def from_click(self, cell: int, choose: Chooser | None = None) -> int:
         """W over every layout, from the first click at column ``cell``."""
-        everything = np.arange(len(self.mines))
         with _deep_recursion():
-            return sum(self.wins(part, (cell,), choose) for part in self.reveal(everything, cell))
+            return sum(self.wins(part, (cell,), choose) for part in self.reveal(self.everything(), cell))
 
     def split(self, layouts: np.ndarray, cells: np.ndarray) -> list[np.ndarray]:
         """``layouts`` (in which every one of ``cells`` is safe) split by the numbers
@@ -255,15 +270,80 @@ class Search:
                  alpha: int) -> tuple[int, bool]:
         """W summed over ``parts``, the knowledge states ``after`` opens, with the
         bound of :meth:`sum_parts`."""
-        parts = sorted(parts, key=len, reverse=True)
-        bound = sum(len(p) for p in parts)
+        count = self.count
+        parts = sorted(parts, key=count, reverse=True)
+        bound = sum(map(count, parts))
         for part in parts:
-            rest = bound - len(part)
+            rest = bound - count(part)
             w = self.wins(part, after, choose, alpha - rest)
             bound = rest + w
             if bound <= alpha:
                 return bound, False
         return bound, True
+
+
+class SmallSearch(Search):
+    """:class:`Search` over a few hundred layouts, each set of them one Python integer.
+
+    A set of layouts is a bit set (bit ``l`` for row ``l``), and each column keeps
+    the set of layouts with a mine there and, per number, the set where it is safe
+    and shows that number: splitting a set by what a click shows is then a few
+    ``&`` of integers, and its size a ``bit_count``, where the array form pays
+    NumPy's fixed cost per call on arrays of a few dozen rows. The search visits the
+    same states in the same order, so its answers and state counts are those of
+    :class:`Search`; the endgame of a game (:mod:`mscsp.play.endgame`) uses it.
+    """
+
+    def __init__(self, mines: np.ndarray, numbers: np.ndarray, *, deadline: float | None = None,
+                 node_limit: int | None = None):
+        super().__init__(mines, numbers, deadline=deadline, node_limit=node_limit)
+        rows, columns = mines.shape
+        weights = [1 << r for r in range(rows)]
+        mine_rows = mines.T.tolist()
+        shown_rows = numbers.T.tolist()
+        self.mine_bits = [sum(w for w, m in zip(weights, col) if m) for col in mine_rows]
+        self.shows = []
+        for col, shown in zip(mine_rows, shown_rows):
+            by_number = [0] * 9
+            for w, m, v in zip(weights, col, shown):
+                if not m:
+                    by_number[v] |= w
+            self.shows.append(by_number)
+        self.rows = numbers.tolist()
+
+    @staticmethod
+    def count(layouts: int) -> int:
+        return layouts.bit_count()
+
+    @staticmethod
+    def first(layouts: int) -> int:
+        return (layouts & -layouts).bit_length() - 1
+
+    def everything(self) -> int:
+        return (1 << len(self.mines)) - 1
+
+    def reveal(self, layouts: int, cell: int) -> list[int]:
+        return [part for part in (layouts & v for v in self.shows[cell]) if part]
+
+    def covered(self, layouts: int, opened: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        shut = set(opened)
+        covered = [c for c in range(self.columns) if c not in shut]
+        bits = self.mine_bits
+        return covered, [(layouts & bits[c]).bit_count() for c in covered]
+
+    def key(self, layout: int, opened: tuple[int, ...]) -> bytes:
+        if self.inverses is not None:
+            return super().key(layout, opened)
+        codes = bytearray(self.columns)
+        row = self.rows[layout]
+        for c in opened:
+            codes[c] = row[c] + 1
+        return bytes(codes)
+
+    def split(self, layouts: int, cells: np.ndarray) -> list[int]:
+        rows = [r for r in range(len(self.mines)) if layouts >> r & 1]
+        parts = Search.split(self, np.array(rows, dtype=np.int64), cells)
+        return [sum(1 << int(r) for r in part) for part in parts]
 
 
 def _start(spec: Spec, rule: FirstClickRule, click: int, deadline: float | None, symmetric: bool = True,
@@ -469,13 +549,13 @@ def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], poli
             return
         best.check_time()
         covered, mine_count = best.covered(layouts, opened)
-        safe = covered[mine_count == 0]
-        if safe.size:
-            parts, after = best.open_all(layouts, opened, safe)
+        safe = [c for c, m in zip(covered, mine_count) if m == 0]
+        if safe:
+            parts, after = best.open_all(layouts, opened, np.array(safe))
             for part in parts:
                 follow(part, after)
             return
-        position = best.see(layouts, opened, covered[mine_count == n])
+        position = best.see(layouts, opened, [c for c, m in zip(covered, mine_count) if m == n])
         chosen = policy(position)
         after = _insert(opened, chosen)
         parts = best.reveal(layouts, chosen)
