@@ -1,10 +1,14 @@
-"""Builds the optional C accelerator of the verifier's play loop (mscsp/play/_fastplay.c).
+"""Builds the optional C accelerators: the verifier's play loop (mscsp/play/_fastplay.c)
+and the counting search over groups (mscsp/analysis/counting/_search.c).
 
 Everything else about the package is declared in pyproject.toml. Without a C compiler
-the build goes on without it and mscsp plays in pure Python (mscsp.play.fastplay says which).
+the build goes on without them and mscsp plays and counts in pure Python
+(mscsp.play.fastplay.available() and mscsp.analysis.counting.search.COMPILED say which).
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("mscsp.play._fastplay", ["mscsp/play/_fastplay.c"], optional=True,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O2"]),
+                   Extension("mscsp.analysis.counting._search", ["mscsp/analysis/counting/_search.c"],
+                             optional=True, extra_compile_args=["-O2"])])

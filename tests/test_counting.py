@@ -308,3 +308,43 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
         return
     after = opened_system(system, position.opened(cell, number), cell)
     assert (after.frontier, after.unconstrained, after.covered) == (fresh.frontier, fresh.unconstrained, fresh.covered)
+
+
+_search_module = __import__("importlib").import_module("mscsp.analysis.counting.search")
+
+
+def test_compiled_search_is_built_where_required():
+    """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
+    if __import__("os").environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
+        assert _search_module.COMPILED, "the compiled counting search was not built (is a C compiler installed?)"
+    elif not _search_module.COMPILED:
+        pytest.skip("the compiled counting search was not built here")
+
+
+@pytest.mark.skipif(not _search_module.COMPILED, reason="the compiled search was not built")
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(position=small_positions(max_covered=16), nodes=st.sampled_from([0, 1, 3, 10, 100, 10**6]), data=st.data())
+def test_compiled_search_is_the_python_search(position, nodes, data):
+    """The C search gives the Python search's tallies, and runs out of nodes exactly
+    where it does, on every component (groups and chains of links alike)."""
+    from mscsp.analysis.counting.variables import build_problem
+
+    try:
+        system = build_constraints(position)
+    except InconsistentError:
+        return
+    for comp in system.components:
+        problem = build_problem(system, comp)
+        length = data.draw(st.one_of(st.none(), st.integers(1, problem.ncells + 1)))
+        results = []
+        for compiled in (True, False):
+            saved = _search_module._search
+            if not compiled:
+                _search_module._search = None
+            try:
+                results.append(_search_module.search(problem, nodes, length))
+            except _search_module.TooBig:
+                results.append("too big")
+            finally:
+                _search_module._search = saved
+        assert results[0] == results[1]

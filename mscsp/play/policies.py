@@ -55,6 +55,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from ..analysis import Survey
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
@@ -312,12 +314,14 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     away = [pc for pc in ranked if pc[1] not in frontier]
     if away and (away[0][0] <= least + tolerance or len(pool) < candidates):
         g = position.geometry
-        # plain ints and a list: this loop meets every covered cell of the board
-        grid, covered = position.grid.tolist(), int(Mark.COVERED)
+        # one gather over the neighbourhoods: this meets every covered cell of the board
+        rows = g.neighbour_rows(np.fromiter((c for _, c in away), dtype=np.int64, count=len(away)))
+        covered = np.append(position.covered, False)[rows]
+        near = np.zeros(g.area + 1, dtype=bool)
+        near[list(frontier)] = True
         kinds: dict[tuple[int, int], tuple[Fraction, int]] = {}
-        for p, c in away:
-            around = [n for n in g.neighbours(c) if grid[n] == covered]
-            kinds.setdefault((len(around), sum(n in frontier for n in around)), (p, c))
+        for pc, n, f in zip(away, covered.sum(axis=1).tolist(), (covered & near[rows]).sum(axis=1).tolist()):
+            kinds.setdefault((n, f), pc)
         pool += [kinds[k] for k in sorted(kinds)[:candidates]]
     return [c for _, c in sorted(pool)]
 

@@ -7,16 +7,34 @@ prune), tries each value that keeps every clue reachable, and at each complete
 assignment adds its weight to the tally of its mine count. It uses an explicit stack
 (no recursion, whatever the depth), setup linear in the component, and a node budget:
 past it, it gives up and the dynamic programme takes over.
+
+A guessing policy's look-ahead runs this search thousands of times a game, so it is
+also compiled (``_search.c``, built where a C compiler is found): the same values in
+the same order and the same node budget, with 64-bit counts, which are exact for
+components of up to :data:`COMPILED_CELLS` cells; larger ones stay here.
 """
 
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
 from math import comb
 
 from .variables import Problem, room_after
 
-__all__ = ["TooBig", "search"]
+try:
+    from . import _search
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _search = None
+
+__all__ = ["TooBig", "search", "COMPILED", "COMPILED_CELLS"]
+
+#: Whether the compiled search (``_search.c``) was built: it takes the components of
+#: at most :data:`COMPILED_CELLS` cells.
+COMPILED = _search is not None
+
+#: The largest component the compiled search takes (its counts fit 64-bit integers).
+COMPILED_CELLS = 56
 
 
 class TooBig(Exception):
@@ -58,6 +76,8 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     targets = problem.targets
     m = len(variables)
     ncells = problem.ncells
+    if _search is not None and ncells <= COMPILED_CELLS:
+        return _compiled(problem, nodes, ncells + 1 if length is None else length)
     # the range each clue's partial sum must stay in after each variable; a group's
     # value is its mine count, added to each of its clues, so its feasible values are
     # one range found without trying each (the common case on real boards)
@@ -154,3 +174,31 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
         if k < length:
             kinds[v][j][k] = w
     return ways, kinds
+
+
+def _compiled(problem: Problem, nodes: int, length: int) -> tuple[list[int], list[list[list[int]]]]:
+    """:func:`search` in C: the same values tried in the same order, so the same
+    tallies and the same node budget."""
+    variables = problem.variables
+    group, size = array("i"), array("i")
+    starts, clues = array("i", [0]), array("i")
+    options, mines, adds, kinds = array("i", [0]), array("i"), array("i"), array("i")
+    rows = array("i", [0])
+    for v in variables:
+        group.append(v.group)
+        size.append(v.size)
+        clues.extend(v.clues)
+        starts.append(len(clues))
+        if not v.group:  # a chain: its two options spelled out
+            for o in v.options:
+                mines.append(o.mines)
+                adds.extend(o.adds)
+                kinds.extend(o.kind_mines)
+        options.append(len(mines))
+        rows.append(rows[-1] + len(v.kinds))
+    out = _search.search(group, size, starts, clues, array("i", problem.targets), options, mines, adds, kinds, rows,
+                         nodes, length)
+    if out is None:
+        raise TooBig()
+    ways, flat = out
+    return ways, [flat[rows[i]:rows[i + 1]] for i in range(len(variables))]
