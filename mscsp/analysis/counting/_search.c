@@ -280,7 +280,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search",
-                                    "The counting search over groups, compiled.", -1, methods};
+                                    "The counting search, compiled.", -1, methods};
 
 PyMODINIT_FUNC PyInit__search(void) {
     return PyModule_Create(&module);
