@@ -3,7 +3,7 @@ and the counting search over groups (mscsp/analysis/counting/_search.c).
 
 Everything else about the package is declared in pyproject.toml. Without a C compiler
 the build goes on without them and mscsp plays and counts in pure Python
-(mscsp.play.fastplay.available() and mscsp.analysis.counting.search.COMPILED say which).
+(mscsp.play.fastplay.available() and mscsp.analysis.counting.COMPILED_SEARCH say which).
 """
 
 from setuptools import Extension, setup

@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Java games left out first, per start, so that the JIT has compiled the solver "
                              "(default 1000)")
     parser.add_argument("--js-warmup", type=int, default=50)
+    parser.add_argument("--js-games", type=int, help="JSMinesweeper's games per start, when fewer (it is the "
+                        "slowest player here)")
     parser.add_argument("--hill-java", type=Path, metavar="PATH", help="a checkout of DavidNHill/Minesweeper")
     parser.add_argument("--jsminesweeper", type=Path, metavar="PATH", help="a checkout of DavidNHill/JSMinesweeper")
     parser.add_argument("--only", nargs="+", choices=[s.name for s in STARTS], help="these starts only")
@@ -239,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         if build is not None:
             rows.append(play_java(build, start, args.games, args.seed, args.java_warmup))
         if args.jsminesweeper is not None:
-            rows.append(play_js(args.jsminesweeper, start, args.games, args.seed, args.js_warmup))
+            rows.append(play_js(args.jsminesweeper, start, args.js_games or args.games, args.seed, args.js_warmup))
     print(table(rows))
     if args.json is not None:
         args.json.write_text(json.dumps([{**asdict(r), "rate": r.rate, "interval": r.interval} for r in rows],

@@ -1,5 +1,5 @@
 // Headless single-threaded benchmark driver for David Hill's JSMinesweeper solver (Node >= 18).
-// Written for benchmarks/players.py: it loads Hill's unmodified browser scripts into a vm context,
+// Written for benchmarks/players.py: it loads Hill's unmodified browser scripts into this process,
 // stubs the few GUI globals they touch, and calls his ServerGame / Board / solver().
 //
 // Usage: node jsplay.mjs W H MINES opening|safe X Y GAMES SEED WARMUP
@@ -44,7 +44,7 @@ const SCRIPTS = [
     ...['PrimeSieve', 'Binomial'].map((name) => path.join(UTIL, name + '.js')),
 ];
 
-// Small seeded PRNG (mulberry32) used to replace Math.random inside the sandbox.
+// Small seeded PRNG (mulberry32), in place of Math.random for his scripts.
 function mulberry32(a) {
     return function () {
         a |= 0; a = (a + 0x6D2B79F5) | 0;
@@ -54,15 +54,13 @@ function mulberry32(a) {
     };
 }
 
-const sandbox = {
-    console: { log() {}, warn() {}, info() {}, debug() {}, error: (...a) => console.error(...a) },
-    performance,
-    setTimeout, clearTimeout,
-    __sandboxRandom: mulberry32(SEED ^ 0x2545F491),
-};
-const ctx = vm.createContext(sandbox);
+// His scripts run in this process's own global scope, as a page's scripts share the
+// window: a vm context with a sandbox object as its global makes every global lookup
+// of theirs go through an interceptor, several times slower.
+for (const name of ['log', 'warn', 'info', 'debug']) console[name] = () => {};
+globalThis.__seededRandom = mulberry32(SEED ^ 0x2545F491);
 // GUI globals referenced by the solver/game scripts (normally defined in main.js / index.html).
-vm.runInContext(`
+vm.runInThisContext(`
     var analysisMode = false;      // solver_probability_engine.js
     var analysing = false;
     var oldrng = false;            // MinesweeperGame.js JSF()
@@ -72,18 +70,18 @@ vm.runInContext(`
     const BOMB = 9;                // main.js constant used by Brute_force / BruteForceAnalysis
     function showMessage(text) {}
     async function sleep(msec) {}  // GUI yield; made a no-op so no wall-clock waits
-    Math.random = __sandboxRandom; // BruteForceAnalysis SolutionTable hashes use Math.random
-`, ctx, { filename: 'jsplay-stubs.js' });
+    Math.random = __seededRandom;  // BruteForceAnalysis SolutionTable hashes use Math.random
+`, { filename: 'jsplay-stubs.js' });
 for (const f of SCRIPTS) {
-    vm.runInContext(fs.readFileSync(f, 'utf8'), ctx, { filename: f });
+    vm.runInThisContext(fs.readFileSync(f, 'utf8'), { filename: f });
 }
 // Same binomial set-up as main.js startup() (MAX_BINOMIAL_N = 65000, cache 5000 / 500).
-vm.runInContext('binomialCache = new BinomialCache(5000, 500, new Binomial(65000, 500));', ctx);
+vm.runInThisContext('binomialCache = new BinomialCache(5000, 500, new Binomial(65000, 500));');
 
-await vm.runInContext('solver(null)', ctx);   // Hill's init call: registers solver.countSolutions
+await vm.runInThisContext('solver(null)');   // Hill's init call: registers solver.countSolutions
 
-const hill = vm.runInContext(
-    '({ ServerGame, Board, solver, applyResults, JSF, IN_PLAY, WON, ACTION_CLEAR, PLAY_STYLE_NOFLAGS })', ctx);
+const hill = vm.runInThisContext(
+    '({ ServerGame, Board, solver, applyResults, JSF, IN_PLAY, WON, ACTION_CLEAR, PLAY_STYLE_NOFLAGS })');
 
 // Same solver options as Hill's bulkRun() in main.js.
 function solverOptions() {
@@ -100,7 +98,7 @@ async function playGame(gameSeed) {
     const startIndex = SY * W + SX;
     const game = new hill.ServerGame(0, W, H, MINES, startIndex, gameSeed, gameType);
     const board = new hill.Board(0, W, H, MINES, gameSeed, gameType);
-    sandbox.board = board;
+    globalThis.board = board;
 
     let reveal = game.clickTile(game.getTile(startIndex));   // our first click at (SX,SY)
     if (reveal.header.status !== hill.IN_PLAY) return reveal.header.status === hill.WON;

@@ -55,11 +55,13 @@ from .combine import (
 from .estimate import Estimate, rest_of_board, smc_estimate
 from .listing import list_layouts, list_walled
 from .order import choose_order
+from .search import COMPILED as COMPILED_SEARCH
 from .search import TooBig, search
 from .sweep import Arithmetic, StateLimit, sweep
 from .variables import Problem, build_problem
 
 __all__ = [
+    "COMPILED_SEARCH",
     "DEFAULT_STATE_LIMIT",
     "Group",
     "Tally",
