@@ -155,19 +155,39 @@ class Position:
         """
         if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
             raise InputError(f"cannot open cell {cell} with {number}: it must be covered and the number 0-8")
+        return self._changed([cell], number, (("revealed", True), ("covered", False)))
+
+    def with_flags(self, cells) -> "Position":
+        """The same view with the covered ``cells`` flagged.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").with_flags([2]).flag_count
+        1
+        """
+        cells = list(cells)
+        if (self.grid[cells] != Mark.COVERED).any():
+            raise InputError("only covered cells can be flagged")
+        return self._changed(cells, Mark.FLAG, (("flagged", True), ("covered", False)))
+
+    def _changed(self, cells: list[int], code: int, masks) -> "Position":
+        """A copy with ``cells`` set to ``code`` and the named masks set to the values
+        given there (the others carried over): valid by construction, so not checked."""
         grid = self.grid.copy()
-        grid[cell] = number
+        grid[cells] = code
         position = object.__new__(Position)
         object.__setattr__(position, "geometry", self.geometry)
         grid.flags.writeable = False
         object.__setattr__(position, "grid", grid)
         object.__setattr__(position, "mines", self.mines)
-        for name, value in (("revealed", True), ("covered", False)):
-            array = getattr(self, name).copy()
-            array[cell] = value
-            array.flags.writeable = False
+        changed = dict(masks)
+        for name in ("revealed", "covered", "flagged"):
+            array = getattr(self, name)
+            if name in changed:
+                array = array.copy()
+                array[cells] = changed[name]
+                array.flags.writeable = False
             position.__dict__[name] = array
-        position.__dict__["flagged"] = self.flagged
         return position
 
     def with_mines(self, mines: int | None) -> "Position":

@@ -348,3 +348,48 @@ def test_compiled_search_is_the_python_search(position, nodes, data):
             finally:
                 _search_module._search = saved
         assert results[0] == results[1]
+
+
+@settings(max_examples=EXAMPLES)
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_flagged_survey_counts_the_flagged_position(position, data):
+    """A survey with cells flagged, made from its parent's equations, has the equations
+    a fresh build has and counts what brute force counts."""
+    from mscsp.analysis import Survey
+    from mscsp.analysis.constraints import flagged_system
+    from mscsp.position import Mark, Position
+
+    covered = position.covered_cells()
+    if not covered:
+        return
+    cells = data.draw(st.lists(st.sampled_from(covered), min_size=1, max_size=3, unique=True))
+    grid = position.grid.copy()
+    grid[cells] = Mark.FLAG
+    fresh = Position(position.geometry, grid, position.mines)
+    assert fresh.grid.tolist() == position.with_flags(cells).grid.tolist()
+    assert fresh.covered.tolist() == position.with_flags(cells).covered.tolist()
+    assert fresh.flagged.tolist() == position.with_flags(cells).flagged.tolist()
+    try:
+        system = build_constraints(position)
+    except InconsistentError:
+        return
+    system.frontier, system.unconstrained  # noqa: B018 - made, so the flagged system carries them over
+    try:
+        expected = build_constraints(fresh)
+    except InconsistentError:
+        with pytest.raises(InconsistentError):
+            flagged_system(system, position.with_flags(cells), tuple(cells))
+        assert brute_force(fresh)["count"] == 0
+        return
+    after = flagged_system(system, position.with_flags(cells), tuple(cells))
+    assert (after.constraints, after.remaining, after.covered) == (expected.constraints, expected.remaining,
+                                                                   expected.covered)
+    assert (after.frontier, after.unconstrained) == (expected.frontier, expected.unconstrained)
+    if position.mines is not None:
+        parent = Survey(position)
+        parent.system  # noqa: B018 - made first, so the flagged survey derives its own from it
+        try:
+            layouts = parent.flagged(cells).layouts
+        except InconsistentError:
+            layouts = 0
+        assert layouts == brute_force(fresh)["count"]

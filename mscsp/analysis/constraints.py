@@ -29,7 +29,7 @@ from ..errors import Clash, InconsistentError
 from ..position import Position
 from .explain import clash_text
 
-__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system"]
+__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system", "flagged_system"]
 
 
 class Constraint(NamedTuple):
@@ -165,6 +165,43 @@ def opened_system(system: ConstraintSystem, position: Position, cell: int) -> Co
         after.__dict__["frontier"] = tuple(sorted(set(_without(system.frontier, (cell,))).union(cells)))
         if "unconstrained" in known:
             after.__dict__["unconstrained"] = _without(system.unconstrained, (cell, *cells))
+    return after
+
+
+def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[int, ...]) -> ConstraintSystem:
+    """The equations of ``position``, which is ``system``'s position with the covered
+    ``cells`` flagged, made from ``system``'s: each flag leaves its equations and takes
+    one from their counts, and one from the mines left. The same system as
+    :func:`build_constraints` makes (an exact count of layouts with some cells mines
+    asks for one such system per set of cells). A flag that leaves a clue fewer
+    mines than none, or more than room, raises the InconsistentError of
+    :func:`build_constraints`, which is asked for its sentence.
+
+    >>> from mscsp.position import parse_position
+    >>> before = parse_position("mines: 3\\n1...\\n")
+    >>> after = flagged_system(build_constraints(before), before.with_flags((1,)), (1,))
+    >>> after.constraints, after.remaining, after.unconstrained
+    ((), 2, (2, 3))
+    """
+    flags = set(cells)
+    constraints = list(system.constraints)
+    for i in {i for c in flags for i in system.by_cell.get(c, ())}:
+        con = constraints[i]
+        rest = tuple(c for c in con.cells if c not in flags)
+        count = con.count - (len(con.cells) - len(rest))
+        if not 0 <= count <= len(rest):
+            return build_constraints(position)  # a clash: its sentence is made there
+        constraints[i] = Constraint(rest, count, con.clue) if rest else None
+    covered = _without(system.covered, tuple(sorted(flags)))
+    remaining = None if system.remaining is None else system.remaining - len(flags)
+    if len(covered) != len(system.covered) - len(flags) or (remaining is not None and remaining < 0):
+        return build_constraints(position)  # a cell that was not covered, or more flags than mines
+    after = ConstraintSystem(position, tuple(con for con in constraints if con is not None), covered, remaining)
+    known = system.__dict__
+    if "frontier" in known:  # the flags leave the frontier and the cells away from it
+        after.__dict__["frontier"] = _without(system.frontier, tuple(sorted(flags)))
+        if "unconstrained" in known:
+            after.__dict__["unconstrained"] = _without(system.unconstrained, tuple(sorted(flags)))
     return after
 
 

@@ -33,8 +33,8 @@ from functools import cached_property
 from itertools import combinations
 
 from ..errors import InconsistentError
-from ..position import Mark, Position
-from .constraints import ConstraintSystem, build_constraints, opened_system
+from ..position import Position
+from .constraints import ConstraintSystem, build_constraints, flagged_system, opened_system
 from .counting import Counts, Probabilities, count_components
 from .counting.combine import poly_mul, with_total
 
@@ -150,6 +150,8 @@ class Survey:
 
     def flagged(self, cells: list[int]) -> "Survey":
         """The survey of the position with ``cells`` flagged."""
-        grid = self.position.grid.copy()
-        grid[list(cells)] = Mark.FLAG
-        return Survey(Position(self.position.geometry, grid, self.position.mines), cache=self.cache)
+        cells = tuple(cells)
+        after = Survey(self.position.with_flags(cells), cache=self.cache)
+        if "system" in self.__dict__:  # made from this one's equations, not from the grid again
+            after.__dict__["system"] = flagged_system(self.system, after.position, cells)
+        return after
