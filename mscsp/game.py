@@ -333,8 +333,7 @@ class Game:
         """
         area = self._geometry.area
         now_open = np.frombuffer(revealed, dtype=np.uint8, count=area).astype(bool)
-        before = np.frombuffer(bytes(self._revealed), dtype=bool)
-        if (before & ~now_open).any() or (now_open & self._layout.mines).any():
+        if (self.revealed & ~now_open).any() or (now_open & self._layout.mines).any():
             raise InputError("adopted cells must extend the open cells and hold no mine")
         self._revealed[:] = revealed
         self._flagged[:] = flagged

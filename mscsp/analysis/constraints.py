@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from operator import attrgetter
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +29,8 @@ from ..errors import Clash, InconsistentError
 from ..position import Position
 from .explain import clash_text
 
-__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system", "flagged_system"]
+__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
+           "flagged_system"]
 
 
 class Constraint(NamedTuple):
@@ -144,28 +145,13 @@ def opened_system(system: ConstraintSystem, position: Position, cell: int) -> Co
     around = g.neighbours(cell)
     cells = tuple(n for n in around if grid[n] == -1)  # Mark.COVERED
     count = int(grid[cell]) - sum(1 for n in around if grid[n] == -2)  # Mark.FLAG
-    if not 0 <= count <= len(cells):
+    constraints = _leave(system, (cell,), mines=False)
+    if constraints is None or not 0 <= count <= len(cells):
         return build_constraints(position)  # a clash: its sentence is made there
-    constraints = list(system.constraints)
-    for i in system.by_cell.get(cell, ()):
-        con = constraints[i]
-        rest = tuple(c for c in con.cells if c != cell)
-        if con.count > len(rest):
-            return build_constraints(position)  # the clue now lacks room for its mines
-        constraints[i] = Constraint(rest, con.count, con.clue) if rest else None
-    constraints = [con for con in constraints if con is not None]
     if cells or count:
         constraints.insert(bisect_left(constraints, cell, key=_clue), Constraint(cells, count, cell))
-    covered = _without(system.covered, (cell,))
-    if system.remaining is not None and system.remaining > len(covered):
-        return build_constraints(position)  # the total no longer fits
-    after = ConstraintSystem(position, tuple(constraints), covered, system.remaining)
-    known = system.__dict__
-    if "frontier" in known:  # the cell leaves the frontier, its covered neighbours join it
-        after.__dict__["frontier"] = tuple(sorted(set(_without(system.frontier, (cell,))).union(cells)))
-        if "unconstrained" in known:
-            after.__dict__["unconstrained"] = _without(system.unconstrained, (cell, *cells))
-    return after
+    after = _derived(system, position, constraints, (cell,), system.remaining, joined=cells)
+    return build_constraints(position) if after is None else after
 
 
 def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[int, ...]) -> ConstraintSystem:
@@ -183,25 +169,47 @@ def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[in
     >>> after.constraints, after.remaining, after.unconstrained
     ((), 2, (2, 3))
     """
-    flags = set(cells)
-    constraints = list(system.constraints)
-    for i in {i for c in flags for i in system.by_cell.get(c, ())}:
+    gone = tuple(sorted(set(cells)))
+    constraints = _leave(system, gone, mines=True)
+    remaining = None if system.remaining is None else system.remaining - len(gone)
+    after = None if constraints is None else _derived(system, position, constraints, gone, remaining)
+    return build_constraints(position) if after is None else after
+
+
+def _leave(system: ConstraintSystem, cells: tuple[int, ...], *, mines: bool) -> list[Constraint] | None:
+    """``system``'s equations with ``cells`` taken out of them, each taking one from
+    the counts of its equations when ``mines``; None when a clue is left with fewer
+    mines than none or more than its cells (a clash)."""
+    gone = set(cells)
+    constraints: list[Constraint | None] = list(system.constraints)
+    for i in {i for c in cells for i in system.by_cell.get(c, ())}:
         con = constraints[i]
-        rest = tuple(c for c in con.cells if c not in flags)
-        count = con.count - (len(con.cells) - len(rest))
+        rest = tuple(c for c in con.cells if c not in gone)
+        count = con.count - (len(con.cells) - len(rest)) if mines else con.count
         if not 0 <= count <= len(rest):
-            return build_constraints(position)  # a clash: its sentence is made there
+            return None
         constraints[i] = Constraint(rest, count, con.clue) if rest else None
-    covered = _without(system.covered, tuple(sorted(flags)))
-    remaining = None if system.remaining is None else system.remaining - len(flags)
-    if len(covered) != len(system.covered) - len(flags) or (remaining is not None and remaining < 0):
-        return build_constraints(position)  # a cell that was not covered, or more flags than mines
-    after = ConstraintSystem(position, tuple(con for con in constraints if con is not None), covered, remaining)
+    return [con for con in constraints if con is not None]
+
+
+def _derived(system: ConstraintSystem, position: Position, constraints: list[Constraint], gone: tuple[int, ...],
+             remaining: int | None, joined: tuple[int, ...] = ()) -> ConstraintSystem | None:
+    """The system of ``position`` from ``system``'s equations changed as given: the
+    ascending ``gone`` cells no longer covered, the ``joined`` ones newly next to a
+    number; the frontier and the cells away from it carried over when ``system``
+    has them. None when a cell of ``gone`` was not covered or the mines left do not
+    fit (a clash)."""
+    covered = _without(system.covered, gone)
+    if len(covered) != len(system.covered) - len(gone) or (
+            remaining is not None and not 0 <= remaining <= len(covered)):
+        return None
+    after = ConstraintSystem(position, tuple(constraints), covered, remaining)
     known = system.__dict__
-    if "frontier" in known:  # the flags leave the frontier and the cells away from it
-        after.__dict__["frontier"] = _without(system.frontier, tuple(sorted(flags)))
+    if "frontier" in known:  # the cells gone leave the frontier, the joined ones enter it
+        frontier = _without(system.frontier, gone)
+        after.__dict__["frontier"] = tuple(sorted(set(frontier).union(joined))) if joined else frontier
         if "unconstrained" in known:
-            after.__dict__["unconstrained"] = _without(system.unconstrained, tuple(sorted(flags)))
+            after.__dict__["unconstrained"] = _without(system.unconstrained, gone + joined)
     return after
 
 

@@ -83,22 +83,30 @@ class Survey:
     def layouts(self) -> int:
         """The number of layouts consistent with the position and its mine total (0 when
         the total cannot be met)."""
-        system = self.system
-        if not self.counts.exact or system.remaining is None:
+        if self._weighed is None:
             return self.probabilities.layouts or 0
-        return with_total(self.counts.tallies, system.unconstrained, system.remaining, strict=False)[1]
+        return self._weighed[1]
+
+    @cached_property
+    def _weighed(self) -> tuple[list[tuple[tuple[int, ...], int, int]], int] | None:
+        """The tallies weighed with the mine total (each group's probability as a
+        numerator and denominator, and the layouts); None without an exact count or
+        without the total."""
+        counts, system = self.counts, self.system
+        if not counts.exact or system.remaining is None:
+            return None
+        return with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
 
     # -- questions ----------------------------------------------------------------------
     def least(self) -> tuple[int, Fraction | None]:
         """The layouts and the least mine probability among the covered cells that are
         not certainly mines (None when every covered cell is one), read off the weights
         directly: one Fraction, not one per cell."""
-        counts, system = self.counts, self.system
-        if not counts.exact or system.remaining is None:
+        if self._weighed is None:
             probs = self.probabilities
             known = [q for q in probs.cells.values() if q is not None and q != 1]
             return probs.layouts or 0, min(known) if known else None
-        parts, total = with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
+        parts, total = self._weighed
         best_num, best_den = None, None
         for _, num, den in parts:
             if num != den and (best_num is None or num * best_den < best_num * den):

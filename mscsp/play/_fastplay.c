@@ -582,33 +582,20 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     int code, steps = 0;
     Py_BEGIN_ALLOW_THREADS
     if (open_in) {
-        /* a game in progress: its flags, then its open cells as the solver would have
-         * seen them (each clue's covered neighbours and the flags among them) */
-        for (Py_ssize_t c = 0; c < area; c++) {
-            if (!p.mask[c]) continue;
-            if (flag_in[c]) {
+        /* a game in progress: its flags first, then its open cells shown to the solver
+         * one by one, as the game would have shown them */
+        for (Py_ssize_t c = 0; c < area; c++)
+            if (p.mask[c] && flag_in[c]) {
                 p.flag[c] = 1;
                 p.flags++;
             }
-            if (open_in[c]) {
-                if (p.mine[c]) p.lost = 1;
-                p.open[c] = 1;
-                p.shown[c] = p.number[c];
-                p.safe_left--;
-            }
-        }
-        for (Py_ssize_t r = 0; r < area; r++) {
-            if (!p.open[r]) continue;
-            int u = 0, m = 0;
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(&p, r, k);
-                if (n >= area || p.open[n]) continue;
-                if (p.flag[n]) m++;
-                else u++;
-            }
-            p.unk[r] = u;
-            p.rem[r] = p.shown[r] - m;
-            if (u) push(&p, (int)r);
+        for (Py_ssize_t c = 0; c < area; c++) {
+            if (!p.mask[c] || !open_in[c]) continue;
+            if (p.mine[c]) p.lost = 1;
+            p.open[c] = 1;
+            p.shown[c] = p.number[c];
+            p.safe_left--;
+            seen_open(&p, (int)c);
         }
     }
     if (click >= 0) game_open(&p, (int)click);
@@ -649,40 +636,22 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
 
 /* -- the module functions ------------------------------------------------------------ */
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer table, mask, mine;
+    Py_buffer table, mask, mine, open = {0}, flags = {0};
     int width, click, complete, use_total;
     long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iippl", &table, &mask, &mine, &width, &click, &complete, &use_total,
-                          &node_limit))
+    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags))
         return NULL;
     Py_ssize_t area = mask.len;
+    int resumed = open.obj != NULL;
     PyObject *result = NULL;
     if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
-        click < 0 || click >= area)
-        PyErr_SetString(PyExc_ValueError, "table, mask and mines disagree on the board size");
+        (resumed ? open.len != area || flags.obj == NULL || flags.len != area || click != -1
+                 : click < 0 || click >= area))
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells and flags disagree on the board");
     else
-        result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit, NULL, NULL);
-    PyBuffer_Release(&table);
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&mine);
-    return result;
-}
-
-static PyObject *fast_resume(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer table, mask, mine, open, flags;
-    int width, complete, use_total;
-    long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iy*y*ppl", &table, &mask, &mine, &width, &open, &flags, &complete,
-                          &use_total, &node_limit))
-        return NULL;
-    Py_ssize_t area = mask.len;
-    PyObject *result = NULL;
-    if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
-        open.len != area || flags.len != area)
-        PyErr_SetString(PyExc_ValueError, "table, mask, mines, open cells and flags disagree on the board size");
-    else
-        result = run_play(table.buf, mask.buf, mine.buf, area, -1, complete, use_total, node_limit, open.buf,
-                          flags.buf);
+        result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit,
+                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL);
     PyBuffer_Release(&table);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
@@ -693,10 +662,8 @@ static PyObject *fast_resume(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, width, click, complete, use_total, node_limit) -> (code, opened, steps, open, flags)"},
-    {"resume", fast_resume, METH_VARARGS,
-     "resume(table, mask, mines, width, open, flags, complete, use_total, node_limit) -> (code, opened, steps, open, "
-     "flags)"},
+     "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags]) -> (code, opened, "
+     "steps, open, flags); with the open cells and flags of a game in progress, click is -1"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -119,27 +119,18 @@ def resume(layout: Layout, revealed: bytes, flagged: bytes, solver: SolverName |
     >>> r is None or (r.won, r.opened, r.flagged[0]) == (True, 10, 1)
     True
     """
-    solver = SolverName.parse(solver)
-    geometry = layout.geometry
-    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
-        return None
-    code, opened, steps, revealed, flagged = _fastplay.resume(
-        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, bytes(revealed), bytes(flagged),
-        solver is SolverName.SAT, use_total, int(node_limit))
-    ending = Ending(code)
-    if ending is Ending.GAVE_UP or ending is Ending.LOST:
-        return None
-    return FastResult(ending is Ending.WON, opened, steps, revealed, flagged)
+    return _run(layout, -1, solver, use_total, node_limit, (bytes(revealed), bytes(flagged)))
 
 
-def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int) -> FastResult | None:
+def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
+         state: tuple[bytes, bytes] = ()) -> FastResult | None:
     solver = SolverName.parse(solver)
     geometry = layout.geometry
     if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
         return None
     code, opened, steps, revealed, flagged = _fastplay.play(
         _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
-        solver is SolverName.SAT, use_total, int(node_limit))
+        solver is SolverName.SAT, use_total, int(node_limit), *state)
     ending = Ending(code)
     if ending is Ending.GAVE_UP or ending is Ending.LOST:
         return None

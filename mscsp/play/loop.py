@@ -221,7 +221,7 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
 
     started = time.perf_counter()
     solver = SolverName.parse(solver)
-    opened = game.reveal_index(click)
+    game.reveal_index(click)
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
     deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []
@@ -248,6 +248,5 @@ def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.S
         opened = game.reveal_index(best)
         if game.status is Status.PLAYING and deducer is not None:
             deducer.opened(opened)
-    layout = game.layout()
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),
                       layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed))

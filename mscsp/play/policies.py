@@ -317,10 +317,11 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
         # one gather over the neighbourhoods: this meets every covered cell of the board
         rows = g.neighbour_rows(np.fromiter((c for _, c in away), dtype=np.int64, count=len(away)))
         covered = np.append(position.covered, False)[rows]
-        near = np.zeros(g.area + 1, dtype=bool)
-        near[list(frontier)] = True
+        on_frontier = np.zeros(g.area + 1, dtype=bool)
+        on_frontier[list(frontier)] = True
         kinds: dict[tuple[int, int], tuple[Fraction, int]] = {}
-        for pc, n, f in zip(away, covered.sum(axis=1).tolist(), (covered & near[rows]).sum(axis=1).tolist()):
+        for pc, n, f in zip(away, covered.sum(axis=1).tolist(),
+                            (covered & on_frontier[rows]).sum(axis=1).tolist()):
             kinds.setdefault((n, f), pc)
         pool += [kinds[k] for k in sorted(kinds)[:candidates]]
     return [c for _, c in sorted(pool)]

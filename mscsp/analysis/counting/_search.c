@@ -25,6 +25,9 @@ enum { MAX_CELLS = 56 };
 
 typedef uint64_t u64;
 
+/* C(n, j) for every group size, filled once when the module loads */
+static u64 binom[MAX_CELLS + 1][MAX_CELLS + 1];
+
 /* The problem as flat arrays (see search() below for the layout). */
 typedef struct {
     int m, nclues, length;
@@ -50,14 +53,8 @@ static int run(const Problem *pb, long nodes, u64 *ways, u64 *rows) {
     int *top = malloc(sizeof(int) * ((size_t)m + 1));
     u64 *weight = malloc(sizeof(u64) * ((size_t)m + 1));
     int *count = malloc(sizeof(int) * ((size_t)m + 1));
-    u64 binom[MAX_CELLS + 1][MAX_CELLS + 1];
     if (!lo_after || !hi_after || !lo_on || !hi_on || !aoff || !sums || !choice || !top || !weight || !count)
         goto done;
-    memset(binom, 0, sizeof binom);
-    for (int n = 0; n <= MAX_CELLS; n++) {
-        binom[n][0] = 1;
-        for (int j = 1; j <= n; j++) binom[n][j] = binom[n - 1][j - 1] + binom[n - 1][j];
-    }
     /* each option's adds start at aoff[var] + option * (clues of the var) */
     for (int i = 0, a = 0; i < m; i++) {
         aoff[i] = a;
@@ -283,5 +280,9 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search",
                                     "The counting search, compiled.", -1, methods};
 
 PyMODINIT_FUNC PyInit__search(void) {
+    for (int n = 0; n <= MAX_CELLS; n++) {
+        binom[n][0] = 1;
+        for (int j = 1; j <= n; j++) binom[n][j] = binom[n - 1][j - 1] + binom[n - 1][j];
+    }
     return PyModule_Create(&module);
 }
