@@ -233,11 +233,13 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         What the player sees, with nothing left to prove (proven mines may be flagged).
     policy : {'least-p', '+progress', '+lookahead', '+fifty', '+endgame'}
     candidates : int
-        (``+progress`` and above) how many of the safest cells next to a number are
-        weighed at least, and how many kinds of cell away from the numbers.
+        (``+lookahead`` and above) how many of the safest cells next to a number are
+        weighed at least, and (``+progress`` and above) how many kinds of cell away
+        from the numbers.
     tolerance : Fraction
         Cells whose mine probability is within this of the least are weighed too
-        (up to twice ``candidates`` next to the numbers).
+        (up to twice ``candidates`` next to the numbers); ``+progress`` weighs only
+        these.
     survey : Survey, optional
         The position's survey, when the caller has one (its probabilities and
         tallies are then not counted again).
@@ -275,6 +277,10 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             pass  # too many states: the rung below decides
     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
+        # progress is no reason to take more risk than the tolerance: weighing the six
+        # safest however risky lost 3.2 points to least-p on classic Expert (20,000 paired
+        # games), where early positions are small and a risky cell often shows progress
+        pool = [c for c in pool if probs.cells[c] <= ranked[0][0] + tolerance]
         return Move(_progress(survey, pool), Policy.PROGRESS)
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
