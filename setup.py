@@ -1,14 +1,18 @@
-"""Builds the optional C accelerators: the verifier's play loop (mscsp/play/_fastplay.c)
-and the counting search over groups (mscsp/analysis/counting/_search.c).
+"""Builds the optional C accelerators: the verifier's play loop (mscsp/play/_fastplay.c),
+the endgame's exact search (mscsp/play/_endgame.c) and the counting search over groups
+(mscsp/analysis/counting/_search.c).
 
 Everything else about the package is declared in pyproject.toml. Without a C compiler
-the build goes on without them and mscsp plays and counts in pure Python
-(mscsp.play.fastplay.available() and mscsp.analysis.counting.COMPILED_SEARCH say which).
+the build goes on without them and mscsp plays, searches and counts in pure Python
+(mscsp.play.fastplay.available(), mscsp.play.endgame.COMPILED and
+mscsp.analysis.counting.COMPILED_SEARCH say which).
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("mscsp.play._fastplay", ["mscsp/play/_fastplay.c"], optional=True,
+                             extra_compile_args=["-O2"]),
+                   Extension("mscsp.play._endgame", ["mscsp/play/_endgame.c"], optional=True,
                              extra_compile_args=["-O2"]),
                    Extension("mscsp.analysis.counting._search", ["mscsp/analysis/counting/_search.c"],
                              optional=True, extra_compile_args=["-O2"])])

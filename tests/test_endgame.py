@@ -3,22 +3,28 @@ value is that of plain expectimax over them, and as a policy it plays optimally.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from conftest import EXAMPLES, unavoidable_sets
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
 from mscsp.analysis import list_layouts, list_walled
-from mscsp.board import Spec
-from mscsp.errors import BudgetExceeded, InputError
+from mscsp.board import PRESETS, Spec
+from mscsp.errors import BudgetExceeded, InconsistentError, InputError
+from mscsp.game import Game
+from mscsp.play import endgame, policies
 from mscsp.play.endgame import solve_endgame, solve_walled
+from mscsp.play.loop import play_game
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import choose
 from mscsp.position import Mark, Position, parse_position
+from mscsp.rules import generate
 
 
 def _expectimax(position, layouts, first: int | None = None) -> Fraction:
@@ -160,3 +166,63 @@ def test_a_walled_off_set_lists_exactly_its_own_layouts(position):
         listed = {tuple(bool(v) for v in row) for row in rows.tolist()}
         assert len(listed) == len(rows)  # each once
         assert listed == {tuple(c in mines for c in cells) for mines in truth["layouts"]}
+
+
+# -- the compiled search ------------------------------------------------------------------
+
+def test_the_compiled_search_is_built_where_required():
+    """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
+    if os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
+        assert endgame.COMPILED, "the compiled endgame search was not built (is a C compiler installed?)"
+    elif not endgame.COMPILED:
+        pytest.skip("the compiled endgame search was not built")
+
+
+def _both(position, **options):
+    """solve_endgame's answer (or its budget error) compiled, then in Python."""
+    answers = []
+    for compiled in (endgame._endgame, None):
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(endgame, "_endgame", compiled)
+            try:
+                end = solve_endgame(position, **options)
+                answers.append((end.cell, end.layouts, end.wins, end.states))
+            except (BudgetExceeded, InputError) as exc:
+                answers.append((type(exc), str(exc)))
+    return answers
+
+
+@pytest.mark.skipif(not endgame.COMPILED, reason="the compiled endgame search was not built")
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=12, allow_wrong=False), nodes=st.sampled_from([None, 1, 3, 10, 40]))
+def test_the_compiled_search_finds_the_python_searchs_move(position, nodes):
+    """The same move, wins and states, and the same budget spent: the search is the same."""
+    if position.mines is None:
+        return
+    try:
+        list_layouts(position, limit=400)
+    except (BudgetExceeded, InconsistentError):
+        return
+    fast, slow = _both(position, node_limit=nodes)
+    assert fast == slow
+
+
+@pytest.mark.skipif(not endgame.COMPILED, reason="the compiled endgame search was not built")
+def test_the_compiled_search_on_endgames_of_real_play(monkeypatch):
+    """Endgames with a few hundred layouts and many columns (several words per layout
+    set), met in seeded Expert games, with and without a state budget."""
+    searched, search = [], policies.solve_endgame
+
+    def record(position, **options):
+        searched.append(position)
+        return search(position, **options)
+
+    monkeypatch.setattr(policies, "solve_endgame", record)
+    for i in range(6):
+        board = generate(PRESETS["expert"], "safe", (0, 0), np.random.default_rng(i))
+        play_game(Game.from_board(board, record=False), board.cell, policy="+endgame")
+    assert len(searched) >= 3
+    for position in searched:
+        for nodes in (None, 200):
+            fast, slow = _both(position, node_limit=nodes)
+            assert fast == slow

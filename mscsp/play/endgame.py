@@ -34,11 +34,20 @@ from fractions import Fraction
 import numpy as np
 
 from ..analysis import list_layouts, list_walled
-from ..errors import InconsistentError, InputError
+from ..errors import InconsistentError, InputError, Resource
 from ..position import Mark, Position
-from .optimum import SmallSearch
+from .optimum import SmallSearch, out_of
 
-__all__ = ["Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "solve_endgame", "solve_walled"]
+try:  # the same search compiled (_endgame.c), built where a C compiler is found
+    from . import _endgame
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _endgame = None
+
+#: Whether the compiled search (``_endgame.c``) was built; without it the endgame is
+#: searched in Python, with the same moves.
+COMPILED = _endgame is not None
+
+__all__ = ["COMPILED", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "solve_endgame", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly.
 ENDGAME_LAYOUTS = 400
@@ -158,11 +167,19 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
         around = g.neighbours(c)
         cols = [column[n] for n in around if n in column]
         numbers[:, j] = int(fixed[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
+    if not mines[0].sum() < len(cells):
+        raise InputError("no covered cell can be clicked: every one is a mine")
+    if _endgame is not None:
+        seconds = -1.0 if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        status, cell, wins, states = _endgame.best_move(
+            np.ascontiguousarray(mines, dtype=np.uint8).tobytes(), np.ascontiguousarray(numbers, dtype=np.uint8).tobytes(),
+            len(mines), len(cells), -1 if node_limit is None else node_limit, seconds)
+        if status:
+            raise out_of(Resource.STATES if status == 1 else Resource.TIME, node_limit)
+        return Endgame(position, cells[cell], len(mines), wins, states)
     search = SmallSearch(mines, numbers, deadline=deadline, node_limit=node_limit)
     everything = search.everything()
     covered, mine_count = search.covered(everything, ())
-    if search.safe_total == 0:
-        raise InputError("no covered cell can be clicked: every one is a mine")
     safe = [c for c, m in zip(covered, mine_count) if m == 0]
     if safe:  # deduction left something: opening it loses nothing
         cell = safe[0]

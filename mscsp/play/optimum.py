@@ -95,6 +95,13 @@ class Optimum:
         return Fraction(self.wins, self.layouts)
 
 
+def out_of(resource: Resource, node_limit: int | None = None) -> BudgetExceeded:
+    """The error of a search that ran out of its states (``node_limit``) or its time."""
+    if resource is Resource.STATES:
+        return BudgetExceeded(f"the exact search visited its {node_limit} states", Resource.STATES)
+    return BudgetExceeded("the time limit ran out in the exact search", Resource.TIME)
+
+
 class Search:
     """Memoised expectimax over a fixed list of equally likely layouts of some cells.
 
@@ -143,9 +150,9 @@ class Search:
     def check_time(self) -> None:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
-            raise BudgetExceeded(f"the exact search visited its {self.node_limit} states", Resource.STATES)
+            raise out_of(Resource.STATES, self.node_limit)
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceeded("the time limit ran out in the exact search", Resource.TIME)
+            raise out_of(Resource.TIME)
 
     def reveal(self, layouts: np.ndarray, cell: int) -> list[np.ndarray]:
         """The layouts where ``cell`` is safe, split by the number it shows."""
