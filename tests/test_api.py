@@ -21,9 +21,9 @@ from mscsp.board import Layout, Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Modules that pull in a SAT solver, CP-SAT, networkx or the compiled loop: none of
+#: Modules that pull in a SAT solver, CP-SAT or the compiled loop: none of
 #: them may load with ``import mscsp``.
-HEAVY = ["pysat", "ortools", "networkx", "mscsp.analysis.solvers", "mscsp.analysis.counting", "mscsp.analysis",
+HEAVY = ["pysat", "ortools", "mscsp.analysis.solvers", "mscsp.analysis.counting", "mscsp.analysis",
          "mscsp.play.noguess", "mscsp.play", "mscsp.reduction", "mscsp.play._fastplay"]
 
 

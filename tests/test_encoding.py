@@ -103,3 +103,28 @@ def test_past_its_size_limit_the_total_is_a_network_with_fixed_bounds():
 def test_impossible_counts_give_an_empty_clause():
     assert exactly([1, 2], 3, top=2) == ([[]], 2)
     assert MineTotal([1, 2], -1, 0, top=2).assumptions() is None
+
+
+def test_past_its_size_limit_the_total_can_be_native_cardinality_constraints():
+    """Gluecard's native constraints: the same projected counts as the totalizers for
+    every bound and shift, and no bound at all without the assumptions."""
+    n = 6
+    lits = list(range(1, n + 1))
+    for remaining in range(-1, n + 2):
+        for outside in range(0, 3):
+            total = MineTotal(lits, remaining, outside, top=n, size_limit=-1, native=True)
+            assert total.shiftable and bool(total.at_most) == (0 <= remaining <= n or 0 <= remaining - outside <= n)
+            for shifts in ((0, 0), (1, 0), (0, 1), (1, 1), None):
+                if shifts is None:  # the bounds not imposed
+                    bounds, lo, hi = [], 0, n
+                else:
+                    bounds = total.assumptions(upper_shift=shifts[0], lower_shift=shifts[1])
+                    lo, hi = max(0, remaining - outside + shifts[1]), min(n, remaining - shifts[0])
+                got = 0
+                if bounds is not None:
+                    with Solver(name="gc4", bootstrap_with=total.clauses) as s:
+                        for group, k in total.at_most:
+                            s.add_atmost(group, k)
+                        got = sum(s.solve(assumptions=bounds + [v if b else -v for v, b in zip(lits, bits)])
+                                  for bits in product((False, True), repeat=n))
+                assert got == sum(comb(n, k) for k in range(lo, hi + 1)), (remaining, outside, shifts)

@@ -1,4 +1,6 @@
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
@@ -27,6 +29,17 @@ from mscsp.position import parse_position
 from mscsp.rules import generate
 
 SOLVERS = ["single-point", "subset", "sat"]
+
+
+@contextmanager
+def _native_total():
+    """The complete solver with the mine total as native cardinality constraints (the
+    path of boards whose totalizers would pass their size limit), on any board."""
+    from mscsp.analysis.solvers import sat
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(sat, "MineTotal", partial(sat.MineTotal, size_limit=-1))
+        yield
 
 
 @settings(max_examples=EXAMPLES)
@@ -63,9 +76,10 @@ def test_ladder_is_monotone(position, use_total):
 
 
 @settings(max_examples=EXAMPLES)
-@given(small_positions(), st.booleans())
-def test_explanations_really_force_their_cells_and_are_minimal(position, use_total):
-    result = solve(position, "sat", use_total=use_total)
+@given(small_positions(), st.booleans(), st.booleans())
+def test_explanations_really_force_their_cells_and_are_minimal(position, use_total, native):
+    with _native_total() if native else nullcontext():
+        result = solve(position, "sat", use_total=use_total)
     if not result.consistent:
         return
     explained = set()
@@ -286,3 +300,20 @@ def test_a_clue_with_one_covered_cell_names_that_cell_alone():
     assert _need(one, build_constraints(one), 0) == "the 1 at [0,0] needs one mine at [1,0]"
     many = parse_position("1.\n..\n")
     assert _need(many, build_constraints(many), 0).endswith("needs one mine among [1,0], [0,1] and [1,1]")
+
+
+@settings(max_examples=EXAMPLES)
+@given(positions_often_against_their_total())
+def test_the_total_as_native_constraints_proves_what_brute_force_proves(position):
+    truth = brute_force(position)
+    with _native_total():
+        if truth["count"] == 0:
+            with pytest.raises(InconsistentError):
+                deduce(position, "sat", engine="sat")
+            verdict = decide(position)
+            assert not verdict.consistent
+            assert_core_is_inconsistent_and_minimal(position, verdict.contradiction, True)
+            return
+        proven = deduce(position, "sat", engine="sat").by_index
+    assert {c for c, mine in proven.items() if not mine} == truth["safe"]
+    assert {c for c, mine in proven.items() if mine} == truth["mine"]

@@ -33,7 +33,7 @@ Cells that the SAT solver proves stay proven whatever counting does: see
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -54,7 +54,7 @@ from .combine import (
 )
 from .estimate import Estimate, rest_of_board, smc_estimate
 from .listing import list_layouts, list_walled
-from .order import choose_order
+from .order import Order, choose_order
 from .search import COMPILED as COMPILED_SEARCH
 from .search import TooBig, search
 from .sweep import Arithmetic, StateLimit, sweep
@@ -108,7 +108,10 @@ def _plain(values: list[int], mine: int, safe: int, ncells: int) -> int:
 
 
 def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, budget: Budget,
-                 state_limit: int, backtrack_nodes: int = BACKTRACK_NODES) -> Tally:
+                 state_limit: int, backtrack_nodes: int = BACKTRACK_NODES, orders: dict | None = None) -> Tally:
+    """The tally of one component; the processing order the programme took, when it
+    took one, goes into ``orders`` by the problem's clues, so that an estimate of a component that
+    gives up need not choose it again."""
     ncells = problem.ncells
     groups = _groups_of(problem)
     length = ncells + 1 if arith.kmax is None else min(ncells, arith.kmax) + 1
@@ -122,6 +125,8 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
     except TooBig:
         pass
     order = choose_order(problem, system.position.geometry.width)
+    if orders is not None:
+        orders[problem.constraint_ids] = order
     result = sweep(problem, order.order, arith, budget=budget, state_limit=state_limit)
     rows = [row for per_var in result.kinds for row in per_var]
     if arith.by_count:
@@ -189,6 +194,8 @@ class Counts:
     density: Fraction | None
     weights: tuple[int, int]
     started: float
+    #: the processing order chosen for a problem (by its clues), where one was chosen
+    orders: dict[tuple[int, ...], Order] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:
@@ -207,7 +214,7 @@ class Counts:
         system = self.system
         if self.gave_up:
             return _estimated(system, self.problems, self.tallies, self.gave_up, self.density, self.weights,
-                              samples, seed, budget or Budget(), self.started)
+                              samples, seed, budget or Budget(), self.started, self.orders)
         remaining = system.remaining
         unconstrained = system.unconstrained
         cells: dict[int, Fraction | None] = {}
@@ -273,6 +280,7 @@ def count_components(
     problems: dict[tuple[int, ...], Problem] = {}
     tallies: dict[tuple[int, ...], Tally] = {}
     gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
+    orders: dict[tuple[int, ...], Order] = {}  # those chosen, for the estimates
     todo = []
     for comp in comps:
         key = None
@@ -293,7 +301,7 @@ def count_components(
             if backend == "cpsat":
                 tally = _cpsat_tally(system, comp, arith, budget)
             else:
-                tally = _exact_tally(system, problem, arith, budget, state_limit, backtrack_nodes)
+                tally = _exact_tally(system, problem, arith, budget, state_limit, backtrack_nodes, orders)
         except BudgetExceeded as exc:
             if not estimate:
                 raise
@@ -308,7 +316,8 @@ def count_components(
         tallies[comp] = tally
         if key is not None:
             cache[key] = tally
-    return Counts(system, problems, [tallies[c] for c in comps if c in tallies], gave_up, density, weights, started)
+    return Counts(system, problems, [tallies[c] for c in comps if c in tallies], gave_up, density, weights, started,
+                  orders)
 
 
 def probabilities(
@@ -375,7 +384,8 @@ def probabilities(
 
 def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
                gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], density, weights: tuple[int, int],
-               samples: int, seed: int, budget: Budget, started: float) -> Probabilities:
+               samples: int, seed: int, budget: Budget, started: float,
+               orders: dict[tuple[int, ...], Order] | None = None) -> Probabilities:
     """Probabilities when some components could not be counted: estimates with intervals."""
     remaining = system.remaining
     unconstrained = system.unconstrained
@@ -385,7 +395,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     parts = []
     for comp, _ in gave_up:
         problem = problems[comp]
-        parts.append((problem, choose_order(problem, system.position.geometry.width).order))
+        order = (orders or {}).get(problem.constraint_ids) or choose_order(problem, system.position.geometry.width)
+        parts.append((problem, order.order))
     sampled_max = sum(p.ncells for p, _ in parts)
     if remaining is not None:
         rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)

@@ -15,8 +15,10 @@ so several cheap candidates are scored and the cheapest is kept:
   long before the gadgets that constrain them;
 - ``rcm``: reverse Cuthill–McKee over the graph of variables sharing a clue
   (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse symmetric matrices",
-  1969; ``networkx.utils.reverse_cuthill_mckee_ordering``), a bandwidth heuristic
-  that follows the component's own shape, such as the wires of a compiled board.
+  1969, from a pseudo-peripheral variable as in A. George and J. W. H. Liu, "An
+  implementation of a pseudoperipheral node finder", ACM TOMS 1979), a bandwidth
+  heuristic that follows the component's own shape, such as the wires of a compiled
+  board.
 
 An order is scored by a bound on the entries of the table at each cut: the product
 of the open clues' ranges, or of the option counts of the decided variables that
@@ -136,13 +138,54 @@ def _greedy(problem: Problem, members: list[list[int]]) -> list[int]:
 
 
 def _rcm(problem: Problem, members: list[list[int]]) -> list[int]:
-    import networkx as nx
-
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(problem.variables)))
+    """Reverse Cuthill–McKee: each connected part from a pseudo-peripheral variable
+    (found as George and Liu do, 1979: from a variable, jump to the least connected
+    one of the farthest level while that lengthens the reach), breadth first, each
+    variable's neighbours least connected first (then by index), and the whole
+    order reversed. Written here rather than taken from networkx, whose ordering
+    spent 1.3 s on the 7,000 variables of a 100x100 lattice (this one 0.1 s), or
+    SciPy, whose import alone takes 0.47 s."""
+    m = len(problem.variables)
+    adjacent: list[set[int]] = [set() for _ in range(m)]
     for ms in members:
-        graph.add_edges_from((a, b) for i, a in enumerate(ms) for b in ms[i + 1:])
-    return list(nx.utils.reverse_cuthill_mckee_ordering(graph))
+        for v in ms:
+            adjacent[v].update(ms)
+    for v in range(m):
+        adjacent[v].discard(v)
+    degree = [len(a) for a in adjacent]
+    children = [sorted(a, key=lambda w: (degree[w], w)) for a in adjacent]
+
+    def levels(root: int) -> list[list[int]]:
+        seen, level, out = {root}, [root], []
+        while level:
+            out.append(level)
+            level = [w for v in level for w in children[v] if w not in seen and not seen.add(w)]
+        return out
+
+    placed = [False] * m
+    order: list[int] = []
+    for first in range(m):
+        if placed[first]:
+            continue
+        start, reach = first, levels(first)
+        while True:
+            candidate = min(reach[-1], key=lambda v: (degree[v], v))
+            further = levels(candidate)
+            if len(further) <= len(reach):
+                break
+            start, reach = candidate, further
+        placed[start] = True
+        queue, head = [start], 0
+        while head < len(queue):
+            v = queue[head]
+            head += 1
+            for w in children[v]:
+                if not placed[w]:
+                    placed[w] = True
+                    queue.append(w)
+        order.extend(queue)
+    order.reverse()
+    return order
 
 
 def _by_clues(problem: Problem, members: list[list[int]], clue_order) -> list[int]:

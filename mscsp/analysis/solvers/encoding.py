@@ -15,9 +15,13 @@ solver and by the DIMACS export alike: two totalizers (Bailleux & Boufkhad,
 mines and one counting safe cells, whose outputs are *defined* (both directions of
 each implication), so that every assignment of the cells extends to exactly one
 model and model counts stay layout counts; the bounds are assumption literals, so an
-incremental solver can shift them. Past a size limit it falls back to a cardinality
-network with fixed bounds (Asín et al. 2011), whose auxiliaries are not defined: only
-a count projected on the cells is then exact.
+incremental solver can shift them. Past a size limit the complete solver takes two
+native cardinality constraints of a solver that has them (Gluecard 4), added in time
+linear in the cells where a network over thousands of cells has millions of clauses;
+each holds one extra literal which, assumed true, takes one from its bound, so the
+bounds still shift by one. A formula written out falls back to a cardinality network
+with fixed bounds (Asín et al. 2011), whose auxiliaries are not defined, so that
+only a count projected on the cells is then exact.
 """
 
 from __future__ import annotations
@@ -145,15 +149,35 @@ class MineTotal:
     """
 
     def __init__(self, lits: list[int], remaining: int, unconstrained: int, *, top: int,
-                 size_limit: int = TOTALIZER_LIMIT, defined: bool = False):
+                 size_limit: int = TOTALIZER_LIMIT, defined: bool = False, native: bool = False):
         n = len(lits)
         self.n, self.remaining, self.unconstrained = n, remaining, unconstrained
         self.clauses: list[list[int]] = []
+        #: ``(literals, k)``: at most k of the literals true, for a solver with native
+        #: cardinality constraints (past the size limit, with ``native``)
+        self.at_most: list[tuple[list[int], int]] = []
         self.upper = self.lower = None
         self.shiftable = True
+        #: per native bound, the literal that imposes it and the one that takes one from it
+        self.native: dict[str, tuple[int, int]] = {}
         size = (n * (max(remaining, 0) + 2) if remaining <= n else 0) + (
             n * (min(n, n - (remaining - unconstrained) + 1) + 1) if remaining - unconstrained >= 0 else 0)
-        if size > size_limit:
+        if size > size_limit and native:
+            lo = remaining - unconstrained
+            for name, group, bound in (("upper", list(lits), remaining), ("lower", [-v for v in lits], n - lo)):
+                if not 0 <= bound <= n:
+                    continue  # no bound, or one no assignment meets (see assumptions)
+                # at most n of the group, n - bound fillers and the shift: the fillers, true
+                # when the bound is imposed, leave the group ``bound`` (one less with the
+                # shift); not imposed, they can all be false and nothing is bounded
+                enable = top + 1
+                fillers = list(range(top + 2, top + 2 + n - bound))
+                shift = top + 2 + n - bound
+                top = shift
+                self.clauses.extend([-enable, f] for f in fillers)
+                self.at_most.append((group + fillers + [shift], n))
+                self.native[name] = (enable, shift)
+        elif size > size_limit:
             from pysat.card import CardEnc, EncType
 
             for bound, kind in ((remaining, "atmost"), (remaining - unconstrained, "atleast")):
@@ -198,4 +222,11 @@ class MineTotal:
             return None
         if self.lower is not None and lo > 0:
             out.append(-self.lower.rhs[n - lo])
+        if self.native:
+            if upper_shift > 1 or lower_shift > 1:
+                raise ValueError("the native bounds shift by one at most")
+            for name, amount in (("upper", upper_shift), ("lower", lower_shift)):
+                if name in self.native:
+                    enable, shift = self.native[name]
+                    out += [enable, shift if amount else -shift]
         return out

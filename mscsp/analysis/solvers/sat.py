@@ -44,6 +44,11 @@ __all__ = ["SatEngine", "SatOutcome"]
 #: but pysat gives it no conflict budgets or interrupts, which the time limits need.
 DEFAULT_BACKEND = "g4"
 
+#: The backend when the mine total is too large for totalizers: Gluecard 4, Glucose 4
+#: with native cardinality constraints, which take the total over thousands of cells in
+#: linear time (a cardinality network there had millions of clauses and took seconds).
+NATIVE_BACKEND = "gc4"
+
 #: Conflicts a SAT call may spend before it is given a deadline timer.
 _QUICK_CONFLICTS = 5_000
 
@@ -131,13 +136,16 @@ class _Part:
         clauses.append([-self.false_lit])
         self.total = total  # (remaining, unconstrained count)
         # the mine total over the part's cells, the unconstrained ones taking the rest;
-        # past its size limit its bounds are fixed, and questions about the
-        # unconstrained cells go unanswered
-        self.mine_total = None if total is None else MineTotal([self.lit[c] for c in cells], *total, top=top)
+        # past the totalizers' size limit, native cardinality constraints
+        self.mine_total = (None if total is None
+                           else MineTotal([self.lit[c] for c in cells], *total, top=top, native=True))
         if self.mine_total is not None:
             clauses.extend(self.mine_total.clauses)
             top = self.mine_total.top
-        self.solver = Solver(name=backend, bootstrap_with=clauses)
+        at_most = [] if self.mine_total is None else self.mine_total.at_most
+        self.solver = Solver(name=NATIVE_BACKEND if at_most else backend, bootstrap_with=clauses)
+        for lits, k in at_most:
+            self.solver.add_atmost(lits, k)
         self.clause_count = len(clauses)
         self.calls = 0
 
