@@ -177,12 +177,28 @@ def test_parse_gives_rows_and_total(client):
         (b"\xff\xfe", 400, "UTF-8"),
         (json.dumps({"position": "." * 101 + "\n"}).encode(), 413, "at most 100 cells wide"),
         (json.dumps({"position": "mines: 10\n...\n"}).encode(), 400, "more than the 3 cells"),
+        # bodies that broke the JSON reader itself: too deep for its recursion, an integer
+        # past Python's limit on digits; a mine total just as long must not break the parser
+        pytest.param(b"[" * 50_000 + b"]" * 50_000, 400, "nests arrays and objects more than", id="deep"),
+        pytest.param(b'{"position": ".1.", "x": ' + b"[" * 40 + b"]" * 40 + b"}", 400,
+                     "nests arrays and objects more than", id="deep-field"),
+        pytest.param(b'{"position": ".1.", "seed": ' + b"7" * 5_000 + b"}", 400, "integer of more than",
+                     id="long-integer"),
+        pytest.param(json.dumps({"position": "mines: " + "9" * 5_000 + "\n...\n"}).encode(), 400, "",
+                     id="long-total"),
     ],
 )
 def test_malformed_analysis_requests(client, payload, status, words):
     response = client.post("/api/analyse", content=payload, headers={"content-type": "application/json"})
     assert response.status_code == status
-    assert words in response.json()["error"]
+    assert words in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+@pytest.mark.parametrize("route", ["/api/games", "/api/example", "/api/games/load"])
+def test_a_seed_too_long_to_read_is_refused(client, route):
+    body = b'{"width": 9, "height": 9, "mines": 10, "seed": ' + b"1" * 5_000 + b"}"
+    response = client.post(route, content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400 and "integer of more than" in response.json()["error"]
 
 
 def test_body_size_limit_declared_and_streamed():

@@ -115,6 +115,8 @@ class _Api:
             position = parse_position(text)
         except ParseError as exc:
             raise RequestError(400, str(exc), {"line": exc.line, "column": exc.column}) from None
+        except ValueError as exc:  # text the parser fails to place is still the client's, never a 500
+            raise RequestError(400, f"the position cannot be read: {exc}") from None
         g = position.geometry
         check_size(g.width, g.height, self.settings)
         if position.mines is not None and position.mines > g.size:

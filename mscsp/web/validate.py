@@ -10,6 +10,7 @@ reaches the library and never ends in a traceback.
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
 from typing import Any
 
@@ -31,6 +32,11 @@ __all__ = [
     "check_size",
     "read_spec",
 ]
+
+#: Deepest nesting of arrays and objects a request body may have. The API's own bodies
+#: go four deep (a replay's actions); a bound keeps the handlers, which walk what they
+#: read, far from Python's recursion limit.
+MAX_DEPTH = 32
 
 
 class RequestError(Exception):
@@ -71,7 +77,8 @@ async def read_json(request: Request, limit: int) -> Any:
     RequestError
         413 when the body is larger than ``limit`` (by its declared length or as it
         streams in), 415 for a declared content type other than JSON, 400 when the
-        body is not UTF-8 JSON.
+        body is not UTF-8 JSON, nests deeper than :data:`MAX_DEPTH`, or holds an
+        integer too long for Python to read.
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -87,11 +94,43 @@ async def read_json(request: Request, limit: int) -> Any:
     if not body:
         raise RequestError(400, "the request needs a JSON body")
     try:
-        return json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise RequestError(400, "the request body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise RequestError(400, f"the request body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise RequestError(400, _too_deep()) from None
+    except ValueError:  # Python's own bound on the digits of one integer
+        raise RequestError(400, f"the request body holds an integer of more than {sys.get_int_max_str_digits()} "
+                                "digits") from None
+    if _depth(data) > MAX_DEPTH:
+        raise RequestError(400, _too_deep())
+    return data
+
+
+def _too_deep() -> str:
+    return f"the request body nests arrays and objects more than {MAX_DEPTH} deep"
+
+
+def _depth(data: Any) -> int:
+    """How deep arrays and objects nest in a parsed JSON value (0 for a number or
+    string), found without recursion, since the value may nest deeper than the stack.
+
+    Examples
+    --------
+    >>> _depth(5), _depth([]), _depth({"a": [1, [2]]})
+    (0, 1, 3)
+    """
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            stack.extend((item, depth + 1) for item in value)
+    return deepest
 
 
 def _object(data: Any) -> dict:
