@@ -597,6 +597,24 @@ def test_the_solver_plays_from_the_position_and_its_proofs_hold_on_the_layout(se
         assert bad.status_code == 400
 
 
+def test_the_solver_refuses_a_position_whose_flags_contradict_the_numbers(client):
+    # [0,2] is proven safe once [4,4] is open: a flag there leaves no layout, which the hint
+    # reports as an impossible position and the solver as the reason it cannot move
+    view = new_game(client, rule="opening", seed=12345)
+    move(client, view["id"], "reveal", 4, 4)
+    move(client, view["id"], "flag", 0, 2)
+    hint = client.post(f"/api/games/{view['id']}/hint").json()
+    assert hint["consistent"] is False
+    answer = client.post(f"/api/games/{view['id']}/solver", json={"policy": "+endgame"})
+    assert answer.status_code == 409, answer.text
+    error = answer.json()["error"]
+    assert error.startswith("the flags contradict the numbers") and "\n" not in error
+    assert hint["contradiction"]["text"] in error
+    # with the flag taken off the solver plays on
+    move(client, view["id"], "unflag", 0, 2)
+    assert client.post(f"/api/games/{view['id']}/solver", json={}).status_code == 200
+
+
 def test_slow_analyses_cannot_make_ordinary_ones_wait():
     # two positions with a huge border (seconds each) sent with twenty Expert games in play
     from concurrent.futures import ThreadPoolExecutor

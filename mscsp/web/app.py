@@ -20,7 +20,8 @@ POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cel
                                      [x, y]}``
 POST     ``/api/games/{id}/hint``    the analysis record of the current position
 POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
-                                     answers ``{"move", "game"}`` (the move's cells and why)
+                                     answers ``{"move", "game"}`` (the move's cells and why),
+                                     or 409 when the flags contradict the numbers
 GET      ``/api/games/{id}/replay``  the replay of a finished game
 POST     ``/api/games/load``         a saved replay: a new game in its final state
 =======  ==========================  ==================================================
@@ -280,6 +281,9 @@ class _Api:
             except JobTimeout as exc:
                 raise RequestError(503, f"the solver's move was stopped: {exc}") from None
             except JobFailed as exc:
+                if exc.kind == "inconsistent":  # the numbers are the layout's: a flag is wrong
+                    raise RequestError(409, f"the flags contradict the numbers, so the solver cannot move: {exc}; "
+                                            "take the wrong flag off first") from None
                 raise RequestError(500, f"the solver's move failed: {exc}") from None
             g = entry.game.geometry
             for x, y in move["flag"]:

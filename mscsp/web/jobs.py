@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..analysis.full import analyse
 from ..board import Spec
+from ..errors import BudgetExceeded, InconsistentError
 from ..play.noguess import NoGuessBoard, generate_no_guess
 from ..position import parse_position
 from ..report import solve_record
@@ -67,6 +68,17 @@ def _percent(p) -> str:
     return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
 
 
+def _impossible(position, err: InconsistentError, time_limit: float) -> str:
+    """Why a position has no layout, in the words the analysis gives (its clues named)."""
+    from ..analysis import consistency
+
+    try:
+        verdict = consistency.decide(position, time_limit=time_limit)
+    except BudgetExceeded:
+        return str(err)
+    return verdict.contradiction.text if verdict.contradiction is not None else str(err)
+
+
 def solver_move(text: str, policy: str, time_limit: float) -> dict:
     """The next move of the strongest player in a position given as text.
 
@@ -79,6 +91,12 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     Returns ``{"kind": "start"|"proven"|"guess", "open": [[x, y], ...],
     "flag": [[x, y], ...], "probability": float or None, "text": str}``: the text
     says what is played and why, with the guess's mine chance.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout fits the position (in a game, a flag on a safe cell), with the
+        clues that cannot all hold named in its message.
 
     Examples
     --------
@@ -98,7 +116,10 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
         start = (min(3, g.width - 1), min(3, g.height - 1))
         return {"kind": "start", "open": [list(start)], "flag": [], "probability": None,
                 "text": f"First click at [{start[0]},{start[1]}], away from the edges but near a corner."}
-    known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
+    try:
+        known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
+    except InconsistentError as err:
+        raise InconsistentError(_impossible(position, err, time_limit), err.clues, err.uses_total) from None
     covered = {c for c in known if position.grid[c] == Mark.COVERED}
     safe = sorted(c for c in covered if not known[c])
     mines = sorted(c for c in covered if known[c])

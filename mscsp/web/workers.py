@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import anyio.to_thread
 
-from ..errors import GenerationError, InputError, MscspError
+from ..errors import GenerationError, InconsistentError, InputError, MscspError
 
 __all__ = ["WorkerPool", "JobTimeout", "JobFailed"]
 
@@ -42,7 +42,9 @@ class JobFailed(MscspError):
     ----------
     kind : str
         ``"input"`` for bad input (an :class:`~mscsp.errors.InputError`),
-        ``"generation"`` when a generator gave up, ``"internal"`` for anything else.
+        ``"generation"`` when a generator gave up, ``"inconsistent"`` for a position
+        no layout fits (an :class:`~mscsp.errors.InconsistentError`), ``"internal"``
+        for anything else.
     message : str
         The error's message.
     """
@@ -75,6 +77,8 @@ def _serve(conn, warm: tuple[str, ...]) -> None:
             answer = ("input", str(exc))
         except GenerationError as exc:
             answer = ("generation", str(exc))
+        except InconsistentError as exc:
+            answer = ("inconsistent", str(exc))
         except Exception as exc:  # noqa: BLE001 - reported to the caller, never lost
             answer = ("internal", f"{type(exc).__name__}: {exc}")
         conn.send(answer)
