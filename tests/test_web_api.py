@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -148,6 +149,24 @@ def test_a_slow_analysis_is_stopped_and_the_server_recovers():
         while (quick := c.post("/api/analyse", json={"position": "mines: 1\n.1...\n"})).status_code == 503:
             assert "no worker was free" in quick.json()["error"] and time.monotonic() < deadline
         assert quick.status_code == 200 and quick.json()["safe"] == [[3, 0], [4, 0]]
+
+
+def test_time_spent_waiting_for_a_worker_is_told_as_a_busy_server():
+    # four lattices in a 60x32 square, with the analysis held to two seconds: about two
+    # and a quarter alone, inside the three and a half allowed. A second one sent just after
+    # waits about two seconds for the one worker, then cannot finish in what is left:
+    # the position is not to blame, the queue is
+    slow = four_lattices()
+    settings = Settings(workers=1, large_workers=1, sat_time_limit=2.0, analysis_timeout=3.5)
+    with TestClient(create_app(settings)) as c, ThreadPoolExecutor(2) as ex:
+        first = ex.submit(c.post, "/api/analyse", json={"position": slow})
+        time.sleep(0.3)
+        second = ex.submit(c.post, "/api/analyse", json={"position": slow}).result()
+        first.result()
+    assert second.status_code == 503
+    error = second.json()["error"]
+    assert error.startswith("the server is busy with positions with a large border")
+    assert "try again in a moment" in error and "smaller" not in error
 
 
 def test_parse_error_names_line_and_column(client):
@@ -617,8 +636,6 @@ def test_the_solver_refuses_a_position_whose_flags_contradict_the_numbers(client
 
 def test_slow_analyses_cannot_make_ordinary_ones_wait():
     # two positions with a huge border (seconds each) sent with twenty Expert games in play
-    from concurrent.futures import ThreadPoolExecutor
-
     from mscsp.board import Spec
     from mscsp.game import Game
     from mscsp.position import format_position

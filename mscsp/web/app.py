@@ -93,6 +93,13 @@ async def _client_gone(request: Request, every: float = 0.1) -> None:
         await asyncio.sleep(every)
 
 
+def _busy(exc: JobTimeout, load: str = "") -> RequestError:
+    """The answer to a job whose time went to waiting for a worker: the server was busy
+    (with ``load``, when it is worth naming), which says nothing about the request."""
+    with_what = f" with {load}" if load else ""
+    return RequestError(503, f"the server is busy{with_what}: {exc}; try again in a moment")
+
+
 class _Api:
     """The handlers, sharing one server's settings, worker pool and games."""
 
@@ -160,8 +167,7 @@ class _Api:
         except JobTimeout as exc:
             if exc.busy:  # the position may be easy: the server was busy, and says so
                 kind = "positions with a large border" if large else "ordinary positions"
-                raise RequestError(503, f"the server is busy: every worker for {kind} was taken for "
-                                        f"{s.analysis_timeout:g} s; try again in a moment") from None
+                raise _busy(exc, kind) from None
             raise RequestError(503, f"the analysis was stopped: {exc}; try a smaller or simpler position") from None
         except JobFailed as exc:
             status = 400 if exc.kind == "input" else 500
@@ -254,6 +260,8 @@ class _Api:
                 timeout=s.generation_timeout,
             )
         except JobTimeout as exc:
+            if exc.busy:
+                raise _busy(exc) from None
             raise RequestError(503, f"no no-guess board was ready in time: {exc}") from None
         except JobFailed as exc:
             status = {"input": 400, "generation": 422}.get(exc.kind, 500)
@@ -279,6 +287,8 @@ class _Api:
                 move = await self.pool.run(jobs.solver_move, (text, policy.value, s.sat_time_limit),
                                            timeout=s.analysis_timeout)
             except JobTimeout as exc:
+                if exc.busy:
+                    raise _busy(exc) from None
                 raise RequestError(503, f"the solver's move was stopped: {exc}") from None
             except JobFailed as exc:
                 if exc.kind == "inconsistent":  # the numbers are the layout's: a flag is wrong

@@ -27,12 +27,23 @@ from ..errors import GenerationError, InconsistentError, InputError, MscspError
 __all__ = ["WorkerPool", "JobTimeout", "JobFailed"]
 
 
-class JobTimeout(MscspError):
-    """A job did not finish in time, or (``busy``) no worker was free in time."""
+#: A job stopped at its deadline is said to have been too slow only when it waited less
+#: than this share of its time for a worker; otherwise the server was too busy to say.
+QUEUE_SHARE = 0.1
 
-    def __init__(self, message: str, busy: bool = False):
+
+class JobTimeout(MscspError):
+    """A job did not finish in time.
+
+    ``busy`` says the time went (mostly) to waiting for a worker: none was free in
+    time, or the job started with too little of its time left, so the job itself
+    may be quick. ``waited`` is the seconds it spent waiting.
+    """
+
+    def __init__(self, message: str, busy: bool = False, waited: float = 0.0):
         super().__init__(message)
         self.busy = busy
+        self.waited = waited
 
 
 class JobFailed(MscspError):
@@ -206,8 +217,9 @@ class WorkerPool:
         Raises
         ------
         JobTimeout
-            When no worker was free, or the job did not finish, within ``timeout``;
-            a job that ran too long has its worker replaced.
+            When no worker was free, or the job did not finish, within ``timeout``
+            (``busy`` when more than :data:`QUEUE_SHARE` of it went to waiting for a
+            worker); a job that ran too long has its worker replaced.
         JobFailed
             When the job raised an error in the worker, or no worker can start.
         """
@@ -215,11 +227,13 @@ class WorkerPool:
             raise JobTimeout("the worker pool is not running")
         if not self._workers:
             raise JobFailed("internal", f"no worker process is running: {self._broken}")
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
         try:
             worker = await asyncio.wait_for(self._idle.get(), timeout)
         except asyncio.TimeoutError:
-            raise JobTimeout(f"no worker was free within {timeout:g} s", busy=True) from None
+            raise JobTimeout(f"no worker was free within {timeout:g} s", busy=True, waited=timeout) from None
+        waited = time.monotonic() - started
         answered = False
         try:
             worker.conn.send((func, args))
@@ -227,8 +241,12 @@ class WorkerPool:
             # abandoned when the request is cancelled (its client went away): the
             # worker is then replaced below, which stops the job
             ready = await anyio.to_thread.run_sync(worker.conn.poll, left, abandon_on_cancel=True)
+            if not ready and waited > QUEUE_SHARE * timeout:
+                # the job may be quick: it was the queue that took the time
+                raise JobTimeout(f"the job waited {waited:.1f} s for a free worker and was stopped {left:.1f} s after "
+                                 f"it started, at the {timeout:g} s limit", busy=True, waited=waited)
             if not ready:
-                raise JobTimeout(f"the job took longer than {timeout:g} s and was stopped")
+                raise JobTimeout(f"the job took longer than {timeout:g} s and was stopped", waited=waited)
             kind, value = worker.conn.recv()
             answered = True
         except (EOFError, OSError) as exc:
