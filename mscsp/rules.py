@@ -55,6 +55,29 @@ class FirstClickRule(Choice, what="first-click rule"):
             return geometry.closed_neighbourhood(click)
         return ()
 
+    def first_click(self, geometry: Geometry) -> tuple[int, int]:
+        """Where mscsp's players click first under this rule, ``(x, y)``.
+
+        Under ``opening``, (3,3): the modern start of David Hill's JSMinesweeper, an
+        opening away from the edges but near a corner. Otherwise the corner (0,0), the
+        classic start: fewest neighbours, so the best chance that a safe click opens an
+        area (under ``uniform`` every first click risks the same). On a board too
+        small for (3,3), the cell nearest to it.
+
+        Examples
+        --------
+        >>> [r.first_click(Geometry(30, 16)) for r in FirstClickRule]
+        [(0, 0), (0, 0), (3, 3), (0, 0)]
+        >>> FirstClickRule.OPENING.first_click(Geometry(3, 2))
+        (2, 1)
+        """
+        x, y = _FIRST_CLICKS[self]
+        return min(x, geometry.width - 1), min(y, geometry.height - 1)
+
+
+_FIRST_CLICKS = {FirstClickRule.UNIFORM: (0, 0), FirstClickRule.SAFE: (0, 0), FirstClickRule.OPENING: (3, 3),
+                 FirstClickRule.WINXP: (0, 0)}
+
 
 def max_mines(geometry: Geometry, rule: FirstClickRule, click: int) -> int:
     """The largest mine count the rule can place for a first click at flat index ``click``.

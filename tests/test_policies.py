@@ -240,9 +240,9 @@ def test_the_web_explanation_says_why_a_fifty_guess_is_due():
     from mscsp.web.jobs import solver_move
 
     # the same two positions as above: a walled-off pair, and a pseudo-50/50
-    walled = solver_move("mines: 1\n.1.\n", "+fifty", 5.0)
+    walled = solver_move("mines: 1\n.1.\n", "+fifty", "safe", 5.0)
     assert walled["kind"] == "guess" and "walled off" in walled["text"] and "pseudo" not in walled["text"]
-    pseudo = solver_move("mines: 5\n23...\n.....\n.....\n.1...\n", "+fifty", 5.0)
+    pseudo = solver_move("mines: 5\n23...\n.....\n.....\n.1...\n", "+fifty", "safe", 5.0)
     assert pseudo["open"][0] in ([0, 2], [0, 3]) and "pseudo-50/50" in pseudo["text"]
     assert pseudo["probability"] == 0.2
 

@@ -416,7 +416,46 @@ def test_hint_is_the_analysis_of_the_players_position(client):
     hint = client.post(f"/api/games/{view['id']}/hint")
     assert hint.status_code == 200
     text = format_position(parse_position("mines: 10\n" + "\n".join(view["rows"]) + "\n"))
-    assert hint.json() == expected_record(text)
+    record = hint.json()
+    # two fields more: who chose the suggested click (here a proven safe cell, the same)
+    assert (record.pop("best_by"), record.pop("best_note")) == ("+endgame", None)
+    assert record == expected_record(text)
+
+
+@pytest.mark.parametrize(("rule", "first"), [("opening", [3, 3]), ("safe", [0, 0]), ("winxp", [0, 0])])
+def test_the_solvers_first_click_is_its_rules(client, rule, first):
+    view = new_game(client, rule=rule, seed=3)
+    hint = client.post(f"/api/games/{view['id']}/hint").json()
+    answer = client.post(f"/api/games/{view['id']}/solver", json={}).json()
+    assert answer["move"]["kind"] == "start" and answer["move"]["open"] == [first]
+    assert (hint["best"], hint["best_by"]) == (first, "+endgame") and hint["best_note"].startswith("First click")
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_the_hint_suggests_the_click_the_solver_plays(client, seed):
+    # move by move, until the game ends: the hint's suggested click is the first cell the
+    # watched player opens, guesses included (where the least mine chance often differs)
+    view = new_game(client, width=16, height=16, mines=40, rule="opening", seed=seed)
+    guesses = 0
+    while view["status"] not in ("won", "lost"):
+        hint = client.post(f"/api/games/{view['id']}/hint").json()
+        answer = client.post(f"/api/games/{view['id']}/solver", json={}).json()
+        assert hint["best_by"] == "+endgame"
+        assert hint["best"] == answer["move"]["open"][0], (answer["move"], hint["best"])
+        if answer["move"]["kind"] == "guess":
+            guesses += 1
+            assert hint["best_note"] == answer["move"]["text"]
+        view = answer["game"]
+    assert guesses
+
+
+def test_the_hint_falls_back_to_the_least_chance_when_it_is_only_estimated():
+    with TestClient(create_app(Settings(workers=1, state_limit=0))) as c:  # every chance an estimate
+        view = new_game(c, rule="safe", seed=0)
+        assert move(c, view["id"], "reveal", 4, 4)["rows"][4] == "....1...."  # nothing proven: a guess is due
+        hint = c.post(f"/api/games/{view['id']}/hint").json()
+    assert hint["exact"] is False and hint["safe"] == [] and hint["best"] is not None
+    assert hint["best_by"] == "least-p" and "estimates" in hint["best_note"]
 
 
 def test_no_guess_game_is_made_at_the_first_click(client):

@@ -44,7 +44,7 @@ from ..game import Game
 from ..play.loop import play_game
 from ..play.optimum import optimal_play, policy_play
 from ..play.policies import Policy, choose
-from ..rules import generate
+from ..rules import FirstClickRule, generate
 from ..stats import paired_difference
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
@@ -52,7 +52,8 @@ from .runner import Chunk, Unit, merge_counts
 
 NAME = "winrate"
 SIZES = ["beginner", "intermediate", "expert"]
-STARTS = [("opening", (3, 3)), ("safe", (0, 0))]
+#: The two starts, each rule with its players' first click (the same on every size here).
+STARTS = [(rule, FirstClickRule.parse(rule).first_click(PRESETS["beginner"].geometry)) for rule in ("opening", "safe")]
 POLICIES = [p.value for p in Policy]
 BEST = Policy.ENDGAME.value
 #: The strongest published player on the same starts (JSMinesweeper's README).

@@ -18,7 +18,10 @@ POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_
 GET      ``/api/games/{id}``         the game as the player sees it
 POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cell":
                                      [x, y]}``
-POST     ``/api/games/{id}/hint``    the analysis record of the current position
+POST     ``/api/games/{id}/hint``    the analysis record of the current position, whose
+                                     ``best`` is the watched player's click, named in
+                                     ``best_by`` (``+endgame``, else ``least-p``) with
+                                     ``best_note`` (its reason, or why it fell back)
 POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
                                      answers ``{"move", "game"}`` (the move's cells and why),
                                      or 409 when the flags contradict the numbers
@@ -93,6 +96,20 @@ async def _client_gone(request: Request, every: float = 0.1) -> None:
         await asyncio.sleep(every)
 
 
+#: The player whose move the hint suggests and "Watch the solver" plays by default.
+HINT_POLICY = Policy.ENDGAME
+
+
+class _ClientGone(Exception):
+    """The client of a request went away (or asked again) before its answer was ready."""
+
+
+def _timed(record: dict, started: float) -> Response:
+    """A record as JSON, with the time taken since ``started`` as a Server-Timing header."""
+    ms = (time.perf_counter() - started) * 1e3
+    return JSONResponse(record, headers={"Server-Timing": f"analysis;dur={ms:.1f}"})
+
+
 def _busy(exc: JobTimeout, load: str = "") -> RequestError:
     """The answer to a job whose time went to waiting for a worker: the server was busy
     (with ``load``, when it is worth naming), which says nothing about the request."""
@@ -141,29 +158,36 @@ class _Api:
         limit = self.settings.large_border
         return any(len(system.component_cells(c)) >= limit for c in system.components)
 
-    async def analyse(self, text: str, solver: SolverName, use_total: bool,
-                      request: Request | None = None) -> Response:
-        s = self.settings
-        started = time.perf_counter()
+    def pool_for(self, text: str) -> tuple[WorkerPool, bool]:
+        """The workers for a position, and whether they are those for large borders."""
         large = self.is_large(text)
-        job = asyncio.ensure_future((self.large_pool if large else self.pool).run(
-            jobs.analyse_text,
-            (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
-            timeout=s.analysis_timeout,
-        ))
+        return (self.large_pool if large else self.pool), large
+
+    async def attend(self, request: Request | None, pool: WorkerPool, func, args: tuple, timeout: float):
+        """Run a job for ``request``, stopped as soon as its client has gone (then
+        :class:`_ClientGone`), so its worker serves the next request instead of
+        finishing unread work: a page that asks again has dropped the old answer."""
+        job = asyncio.ensure_future(pool.run(func, args, timeout=timeout))
         if request is not None:
-            # a page that asked again (or closed) has gone: its analysis is stopped, so
-            # its worker serves the next request instead of finishing unread work
             gone = asyncio.ensure_future(_client_gone(request))
             await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
             if not job.done():
                 job.cancel()
                 with contextlib.suppress(asyncio.CancelledError, JobTimeout, JobFailed):
                     await job
-                return Response(status_code=499)  # nobody reads it
+                raise _ClientGone
             gone.cancel()
+        return await job
+
+    async def analysis_record(self, text: str, solver: SolverName, use_total: bool,
+                              request: Request | None = None) -> dict:
+        """The ``mscsp solve --json`` record of a position, from a worker."""
+        s = self.settings
+        pool, large = self.pool_for(text)
         try:
-            record = await job
+            return await self.attend(request, pool, jobs.analyse_text,
+                                     (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
+                                     s.analysis_timeout)
         except JobTimeout as exc:
             if exc.busy:  # the position may be easy: the server was busy, and says so
                 kind = "positions with a large border" if large else "ordinary positions"
@@ -172,8 +196,37 @@ class _Api:
         except JobFailed as exc:
             status = 400 if exc.kind == "input" else 500
             raise RequestError(status, f"the analysis failed: {exc}") from None
-        ms = (time.perf_counter() - started) * 1e3
-        return JSONResponse(record, headers={"Server-Timing": f"analysis;dur={ms:.1f}"})
+
+    async def suggestion(self, entry: GameEntry, text: str, record: dict, timeout: float,
+                         request: Request) -> dict:
+        """The hint's suggested click: the watched player's (:data:`HINT_POLICY`), so the two
+        agree, or the least mine probability when that player cannot decide in time.
+
+        Returns the fields to update the record with: ``best``, and ``best_by`` (the
+        policy that chose it: ``+endgame``, ``least-p``, or None with no suggestion) and
+        ``best_note`` (the player's words for its choice, or why it was not asked).
+        """
+        if not record["consistent"] or record["best"] is None:
+            return {"best_by": None, "best_note": None}
+        if record["safe"]:  # the player opens every proven cell; the record's is the first of them
+            return {"best_by": HINT_POLICY.value, "best_note": None}
+        if record["exact"] is False:
+            return {"best_by": Policy.LEAST_P.value,
+                    "best_note": f"the mine chances are estimates, and the {HINT_POLICY.value} player needs exact ones"}
+        pool, _ = self.pool_for(text)
+        limit = min(self.settings.sat_time_limit, timeout)
+        try:
+            if timeout <= 0:
+                raise JobTimeout("no time was left")
+            move = await self.attend(request, pool, jobs.solver_move,
+                                     (text, HINT_POLICY.value, entry.rule.value, limit), timeout)
+        except JobTimeout as exc:
+            late = ("the server was too busy to ask it in time" if exc.busy
+                    else f"it did not decide within the hint's {self.settings.analysis_timeout:g} s")
+            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player was not asked: {late}"}
+        except JobFailed as exc:
+            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player could not decide: {exc}"}
+        return {"best": move["open"][0], "best_by": HINT_POLICY.value, "best_note": move["text"]}
 
     def entry(self, request: Request) -> GameEntry:
         return self.games.get(request.path_params["game_id"])
@@ -204,7 +257,9 @@ class _Api:
         solver = field_choice(data, "solver", SolverName, SolverName.SAT)
         use_total = field_bool(data, "use_total", True)
         self.position(text)
-        return await self.analyse(text, solver, use_total, request)
+        started = time.perf_counter()
+        record = await self.analysis_record(text, solver, use_total, request)
+        return _timed(record, started)
 
     async def example(self, request: Request) -> Response:
         data = await self.body(request)
@@ -268,23 +323,29 @@ class _Api:
             raise RequestError(status, f"no no-guess board: {exc}; try fewer mines or a plain board") from None
 
     async def hint(self, request: Request) -> Response:
+        """The analysis of what the player sees, whose suggested click is the watched
+        player's (see :meth:`suggestion`), all within the analysis timeout."""
         entry = self.entry(request)
         text = format_position(entry.game.position())
-        return await self.analyse(text, SolverName.SAT, True, request)
+        started = time.perf_counter()
+        record = await self.analysis_record(text, SolverName.SAT, True, request)
+        left = self.settings.analysis_timeout - (time.perf_counter() - started)
+        record.update(await self.suggestion(entry, text, record, left, request))
+        return _timed(record, started)
 
     async def solver(self, request: Request) -> Response:
         """Play the solver's next move: it is computed in a worker from the position the
         player sees (never the layout), then applied to the game here."""
         entry = self.entry(request)
         data = await self.body(request)
-        policy = field_choice(data, "policy", Policy, Policy.ENDGAME)
+        policy = field_choice(data, "policy", Policy, HINT_POLICY)
         s = self.settings
         async with entry.lock:
             if entry.game.status.over:
                 raise RequestError(409, "the game is over")
             text = format_position(entry.game.position())
             try:
-                move = await self.pool.run(jobs.solver_move, (text, policy.value, s.sat_time_limit),
+                move = await self.pool.run(jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
                                            timeout=s.analysis_timeout)
             except JobTimeout as exc:
                 if exc.busy:
@@ -368,6 +429,10 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _client_gone_answer(request: Request, exc: _ClientGone) -> Response:
+    return Response(status_code=499)  # nobody reads it
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
 
@@ -423,7 +488,8 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         routes=routes,
         middleware=middleware,
         lifespan=lifespan,
-        exception_handlers={RequestError: _request_error, HTTPException: _http_error, Exception: _server_error},
+        exception_handlers={RequestError: _request_error, _ClientGone: _client_gone_answer, HTTPException: _http_error,
+                            Exception: _server_error},
     )
 
     app.state.api = api

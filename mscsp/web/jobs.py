@@ -14,6 +14,7 @@ from ..errors import BudgetExceeded, InconsistentError
 from ..play.noguess import NoGuessBoard, generate_no_guess
 from ..position import parse_position
 from ..report import solve_record
+from ..rules import FirstClickRule
 
 __all__ = ["analyse_text", "no_guess_board", "solver_move"]
 
@@ -79,14 +80,14 @@ def _impossible(position, err: InconsistentError, time_limit: float) -> str:
     return verdict.contradiction.text if verdict.contradiction is not None else str(err)
 
 
-def solver_move(text: str, policy: str, time_limit: float) -> dict:
+def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
     """The next move of the strongest player in a position given as text.
 
     The player sees the position only (numbers, flags, the mine total), as in the
     win-rate experiments: every cell complete deduction proves is played at once (its
     mines flagged, its safe cells opened); when none is proven, the guessing policy
-    ``policy`` of :mod:`mscsp.play.policies` picks one cell. Before the first click
-    it opens (3,3) under the ``opening`` rule's modern start, else the corner (0,0).
+    ``policy`` of :mod:`mscsp.play.policies` picks one cell. The first click is the
+    first-click rule ``rule``'s own (:meth:`~mscsp.rules.FirstClickRule.first_click`).
 
     Returns ``{"kind": "start"|"proven"|"guess", "open": [[x, y], ...],
     "flag": [[x, y], ...], "probability": float or None, "text": str}``: the text
@@ -100,9 +101,11 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
 
     Examples
     --------
-    >>> move = solver_move("mines: 1\\n.1..\\n", "+endgame", 5.0)
+    >>> move = solver_move("mines: 1\\n.1..\\n", "+endgame", "safe", 5.0)
     >>> move["kind"], move["open"]
     ('proven', [[3, 0]])
+    >>> [solver_move("mines: 10\\n" + "." * 9 + "\\n", "+endgame", r, 5.0)["open"] for r in ("opening", "safe")]
+    [[[3, 0]], [[0, 0]]]
     """
     from ..analysis import Survey, deduce
     from ..play.loop import STALL_STATES
@@ -113,9 +116,12 @@ def solver_move(text: str, policy: str, time_limit: float) -> dict:
     g = position.geometry
     xy = lambda c: list(g.coords(c))  # noqa: E731
     if not position.revealed.any():
-        start = (min(3, g.width - 1), min(3, g.height - 1))
-        return {"kind": "start", "open": [list(start)], "flag": [], "probability": None,
-                "text": f"First click at [{start[0]},{start[1]}], away from the edges but near a corner."}
+        first = FirstClickRule.parse(rule)
+        x, y = first.first_click(g)
+        where = ("away from the edges but near a corner, where the opening rule makes sure of an opening"
+                 if first is FirstClickRule.OPENING else "in the corner, whose few neighbours make an opening likeliest")
+        return {"kind": "start", "open": [[x, y]], "flag": [], "probability": None,
+                "text": f"First click at [{x},{y}], {where}."}
     try:
         known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
     except InconsistentError as err:

@@ -63,8 +63,16 @@ export function showReport(record, parts) {
   const bits = [`${count(safe, "cell", "cells")} certainly safe, ${count(mines, "certain mine", "certain mines")}`];
   const layouts = layoutsText(record.layouts);
   if (layouts) bits.push(String(record.layouts) === "1" ? "1 layout fits the position" : `${layouts} layouts fit the position`);
-  if (record.best) bits.push(`suggested click [${record.best[0]},${record.best[1]}]`);
+  if (record.best) {
+    // a game's hint names the player whose click it suggests (+endgame, or least-p when it fell back)
+    const by = record.best_by ? ` (${record.best_by})` : "";
+    bits.push(`suggested click [${record.best[0]},${record.best[1]}]${by}`);
+  }
   summary.textContent = bits.join("; ") + ".";
+  if (record.best && record.best_note) {
+    const note = record.best_note.charAt(0).toUpperCase() + record.best_note.slice(1).replace(/\.?$/, ".");
+    notices.append(notice("incomplete", [strong("Suggested click: "), note]));
+  }
   if (record.exact === false) {
     const estimate = record.estimate || {};
     const widths = (record.interval || []).flat().filter((iv) => iv).map(([lo, hi]) => hi - lo);
