@@ -138,7 +138,9 @@ def test_clash_with_the_total_names_the_clues_it_needs(text):
     [
         ("3.1\n.11\n", "the 3 at [0,0] has only two covered neighbours"),
         ("1F\nF.\n", "the 1 at [0,0] already touches two flags"),
-        ("mines: 1\nFF\n..\n", "the board has 1 mine in all but 2 flags"),
+        ("mines: 1\nFF\n..\n", "two flags are placed but the board has only one mine"),
+        ("mines: 0\nF.\n", "one flag is placed but the board has no mines"),
+        ("mines: 1\n0\n", "one mine is left to place but no cell is covered"),
         ("mines: 5\n1.\n..\n", "five mines are left to place but only three cells are covered"),
         ("mines: 1\n1F\nF0\n", "the 1 at [0,0] already touches two flags"),
         ("mines: 2\nF1\n", "one mine is left to place but no cell is covered"),

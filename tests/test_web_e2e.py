@@ -394,6 +394,9 @@ def test_the_words_at_the_edges(server, page):
     summary, notices = show("mines: 6\n1..\n...\n")
     assert "impossible" in summary.lower() and "left to place" in notices
     assert "together with the mine total" not in notices
+    summary, notices = show("mines: 1\nFF\n22\n")
+    assert "two flags are placed but the board has only one mine." in notices
+    assert "together with the mine total" not in notices
     # the Mines field takes digits only: "1e1" and "e" are errors, not 10 and "no total"
     show("mines: 1\n1..\n...\n")
     for typed in ["1e1", "e"]:

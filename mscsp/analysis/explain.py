@@ -76,7 +76,7 @@ def clash_text(position: Position, clash: Clash, *, clue: int | None = None, fla
     >>> clash_text(p, Clash.OVERFLAGGED, clue=0, flags=2)
     'the 1 at [0,0] already touches two flags'
     >>> clash_text(p, Clash.FLAGS_OVER_TOTAL, flags=2)
-    'the board has 1 mine in all but 2 flags'
+    'two flags are placed but the board has only one mine'
     >>> clash_text(p, Clash.TOTAL_OVER_COVERED, remaining=1, covered=0)
     'one mine is left to place but no cell is covered'
     """
@@ -88,7 +88,8 @@ def clash_text(position: Position, clash: Clash, *, clue: int | None = None, fla
         return f"{clue_name(position, clue)} has {have}{count_words(covered, 'covered neighbour')}{extra}"
     if clash is Clash.FLAGS_OVER_TOTAL:
         mines = position.mines
-        return f"the board has {mines} mine{'' if mines == 1 else 's'} in all but {flags} flag{'' if flags == 1 else 's'}"
+        has = f"only {count_words(mines, 'mine')}" if mines else "no mines"
+        return f"{count_words(flags, 'flag')} {'is' if flags == 1 else 'are'} placed but the board has {has}"
     if clash is Clash.TOTAL_OVER_COVERED:
         left = f"{count_words(remaining, 'mine')} {'is' if remaining == 1 else 'are'} left to place"
         if not covered:
