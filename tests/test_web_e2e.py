@@ -516,6 +516,20 @@ def new_game(page):
     assert page.get_attribute("#board", "data-status") == "ready"
 
 
+def opened_with_hint(page, server, size: str, seed: int, click: tuple[int, int]):
+    """A new game of the play page under the opening rule, opened at ``click``, the hint on and drawn."""
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", size)
+    page.select_option("#rule", "opening")
+    page.fill("#seed", str(seed))
+    new_game(page)
+    cell(page, *click).click()
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+
+
 def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     page, problems = page
     width, height, mines, seed, click = 6, 5, 5, 3, (2, 2)
@@ -613,6 +627,9 @@ def test_watch_the_solver_play_a_game(server, page, seed, result, tmp_path):
     for kind, text in moves:
         if "guess" in kind:
             assert text.startswith("Guess [") and "a mine with chance" in text
+    # the solver's games are not the player's
+    stats = page.inner_text("#stats")
+    assert f"{int(result == 'won')} of 1 won" in stats and "played by the solver" in stats and "own" not in stats
     if status == "won":  # the picture shows the log at the last guess
         page.locator("#solver-log li.guess").first.scroll_into_view_if_needed()
         page.mouse.move(0, 0)
@@ -627,6 +644,7 @@ def test_losing_shows_the_mines(server, page):
     page.wait_for_selector("#board[data-game]")
     page.fill("#seed", "12")
     new_game(page)
+    page.fill("#seed", "")  # random boards from now on
     cell(page, 0, 0).click()
     settle(page)
     page.click("#hint")  # on while the game is lost: it must go off with the game
@@ -639,21 +657,49 @@ def test_losing_shows_the_mines(server, page):
     assert page.get_attribute("#hint", "aria-pressed") == "false" and page.is_hidden("#why-panel")
     # the seed is shown at the end, and the same board can be played again
     assert "Seed 12, first click rule safe" in page.inner_text("#board-info")
-    assert "0 of 1 won" in page.inner_text("#stats")
+    # a game played with a hint is kept apart from the player's own
+    assert page.inner_text("#stats") == "9x9, 10 mines in this browser: 0 of 1 won (0%) with hints."
     first = {k: c["value"] for k, c in shown.items() if not k == (mine % 9, mine // 9)}
     page.click("#again")
     page.wait_for_selector("#board[data-status=ready]")
-    assert page.input_value("#seed") == "12" and page.is_hidden("#board-info")
+    # the seed went with that one game: the field still says what the player left there
+    assert page.input_value("#seed") == "" and page.is_hidden("#board-info")
     cell(page, 0, 0).click()
     settle(page)
     cell(page, mine % 9, mine // 9).click()
     page.wait_for_selector("#board[data-status=lost]")
     again = {k: c["value"] for k, c in board_state(page).items() if not k == (mine % 9, mine // 9)}
     assert again == first  # the same board, played the same way
-    assert "0 of 2 won" in page.inner_text("#stats")
+    assert "0 of 1 won (0%) on your own; 0 of 1 won (0%) with hints" in page.inner_text("#stats")
     assert "exploded" in shown[(mine % 9, mine // 9)]["classes"]
     assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
     assert page.is_enabled("#save")
+    with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as request:
+        new_game(page)
+    assert "seed" not in request.value.post_data_json  # a random board, as the empty field says
+    assert not problems
+
+
+def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
+    page, problems = page
+    opened_with_hint(page, server, "beginner", 21, (4, 4))
+    ring = [k for k, c in board_state(page).items() if "best" in c["classes"]]
+    assert len(ring) == 1 and board_state(page)[ring[0]]["overlay"] == "safe"
+    held = []  # the next hint is held back, as a slow server would
+    page.route("**/hint", lambda route: held.append(route))
+    cell(page, *ring[0]).click()
+    settle(page)  # the move is answered and drawn
+    shown = board_state(page)
+    assert shown[ring[0]]["value"] != "."
+    assert not any("best" in c["classes"] or c["overlay"] or c["p"] for c in shown.values())
+    assert page.get_attribute("#board", "data-hint") == "pending"
+    assert page.inner_text("#summary") == "Updating the hint…" and page.locator("#why li").count() == 0
+    assert held
+    for route in held:
+        route.continue_()
+    page.unroute("**/hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    assert sum("best" in c["classes"] for c in board_state(page).values()) == 1
     assert not problems
 
 
@@ -671,16 +717,7 @@ def test_screenshots_of_both_pages(server, page, tmp_path):
     page.locator("#why button").first.click()
     page.screenshot(path=str(out / "analysis.png"), full_page=True)
 
-    page.goto(f"{server}/play")
-    page.wait_for_selector("#board[data-game]")
-    page.select_option("#size", "intermediate")
-    page.select_option("#rule", "opening")
-    page.fill("#seed", "2")
-    new_game(page)
-    cell(page, 8, 8).click()
-    settle(page)
-    page.click("#hint")
-    page.wait_for_selector("#board[data-hint=done]")
+    opened_with_hint(page, server, "intermediate", 2, (8, 8))
     # play a few moves the hint proves right: flag two certain mines, open two safe cells
     shown = board_state(page)
     for overlay, button in (("mine", "right"), ("safe", "left")):

@@ -4,7 +4,8 @@
 // counters, clock); the layout arrives when the game is over. Moves are sent one
 // after another in the order they were made (board data-pending counts those not
 // yet answered). The hint button shows the analysis of the current position, and
-// while it is pressed the analysis follows every move.
+// while it is pressed the analysis follows every move: a move takes the old one down at
+// once (board data-hint is "pending" until the new one is drawn).
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
@@ -19,7 +20,8 @@ const PRESETS = {
 };
 
 const state = {
-  view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0, counted: new Set(),
+  view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0,
+  helped: new Map(), // game id -> "hint" or "solver": who else had a hand in it (the solver outranks a hint)
 };
 
 const boardEl = $("board");
@@ -51,8 +53,12 @@ function statusText(v) {
   return "Playing";
 }
 
+const isOver = (v) => v.status === "won" || v.status === "lost";
+
 function show(view) {
   const old = state.view;
+  // a game is counted when this page sees it end, once: not when a finished game is loaded or reloaded
+  if (old && old.id === view.id && !isOver(old) && isOver(view)) countGame(view);
   state.view = view;
   state.receivedAt = performance.now();
   if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
@@ -82,18 +88,23 @@ function show(view) {
   $("status").textContent = statusText(view);
   $("mines-left").textContent = pad(view.status === "won" ? 0 : view.mines_left);
   $("timer").textContent = pad(Math.floor(elapsed()));
-  $("save").disabled = !(view.status === "won" || view.status === "lost");
+  $("save").disabled = !isOver(view);
   $("guarantee").hidden = !view.guarantee;
   $("guarantee").textContent = view.guarantee ? `No-guess board: ${view.guarantee}.` : "";
   showEnd(view);
-  if (state.hint && (view.status === "won" || view.status === "lost")) toggleHint(); // nothing left to hint at
+  if (state.hint && isOver(view)) toggleHint(); // nothing left to hint at
   else if (state.hint) refreshHint();
   else showReport(null, report);
 }
 
 // -- the end of a game: its seed, playing it again, statistics ---------------------------
+// Statistics per board size, in this browser: the player's own games apart from those
+// played with a hint and those the solver played (any of its moves), so help never
+// flatters the player's record. Stored as {played, won, hinted: {played, won},
+// solver: {played, won}}, the first two the player's own.
 
 const STATS_KEY = "mscsp-play-statistics";
+const HELP_WORDS = { hinted: "with hints", solver: "played by the solver" };
 
 function readStats() {
   try {
@@ -107,29 +118,39 @@ function sizeKey(v) {
   return `${v.width}x${v.height}, ${v.mines} mines`;
 }
 
+/** Who else had a hand in a game: "hint" or "solver"; a solver's move outranks a hint. */
+function helped(id, by) {
+  if (state.helped.get(id) !== "solver") state.helped.set(id, by);
+}
+
+function countGame(v) {
+  const all = readStats();
+  const s = all[sizeKey(v)] || { played: 0, won: 0 };
+  const by = { hint: "hinted", solver: "solver" }[state.helped.get(v.id)];
+  const tally = by ? (s[by] = s[by] || { played: 0, won: 0 }) : s;
+  tally.played += 1;
+  tally.won += v.status === "won" ? 1 : 0;
+  all[sizeKey(v)] = s;
+  try {
+    localStorage.setItem(STATS_KEY, JSON.stringify(all));
+  } catch {
+    /* storage refused (private mode): the statistics are just not kept */
+  }
+}
+
 function showStats(v) {
   const s = readStats()[sizeKey(v)];
-  $("stats").textContent = s && s.played
-    ? `${sizeKey(v)}: ${s.won} of ${s.played} won (${Math.round((100 * s.won) / s.played)}%) in this browser.`
-    : "";
+  const won = (t) => `${t.won} of ${t.played} won (${Math.round((100 * t.won) / t.played)}%)`;
+  const parts = [];
+  if (s && s.played) parts.push(`${won(s)} on your own`);
+  for (const [by, words] of Object.entries(HELP_WORDS)) {
+    if (s && s[by] && s[by].played) parts.push(`${won(s[by])} ${words}`);
+  }
+  $("stats").textContent = parts.length ? `${sizeKey(v)} in this browser: ${parts.join("; ")}.` : "";
 }
 
 function showEnd(v) {
-  const over = v.status === "won" || v.status === "lost";
-  if (over && !state.counted.has(v.id)) {
-    // counted once per game, in this browser only
-    state.counted.add(v.id);
-    const all = readStats();
-    const s = all[sizeKey(v)] || { played: 0, won: 0 };
-    s.played += 1;
-    s.won += v.status === "won" ? 1 : 0;
-    all[sizeKey(v)] = s;
-    try {
-      localStorage.setItem(STATS_KEY, JSON.stringify(all));
-    } catch {
-      /* storage refused (private mode): the statistics are just not kept */
-    }
-  }
+  const over = isOver(v);
   showStats(v);
   // the seed rebuilds the board, so it is shown only once the game is over
   $("board-info").hidden = !(over && v.seed !== null);
@@ -151,8 +172,9 @@ $("again").addEventListener("click", () => {
   $("mines").value = v.mines;
   $("rule").value = v.rule;
   $("no-guess").checked = v.no_guess;
-  $("seed").value = v.seed;
-  newGame(true);
+  // the seed goes with this one request: left in the Seed field, it would deal this
+  // board again at every New game
+  newGame(true, v.seed);
 });
 
 function showError(message) {
@@ -174,11 +196,12 @@ function valueAt(x, y) {
 }
 
 function over() {
-  return !state.view || state.view.status === "won" || state.view.status === "lost";
+  return !state.view || isOver(state.view);
 }
 
 function send(action, x, y) {
   if (over()) return;
+  hintPending(); // the hint on show is for the position before this move
   state.pending += 1;
   boardEl.dataset.pending = state.pending;
   const id = state.view.id;
@@ -190,6 +213,7 @@ function send(action, x, y) {
       }
       show(await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] }));
     } catch (err) {
+      if (state.hint && !over()) refreshHint(); // the move was refused: the position stands
       showError(err.message);
     } finally {
       state.pending -= 1;
@@ -221,11 +245,21 @@ function onCellKey(x, y, event) {
 
 // -- hints -------------------------------------------------------------------------------
 
-async function refreshHint() {
-  const version = ++state.hintVersion;
-  const id = state.view.id;
-  $("why-panel").hidden = false;
+/** Take down the hint on show (its marks, ring and words) and say that a new one is coming. */
+function hintPending() {
+  if (!state.hint) return;
+  state.hintVersion += 1; // an answer still on its way is for an older position
+  showReport(null, report);
+  $("summary").textContent = "Updating the hint…";
   boardEl.dataset.hint = "pending";
+}
+
+async function refreshHint() {
+  hintPending();
+  const version = state.hintVersion;
+  const id = state.view.id;
+  if (!over()) helped(id, "hint");
+  $("why-panel").hidden = false;
   try {
     const record = await postJSON(`/api/games/${id}/hint`, {});
     if (version !== state.hintVersion || !state.hint) return;
@@ -281,7 +315,9 @@ async function watch() {
   setWatching(true);
   while (state.watching && !over()) {
     try {
-      const answer = await postJSON(`/api/games/${state.view.id}/solver`, { policy: "+endgame" });
+      const id = state.view.id;
+      const answer = await postJSON(`/api/games/${id}/solver`, { policy: "+endgame" });
+      helped(id, "solver"); // its move was played, even if the page has moved on
       if (!state.watching || answer.game.id !== state.view.id) break; // stopped, or a new game
       show(answer.game);
       logMove(answer.move);
@@ -297,7 +333,8 @@ $("watch").addEventListener("click", watch);
 
 // -- new games, replays ----------------------------------------------------------------
 
-function setupRequest() {
+/** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
+function setupRequest(seed) {
   const preset = PRESETS[$("size").value];
   const spec = preset || {
     width: Number($("width").value),
@@ -305,20 +342,24 @@ function setupRequest() {
     mines: Number($("mines").value),
   };
   const body = { ...spec, rule: $("rule").value, no_guess: $("no-guess").checked };
-  const seed = $("seed").value.trim();
-  if (seed !== "") {
-    if (!/^\d+$/.test(seed)) throw new ApiError("the seed must be a whole number, or empty for a random board", 400);
-    body.seed = Number(seed);
+  if (seed !== undefined && seed !== null) {
+    body.seed = seed;
+    return body;
+  }
+  const typed = $("seed").value.trim();
+  if (typed !== "") {
+    if (!/^\d+$/.test(typed)) throw new ApiError("the seed must be a whole number, or empty for a random board", 400);
+    body.seed = Number(typed);
   }
   return body;
 }
 
-async function newGame(focus = false) {
+async function newGame(focus = false, seed = undefined) {
   setWatching(false);
   $("solver-log").replaceChildren();
   try {
     $("notices").replaceChildren();
-    const view = await postJSON("/api/games", setupRequest());
+    const view = await postJSON("/api/games", setupRequest(seed));
     state.queue = Promise.resolve();
     show(view);
     history.replaceState(null, "", `#${view.id}`);
