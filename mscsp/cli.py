@@ -27,6 +27,7 @@ from .files import (
     write_whole,
 )
 from .rules import FirstClickRule, generate
+from .textformat import excerpt, natural
 
 __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
 
@@ -59,15 +60,19 @@ def parse_cell(text: str) -> tuple[int, int]:
     (15, 8)
     """
     parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"expected X,Y with non-negative integers, not {text!r}")
-    return int(parts[0]), int(parts[1])
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"expected X,Y with non-negative integers, not {excerpt(text)}")
+    try:
+        return natural(parts[0], "X"), natural(parts[1], "Y")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(f"expected X,Y with non-negative integers: {exc}") from None
 
 
 def _non_negative(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
-    return int(text)
+    try:
+        return natural(text, "the value")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> int:

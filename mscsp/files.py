@@ -24,11 +24,14 @@ Limits (documented in the README):
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sys
 import tempfile
 
 from .errors import InputError
+from .textformat import MAX_DIGITS
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -168,6 +171,19 @@ def load_json(text: str, what: str):
         raise InputError(f"{what} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise InputError(f"{what} is nested too deeply to be read") from None
+    except ValueError:  # an integer longer than int() converts; json does not say where
+        raise InputError(f"{what} has a number of more than {MAX_DIGITS} digits{_long_number_at(text)}") from None
+
+
+def _long_number_at(text: str) -> str:
+    """Where the first over-long number of a JSON text starts (strings skipped), as
+    words for a message."""
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|-?[0-9]{%d,}' % (MAX_DIGITS + 1), text):
+        if not match.group().startswith('"'):
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            return f" at line {line} column {column}"
+    return ""
 
 
 def _type_name(value) -> str:
@@ -224,11 +240,17 @@ class Fields:
 
     def number(self, name: str, *, low: float | None = None, default=_MISSING):
         def check(value):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise self.fail(name, f"must be a number, not {_type_name(value)}")
+            try:
+                value = float(value)
+            except OverflowError:  # a whole number past any float
+                value = math.inf
+            if not math.isfinite(value):  # NaN, Infinity, 1e400
+                raise self.fail(name, "must be a finite number")
             if low is not None and value < low:
                 raise self.fail(name, f"must be at least {low}, not {value}")
-            return float(value)
+            return value
         return self._field(name, default, check)
 
     def string(self, name: str, *, choices=None, default=_MISSING):

@@ -21,6 +21,7 @@ from .errors import IllegalMove, InputError
 from .files import write_whole
 from .game import Game, Status
 from .position import Mark
+from .textformat import excerpt, natural
 
 __all__ = ["render", "play_terminal", "parse_command"]
 
@@ -67,7 +68,7 @@ def render(game: Game, *, reveal_mines: bool = False, color: bool = False) -> st
     return "\n".join(lines) + "\n"
 
 
-_COMMAND = re.compile(r"^\s*(?:([a-zA-Z]+)\s*)?(\d+)\s*[, ]\s*(\d+)\s*$")
+_COMMAND = re.compile(r"^\s*(?:([a-zA-Z]+)\s*)?([0-9]+)\s*[, ]\s*([0-9]+)\s*$")
 
 
 def parse_command(line: str) -> tuple[str, tuple[int, int] | None]:
@@ -85,13 +86,13 @@ def parse_command(line: str) -> tuple[str, tuple[int, int] | None]:
         return "help", None
     match = _COMMAND.match(text)
     if not match:
-        raise InputError(f"cannot read {line.strip()!r}; {HELP}")
+        raise InputError(f"cannot read {excerpt(line.strip())}; {HELP}")
     verb = match.group(1) or "r"
     verbs = {"r": "reveal", "reveal": "reveal", "o": "reveal", "open": "reveal",
              "f": "flag", "flag": "flag", "c": "chord", "chord": "chord"}
     if verb not in verbs:
         raise InputError(f"unknown command {verb!r}; {HELP}")
-    return verbs[verb], (int(match.group(2)), int(match.group(3)))
+    return verbs[verb], (natural(match.group(2), "X"), natural(match.group(3), "Y"))
 
 
 def play_terminal(

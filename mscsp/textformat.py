@@ -11,9 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ParseError
+from .errors import InputError, ParseError
 
-__all__ = ["Header", "GridText", "read_grid_text", "parse_count"]
+__all__ = ["Header", "GridText", "read_grid_text", "parse_count", "MAX_DIGITS", "natural", "excerpt"]
+
+#: The most digits a number in a file or on the command line may have: Python's own
+#: default limit for turning text into an ``int`` (past it ``int()`` refuses, and the
+#: conversion grows quadratic), far beyond any count or size a board can hold.
+MAX_DIGITS = 4300
 
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -132,12 +137,49 @@ def read_grid_text(
     return GridText(headers, tuple(rows), tuple(row_lines))
 
 
+def natural(text: str, what: str = "a count") -> int:
+    """The non-negative integer ``text`` spells, or an InputError saying why it is none.
+
+    Only the ASCII digits ``0``-``9`` count (``str.isdigit`` also passes ``²`` and
+    other characters ``int`` refuses), and at most :data:`MAX_DIGITS` of them, so the
+    answer never costs more than a moment.
+
+    Examples
+    --------
+    >>> natural("042")
+    42
+    >>> natural("²", "mines")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: mines must be a non-negative integer, not '²'
+    >>> natural("1" * 5000, "mines")
+    Traceback (most recent call last):
+    ...
+    mscsp.errors.InputError: mines has 5000 digits, more than the 4300 a number may have
+    """
+    if not text.isascii() or not text.isdigit():
+        raise InputError(f"{what} must be a non-negative integer, not {excerpt(text)}")
+    if len(text) > MAX_DIGITS:
+        raise InputError(f"{what} has {len(text)} digits, more than the {MAX_DIGITS} a number may have")
+    return int(text)
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short for a one-line message.
+
+    Examples
+    --------
+    >>> excerpt("abc"), excerpt("9" * 100, limit=5)
+    ("'abc'", "'99999'... (100 characters)")
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def parse_count(header: Header, name: str) -> int:
     """Read a header value as a non-negative integer, or raise a located error."""
-    if not re.fullmatch(r"[0-9]+", header.value):
-        raise ParseError(
-            f"{name} must be a non-negative integer, not {header.value!r}",
-            line=header.line,
-            column=header.column,
-        )
-    return int(header.value)
+    try:
+        return natural(header.value, name)
+    except InputError as exc:
+        raise ParseError(str(exc), line=header.line, column=header.column) from None

@@ -141,6 +141,73 @@ def test_size_limits_are_refused_at_once(capsys, tmp_path):
     refused(capsys, "count", huge, words=f"limit of {MAX_FILE_BYTES} bytes")
 
 
+LONG = "1" * 5000  # past the 4,300 digits int() converts
+
+
+@pytest.mark.parametrize("command, name, content, words", [
+    ("solve", "p.txt", f"mines: {LONG}\n.1\n", "p.txt:1:8: mines has 5000 digits"),
+    ("solve", "p.txt", "mines: \u0663\n.1\n", "p.txt:1:8: mines must be a non-negative integer"),
+    ("from-cnf", "f.cnf", f"p cnf {LONG} 1\n1 0\n", "f.cnf:1:7: the variable count has 5000 digits"),
+    ("from-cnf", "f.cnf", f"p cnf 3 1\n1 -{LONG} 0\n", "f.cnf:2:3: a literal has 5000 digits"),
+    ("from-cnf", "f.cnf", "p cnf \u00b2 1\n1 0\n", "f.cnf:1:7: the variable count must be a non-negative integer"),
+    ("from-cnf", "f.cnf", "p cnf 3 1\n1 \u0663 0\n", "f.cnf:2:3: expected an integer literal"),
+    ("replay", "r.json", '{"format": "mscsp-replay/1",\n "width": %s}' % LONG, "at line 2 column 11"),
+], ids=["long-mines", "arabic-mines", "long-header", "long-literal", "superscript-header", "arabic-literal",
+        "long-width"])
+def test_numbers_past_int_or_in_other_scripts_are_refused_where_they_stand(capsys, tmp_path, command, name, content,
+                                                                             words):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    refused(capsys, command, path, words=words)
+
+
+@pytest.mark.parametrize("key", ["\u00b2", LONG], ids=["superscript", "long"])
+def test_a_map_naming_a_variable_in_other_digits_is_refused(capsys, tmp_path, compiled, key):
+    board, _ = compiled
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "mscsp-cnf-map/1", "variables": 3, "cells": {key: [0, 0]}}))
+    refused(capsys, "consistent", "--decode", bad, board, words="'cells' names variable")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["generate", "--width", "\u00b2", "--height", "3", "--mines", "1"], "--width: the value must be"),
+    (["generate", "--preset", "beginner", "--seed", LONG], "--seed: the value has 5000 digits"),
+    (["generate", "--preset", "beginner", "--click", f"1,{LONG}"], "Y has 5000 digits"),
+], ids=["superscript-width", "long-seed", "long-click"])
+def test_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit_:  # argparse's own exit: one line, status 2
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_play_answers_a_huge_coordinate_as_a_bad_command(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{LONG} 1\n\u0663 1\nq\n"))
+    code, out, _ = run(capsys, "play", "--preset", "beginner", "--seed", "1", "--no-save")
+    assert code == 0 and "? X has 5000 digits" in out and "? cannot read '\u0663 1'" in out
+
+
+@pytest.mark.parametrize("formula, words", [
+    ("p cnf 3 5\n1 2 0\n", "f.cnf:1:9: the header says 5 clauses, but the file has 1"),
+    ("p cnf 3 1\n1 2 0\n-1 0\n", "the header says 1 clauses, but the file has 2"),
+    ("p cnf 3 1\n1 2\n", "f.cnf:2:4: the last clause does not end with 0"),
+], ids=["fewer", "more", "no-closing-0"])
+def test_dimacs_clause_counts_and_endings_are_checked(capsys, tmp_path, formula, words):
+    path = tmp_path / "f.cnf"
+    path.write_text(formula)
+    refused(capsys, "from-cnf", path, words=words)
+
+
+def test_a_satlib_ending_is_the_end_of_the_formula(capsys, tmp_path):
+    # the SATLIB benchmarks end with a '%' line and a stray 0, which is no empty clause
+    path = tmp_path / "uf.cnf"
+    path.write_text(CNF + "%\n0\n\n")
+    code, out, _ = run(capsys, "from-cnf", path)
+    assert code == 0 and "3 variables, 4 clauses" in out
+
+
 def test_consistent_honours_its_time_limit_on_a_compiled_board(capsys, tmp_path):
     # a 30-variable formula near the threshold: a board of about two million cells
     rng = random.Random(30)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..errors import InputError
+from ..textformat import natural
 from .output import Timings, provenance, write_results
 from .runner import Chunk, Unit, run_chunks
 
@@ -29,15 +31,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    try:
+        value = natural(text, "the value")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
-    return int(text)
+    return value
 
 
 def _seed(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, not {text!r}")
-    return int(text)
+    try:
+        return natural(text, "a seed")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def experiment_parser(name: str, doc: str | None, *, samples: int, seed: int, quick: int | None = None,

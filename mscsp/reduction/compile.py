@@ -31,6 +31,7 @@ from ..board import Geometry, Layout
 from ..errors import InputError
 from ..files import Fields, cell_of, check_cells, load_json
 from ..position import Mark, Position
+from ..textformat import excerpt, natural
 from .cnf import CNF
 from .gadgets import GADGETS, PORT, TILE
 
@@ -200,12 +201,16 @@ def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
     variables = fields.integer("variables", low=0)
     cells: dict[int, tuple[int, int]] = {}
     for name, where in fields.object("cells").items():
-        if not name.isdigit() or not 1 <= int(name) <= variables:
-            raise InputError(f"{source}: 'cells' names variable {name!r}, not one of 1 to {variables}")
+        try:
+            number = natural(name, "a variable")
+        except InputError:
+            number = 0  # not a number at all: said as a variable out of range
+        if not 1 <= number <= variables:
+            raise InputError(f"{source}: 'cells' names variable {excerpt(name)}, not one of 1 to {variables}")
         x, y = cell_of(where, geometry.width, geometry.height, f"{source}: the cell of variable {name}")
         if not geometry.mask.ravel()[y * geometry.width + x]:
             raise InputError(f"{source}: the cell of variable {name}, [{x}, {y}], is not a cell of the board")
-        cells[int(name)] = (x, y)
+        cells[number] = (x, y)
     return CnfMap(variables, cells)
 
 

@@ -16,8 +16,8 @@ __all__ = ["register", "serve", "loopback_hosts"]
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number 0-65535, not {text!r}")
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0-65535, not {text[:40]!r}")
     return int(text)
 
 

@@ -81,7 +81,9 @@ async def read_json(request: Request, limit: int) -> Any:
         integer too long for Python to read.
     """
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    # ASCII digits only (int() refuses "²"), compared by length before int() reads a huge one
+    digits = declared.lstrip("0") if declared is not None and declared.isascii() and declared.isdigit() else ""
+    if len(digits) > len(str(limit)) or (digits and int(digits) > limit):
         raise RequestError(413, f"the request body is {declared} bytes; the limit is {limit}")
     kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if kind not in ("application/json", "text/plain", ""):
