@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Callable, Sequence
 
@@ -42,6 +43,13 @@ INTERNAL = 70
 DEFAULT_SECONDS = 20.0
 #: Default --memory-limit of the commands that bound the whole process's memory.
 RESIDENT_MEMORY = 2 * DEFAULT_MEMORY
+#: The largest --time-limit (a week) and --memory-limit (1 TiB, in megabytes): a
+#: bound past any run this tool is for; infinity or 1e30 would remove the bound.
+MAX_SECONDS = 7 * 24 * 3600
+MAX_MEGABYTES = 2**20
+#: The most digits of a --density's numerator and denominator: finer densities
+#: (1e-5000) would make every layout's weight a number of thousands of digits.
+MAX_DENSITY_DIGITS = 30
 
 
 class _Parser(argparse.ArgumentParser):
@@ -269,12 +277,23 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def _density(text: str):
     from fractions import Fraction
 
+    unreadable = argparse.ArgumentTypeError(f"expected a density such as 0.2 or 1/5, not {excerpt(text)}")
+    too_fine = argparse.ArgumentTypeError(f"a density's fraction may have at most {MAX_DENSITY_DIGITS} digits "
+                                          f"above and below its line, not {excerpt(text)}")
+    if not text.isascii():
+        raise unreadable
+    # Fraction("1e-999999999") would build 10**999999999: the text is measured first
+    exponent = re.search(r"[eE][+-]?([0-9]+)$", text)
+    if len(text) > 100 or (exponent and len(exponent.group(1).lstrip("0")) > 3):
+        raise too_fine
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"expected a density such as 0.2 or 1/5, not {text!r}") from None
+        raise unreadable from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError("a density lies strictly between 0 and 1")
+    if max(value.numerator, value.denominator) >= 10**MAX_DENSITY_DIGITS:
+        raise too_fine
     return value
 
 
@@ -414,9 +433,10 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("expected a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"expected seconds, not {excerpt(text)}") from None
+    if not 0 < value <= MAX_SECONDS:  # NaN and infinity fail too: a bound must bound
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {MAX_SECONDS} (a week), "
+                                         f"not {excerpt(text)}")
     return value
 
 
@@ -425,22 +445,22 @@ def _megabytes(text: str) -> int:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected megabytes, not {text!r}") from None
-    if not value >= 1:
-        raise argparse.ArgumentTypeError("expected at least 1 MB")
+        raise argparse.ArgumentTypeError(f"expected megabytes, not {excerpt(text)}") from None
+    if not 1 <= value <= MAX_MEGABYTES:  # NaN and infinity fail too: a bound must bound
+        raise argparse.ArgumentTypeError(f"expected from 1 to {MAX_MEGABYTES} megabytes (1 TiB), not {excerpt(text)}")
     return int(value * 2**20)
 
 
 def add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--time-limit S``, default :data:`DEFAULT_SECONDS`."""
+    """``--time-limit S``, default :data:`DEFAULT_SECONDS`, at most :data:`MAX_SECONDS`."""
     parser.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
-                        help=f"seconds {what} (default: {DEFAULT_SECONDS:g})")
+                        help=f"seconds {what} (default: {DEFAULT_SECONDS:g}; at most {MAX_SECONDS}, a week)")
 
 
 def add_memory_limit(parser: argparse.ArgumentParser, what: str, default: int) -> None:
-    """``--memory-limit MB``: megabytes of ``what``."""
+    """``--memory-limit MB``: megabytes of ``what``, at most :data:`MAX_MEGABYTES`."""
     parser.add_argument("--memory-limit", type=_megabytes, default=default, metavar="MB",
-                        help=f"megabytes {what} (default: {default >> 20})")
+                        help=f"megabytes {what} (default: {default >> 20}; at most {MAX_MEGABYTES}, 1 TiB)")
 
 
 def add_solver_arguments(parser: argparse.ArgumentParser, budget: str) -> None:
@@ -485,7 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     sol.add_argument("--counter", choices=["dp", "cpsat"], default="dp",
                      help="counting backend: dynamic programme (default) or CP-SAT enumeration")
     sol.add_argument("--density", type=_density, metavar="P",
-                     help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5)")
+                     help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5; "
+                          f"at most {MAX_DENSITY_DIGITS} digits above and below its fraction line)")
     sol.add_argument("--fractions", action="store_true", help="add exact probabilities as 'p/q' strings (JSON)")
     add_memory_limit(sol, "of counting tables per file", DEFAULT_MEMORY)
     sol.set_defaults(func=_cmd_solve)

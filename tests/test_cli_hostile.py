@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -169,16 +171,46 @@ def test_a_map_naming_a_variable_in_other_digits_is_refused(capsys, tmp_path, co
     refused(capsys, "consistent", "--decode", bad, board, words="'cells' names variable")
 
 
+def refused_by_parser(capsys, *argv, words: str = "") -> str:
+    """Like :func:`refused`, for arguments the parser refuses (it exits itself)."""
+    with pytest.raises(SystemExit) as exit_:
+        main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+    return err
+
+
 @pytest.mark.parametrize("argv, words", [
     (["generate", "--width", "\u00b2", "--height", "3", "--mines", "1"], "--width: the value must be"),
     (["generate", "--preset", "beginner", "--seed", LONG], "--seed: the value has 5000 digits"),
     (["generate", "--preset", "beginner", "--click", f"1,{LONG}"], "Y has 5000 digits"),
 ], ids=["superscript-width", "long-seed", "long-click"])
 def test_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, words):
-    with pytest.raises(SystemExit) as exit_:  # argparse's own exit: one line, status 2
-        main(argv)
-    err = capsys.readouterr().err
-    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+    refused_by_parser(capsys, *argv, words=words)
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--memory-limit", "inf", "expected from 1 to 1048576 megabytes"),
+    ("--memory-limit", "1e400", "expected from 1 to 1048576 megabytes"),
+    ("--memory-limit", "1e30", "expected from 1 to 1048576 megabytes"),
+    ("--time-limit", "inf", "up to 604800 (a week)"),
+    ("--time-limit", "1e400", "up to 604800 (a week)"),
+    ("--time-limit", "nan", "up to 604800 (a week)"),
+    ("--density", "1e-5000", "at most 30 digits"),
+    ("--density", "1e-40", "at most 30 digits"),
+    ("--density", "\u0660.2", "expected a density"),
+])
+def test_limits_that_would_not_bound_are_refused(capsys, option, value, words):
+    refused_by_parser(capsys, "solve", option, value, POSITIONS / "one_two_one.txt", words=words)
+
+
+def test_a_density_with_a_huge_exponent_is_refused_without_building_it(tmp_path):
+    # Fraction("1e-999999999") computes 10**999999999: a subprocess, so a regression is a timeout
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "mscsp", "solve", "--density", "1e-999999999",
+                           str(POSITIONS / "one_two_one.txt")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "at most 30 digits" in done.stderr and len(done.stderr.splitlines()) == 1
+    assert time.perf_counter() - started < 30
 
 
 def test_play_answers_a_huge_coordinate_as_a_bad_command(capsys, monkeypatch):
