@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from . import __version__
 from .board import PRESETS, Spec, format_layout
 from .budget import DEFAULT_MEMORY, Budget
-from .errors import BudgetExceeded, InconsistentError, InputError, MscspError
+from .errors import BudgetExceeded, InconsistentError, InputError, MscspError, quoted
 from .files import (
     MAX_AREA,
     MAX_CELLS,
@@ -175,7 +175,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .terminal import play_terminal
 
     spec = spec_from_args(args)
-    if args.save and not args.no_save:
+    if sys.stdin is None:  # closed (`<&-`): no game can be played, so none is started
+        raise InputError("standard input is closed; play reads its commands there")
+    if args.save:
         check_output_file(args.save)  # before the game, not after it
     elif not args.no_save:
         check_output_file("mscsp-replay.json")  # the default lands in this folder
@@ -247,7 +249,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.json:
             sys.stdout.write(json.dumps(solve_record(analysis, file=shown, fractions=args.fractions)) + "\n")
         else:
-            sys.stdout.write(solve_text(analysis, file=shown))
+            sys.stdout.write(solve_text(analysis, file=shown and quoted(shown)))
         sys.stdout.flush()
     return worst
 
@@ -345,7 +347,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
     if args.decode:
         from .reduction.compile import decode, read_map
 
-        mapping = read_map(read_source(args.decode), position.geometry, source=args.decode)
+        mapping = read_map(read_source(args.decode), position.geometry, source=quoted(args.decode))
     verdict = decide(position, time_limit=args.time_limit, memory_limit=args.memory_limit)
     assignment = None
     if verdict.consistent and mapping is not None:
@@ -365,7 +367,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         if assignment is not None:
             sys.stdout.write("v " + " ".join(str(v if b else -v) for v, b in sorted(assignment.items())) + " 0\n")
         else:
-            sys.stdout.write(format_layout(verdict.witness, [f"a layout consistent with {args.file} (checked)"]))
+            sys.stdout.write(format_layout(verdict.witness, [f"a layout consistent with {quoted(args.file)} (checked)"]))
     else:
         c = verdict.contradiction
         names = ", ".join(f"[{x},{y}]" for x, y in c.clues)
@@ -388,7 +390,7 @@ def _cmd_from_cnf(args: argparse.Namespace) -> int:
     cnf = parse_dimacs(read_source(args.formula), source=args.formula)
     compiled = compile_cnf(cnf, max_cells=MAX_SPARSE_CELLS)
     text = format_position(compiled.position, [
-        f"compiled by mscsp from-cnf from {args.formula}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
+        f"compiled by mscsp from-cnf from {quoted(args.formula)}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
         "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.reduction.gadgets)",
     ])
     if args.map:
@@ -493,8 +495,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal")
     add_board_arguments(play)
-    play.add_argument("--save", metavar="FILE", help="where to save the replay (default: mscsp-replay-SEED.json)")
-    play.add_argument("--no-save", action="store_true", help="do not save a replay")
+    saving = play.add_mutually_exclusive_group()
+    saving.add_argument("--save", metavar="FILE", help="where to save the replay (default: mscsp-replay-SEED.json)")
+    saving.add_argument("--no-save", action="store_true", help="do not save a replay")
     play.add_argument("--color", action="store_true", help="colour the numbers (ANSI)")
     play.set_defaults(func=_cmd_play)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from enum import Enum
 
 __all__ = [
+    "quoted",
     "parse_choice",
     "Choice",
     "MscspError",
@@ -25,6 +26,19 @@ __all__ = [
     "Resource",
     "BudgetExceeded",
 ]
+
+
+def quoted(name: str) -> str:
+    """A file name as a message shows it: as given, or quoted like a Python string
+    when it holds a line break or another unprintable character, so that the message
+    stays one line.
+
+    Examples
+    --------
+    >>> quoted("board.txt"), quoted("two\\nlines.txt")
+    ('board.txt', "'two\\\\nlines.txt'")
+    """
+    return name if name.isprintable() else repr(name)
 
 
 class MscspError(Exception):
@@ -61,7 +75,7 @@ class ParseError(InputError):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        where = f"{self.source}:" if self.source else "line "
+        where = f"{quoted(self.source)}:" if self.source else "line "
         return f"{where}{self.line}:{self.column}: {self.message}"
 
     def with_source(self, source: str) -> "ParseError":

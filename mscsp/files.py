@@ -18,6 +18,8 @@ Limits (documented in the README):
 :data:`MAX_AREA`              4,000,000 grid positions (holes included) for them
 :data:`MAX_SPARSE_CELLS`      10,000,000 grid positions for ``consistent`` and
                               ``from-cnf``, whose compiled boards are mostly holes
+:data:`WAIT_SECONDS`          10 s for a pipe or device named as input to give
+                              its first byte (or its end)
 ============================  ==================================================
 """
 
@@ -27,10 +29,12 @@ import json
 import math
 import os
 import re
+import select
+import stat
 import sys
 import tempfile
 
-from .errors import InputError
+from .errors import InputError, quoted
 from .textformat import MAX_DIGITS
 
 __all__ = [
@@ -38,6 +42,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_AREA",
     "MAX_SPARSE_CELLS",
+    "WAIT_SECONDS",
     "read_source",
     "check_cells",
     "check_output_file",
@@ -52,39 +57,66 @@ MAX_FILE_BYTES = 32 * 2**20
 MAX_CELLS = 1_000_000
 MAX_AREA = 4_000_000
 MAX_SPARSE_CELLS = 10_000_000
+#: Seconds a pipe or device named as input may stay silent before it is refused.
+WAIT_SECONDS = 10.0
 
 
 def read_source(path: str, *, limit: int = MAX_FILE_BYTES) -> str:
     """Read a file (``-`` for standard input) as UTF-8 text, refusing one over ``limit`` bytes.
 
-    A byte-order mark at the start is dropped. Raises InputError naming the file
-    when it is missing, unreadable, not UTF-8 or too large.
+    A byte-order mark at the start is dropped (a second one is an error). A pipe or
+    device named as the file (not standard input) must give its first byte, or its
+    end, within :data:`WAIT_SECONDS`: a FIFO nobody writes to would otherwise block
+    the command for ever. Raises InputError naming the file when it is missing,
+    unreadable, silent, not UTF-8 or too large, or standard input is closed.
     """
+    name = quoted(path)
     try:
         if path == "-":
+            if sys.stdin is None:  # closed (`<&-`), which is not an empty input
+                raise InputError("-: standard input is closed")
             stream = getattr(sys.stdin, "buffer", None)
             if stream is None:  # a text stream standing in for standard input
                 text = sys.stdin.read(limit + 1)
                 if len(text) > limit:
                     raise InputError(f"{path}: more than the limit of {limit} bytes")
-                return text.removeprefix("\ufeff")
+                return _one_mark_off(text, name)
             data = stream.read(limit + 1)
         else:
-            if os.path.isdir(path):
-                raise InputError(f"{path}: is a folder, not a file")
-            size = os.path.getsize(path)
-            if size > limit:
-                raise InputError(f"{path}: {size} bytes is more than the limit of {limit} bytes")
-            with open(path, "rb") as handle:
-                data = handle.read(limit + 1)
+            data = _read_named(path, name, limit)
     except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
+        raise InputError(f"{name}: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise InputError(f"{path}: more than the limit of {limit} bytes")
+        raise InputError(f"{name}: more than the limit of {limit} bytes")
     try:
-        return data.decode("utf-8-sig")
+        return _one_mark_off(data.decode("utf-8"), name)
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _read_named(path: str, name: str, limit: int) -> bytes:
+    """The bytes of a named file, at most ``limit + 1`` of them."""
+    # opened without blocking: the open of a FIFO with no writer would wait for one
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{name}: is a folder, not a file")
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > limit:
+                raise InputError(f"{name}: {info.st_size} bytes is more than the limit of {limit} bytes")
+        elif not select.select([fd], [], [], WAIT_SECONDS)[0]:
+            raise InputError(f"{name}: nothing to read after {WAIT_SECONDS:g} s (a pipe that no one writes to?)")
+        os.set_blocking(fd, True)
+        return handle.read(limit + 1)
+
+
+def _one_mark_off(text: str, name: str) -> str:
+    """``text`` without its byte-order mark; a second one is a located error."""
+    text = text.removeprefix("\ufeff")
+    if text.startswith("\ufeff"):
+        raise InputError(f"{name}:1:1: a second byte-order mark (U+FEFF); a file may start with one at most")
+    return text
 
 
 def check_cells(width: int, height: int, limit: int, what: str = "board", *, holes: int = 0,
@@ -113,12 +145,12 @@ def check_output_file(path: str) -> None:
     """Refuse an output path that cannot be written: a folder, or in a missing or
     read-only folder. Nothing is created."""
     if os.path.isdir(path):
-        raise InputError(f"{path}: is a folder; give a file name")
+        raise InputError(f"{quoted(path)}: is a folder; give a file name")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError(f"{path}: the folder {folder} does not exist")
+        raise InputError(f"{quoted(path)}: the folder {quoted(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise InputError(f"{path}: cannot be written (permission denied)")
+        raise InputError(f"{quoted(path)}: cannot be written (permission denied)")
 
 
 def check_output_folder(path: str) -> None:
@@ -131,9 +163,9 @@ def check_output_folder(path: str) -> None:
             break
         current = parent
     if not os.path.isdir(current):
-        raise InputError(f"{path}: {current} is a file, not a folder")
+        raise InputError(f"{quoted(path)}: {quoted(current)} is a file, not a folder")
     if not os.access(current, os.W_OK | os.X_OK):
-        raise InputError(f"{path}: {current} cannot be written (permission denied)")
+        raise InputError(f"{quoted(path)}: {quoted(current)} cannot be written (permission denied)")
 
 
 def write_whole(path: str, text: str) -> None:

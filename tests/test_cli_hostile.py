@@ -49,6 +49,15 @@ def refused(capsys, *argv, words: str = "", limit: float = 1.0) -> str:
     return err
 
 
+def refused_by_parser(capsys, *argv, words: str = "") -> str:
+    """Like :func:`refused`, for arguments the parser refuses (it exits itself)."""
+    with pytest.raises(SystemExit) as exit_:
+        main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+    return err
+
+
 @pytest.fixture
 def compiled(tmp_path):
     c = compile_cnf(parse_dimacs(CNF))
@@ -131,6 +140,54 @@ def test_a_byte_order_mark_before_the_header_is_accepted(capsys, tmp_path):
     assert code == 0 and json.loads(out)["mine"] == [[0, 0]]
 
 
+def test_two_byte_order_marks_are_refused(capsys, tmp_path):
+    for name, body in (("bom.txt", "mines: 1\n.1\n"), ("bom.cnf", CNF)):
+        path = tmp_path / name
+        path.write_bytes(("\ufeff\ufeff" + body).encode())
+        refused(capsys, "from-cnf" if name.endswith(".cnf") else "solve", path,
+                words=f"{name}:1:1: a second byte-order mark")
+
+
+@pytest.mark.parametrize("argv", [["solve", "-"], ["count", "-"], ["play", "--preset", "beginner", "--no-save"]],
+                         ids=["solve", "count", "play"])
+def test_a_closed_standard_input_is_refused(capsys, monkeypatch, argv):
+    monkeypatch.setattr("sys.stdin", None)  # what Python makes of `<&-`
+    refused(capsys, *argv, words="standard input is closed")
+
+
+def test_play_refuses_no_save_with_save(capsys, tmp_path):
+    refused_by_parser(capsys, "play", "--preset", "beginner", "--no-save", "--save", tmp_path / "r.json",
+                      words="not allowed with")
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_file_name_with_a_line_break_keeps_messages_and_outputs_one_line(capsys, tmp_path):
+    missing = tmp_path / "two\nlines.txt"
+    refused(capsys, "solve", missing, words="lines.txt': No such file")
+    refused(capsys, "from-cnf", "--map", tmp_path / "no\nfolder" / "m.json", tmp_path / "f.cnf",
+            words="\\nfolder")
+    board = tmp_path / "odd\nname.txt"
+    board.write_text("mines: 1\n.1\n")
+    code, out, _ = run(capsys, "consistent", board)
+    assert code == 0 and out.splitlines()[0].endswith("odd\\nname.txt' (checked)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_fifo_that_no_one_writes_to_is_refused_and_one_that_is_written_is_read(capsys, tmp_path, monkeypatch):
+    import threading
+
+    monkeypatch.setattr("mscsp.files.WAIT_SECONDS", 0.2)
+    fifo = tmp_path / "in.txt"
+    os.mkfifo(fifo)
+    refused(capsys, "solve", fifo, words="in.txt: nothing to read after 0.2 s")
+    monkeypatch.setattr("mscsp.files.WAIT_SECONDS", 10.0)
+    writer = threading.Thread(target=lambda: fifo.write_text("mines: 1\n.1\n"))
+    writer.start()
+    code, out, _ = run(capsys, "solve", "--json", fifo)
+    writer.join()
+    assert code == 0 and json.loads(out)["mine"] == [[0, 0]]
+
+
 def test_size_limits_are_refused_at_once(capsys, tmp_path):
     refused(capsys, "generate", "--width", "100000", "--height", "100000", "--mines", "1",
             words=f"limit of {MAX_CELLS} cells")
@@ -169,15 +226,6 @@ def test_a_map_naming_a_variable_in_other_digits_is_refused(capsys, tmp_path, co
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "mscsp-cnf-map/1", "variables": 3, "cells": {key: [0, 0]}}))
     refused(capsys, "consistent", "--decode", bad, board, words="'cells' names variable")
-
-
-def refused_by_parser(capsys, *argv, words: str = "") -> str:
-    """Like :func:`refused`, for arguments the parser refuses (it exits itself)."""
-    with pytest.raises(SystemExit) as exit_:
-        main([str(a) for a in argv])
-    err = capsys.readouterr().err
-    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
-    return err
 
 
 @pytest.mark.parametrize("argv, words", [
