@@ -5,7 +5,8 @@ Every file argument is checked before any work starts: an input larger than
 at once (one line, exit status 2), and an output path whose folder is missing, that
 is a folder itself, or that cannot be written is refused before a game is played or
 an experiment runs. Outputs are written whole or not at all: to a temporary file
-beside the target, then renamed over it.
+beside the target, then renamed over it (:func:`write_whole` says what happens to
+links, devices and pipes).
 
 Limits (documented in the README):
 
@@ -25,6 +26,7 @@ Limits (documented in the README):
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -143,14 +145,29 @@ def check_cells(width: int, height: int, limit: int, what: str = "board", *, hol
 
 def check_output_file(path: str) -> None:
     """Refuse an output path that cannot be written: a folder, or in a missing or
-    read-only folder. Nothing is created."""
+    read-only folder (that of the file a symbolic link points to), or a device or
+    pipe that cannot be written. Nothing is created."""
     if os.path.isdir(path):
         raise InputError(f"{quoted(path)}: is a folder; give a file name")
-    folder = os.path.dirname(os.path.abspath(path))
+    info = _stat(path)
+    if info is not None and not stat.S_ISREG(info.st_mode):  # a device or a pipe: written in place
+        if not os.access(path, os.W_OK):
+            raise InputError(f"{quoted(path)}: cannot be written (permission denied)")
+        return
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise InputError(f"{quoted(path)}: the folder {quoted(folder)} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+    if not os.access(folder, os.W_OK | os.X_OK) or (info is not None and not os.access(target, os.W_OK)):
         raise InputError(f"{quoted(path)}: cannot be written (permission denied)")
+
+
+def _stat(path: str) -> os.stat_result | None:
+    """What ``path`` names, links followed (``/dev/stdout`` too), or None if nothing."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 def check_output_folder(path: str) -> None:
@@ -169,18 +186,84 @@ def check_output_folder(path: str) -> None:
 
 
 def write_whole(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename)."""
+    """Write ``text`` to ``path`` whole or not at all.
+
+    A regular file (or a new one) is written to a temporary file beside it, then
+    renamed over it; through a symbolic link, the file the link points to is the one
+    replaced, and the link stays. A new file gets the permissions the user's umask
+    gives (``0666 & ~umask``), a replaced one keeps its own. A device such as
+    ``/dev/null`` or a FIFO is written through, in place (renaming over it would
+    replace it with a plain file), and a path to this process's own standard output
+    or error (``/dev/stdout``) is written to that stream.
+    """
     check_output_file(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temp = tempfile.mkstemp(dir=folder, prefix=".mscsp-", suffix=".tmp")
+    info = _stat(path)
+    stream = None if info is None else _standard_stream(info)
     try:
+        if stream is not None:  # in order with what the command prints there
+            stream.write(text)
+            stream.flush()
+        elif info is None or stat.S_ISREG(info.st_mode):
+            _replace(os.path.realpath(path), text, 0o666 & ~_umask() if info is None else stat.S_IMODE(info.st_mode))
+        else:
+            _write_through(path, text)
+    except OSError as exc:  # a full disk, a folder gone read-only since the check
+        raise InputError(f"{quoted(path)}: cannot be written ({exc.strerror or exc})") from None
+
+
+def _replace(target: str, text: str, mode: int) -> None:
+    """Write a temporary file of ``mode`` beside ``target``, then rename it over it."""
+    handle, temp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".mscsp-", suffix=".tmp")
+    try:
+        os.fchmod(handle, mode)  # mkstemp's 0600 is not what the user's umask says
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def _write_through(path: str, text: str) -> None:
+    """Write into an existing device or FIFO, in place."""
+    try:
+        # without blocking: a FIFO no one reads would block the open for ever
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise InputError(f"{quoted(path)}: cannot be written (a pipe that no one reads)") from None
+        raise
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _standard_stream(info: os.stat_result):
+    """This process's standard output or error when it writes to the file ``info``
+    describes (``/dev/stdout`` redirected to a file), else None."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            mine = os.fstat(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # replaced, closed, or no descriptor
+            continue
+        if (mine.st_dev, mine.st_ino) == (info.st_dev, info.st_ino):
+            return stream
+    return None
+
+
+def _umask() -> int:
+    """The process's umask (read where the system says it, else set and restored)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 # -- JSON files ---------------------------------------------------------------------------

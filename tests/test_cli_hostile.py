@@ -97,6 +97,95 @@ def test_from_cnf_map_into_a_folder_or_a_missing_folder_writes_nothing(capsys, t
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".mscsp-")]  # no temporary file left
 
 
+@pytest.fixture
+def formula(tmp_path):
+    path = tmp_path / "f.cnf"
+    path.write_text(CNF)
+    return path
+
+
+@pytest.fixture
+def no_rename_over_devices(monkeypatch):
+    """os.replace that refuses to rename over anything but a regular file, so that a
+    test writing to /dev/null can never turn it into one."""
+    import stat
+
+    real = os.replace
+
+    def guarded(src, dst, *args, **kwargs):
+        if os.path.lexists(dst) and not stat.S_ISREG(os.lstat(dst).st_mode):
+            raise AssertionError(f"renamed over {dst}, which is not a regular file")
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", guarded)
+
+
+def test_outputs_to_a_device_are_written_through_it(capsys, formula, no_rename_over_devices):
+    import stat
+
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    code, out, _ = run(capsys, "from-cnf", "--map", "/dev/null", formula)
+    assert code == 0 and out.startswith("# compiled")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_outputs_to_a_fifo_or_a_link_to_one_are_written_through_it(capsys, tmp_path, formula, no_rename_over_devices):
+    import stat
+    import threading
+
+    fifo = tmp_path / "map.fifo"
+    os.mkfifo(fifo)
+    refused(capsys, "from-cnf", "--map", fifo, formula, words="a pipe that no one reads")
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    time.sleep(0.2)  # the reader opens its end first
+    code, _, _ = run(capsys, "from-cnf", "--map", link, formula)
+    reader.join(5)
+    assert code == 0 and json.loads(got[0])["variables"] == 3
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and link.is_symlink()
+
+
+def test_outputs_through_a_link_replace_the_file_it_points_to(capsys, tmp_path, formula):
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    code, _, _ = run(capsys, "from-cnf", "--map", link, formula)
+    assert code == 0 and link.is_symlink() and json.loads(real.read_text())["variables"] == 3
+    assert real.stat().st_mode & 0o777 == 0o640  # a replaced file keeps its permissions
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".mscsp-")]
+
+
+def test_a_new_output_gets_the_permissions_of_the_umask(capsys, tmp_path, formula):
+    old = os.umask(0o027)
+    try:
+        code, _, _ = run(capsys, "from-cnf", "--map", tmp_path / "new.json", formula)
+    finally:
+        os.umask(old)
+    assert code == 0 and (tmp_path / "new.json").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd here")
+def test_an_output_to_dev_stdout_lands_in_standard_output(tmp_path, formula):
+    # a subprocess, so that standard output is a real file, as after `> out.txt`; and a
+    # link of our own made like /dev/stdout, so that a regression replaces that link only
+    stdout = tmp_path / "stdout"
+    stdout.symlink_to("/proc/self/fd/1")
+    out = tmp_path / "out.txt"
+    with open(out, "w") as handle:
+        done = subprocess.run([sys.executable, "-m", "mscsp", "from-cnf", "--map", str(stdout), str(formula)],
+                              stdout=handle, stderr=subprocess.PIPE, text=True, timeout=60)
+    text = out.read_text()
+    assert done.returncode == 0, done.stderr
+    assert text.startswith("{") and '"format": "mscsp-cnf-map/1"' in text and "# compiled by mscsp" in text
+    assert stdout.is_symlink()
+
+
 @pytest.mark.parametrize("replay, words", [
     ({"format": "mscsp-replay/1", "width": 10**6, "height": 10**6, "mines": 1, "actions": []}, "larger than the limit"),
     ({"format": "mscsp-replay/1", "width": 3, "height": 3, "mines": 1, "layout": [123], "actions": []},
