@@ -347,7 +347,8 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
     if args.decode:
         from .reduction.compile import decode, read_map
 
-        mapping = read_map(read_source(args.decode), position.geometry, source=quoted(args.decode))
+        mapping = read_map(read_source(args.decode), position.geometry, source=quoted(args.decode),
+                           memory=args.memory_limit)
     verdict = decide(position, time_limit=args.time_limit, memory_limit=args.memory_limit)
     assignment = None
     if verdict.consistent and mapping is not None:

@@ -86,6 +86,19 @@ def test_decode_maps_of_the_wrong_shape_are_refused_before_the_search(capsys, tm
     refused(capsys, "consistent", "--decode", bad, board, words=words)
 
 
+def test_decoding_is_bounded_by_the_memory_limit_not_by_the_map_s_size(capsys, tmp_path):
+    # a 33-byte formula whose map asks for 100 million variables: 8 GB to decode
+    formula = tmp_path / "f.cnf"
+    formula.write_text("p cnf 100000000 1\n1 0\n")
+    board, mapping = tmp_path / "b.txt", tmp_path / "m.json"
+    code, out, _ = run(capsys, "from-cnf", "--map", mapping, formula)
+    board.write_text(out)
+    refused(capsys, "consistent", "--decode", mapping, board, words="decoding its 100000000 variables would take")
+    mapping.write_text(mapping.read_text().replace("100000000", "2000"))
+    code, out, _ = run(capsys, "consistent", "--decode", mapping, board)
+    assert code == 0 and out.startswith("v 1 -2 -3") and out.endswith(" -2000 0\n")
+
+
 def test_from_cnf_map_into_a_folder_or_a_missing_folder_writes_nothing(capsys, tmp_path):
     formula = tmp_path / "f.cnf"
     formula.write_text(CNF)

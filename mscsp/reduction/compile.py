@@ -35,7 +35,7 @@ from ..textformat import excerpt, natural
 from .cnf import CNF
 from .gadgets import GADGETS, PORT, TILE
 
-__all__ = ["Compiled", "compile_cnf", "CnfMap", "read_map", "decode", "MAP_FORMAT"]
+__all__ = ["Compiled", "compile_cnf", "CnfMap", "read_map", "decode", "MAP_FORMAT", "DECODE_BYTES"]
 
 MAP_FORMAT = "mscsp-cnf-map/1"
 
@@ -179,14 +179,24 @@ class CnfMap:
     cells: dict[int, tuple[int, int]]
 
 
-def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
+#: Bytes that decoding takes per variable of the formula, at its peak: the
+#: assignment, sorted, and printed as a DIMACS line or JSON (measured: about 360).
+DECODE_BYTES = 400
+
+
+def read_map(text: str, geometry: Geometry, source: str = "map", *, memory: int | None = None) -> CnfMap:
     """Read and check a ``--map`` file against the board it is meant for.
+
+    ``memory`` bounds the bytes that decoding through the map may take: its
+    ``variables`` field, not the file's size, sets that (every variable is printed,
+    those in no clause as false), so a map of a few bytes could ask for gigabytes.
 
     Raises
     ------
     InputError
         When it is not JSON, not a map of this format, has fields of the wrong type,
-        or names cells off the board or on a hole.
+        names cells off the board or on a hole, or has more variables than
+        ``memory`` bytes can decode.
 
     Examples
     --------
@@ -199,6 +209,9 @@ def read_map(text: str, geometry: Geometry, source: str = "map") -> CnfMap:
     if fields.data.get("format") != MAP_FORMAT:
         raise InputError(f"{source}: not an {MAP_FORMAT} map (its 'format' field differs)")
     variables = fields.integer("variables", low=0)
+    if memory is not None and variables * DECODE_BYTES > memory:
+        raise InputError(f"{source}: decoding its {variables} variables would take about "
+                         f"{variables * DECODE_BYTES >> 20} MB, more than the {memory >> 20} MB memory limit")
     cells: dict[int, tuple[int, int]] = {}
     for name, where in fields.object("cells").items():
         try:
