@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 from typing import Callable, Sequence
 
@@ -24,7 +25,7 @@ from .files import (
     MAX_SPARSE_CELLS,
     check_cells,
     check_output_file,
-    check_output_folder,
+    make_output_folder,
     write_whole,
 )
 from .rules import FirstClickRule, generate
@@ -400,20 +401,41 @@ def _cmd_from_cnf(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that it unwinds as Ctrl-C does."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise _Terminated
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from .experiments import reproduce
 
     selected = reproduce.select(args.only)
     jobs = args.jobs or os.cpu_count() or 1
     out = args.out or ("results-quick" if args.quick else "results")
-    if args.check:
-        if args.resume:
-            raise InputError("--check regenerates every experiment from scratch; --resume does not apply")
-        return reproduce.check(out, selected, jobs=jobs, quick=args.quick, seed=args.seed)
-    check_output_folder(out)
-    status = reproduce.run(out, selected, jobs=jobs, quick=args.quick, resume=args.resume, seed=args.seed)
-    # the paper quotes the default seed's numbers: a smoke run or another seed leaves it alone
-    return status or (0 if args.quick or args.seed is not None else reproduce.paper(out))
+    if args.resume and args.check:
+        raise InputError("--check regenerates every experiment from scratch; --resume does not apply")
+    if not args.check:
+        make_output_folder(out)
+    # SIGTERM would end this process at once and leave its workers running: unwound
+    # instead, like Ctrl-C, so that the runner stops them
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        if args.check:
+            return reproduce.check(out, selected, jobs=jobs, quick=args.quick, seed=args.seed)
+        status = reproduce.run(out, selected, jobs=jobs, quick=args.quick, resume=args.resume, seed=args.seed)
+        # the paper quotes the default seed's numbers: a smoke run or another seed leaves it alone
+        return status or (0 if args.quick or args.seed is not None else reproduce.paper(out))
+    except (KeyboardInterrupt, _Terminated) as exc:
+        how, status = ("terminated", 143) if isinstance(exc, _Terminated) else ("interrupted", 130)
+        kept = "" if args.check else "; finished chunks are kept: rerun with --resume to go on from them"
+        fresh_line = "\n" if sys.stderr.isatty() else ""  # a progress bar may be half drawn
+        sys.stderr.write(f"{fresh_line}mscsp reproduce: {how}{kept}\n")
+        return status
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _cmd_paper(args: argparse.Namespace) -> int:
@@ -597,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write(f"mscsp {args.command}: interrupted\n")
         return 130
     except Exception as exc:  # a bug: one line, the traceback only when asked for
         if os.environ.get("MSCSP_DEBUG"):

@@ -49,6 +49,7 @@ __all__ = [
     "check_cells",
     "check_output_file",
     "check_output_folder",
+    "make_output_folder",
     "write_whole",
     "load_json",
     "Fields",
@@ -183,6 +184,17 @@ def check_output_folder(path: str) -> None:
         raise InputError(f"{quoted(path)}: {quoted(current)} is a file, not a folder")
     if not os.access(current, os.W_OK | os.X_OK):
         raise InputError(f"{quoted(path)}: {quoted(current)} cannot be written (permission denied)")
+
+
+def make_output_folder(path: str) -> None:
+    """Check an output folder (:func:`check_output_folder`) and make it, with its
+    missing parents; a folder the system will not make (``/proc/x``) is a one-line
+    InputError, before any work."""
+    check_output_folder(path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{quoted(path)}: cannot be made ({exc.strerror or exc})") from None
 
 
 def write_whole(path: str, text: str) -> None:

@@ -235,6 +235,61 @@ def test_reproduce_refuses_an_output_under_a_file(capsys, tmp_path):
     refused(capsys, "reproduce", "--quick", "--only", "first_click", "--out", blocker / "out", words="is a file")
 
 
+def test_reproduce_refuses_an_output_the_system_will_not_make(capsys, tmp_path):
+    refused(capsys, "reproduce", "--quick", "--only", "first_click", "--out", "/proc/mscsp-test",
+            words="/proc/mscsp-test: cannot be made")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux: from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == pid:
+                found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds worker processes through /proc")
+@pytest.mark.parametrize("name, status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_reproduce_stops_with_its_workers_on_a_signal_and_keeps_finished_chunks(tmp_path, name, status):
+    import signal
+
+    out = tmp_path / "r"
+    argv = [sys.executable, "-m", "mscsp", "reproduce", "--quick", "--jobs", "2", "--only", "winrate", "--out", str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = _children(proc.pid)
+            if workers and any(out.rglob(".chunks/**/*.json")):  # working, and a chunk is done
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be signalled"
+        proc.send_signal(getattr(signal, name))
+        started = time.monotonic()
+        _, err = proc.communicate(timeout=10)  # orphaned workers would hold the pipe open
+        seconds = time.monotonic() - started
+        orphans = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
+    finally:  # whatever the outcome, nothing of the run outlives the test
+        for pid in [proc.pid] * (proc.poll() is None) + [w for w in workers if os.path.exists(f"/proc/{w}")]:
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == status and seconds < 5, (seconds, err)
+    assert err.strip().splitlines()[-1].startswith(f"mscsp reproduce: {'interrupted' if status == 130 else 'terminated'}")
+    assert "Traceback" not in err and "_Terminated" not in err
+    assert workers and not orphans
+    assert any(out.rglob(".chunks/**/*.json"))
+    if name == "SIGINT":  # the finished chunks are taken up again
+        done = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+
+
 def test_a_byte_order_mark_before_the_header_is_accepted(capsys, tmp_path):
     path = tmp_path / "bom.txt"
     path.write_bytes("\ufeffmines: 1\n.1\n".encode())

@@ -31,6 +31,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -204,7 +205,8 @@ def _execute(todo: list[Chunk], work: Callable[[Chunk], dict], finish: Callable[
             for fut in as_completed(futures):
                 finish(futures[fut], fut.result())
     elif jobs > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+        try:
             pending = {}
             queue = list(todo)
             while queue or pending:
@@ -214,9 +216,38 @@ def _execute(todo: list[Chunk], work: Callable[[Chunk], dict], finish: Callable[
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     finish(pending.pop(fut), fut.result())
+        except BaseException:
+            # Ctrl-C, SIGTERM or a failed chunk: a plain shutdown would wait for the
+            # chunks in flight (minutes); the finished ones are saved already
+            _stop_workers(pool)
+            raise
+        pool.shutdown()
     else:
         for ch in todo:
             finish(ch, work(ch))
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """In each worker: ignore Ctrl-C, which a terminal sends to the whole process
+    group, and die at once of SIGTERM whatever handler the parent had when it forked;
+    the parent stops the workers itself (:func:`_stop_workers`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now, not after their current chunks."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if terminate is not None:
+        terminate()
+        return
+    # the executor's own table of its processes: there is no public one before 3.14
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
 
 
 def run_chunks(
