@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -418,14 +419,6 @@ def test_a_density_with_a_huge_exponent_is_refused_without_building_it(tmp_path)
     assert time.perf_counter() - started < 30
 
 
-def test_play_answers_a_huge_coordinate_as_a_bad_command(capsys, monkeypatch):
-    import io
-
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"{LONG} 1\n\u0663 1\nq\n"))
-    code, out, _ = run(capsys, "play", "--preset", "beginner", "--seed", "1", "--no-save")
-    assert code == 0 and "? X has 5000 digits" in out and "? cannot read '\u0663 1'" in out
-
-
 @pytest.mark.parametrize("formula, words", [
     ("p cnf 3 5\n1 2 0\n", "f.cnf:1:9: the header says 5 clauses, but the file has 1"),
     ("p cnf 3 1\n1 2 0\n-1 0\n", "the header says 1 clauses, but the file has 2"),
@@ -504,11 +497,25 @@ def test_a_local_clash_in_a_compiled_formula_gives_a_small_checked_core(capsys, 
 
 # -- fuzzing each file-reading subcommand -------------------------------------------------------
 def _mutations():
-    """Mutated, truncated, oversized and wrong-typed versions of a valid file."""
+    """Mutated, truncated, oversized and wrong-typed versions of a valid file: besides
+    random edits, numbers past int()'s 4,300 digits or in other scripts' digits,
+    byte-order marks, and a token dropped (a clause's closing 0)."""
     def mutate(text: str, draw) -> str:
-        kind = draw(st.sampled_from(["flip", "cut", "insert", "repeat", "swap-lines", "json"]))
+        kind = draw(st.sampled_from(["flip", "cut", "insert", "repeat", "swap-lines", "json", "number", "bom",
+                                     "drop-token"]))
         data = list(text)
-        if kind == "flip" and data:
+        digits = [i for i, ch in enumerate(data) if ch.isdigit()]
+        if kind == "number" and digits:
+            at = draw(st.sampled_from(digits))
+            data[at] = draw(st.sampled_from(["1" * 4301, "9" * 5000, "\u00b2", "\u0663", "\uff11", "1e400", "-0"]))
+        elif kind == "bom":
+            data = ["\ufeff"] * draw(st.integers(1, 3)) + data
+        elif kind == "drop-token":
+            tokens = re.split(r"(\s+)", text)
+            if len(tokens) > 1:
+                del tokens[draw(st.integers(0, len(tokens) - 1))]
+            data = list("".join(tokens))
+        elif kind == "flip" and data:
             for _ in range(draw(st.integers(1, 5))):
                 data[draw(st.integers(0, len(data) - 1))] = draw(st.characters(codec="utf-8"))
         elif kind == "cut":
@@ -558,11 +565,13 @@ def _valid_inputs() -> dict[str, tuple[str, list[str]]]:
 
 
 VALID = _valid_inputs()
+#: Examples per fuzzed subcommand (MSCSP_FUZZ, 40 by default: the suite stays fast).
+FUZZ = settings(max_examples=int(os.environ.get("MSCSP_FUZZ", "40")), deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @pytest.mark.parametrize("command", sorted(VALID))
-@settings(max_examples=int(os.environ.get("MSCSP_FUZZ", "40")), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@FUZZ
 @given(data=st.data())
 def test_a_mutated_file_never_ends_in_a_traceback(capsys, command, data):
     text, argv = VALID[command]
@@ -579,6 +588,55 @@ def test_a_mutated_file_never_ends_in_a_traceback(capsys, command, data):
     assert code in (0, 1, 2, 3), (code, err)
     if code == 2:
         assert len(err.strip().splitlines()) == 1, err
+
+
+#: Each subcommand's numeric options, and the positional arguments it needs to parse.
+NUMERIC_OPTIONS = {
+    "solve": (["--time-limit", "--memory-limit", "--density"], ["x.txt"]),
+    "count": (["--time-limit", "--memory-limit"], ["x.txt"]),
+    "verify": (["--time-limit", "--memory-limit", "--click"], ["x.txt"]),
+    "consistent": (["--time-limit", "--memory-limit"], ["x.txt"]),
+    "generate": (["--width", "--height", "--mines", "--seed", "--click", "--max-attempts", "--time-limit",
+                  "--memory-limit"], []),
+    "play": (["--width", "--height", "--mines", "--seed"], []),
+    "reproduce": (["--jobs", "--seed"], []),
+    "serve": (["--port"], []),
+}
+HOSTILE_NUMBERS = (st.sampled_from(["inf", "-inf", "nan", "1e400", "1e-400", "1e30", "1e-999999999", "1e-5000", "0",
+                                    "-1", "\u00b2", "\u0663", "1" * 5000, "1," + "1" * 5000, "1/0", "1/3", "0x10",
+                                    "1_000", " 1", "", "3,\u00b2"])
+                   | st.text(alphabet="0123456789eE+-./_, \u00b2\u0663", max_size=14) | st.floats().map(repr))
+
+
+@pytest.mark.parametrize("command", sorted(NUMERIC_OPTIONS))
+@FUZZ
+@given(data=st.data())
+def test_hostile_numbers_in_options_are_refused_in_one_line_or_bounded(capsys, command, data):
+    from mscsp.cli import MAX_MEGABYTES, MAX_SECONDS, build_parser
+
+    options, positional = NUMERIC_OPTIONS[command]
+    option = data.draw(st.sampled_from(options))
+    value = data.draw(HOSTILE_NUMBERS)
+    started = time.perf_counter()
+    try:
+        args = build_parser().parse_args([command, f"{option}={value}", *positional])
+    except SystemExit as exit_:
+        err = capsys.readouterr().err
+        assert exit_.code == 2 and len(err.strip().splitlines()) == 1, err
+    else:
+        assert getattr(args, "time_limit", 1) <= MAX_SECONDS and getattr(args, "memory_limit", 1) <= MAX_MEGABYTES << 20
+        density = getattr(args, "density", None)
+        assert density is None or len(str(density)) < 100
+    assert time.perf_counter() - started < 1.0
+
+
+def test_play_reads_hostile_commands_as_bad_commands(capsys, monkeypatch):
+    import io
+
+    lines = ["1" * 5000 + " 1", "\u00b2 1", "r \u0663 1", "f 1,", "c -1 -1", "\ufeff1 1", "1e400 1", "q"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    code, out, _ = run(capsys, "play", "--preset", "beginner", "--seed", "1", "--no-save")
+    assert code == 0 and out.count("\n? ") == len(lines) - 1 and out.endswith("Game left unfinished.\n")
 
 
 def test_the_expert_lattice_gets_its_certain_cells_and_labelled_numbers_in_ten_seconds(capsys):
