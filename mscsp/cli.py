@@ -59,6 +59,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def parse_known_args(self, args=None, namespace=None):
+        # argparse takes the value of `--time-limit=--` for its "--" separator and gives
+        # the option an empty list, never calling its type: refused here instead
+        for arg in sys.argv[1:] if args is None else args:
+            if arg == "--":
+                break
+            option, equals, value = str(arg).partition("=")
+            if equals and value == "--" and option.startswith("-"):
+                self.error(f"argument {option}: expected a value, not '--'")
+        return super().parse_known_args(args, namespace)
+
 
 def parse_cell(text: str) -> tuple[int, int]:
     """Read ``X,Y`` as a pair of non-negative integers.
@@ -369,7 +380,8 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
         if assignment is not None:
             sys.stdout.write("v " + " ".join(str(v if b else -v) for v, b in sorted(assignment.items())) + " 0\n")
         else:
-            sys.stdout.write(format_layout(verdict.witness, [f"a layout consistent with {quoted(args.file)} (checked)"]))
+            comment = f"a layout consistent with {quoted(args.file)} (checked)"
+            sys.stdout.write(format_layout(verdict.witness, [comment]))
     else:
         c = verdict.contradiction
         names = ", ".join(f"[{x},{y}]" for x, y in c.clues)
@@ -392,7 +404,8 @@ def _cmd_from_cnf(args: argparse.Namespace) -> int:
     cnf = parse_dimacs(read_source(args.formula), source=args.formula)
     compiled = compile_cnf(cnf, max_cells=MAX_SPARSE_CELLS)
     text = format_position(compiled.position, [
-        f"compiled by mscsp from-cnf from {quoted(args.formula)}: {cnf.variables} variables, {len(cnf.clauses)} clauses",
+        f"compiled by mscsp from-cnf from {quoted(args.formula)}: {cnf.variables} variables, "
+        f"{len(cnf.clauses)} clauses",
         "consistent exactly when the formula is satisfiable (Kaye's reduction; gadgets in mscsp.reduction.gadgets)",
     ])
     if args.map:

@@ -262,7 +262,8 @@ def test_reproduce_stops_with_its_workers_on_a_signal_and_keeps_finished_chunks(
     import signal
 
     out = tmp_path / "r"
-    argv = [sys.executable, "-m", "mscsp", "reproduce", "--quick", "--jobs", "2", "--only", "winrate", "--out", str(out)]
+    argv = [sys.executable, "-m", "mscsp", "reproduce", "--quick", "--jobs", "2", "--only", "winrate",
+            "--out", str(out)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     workers: list[int] = []
     try:
@@ -282,7 +283,8 @@ def test_reproduce_stops_with_its_workers_on_a_signal_and_keeps_finished_chunks(
         for pid in [proc.pid] * (proc.poll() is None) + [w for w in workers if os.path.exists(f"/proc/{w}")]:
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode == status and seconds < 5, (seconds, err)
-    assert err.strip().splitlines()[-1].startswith(f"mscsp reproduce: {'interrupted' if status == 130 else 'terminated'}")
+    how = "interrupted" if status == 130 else "terminated"
+    assert err.strip().splitlines()[-1].startswith(f"mscsp reproduce: {how}; finished chunks are kept")
     assert "Traceback" not in err and "_Terminated" not in err
     assert workers and not orphans
     assert any(out.rglob(".chunks/**/*.json"))
@@ -408,6 +410,11 @@ def test_numbers_on_the_command_line_are_ascii_and_bounded(capsys, argv, words):
 ])
 def test_limits_that_would_not_bound_are_refused(capsys, option, value, words):
     refused_by_parser(capsys, "solve", option, value, POSITIONS / "one_two_one.txt", words=words)
+
+
+def test_a_separator_given_as_an_option_s_value_is_refused(capsys):
+    # argparse would hand the command an empty list for --time-limit=--
+    refused_by_parser(capsys, "count", "--time-limit=--", "x.txt", words="--time-limit: expected a value, not '--'")
 
 
 def test_a_density_with_a_huge_exponent_is_refused_without_building_it(tmp_path):
@@ -604,7 +611,7 @@ NUMERIC_OPTIONS = {
 }
 HOSTILE_NUMBERS = (st.sampled_from(["inf", "-inf", "nan", "1e400", "1e-400", "1e30", "1e-999999999", "1e-5000", "0",
                                     "-1", "\u00b2", "\u0663", "1" * 5000, "1," + "1" * 5000, "1/0", "1/3", "0x10",
-                                    "1_000", " 1", "", "3,\u00b2"])
+                                    "1_000", " 1", "", "3,\u00b2", "--"])
                    | st.text(alphabet="0123456789eE+-./_, \u00b2\u0663", max_size=14) | st.floats().map(repr))
 
 
