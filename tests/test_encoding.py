@@ -106,8 +106,8 @@ def test_impossible_counts_give_an_empty_clause():
 
 
 def test_past_its_size_limit_the_total_can_be_native_cardinality_constraints():
-    """Gluecard's native constraints: the same projected counts as the totalizers for
-    every bound and shift, and no bound at all without the assumptions."""
+    """Native cardinality constraints (Minicard's): the same projected counts as the
+    totalizers for every bound and shift, and no bound at all without the assumptions."""
     n = 6
     lits = list(range(1, n + 1))
     for remaining in range(-1, n + 2):
@@ -122,7 +122,7 @@ def test_past_its_size_limit_the_total_can_be_native_cardinality_constraints():
                     lo, hi = max(0, remaining - outside + shifts[1]), min(n, remaining - shifts[0])
                 got = 0
                 if bounds is not None:
-                    with Solver(name="gc4", bootstrap_with=total.clauses) as s:
+                    with Solver(name="mc", bootstrap_with=total.clauses) as s:
                         for group, k in total.at_most:
                             s.add_atmost(group, k)
                         got = sum(s.solve(assumptions=bounds + [v if b else -v for v, b in zip(lits, bits)])

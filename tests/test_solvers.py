@@ -1,3 +1,4 @@
+import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import partial
@@ -220,6 +221,20 @@ def test_time_limit_marks_the_result_incomplete_without_lying():
     full = solve(p)
     assert set(r.safe) <= set(full.safe) and set(r.mines) <= set(full.mines)
     assert not r.complete or (r.safe, r.mines) == (full.safe, full.mines)
+
+
+def test_the_complete_solver_keeps_its_time_limit_on_a_clue_lattice():
+    """A 1 on every other cell both ways of a 100x100 board, a quarter of it mines: the
+    total, over 7,500 covered cells, is a native cardinality constraint, whose conflicts
+    learn clauses thousands of literals long; every call must still stop at the
+    deadline (a backend that ignored its interrupt ran on for minutes)."""
+    n = 100
+    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
+    p = parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
+    started = time.perf_counter()
+    proven = deduce(p, "sat", engine="sat", time_limit=1.0)
+    assert time.perf_counter() - started < 1.0 + 2.0  # the limit, and building the encoding
+    assert not proven.complete
 
 
 def test_inconsistent_error_from_deduce():

@@ -16,7 +16,7 @@ mines and one counting safe cells, whose outputs are *defined* (both directions 
 each implication), so that every assignment of the cells extends to exactly one
 model and model counts stay layout counts; the bounds are assumption literals, so an
 incremental solver can shift them. Past a size limit the complete solver takes two
-native cardinality constraints of a solver that has them (Gluecard 4), added in time
+native cardinality constraints of a solver that has them (Minicard), added in time
 linear in the cells where a network over thousands of cells has millions of clauses;
 each holds one extra literal which, assumed true, takes one from its bound, so the
 bounds still shift by one. A formula written out falls back to a cardinality network

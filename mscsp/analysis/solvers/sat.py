@@ -44,10 +44,11 @@ __all__ = ["SatEngine", "SatOutcome"]
 #: but pysat gives it no conflict budgets or interrupts, which the time limits need.
 DEFAULT_BACKEND = "g4"
 
-#: The backend when the mine total is too large for totalizers: Gluecard 4, Glucose 4
+#: The backend when the mine total is too large for totalizers: Minicard, MiniSat 2.2
 #: with native cardinality constraints, which take the total over thousands of cells in
 #: linear time (a cardinality network there had millions of clauses and took seconds).
-NATIVE_BACKEND = "gc4"
+#: Gluecard 4 has them too, but did not stop at its interrupt on a 100x100 lattice.
+NATIVE_BACKEND = "mc"
 
 #: Conflicts a SAT call may spend before it is given a deadline timer.
 _QUICK_CONFLICTS = 5_000
@@ -147,6 +148,9 @@ class _Part:
         for lits, k in at_most:
             self.solver.add_atmost(lits, k)
         self.clause_count = len(clauses)
+        # a conflict on a native constraint over thousands of cells learns a clause as
+        # long, so even a few thousand of them can take seconds: every call is timed
+        self.timed = bool(at_most) or self.clause_count >= _TIMER_CLAUSES
         self.calls = 0
 
     # -- assumptions for the total --------------------------------------------------
@@ -183,7 +187,9 @@ class _Part:
         at the deadline, so a hard instance cannot overrun its time limit.
         """
         self.calls += 1
-        if self.clause_count < _TIMER_CLAUSES:  # small: conflicts come fast, try without a timer
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        if not self.timed:  # small: conflicts come fast, try without a timer
             quick = min(budget, _QUICK_CONFLICTS)
             self.solver.conf_budget(quick)
             res = self.solver.solve_limited(assumptions=assumptions)
