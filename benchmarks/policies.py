@@ -32,7 +32,7 @@ RUNGS = ["+progress", "+lookahead", "+fifty", "+endgame"]
 STARTS = [("opening", (3, 3)), ("safe", (0, 0))]
 
 
-def _full_progress(survey, pool):
+def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighed`` stays None
     probs = survey.probabilities
 
     def score(c):
@@ -41,7 +41,7 @@ def _full_progress(survey, pool):
     return max(pool, key=lambda c: (score(c), -probs.cells[c], -c))
 
 
-def _full_lookahead(survey, pool, skip_dead):
+def _full_lookahead(survey, pool, skip_dead, weighed=None):
     probs = survey.probabilities
 
     def key(c):

@@ -69,15 +69,23 @@ def test_the_listed_layouts_are_exactly_the_consistent_ones(position):
     assert set(listed) == {frozenset(lay) for lay in truth["layouts"]}
 
 
+def _endgame_layouts(position) -> list[frozenset] | None:
+    """Every consistent layout (by brute force) of a position with a total and a cell
+    left to open, else None."""
+    if position.mines is None:
+        return None
+    layouts = [frozenset(lay) for lay in brute_force(position, with_layouts=True)["layouts"]]
+    if not layouts or len(layouts[0]) == len(position.covered_cells()):
+        return None  # nothing consistent, or nothing left to open
+    return layouts
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=small_positions(max_covered=7, allow_wrong=False))
 def test_the_endgame_value_is_plain_expectimax(position):
-    if position.mines is None:
+    layouts = _endgame_layouts(position)
+    if layouts is None:
         return
-    truth = brute_force(position, with_layouts=True)
-    layouts = [frozenset(lay) for lay in truth["layouts"]]
-    if not layouts or len(layouts[0]) == len(position.covered_cells()):
-        return  # nothing consistent, or nothing left to open
     end = solve_endgame(position, layout_limit=10**6, node_limit=None)
     assert end.layouts == len(layouts)
     assert end.probability == _expectimax(position, layouts)
@@ -226,3 +234,33 @@ def test_the_compiled_search_on_endgames_of_real_play(monkeypatch):
         for nodes in (None, 200):
             fast, slow = _both(position, node_limit=nodes)
             assert fast == slow
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=7, allow_wrong=False))
+def test_each_clicks_win_chance_is_expectimax_from_that_click(position):
+    layouts = _endgame_layouts(position)
+    if layouts is None:
+        return
+    wins = endgame.click_wins(position, layout_limit=10**6, node_limit=None)
+    # every cell safe in some layout, none that is a mine in all
+    assert set(wins) == {c for c in position.covered_cells() if any(c not in lay for lay in layouts)}
+    for cell, p in wins.items():
+        assert p == _expectimax(position, layouts, first=cell)
+    assert max(wins.values()) == solve_endgame(position, layout_limit=10**6, node_limit=None).probability
+
+
+def test_each_clicks_win_chance_inside_a_walled_off_set():
+    position = parse_position("mines: 4\n.F.10\n2..21\n..2..\n")
+    (cells,) = unavoidable_sets(position)
+    wins = endgame.click_wins(position, cells)
+    assert set(wins) <= set(cells)
+    # [0,2] and [1,2] win 2/3 of the set's layouts, [1,1] only 1/3
+    assert wins[10] == wins[11] == Fraction(2, 3) and wins[6] == Fraction(1, 3)
+    assert max(wins.values()) == solve_walled(position, cells).probability
+
+
+def test_click_wins_leaves_out_what_it_had_no_time_for():
+    position = parse_position("mines: 3\n1...\n2...\n....\n")
+    assert endgame.click_wins(position, time_limit=0.0) == {}
+    assert len(endgame.click_wins(position)) == 10

@@ -262,3 +262,48 @@ def test_players_benchmark_reads_its_drivers_and_plays_mscsp(capsys):
     assert len(lines) == 1
     games, wins = (int(v) for v in lines[0].split("|")[3:5])
     assert games == 4 and 0 <= wins <= 4
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(position):
+    from mscsp.errors import InconsistentError
+    from mscsp.play.policies import decide, rank
+
+    if position.mines is None:
+        return
+    try:
+        probs = Survey(position).probabilities
+    except InconsistentError:
+        return
+    if not probs.exact or not probs.layouts or all(p == 1 for p in probs.cells.values()):
+        return
+    total = probs.layouts
+    for policy in Policy:
+        ranked = rank(position, policy)
+        assert ranked[0].cell == choose(position, policy)  # the same cell as without ranking
+        assert len({c.cell for c in ranked}) == len(ranked)
+        for c in ranked:
+            assert c.probability == probs.cells[c.cell]
+            survive = outcomes(Survey(position), c.cell) if c.lookahead is not None or c.progress is not None else []
+            if c.lookahead is not None:
+                assert c.lookahead == sum((Fraction(o.layouts, total) * o.next_safety for o in survive), Fraction(0))
+                assert c.dead == (len(survive) == 1)
+            if c.progress is not None:
+                assert c.progress == Fraction(sum(o.layouts for o in survive if o.progress or o.number == 0), total)
+            if c.win is not None:
+                assert 0 <= c.win <= 1 - c.probability
+
+
+def test_the_endgame_ranks_every_click_by_its_win_chance():
+    from mscsp.play.policies import decide, rank
+    from mscsp.position import parse_position
+
+    position = parse_position("mines: 3\n1...\n2...\n....\n")
+    move = decide(position, "+endgame", rank=True)
+    assert move.rung is Policy.ENDGAME
+    wins = [c.win for c in move.candidates]
+    assert move.candidates[0].cell == move.cell and wins[0] == move.endgame.probability == Fraction(3, 4)
+    assert wins == sorted(wins, reverse=True)
+    assert len(move.candidates) == 10  # every covered cell: none is a certain mine here
+    assert rank(position) == list(move.candidates)

@@ -34,7 +34,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..analysis import list_layouts, list_walled
-from ..errors import InconsistentError, InputError, Resource
+from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import SmallSearch, out_of
 
@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 #: searched in Python, with the same moves.
 COMPILED = _endgame is not None
 
-__all__ = ["COMPILED", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "solve_endgame", "solve_walled"]
+__all__ = ["COMPILED", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "click_wins", "solve_endgame", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly.
 ENDGAME_LAYOUTS = 400
@@ -153,10 +153,81 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
     return _best_move(position, inside, rows, None, node_limit)
 
 
-def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, deadline: float | None,
-               node_limit: int | None) -> Endgame:
-    """The optimal move over the layouts ``mines`` of ``cells`` (rows equally likely):
-    a cell safe in all of them if there is one, else the best guess."""
+def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = None, *,
+               layout_limit: int = ENDGAME_LAYOUTS, node_limit: int | None = ENDGAME_NODES,
+               time_limit: float | None = None) -> dict[int, Fraction]:
+    """The exact win probability of clicking each cell now and playing optimally after.
+
+    A click on a cell safe in some layouts either loses (it is a mine) or shows a
+    number; the layouts that show each number are a smaller endgame, solved exactly
+    by the same search as :func:`solve_endgame`. The win probability of the click is
+    the share of all layouts those endgames win, so the best of them is the
+    endgame's own (``solve_endgame(position).probability``).
+
+    Parameters
+    ----------
+    position : Position
+        What the player sees, with the mine total.
+    walled : sequence of int, optional
+        A walled-off set (as for :func:`solve_walled`): only its cells are weighed,
+        and the probabilities are those of winning the set's own game.
+    layout_limit, node_limit : int, int or None
+        As for :func:`solve_endgame`; the state budget holds for each number's search.
+    time_limit : float or None
+        Seconds for all the searches; cells not reached in time are left out.
+
+    Returns
+    -------
+    dict
+        Flat index -> win probability (a Fraction), for every covered cell that is not
+        a mine in every layout, except those whose search ran out of states or time.
+
+    Raises
+    ------
+    BudgetExceeded
+        When more than ``layout_limit`` layouts remain.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> wins = click_wins(parse_position("mines: 1\\n.1..\\n"))
+    >>> {parse_position("mines: 1\\n.1..\\n").geometry.coords(c): p for c, p in wins.items()}
+    {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2), (3, 0): Fraction(1, 1)}
+
+    Opening [3,0] first tells where the mine is; a guess beside the 1 wins half the time.
+    """
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    if walled is None:
+        cells, mines = list_layouts(position, limit=layout_limit)
+        cells = tuple(cells)
+        if not len(mines):
+            raise InconsistentError("no layout satisfies the clues together with the mine total", (),
+                                    uses_total=True)
+    else:
+        cells = tuple(sorted(set(walled)))
+        mines = list_walled(position, cells, limit=layout_limit)
+    numbers = _numbers(position, cells, mines)
+    total = len(mines)
+    wins: dict[int, Fraction] = {}
+    for j, c in enumerate(cells):
+        safe = mines[:, j] == 0
+        won = 0
+        try:
+            for v in np.unique(numbers[safe, j]).tolist():
+                rows = safe & (numbers[:, j] == v)
+                # the click's own column stays: safe in every row, it is opened for free
+                won += _search(mines[rows], numbers[rows], deadline, node_limit)[1] if rows.sum() > 1 else 1
+        except BudgetExceeded:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break  # out of time: the cells after it are not reached either
+            continue  # out of states for this cell only
+        if safe.any():
+            wins[c] = Fraction(won, total)
+    return wins
+
+
+def _numbers(position: Position, cells: tuple[int, ...], mines: np.ndarray) -> np.ndarray:
+    """The number each of ``cells`` shows in each layout of ``mines`` (rows)."""
     g = position.geometry
     column = {c: j for j, c in enumerate(cells)}
     # a flag, or a covered cell left out of ``cells`` (a proven mine), is a mine in every layout
@@ -167,23 +238,39 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
         around = g.neighbours(c)
         cols = [column[n] for n in around if n in column]
         numbers[:, j] = int(fixed[list(around)].sum()) + (mines[:, cols].sum(axis=1) if cols else 0)
+    return numbers
+
+
+def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, deadline: float | None,
+               node_limit: int | None) -> Endgame:
+    """The optimal move over the layouts ``mines`` of ``cells`` (rows equally likely):
+    a cell safe in all of them if there is one, else the best guess."""
+    numbers = _numbers(position, cells, mines)
     if not mines[0].sum() < len(cells):
         raise InputError("no covered cell can be clicked: every one is a mine")
+    column, wins, states = _search(mines, numbers, deadline, node_limit)
+    return Endgame(position, cells[column], len(mines), wins, states)
+
+
+def _search(mines: np.ndarray, numbers: np.ndarray, deadline: float | None,
+            node_limit: int | None) -> tuple[int, int, int]:
+    """The optimal first column over equally likely layouts, the layouts it wins and the
+    states searched (compiled when built); BudgetExceeded past the budgets."""
     if _endgame is not None:
         seconds = -1.0 if deadline is None else max(deadline - time.perf_counter(), 0.0)
-        status, cell, wins, states = _endgame.best_move(
+        status, column, wins, states = _endgame.best_move(
             np.ascontiguousarray(mines, dtype=np.uint8).tobytes(), np.ascontiguousarray(numbers, dtype=np.uint8).tobytes(),
-            len(mines), len(cells), -1 if node_limit is None else node_limit, seconds)
+            len(mines), mines.shape[1], -1 if node_limit is None else node_limit, seconds)
         if status:
             raise out_of(Resource.STATES if status == 1 else Resource.TIME, node_limit)
-        return Endgame(position, cells[cell], len(mines), wins, states)
+        return column, wins, states
     search = SmallSearch(mines, numbers, deadline=deadline, node_limit=node_limit)
     everything = search.everything()
     covered, mine_count = search.covered(everything, ())
     safe = [c for c, m in zip(covered, mine_count) if m == 0]
     if safe:  # deduction left something: opening it loses nothing
-        cell = safe[0]
-        wins, _ = search.sum_parts(everything, (), cell, None, -1)
+        column = safe[0]
+        wins, _ = search.sum_parts(everything, (), column, None, -1)
     else:
-        wins, _, cell = search.best_guess(everything, (), covered, mine_count)
-    return Endgame(position, cells[cell], len(mines), wins, len(search.memo))
+        wins, _, column = search.best_guess(everything, (), covered, mine_count)
+    return column, wins, len(search.memo)

@@ -64,12 +64,13 @@ from .endgame import (
     ENDGAME_LAYOUTS,
     ENDGAME_NODES,
     Endgame,
+    click_wins,
     solve_endgame,
     solve_walled,
 )
 from .pseudo import pseudo_fifties
 
-__all__ = ["Policy", "choose", "decide", "Move", "outcomes", "Outcome", "unavoidable"]
+__all__ = ["Policy", "choose", "decide", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable"]
 
 
 class Policy(Choice, what="policy"):
@@ -189,6 +190,39 @@ def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
 
 
 @dataclass(frozen=True)
+class Candidate:
+    """A cell a policy weighed, with the exact values its rung computed (None where the
+    rung did not compute one).
+
+    Attributes
+    ----------
+    cell : int
+        Flat index.
+    probability : Fraction
+        Its mine probability.
+    lookahead : Fraction or None
+        The chance of surviving it *and* the best next click (``+lookahead`` and above).
+    progress : Fraction or None
+        The chance that it is safe and the position after it proves a cell safe or it
+        shows a 0 (``+progress``, and beside ``lookahead`` from the same counts).
+    win : Fraction or None
+        The chance of winning when it is clicked now and play is optimal after, from the
+        exact endgame search (``+endgame``, when it decided); inside a walled-off set,
+        the chance of winning the set's own game.
+    dead : bool or None
+        Whether it can show one number only (so its click tells nothing), where its
+        numbers were counted.
+    """
+
+    cell: int
+    probability: Fraction
+    lookahead: Fraction | None = None
+    progress: Fraction | None = None
+    win: Fraction | None = None
+    dead: bool | None = None
+
+
+@dataclass(frozen=True)
 class Move:
     """A policy's click and what decided it.
 
@@ -199,7 +233,9 @@ class Move:
     ``walled`` holds its cells, and the answer's layouts and win probability are
     the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
     the walled-off set it came from, or ``pseudo`` the pseudo-50/50s it was
-    chosen among (:func:`~mscsp.play.pseudo.pseudo_fifties`).
+    chosen among (:func:`~mscsp.play.pseudo.pseudo_fifties`). With ``rank``,
+    ``candidates`` holds the cells the deciding rung weighed, best first (the
+    move's cell first); see :func:`rank`.
     """
 
     cell: int
@@ -207,6 +243,7 @@ class Move:
     endgame: Endgame | None = None
     walled: tuple[int, ...] | None = None
     pseudo: tuple[int, ...] | None = None
+    candidates: tuple[Candidate, ...] = ()
 
 
 def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
@@ -224,7 +261,8 @@ def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options)
 
 def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
            tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
-           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES) -> Move:
+           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES,
+           rank: bool = False, time_limit: float | None = None) -> Move:
     """The cell ``policy`` clicks in ``position``, with the rung that decided it.
 
     Parameters
@@ -247,6 +285,13 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         (``+endgame``) the exact search runs when at most this many layouts remain,
         visiting at most this many knowledge states (past them the rung below
         decides; a state budget keeps the moves the same on every machine).
+    rank : bool
+        Also return the cells weighed, with their values, in ``Move.candidates``
+        (see :func:`rank`). The cell chosen is the same; the rung's early stops are
+        skipped so that every value is complete, which costs a few more counts.
+    time_limit : float or None
+        (with ``rank``, when the endgame decides) seconds for the searches that give
+        each cell's win probability; cells not reached in time have none.
 
     Raises
     ------
@@ -261,27 +306,35 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         best = probs.best()
         if best is None:
             raise InputError("no covered cell can be clicked")
-        return Move(best, Policy.LEAST_P)
+        listed = ()
+        if rank:
+            least = sorted((p, c) for c, p in probs.cells.items() if p is not None and p != 1)
+            listed = tuple(Candidate(c, p) for p, c in [(probs.cells[best], best)] + [pc for pc in least if pc[1] != best])
+        return Move(best, Policy.LEAST_P, candidates=listed[:candidates])
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
     ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
-        return Move(ranked[0][1], Policy.LEAST_P)
+        safe = tuple(Candidate(c, p) for p, c in ranked if p == 0) if rank else ()
+        return Move(ranked[0][1], Policy.LEAST_P, candidates=safe)
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
             end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-            return Move(end.cell, Policy.ENDGAME, end)
+            listed = _by_wins(position, probs.cells, end, None, endgame_layouts, endgame_nodes, time_limit) if rank else ()
+            return Move(end.cell, Policy.ENDGAME, end, candidates=listed)
         except BudgetExceeded:
             pass  # too many states: the rung below decides
+    weighed: list[Candidate] | None = [] if rank else None
     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
         # progress is no reason to take more risk than the tolerance: weighing the six
         # safest however risky lost 3.2 points to least-p on classic Expert (20,000 paired
         # games), where early positions are small and a risky cell often shows progress
         pool = [c for c in pool if probs.cells[c] <= ranked[0][0] + tolerance]
-        return Move(_progress(survey, pool), Policy.PROGRESS)
+        cell = _progress(survey, pool, weighed)
+        return Move(cell, Policy.PROGRESS, candidates=_first(cell, weighed))
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
         forced = unavoidable(survey, {c for _, c in ranked})
@@ -291,7 +344,9 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             if policy >= Policy.ENDGAME:
                 try:  # a game of its own: its exact optimum is a best move of the whole
                     end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-                    return Move(end.cell, Policy.ENDGAME, end, walled=cells)
+                    listed = (_by_wins(position, probs.cells, end, cells, endgame_layouts, endgame_nodes, time_limit)
+                              if rank else ())
+                    return Move(end.cell, Policy.ENDGAME, end, walled=cells, candidates=listed)
                 except BudgetExceeded:
                     pass
             pool = sorted(cells, key=lambda c: (probs.cells[c], c))
@@ -302,7 +357,57 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             if found:  # their risk is one the board already holds
                 pool = sorted(found, key=lambda c: (probs.cells[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
-    return Move(_lookahead(survey, pool, skip_dead), rung, walled=walled, pseudo=pseudo)
+    cell = _lookahead(survey, pool, skip_dead, weighed)
+    return Move(cell, rung, walled=walled, pseudo=pseudo, candidates=_first(cell, weighed))
+
+
+def rank(position: Position, policy: Policy | str = Policy.ENDGAME, **options) -> list[Candidate]:
+    """The cells ``policy`` weighs in ``position``, best first, with their exact values.
+
+    The first is the cell :func:`decide` chooses; the others follow in the order of the
+    deciding rung's own rule: the win probability when the endgame search decided
+    (every cell that is not certainly a mine, then the safer, then row order), the
+    look-ahead value for ``+lookahead`` and ``+fifty`` (cells that can show one number
+    only last, where ``+fifty`` passes them over), the progress chance for
+    ``+progress``, the mine probability for ``least-p`` (the ``candidates`` safest)
+    and when some cell is proven safe (those cells). Options are those of
+    :func:`decide`.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 3\\n.....\\n.....\\n..1..\\n")
+    >>> best = rank(pos, "+lookahead")[0]
+    >>> pos.geometry.coords(best.cell), best.probability, best.lookahead
+    ((0, 2), Fraction(2, 9), Fraction(133, 180))
+    >>> [round(float(c.lookahead), 3) for c in rank(pos, "+lookahead")][:3]
+    [0.739, 0.733, 0.717]
+
+    Near the 1, cells are a mine one time in five, but [0,2] more often shows a number
+    that decides the next click.
+    """
+    return list(decide(position, policy, rank=True, **options).candidates)
+
+
+def _first(cell: int, weighed: list["Candidate"] | None) -> tuple["Candidate", ...]:
+    """The weighed candidates with the chosen one first (the rest in the order given)."""
+    if not weighed:
+        return ()
+    return tuple([w for w in weighed if w.cell == cell] + [w for w in weighed if w.cell != cell])
+
+
+def _by_wins(position: Position, probabilities: dict, end: Endgame, walled: tuple[int, ...] | None,
+             layouts: int, nodes: int | None, time_limit: float | None) -> tuple["Candidate", ...]:
+    """Every cell the endgame could click, with its exact win probability, most first
+    (the search's own move first; cells not searched in time last, without one)."""
+    try:
+        wins = click_wins(position, walled, layout_limit=layouts, node_limit=nodes, time_limit=time_limit)
+    except BudgetExceeded:
+        wins = {}
+    cells = walled if walled is not None else [c for c, p in probabilities.items() if p != 1]
+    rest = sorted((c for c in cells if c != end.cell and probabilities[c] != 1),
+                  key=lambda c: (wins.get(c) is None, -(wins.get(c) or 0), probabilities[c], c))
+    return tuple(Candidate(c, probabilities[c], win=wins.get(c)) for c in [end.cell] + rest)
 
 
 def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Fraction, int]], candidates: int,
@@ -333,50 +438,66 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     return [c for _, c in sorted(pool)]
 
 
-def _progress(survey: Survey, pool: list[int]) -> int:
+def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None = None) -> int:
     """The cell of ``pool`` (safest first) whose click most often is safe and proves a
-    cell safe or shows a 0; ties to the safer cell, then row order."""
+    cell safe or shows a 0; ties to the safer cell, then row order. With ``weighed``,
+    every cell is weighed in full (no early stop, the same choice) and appended to it,
+    best first."""
     probs = survey.probabilities
-    best, best_key = None, None
+    prune = weighed is None
+    best, best_key, keys = None, None, []
     for c in pool:
         safe = probs.layouts * (1 - probs.cells[c])  # its layouts with progress are at most these
-        if best_key is not None and safe < best_key[0]:
+        if prune and best_key is not None and safe < best_key[0]:
             break  # and those of the cells after it fewer still
-        score, seen = 0, 0
+        score, seen, shown = 0, 0, 0
         for o in _each_outcome(survey, c):
             seen += o.layouts
+            shown += 1
             if o.progress or o.number == 0:
                 score += o.layouts
-            if best_key is not None and score + (safe - seen) < best_key[0]:
+            if prune and best_key is not None and score + (safe - seen) < best_key[0]:
                 break  # the numbers left cannot lift it to the best
         else:
             key = (score, -probs.cells[c], -c)
+            keys.append((key, Candidate(c, probs.cells[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
             if best_key is None or key > best_key:
                 best, best_key = c, key
+    if weighed is not None:
+        weighed.extend(w for _, w in sorted(keys, key=lambda kw: kw[0], reverse=True))
     return best
 
 
-def _lookahead(survey: Survey, pool: list[int], skip_dead: bool) -> int:
+def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[Candidate] | None = None) -> int:
     """The cell of ``pool`` (safest first) with the best chance of surviving it and the
     best next click; with ``skip_dead``, cells that can show one number only are
-    passed over while another is left."""
+    passed over while another is left. With ``weighed``, every cell is weighed in full
+    (no early stop: the choice is the same, since a stop only skips cells that cannot
+    win) and appended to it, best first, with its progress chance from the same counts."""
     probs = survey.probabilities
     total = probs.layouts
-    best, best_key = None, None
+    prune = weighed is None
+    best, best_key, keys = None, None, []
     for c in pool:
         safe = total * (1 - probs.cells[c])
         # P(c safe and shows v) * P(the best next click is safe | v), summed over v
-        value, seen, shown = Fraction(0), 0, 0
+        value, seen, shown, progress = Fraction(0), 0, 0, 0
         for o in _each_outcome(survey, c):
             value += Fraction(o.layouts, total) * o.next_safety
             seen += o.layouts
             shown += 1
-            if best_key is not None and best_key[0] and value + (safe - seen) / total < best_key[1]:
+            if o.progress or o.number == 0:
+                progress += o.layouts
+            if prune and best_key is not None and best_key[0] and value + (safe - seen) / total < best_key[1]:
                 break  # even if every number left made the next click safe, it would lose
         else:
             key = (not (skip_dead and shown == 1), value, -probs.cells[c], -c)
+            keys.append((key, Candidate(c, probs.cells[c], lookahead=value, progress=Fraction(progress, total),
+                                        dead=shown == 1)))
             if best_key is None or key > best_key:
                 best, best_key = c, key
-        if best_key[0] and 1 - probs.cells[c] <= best_key[1]:
+        if prune and best_key[0] and 1 - probs.cells[c] <= best_key[1]:
             break  # surviving two clicks is no likelier than surviving this one
+    if weighed is not None:
+        weighed.extend(w for _, w in sorted(keys, key=lambda kw: kw[0], reverse=True))
     return best
