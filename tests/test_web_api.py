@@ -56,6 +56,22 @@ def expected_record(text: str, settings: Settings = SETTINGS, **kwargs) -> dict:
     return json.loads(json.dumps(solve_record(analysis)))
 
 
+def expected_guesses(text: str, record: dict) -> dict | None:
+    """The ``guesses`` field the pages add, found again by the engine (None unless the
+    counts are exact with the mine total)."""
+    from mscsp.analysis import Survey
+    from mscsp.play.marks import guess_marks
+
+    position = parse_position(text)
+    if not record["consistent"] or record["exact"] is not True or position.mines is None:
+        return None
+    g = position.geometry
+    xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
+    found = guess_marks(Survey(position))
+    return {"dead": xy(found.dead), "unavoidable": None if found.unavoidable is None else list(map(xy, found.unavoidable)),
+            "pseudo": None if found.pseudo is None else xy(found.pseudo), "complete": True}
+
+
 # -- analysis ---------------------------------------------------------------------------
 #: Example positions that finish well within the server's budget, so that two runs agree.
 ORDINARY = sorted(p for p in POSITIONS.glob("*.txt") if not p.stem.startswith("lattice"))
@@ -66,7 +82,14 @@ def test_analysis_is_the_solve_record(roomy, path):
     text = path.read_text()
     response = roomy.post("/api/analyse", json={"position": text})
     assert response.status_code == 200
-    assert response.json() == expected_record(text, ROOMY)
+    record = response.json()
+    guesses = record.pop("guesses")  # the one field the pages add
+    assert record == expected_record(text, ROOMY)
+    expected = expected_guesses(text, record)
+    if guesses is not None and not guesses["complete"]:  # out of time: the dead cells found are some of them
+        assert set(map(tuple, guesses.pop("dead"))) <= set(map(tuple, expected.pop("dead")))
+        guesses["complete"] = True
+    assert guesses == expected
     assert response.headers["server-timing"].startswith("analysis;dur=")
 
 
@@ -417,9 +440,49 @@ def test_hint_is_the_analysis_of_the_players_position(client):
     assert hint.status_code == 200
     text = format_position(parse_position("mines: 10\n" + "\n".join(view["rows"]) + "\n"))
     record = hint.json()
-    # two fields more: who chose the suggested click (here a proven safe cell, the same)
+    # fields more: who chose the suggested click (here a proven safe cell, the same), with
+    # nothing weighed for a guess, and the marks for guessing (none sought: a cell is proven)
     assert (record.pop("best_by"), record.pop("best_note")) == ("+endgame", None)
+    assert (record.pop("candidates"), record.pop("candidates_rung")) == ([], None)
+    assert record.pop("guesses")["unavoidable"] is None
     assert record == expected_record(text)
+
+
+def test_the_analysis_marks_dead_cells_fifties_and_pseudo_fifties(client):
+    def guesses(text):
+        return client.post("/api/analyse", json={"position": text}).json()["guesses"]
+
+    # the two cells under the 1s: a 50/50 nothing can tell apart, each cell able to show 1 only
+    assert guesses("mines: 1\n11\n..\n") == {"dead": [[0, 1], [1, 1]], "unavoidable": [[[0, 1], [1, 1]]],
+                                                "pseudo": [[0, 1], [1, 1]], "complete": True}
+    # a dead square walled at its open corner: [3,0] is a pseudo-50/50
+    found = guesses("mines: 3\n01..\n12..\n..2.\n")
+    assert found["pseudo"] == [[3, 0]] and found["unavoidable"] == []
+    # a proven safe cell may tell a set apart once opened: sets are sought only when none is left
+    # ([0,0] and [2,0] are dead all the same: their only neighbours are open or decided)
+    found = guesses("mines: 1\n.1..\n")
+    assert found["unavoidable"] is None and found["pseudo"] is None and found["dead"] == [[0, 0], [2, 0]]
+    assert guesses(".1..\n") is None  # no mine total: nothing exact to weigh
+
+
+def _check_candidates(hint: dict) -> None:
+    """The ranked candidates of a hint that suggests a guess: the suggested click first,
+    ranks 1, 2, ..., every float the value of its exact fraction."""
+    candidates = hint["candidates"]
+    assert candidates and candidates[0]["cell"] == hint["best"]
+    assert [c["rank"] for c in candidates] == list(range(1, len(candidates) + 1))
+    for c in candidates:
+        for key, exact in c["exact"].items():
+            if exact is None:
+                assert c[key] is None
+            else:
+                num, den = map(int, exact.split("/"))
+                assert c[key] == num / den
+    if hint["candidates_rung"] == "+endgame":  # every clickable cell, the most likely to win first
+        wins = [c["win"] for c in candidates if c["win"] is not None]
+        assert wins and wins[0] == max(wins)
+    else:
+        assert all(c["lookahead"] is not None for c in candidates)
 
 
 @pytest.mark.parametrize(("rule", "first"), [("opening", [3, 3]), ("safe", [0, 0]), ("winxp", [0, 0])])
@@ -445,6 +508,9 @@ def test_the_hint_suggests_the_click_the_solver_plays(client, seed):
         if answer["move"]["kind"] == "guess":
             guesses += 1
             assert hint["best_note"] == answer["move"]["text"]
+            _check_candidates(hint)
+        else:
+            assert hint["candidates"] == []
         view = answer["game"]
     assert guesses
 

@@ -703,6 +703,71 @@ def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
     assert not problems
 
 
+def marks_shown(page) -> dict:
+    """The guessing mark of every marked cell: (x, y) -> dead | fifty | pseudo."""
+    cells = page.eval_on_selector_all(
+        "#board .cell[data-mark]", "els => els.map(c => [+c.dataset.x, +c.dataset.y, c.dataset.mark])")
+    return {(x, y): mark for x, y, mark in cells}
+
+
+def import_position(page, text: str):
+    """Load a position through the text box and wait for its analysis."""
+    page.fill("#text", text)
+    page.click("#import")
+    page.wait_for_function("() => document.querySelector('#board').dataset.analysis === 'done'")
+    wait_analysed(page)
+
+
+@pytest.mark.parametrize(("text", "marks", "words"), [
+    # a walled-off 50/50 under two 1s: each cell can show only 1 as well, but the set's mark wins
+    ("mines: 1\n11\n..\n", {(0, 1): "fifty", (1, 1): "fifty"}, "a 50/50 walled off"),
+    # a dead square walled at its open corner: [3,0] is a pseudo-50/50
+    ("mines: 3\n01..\n12..\n..2.\n", {(3, 0): "pseudo"}, "a pseudo-50/50"),
+    # [0,0] and [2,0]: their only neighbour is the open 1, so each can show 0 only
+    ("mines: 1\n.1..\n", {(0, 0): "dead", (2, 0): "dead"}, "dead: it can show one number only"),
+])
+def test_guessing_marks_on_the_analysis_page(server, page, text, marks, words):
+    page, problems = page
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    import_position(page, text)
+    shown = marks_shown(page)
+    assert {k: v for k, v in shown.items() if v != "dead" or "dead" in marks.values()} == marks
+    x, y = next(iter(marks))
+    assert words in cell(page, x, y).get_attribute("title")
+    legend = page.inner_text(".legend")
+    assert "dead" in legend and "50/50" in legend and "pseudo-50/50" in legend
+    assert not problems
+
+
+def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
+    from mscsp.board import PRESETS
+    from mscsp.play.policies import decide
+
+    page, problems = page
+    # beginner, seed 15, opened at (4,4): nothing is proven, a guess is due
+    board = generate(PRESETS["beginner"], "opening", (4, 4), 15)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    move = decide(game.position(), "+endgame", rank=True)
+    g = game.position().geometry
+    opened_with_hint(page, server, "beginner", 15, (4, 4))
+    badges = page.eval_on_selector_all(
+        "#board .cell .rank", "els => els.map(b => [+b.parentElement.dataset.x, +b.parentElement.dataset.y, b.textContent])")
+    top = [(g.coords(c.cell), str(i)) for i, c in enumerate(move.candidates[:3], 1)]
+    assert sorted(((x, y), r) for x, y, r in badges) == sorted(top)
+    first = move.candidates[0]
+    (x, y) = g.coords(first.cell)
+    assert "best" in board_state(page)[(x, y)]["classes"]
+    title = cell(page, x, y).get_attribute("title")
+    assert f"candidate 1 of the {move.rung.value} player" in title
+    look = first.lookahead
+    assert f"survives it and the best next click {percent(float(look))}" in title
+    assert f"({look.numerator}/{look.denominator})" in title or len(f"{look.numerator}/{look.denominator}") > 11
+    assert f"{len(move.candidates)} candidates weighed by {move.rung.value}" in page.inner_text("#summary")
+    assert not problems
+
+
 def test_screenshots_of_both_pages(server, page, tmp_path):
     """The README's pictures (kept when MSCSP_SCREENSHOTS names a folder)."""
     page, problems = page

@@ -21,7 +21,10 @@ POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cel
 POST     ``/api/games/{id}/hint``    the analysis record of the current position, whose
                                      ``best`` is the watched player's click, named in
                                      ``best_by`` (``+endgame``, else ``least-p``) with
-                                     ``best_note`` (its reason, or why it fell back)
+                                     ``best_note`` (its reason, or why it fell back),
+                                     and ``candidates``: the cells it weighed, ranked,
+                                     with their exact values (``candidates_rung`` says
+                                     which rung weighed them)
 POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
                                      answers ``{"move", "game"}`` (the move's cells and why),
                                      or 409 when the flags contradict the numbers
@@ -203,30 +206,38 @@ class _Api:
         agree, or the least mine probability when that player cannot decide in time.
 
         Returns the fields to update the record with: ``best``, and ``best_by`` (the
-        policy that chose it: ``+endgame``, ``least-p``, or None with no suggestion) and
-        ``best_note`` (the player's words for its choice, or why it was not asked).
+        policy that chose it: ``+endgame``, ``least-p``, or None with no suggestion),
+        ``best_note`` (the player's words for its choice, or why it was not asked), and
+        ``candidates`` and ``candidates_rung`` (the cells the player weighed for a
+        guess, ranked, from the same run: see :func:`~mscsp.web.jobs.solver_move`;
+        empty when it was not asked or opens a proven cell).
         """
+        unranked = {"candidates": [], "candidates_rung": None}
         if not record["consistent"] or record["best"] is None:
-            return {"best_by": None, "best_note": None}
+            return {"best_by": None, "best_note": None, **unranked}
         if record["safe"]:  # the player opens every proven cell; the record's is the first of them
-            return {"best_by": HINT_POLICY.value, "best_note": None}
+            return {"best_by": HINT_POLICY.value, "best_note": None, **unranked}
         if record["exact"] is False:
             return {"best_by": Policy.LEAST_P.value,
-                    "best_note": f"the mine chances are estimates, and the {HINT_POLICY.value} player needs exact ones"}
+                    "best_note": f"the mine chances are estimates, and the {HINT_POLICY.value} player needs exact ones",
+                    **unranked}
         pool, _ = self.pool_for(text)
         limit = min(self.settings.sat_time_limit, timeout)
         try:
             if timeout <= 0:
                 raise JobTimeout("no time was left")
             move = await self.attend(request, pool, jobs.solver_move,
-                                     (text, HINT_POLICY.value, entry.rule.value, limit), timeout)
+                                     (text, HINT_POLICY.value, entry.rule.value, limit, True), timeout)
         except JobTimeout as exc:
             late = ("the server was too busy to ask it in time" if exc.busy
                     else f"it did not decide within the hint's {self.settings.analysis_timeout:g} s")
-            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player was not asked: {late}"}
+            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player was not asked: {late}",
+                    **unranked}
         except JobFailed as exc:
-            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player could not decide: {exc}"}
-        return {"best": move["open"][0], "best_by": HINT_POLICY.value, "best_note": move["text"]}
+            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player could not decide: {exc}",
+                    **unranked}
+        return {"best": move["open"][0], "best_by": HINT_POLICY.value, "best_note": move["text"],
+                "candidates": move["candidates"], "candidates_rung": move["candidates_rung"]}
 
     def entry(self, request: Request) -> GameEntry:
         return self.games.get(request.path_params["game_id"])

@@ -3,10 +3,14 @@
 Each is a module-level function of plain, picklable arguments, so a
 :class:`~mscsp.web.workers.WorkerPool` can send it to another process. Positions
 travel as text in the position format: the worker parses what the server already
-checked, and the answer is exactly what ``mscsp solve --json`` prints.
+checked, and the answer is what ``mscsp solve --json`` prints, with what the pages
+add (the ``guesses`` marks). Exact fractions travel as ``"p/q"`` strings beside
+their floats, as ``mscsp solve --fractions`` writes them.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from ..analysis.full import analyse
 from ..board import Spec
@@ -16,7 +20,10 @@ from ..position import parse_position
 from ..report import solve_record
 from ..rules import FirstClickRule
 
-__all__ = ["analyse_text", "no_guess_board", "solver_move"]
+__all__ = ["analyse_text", "no_guess_board", "solver_move", "MARKS_SHARE"]
+
+#: Share of the analysis time limit the dead-cell checks of ``guesses`` may use.
+MARKS_SHARE = 0.05
 
 
 def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, state_limit: int) -> dict:
@@ -35,15 +42,57 @@ def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, sta
     state_limit : int
         DP states per component before its probabilities are estimated.
 
+    Returns
+    -------
+    dict
+        The ``mscsp solve --json`` record, and ``guesses``: the cells a strong player
+        treats apart when guessing (:func:`~mscsp.play.marks.guess_marks`), as
+        ``{"dead": cells, "unavoidable": [cells, ...] or null, "pseudo": cells or
+        null, "complete": bool}``; null unless the counts are exact with the mine
+        total.
+
     Examples
     --------
     >>> record = analyse_text("mines: 1\\n.1...\\n", "sat", True, 5.0, 200_000)
     >>> record["safe"], record["best"], record["probability"][0][:2]
     ([[3, 0], [4, 0]], [3, 0], [0.5, None])
+    >>> analyse_text("mines: 1\\n11\\n..\\n", "sat", True, 5.0, 200_000)["guesses"]
+    {'dead': [[0, 1], [1, 1]], 'unavoidable': [[[0, 1], [1, 1]]], 'pseudo': [[0, 1], [1, 1]], 'complete': True}
     """
     position = parse_position(text)
     analysis = analyse(position, solver, use_total=use_total, time_limit=time_limit, state_limit=state_limit)
-    return solve_record(analysis)
+    record = solve_record(analysis)
+    record["guesses"] = _guesses(analysis.position, record, MARKS_SHARE * time_limit)
+    return record
+
+
+def _guesses(position, record: dict, time_limit: float) -> dict | None:
+    """The ``guesses`` field of an analysis record (see :func:`analyse_text`)."""
+    from ..analysis import Survey
+    from ..play.marks import guess_marks
+
+    if not record["consistent"] or record["exact"] is not True or position.mines is None:
+        return None
+    g = position.geometry
+    xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
+    found = guess_marks(Survey(position), time_limit=time_limit)
+    return {"dead": xy(found.dead),
+            "unavoidable": None if found.unavoidable is None else [xy(cells) for cells in found.unavoidable],
+            "pseudo": None if found.pseudo is None else xy(found.pseudo),
+            "complete": found.complete}
+
+
+def _exact(p: Fraction | None) -> str | None:
+    """An exact fraction as ``"p/q"`` (None stays None)."""
+    return None if p is None else f"{p.numerator}/{p.denominator}"
+
+
+def _candidate(g, rank: int, c) -> dict:
+    """One weighed cell as JSON: floats to show, and the same values exact."""
+    values = {"probability": c.probability, "lookahead": c.lookahead, "progress": c.progress, "win": c.win}
+    return {"cell": list(g.coords(c.cell)), "rank": rank,
+            **{k: None if v is None else float(v) for k, v in values.items()},
+            "dead": c.dead, "exact": {k: _exact(v) for k, v in values.items()}}
 
 
 def no_guess_board(
@@ -80,7 +129,7 @@ def _impossible(position, err: InconsistentError, time_limit: float) -> str:
     return verdict.contradiction.text if verdict.contradiction is not None else str(err)
 
 
-def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
+def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool = False) -> dict:
     """The next move of the strongest player in a position given as text.
 
     The player sees the position only (numbers, flags, the mine total), as in the
@@ -91,7 +140,13 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
 
     Returns ``{"kind": "start"|"proven"|"guess", "open": [[x, y], ...],
     "flag": [[x, y], ...], "probability": float or None, "text": str}``: the text
-    says what is played and why, with the guess's mine chance.
+    says what is played and why, with the guess's mine chance. With ``rank``, a
+    guess also lists ``candidates``, the cells the deciding rung weighed, best first
+    (:func:`~mscsp.play.policies.rank`), each ``{"cell", "rank", "probability",
+    "lookahead", "progress", "win", "dead", "exact"}``: the values as floats (null
+    where the rung did not compute one) and in ``exact`` as ``"p/q"`` strings; and
+    ``candidates_rung``, the rung that weighed them (``candidates`` is empty for the
+    other kinds). The weighing is the move's own, done once.
 
     Raises
     ------
@@ -121,7 +176,7 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
         where = ("away from the edges but near a corner, where the opening rule makes sure of an opening"
                  if first is FirstClickRule.OPENING else "in the corner, whose few neighbours make an opening likeliest")
         return {"kind": "start", "open": [[x, y]], "flag": [], "probability": None,
-                "text": f"First click at [{x},{y}], {where}."}
+                "text": f"First click at [{x},{y}], {where}.", **_unranked(rank)}
     try:
         known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
     except InconsistentError as err:
@@ -133,13 +188,15 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
         return {"kind": "proven", "open": [xy(c) for c in safe], "flag": [xy(c) for c in mines],
                 "probability": None,
                 "text": f"Proven: {len(safe)} safe cell{'s' if len(safe) != 1 else ''} opened"
-                        + (f", {len(mines)} mine{'s' if len(mines) != 1 else ''} flagged." if mines else ".")}
+                        + (f", {len(mines)} mine{'s' if len(mines) != 1 else ''} flagged." if mines else "."),
+                **_unranked(rank)}
     grid = position.grid.copy()
     grid[mines] = Mark.FLAG
     seen = type(position)(g, grid, position.mines)
     survey = Survey(seen)
     probs = survey.probabilities
-    move = decide(seen, policy, survey=survey)
+    # the per-click endgame searches get half the time: the move's own search has run by then
+    move = decide(seen, policy, survey=survey, rank=rank, time_limit=time_limit / 2)
     cell = move.cell
     p = probs.cells[cell]
     least = min(q for q in probs.cells.values() if q is not None)
@@ -159,5 +216,14 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float) -> dict:
     elif p != least:
         why += "; this one gives the best chance of surviving it and the next click"
     x, y = g.coords(cell)
-    return {"kind": "guess", "open": [[x, y]], "flag": [xy(c) for c in mines], "probability": float(p),
-            "text": f"Guess [{x},{y}], a mine with chance {_percent(p)} ({policy}: {why})."}
+    answer = {"kind": "guess", "open": [[x, y]], "flag": [xy(c) for c in mines], "probability": float(p),
+              "text": f"Guess [{x},{y}], a mine with chance {_percent(p)} ({policy}: {why})."}
+    if rank:
+        answer["candidates"] = [_candidate(g, i, c) for i, c in enumerate(move.candidates, 1)]
+        answer["candidates_rung"] = move.rung.value
+    return answer
+
+
+def _unranked(rank: bool) -> dict:
+    """The ranking fields of a move that is not a guess."""
+    return {"candidates": [], "candidates_rung": None} if rank else {}

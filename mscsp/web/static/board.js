@@ -18,6 +18,29 @@ export function percent(p) {
 
 const key = (x, y) => `${x},${y}`;
 
+/** A value's percent, with its exact fraction when that is short enough to read. */
+export function exactText(p, exact) {
+  return exact && exact.length <= 11 ? `${percent(p)} (${exact})` : percent(p);
+}
+
+/** The words a hovered candidate shows: its rank and the values its rung computed. */
+function candidateNote(c, rung) {
+  const parts = [`candidate ${c.rank} of the ${rung} player`];
+  if (c.win !== null) parts.push(`wins ${exactText(c.win, c.exact.win)} clicked now (exact endgame search)`);
+  if (c.lookahead !== null) {
+    parts.push(`survives it and the best next click ${exactText(c.lookahead, c.exact.lookahead)}`);
+  }
+  if (c.progress !== null) parts.push(`safe with progress ${exactText(c.progress, c.exact.progress)}`);
+  if (c.dead) parts.push("can show one number only");
+  return parts.join(", ");
+}
+
+/** What each guessing mark means, for the cell's description. */
+const MARK_NOTES = {
+  dead: "dead: it can show one number only, so opening it tells nothing new",
+  pseudo: "a pseudo-50/50: wherever it is a mine, a twin layout shows the same numbers, so its risk is one the board already holds",
+};
+
 export class Board {
   /**
    * @param {HTMLElement} root - the element that becomes the grid
@@ -114,8 +137,10 @@ export class Board {
       delete cell.dataset.p;
       delete cell.dataset.estimate;
       delete cell.dataset.note;
+      delete cell.dataset.mark;
+      for (const badge of cell.querySelectorAll(".rank")) badge.remove();
       cell.style.removeProperty("--p");
-      cell.classList.remove("best", "hl-cell", "hl-clue", "bad-clue");
+      cell.classList.remove("best", "hl-cell", "hl-clue", "bad-clue", "fifty", "mark-dead", "mark-pseudo", "candidate");
       this.describe(cell);
     }
   }
@@ -158,12 +183,52 @@ export class Board {
       }
       this.describe(cell);
     }
+    if (record.guesses) this.showGuesses(record.guesses);
     if (record.best) {
       const [x, y] = record.best;
       const cell = this.cellAt(x, y);
       cell.classList.add("best");
       cell.dataset.note = (cell.dataset.note ? cell.dataset.note + "; " : "") + "suggested next click";
       this.describe(cell);
+    }
+    this.showCandidates(record.candidates || [], record.candidates_rung);
+  }
+
+  /**
+   * Mark the cells a strong player treats apart when guessing (the record's
+   * `guesses`): dead cells, walled-off sets one of whose cells must be guessed (a
+   * 50/50 when two), and pseudo-50/50s; a set's mark wins over the others.
+   */
+  showGuesses(guesses) {
+    const at = ([x, y]) => this.cellAt(x, y);
+    for (const xy of guesses.dead) at(xy).dataset.mark = "dead";
+    for (const xy of guesses.pseudo || []) at(xy).dataset.mark = "pseudo";
+    for (const cells of guesses.unavoidable || []) {
+      const what = cells.length === 2 ? "a 50/50" : `one of ${cells.length} cells`;
+      for (const xy of cells) {
+        at(xy).dataset.mark = "fifty";
+        this.mark([xy], "fifty", `${what} walled off, which no click elsewhere can tell apart: a guess among them is due sooner or later`);
+      }
+    }
+    for (const [x, y] of [...guesses.dead, ...(guesses.pseudo || [])]) {
+      const cell = this.cellAt(x, y);
+      const note = MARK_NOTES[cell.dataset.mark];
+      if (note && !(cell.dataset.note || "").includes(note)) this.mark([[x, y]], `mark-${cell.dataset.mark}`, note);
+    }
+  }
+
+  /** Number the top three candidates of a hint and put every candidate's values in its description. */
+  showCandidates(candidates, rung) {
+    for (const c of candidates) {
+      const cell = this.cellAt(...c.cell);
+      if (c.rank <= 3) {
+        const badge = document.createElement("span");
+        badge.className = "rank";
+        badge.setAttribute("aria-hidden", "true");
+        badge.textContent = c.rank;
+        cell.appendChild(badge);
+      }
+      this.mark([c.cell], "candidate", candidateNote(c, rung));
     }
   }
 

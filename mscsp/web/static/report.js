@@ -68,6 +68,21 @@ export function showReport(record, parts) {
     const by = record.best_by ? ` (${record.best_by})` : "";
     bits.push(`suggested click [${record.best[0]},${record.best[1]}]${by}`);
   }
+  const g = record.guesses;
+  if (g) {
+    // the marks for guessing, counted; each cell's own words say what it is
+    const marks = [];
+    const fifties = (g.unavoidable || []).filter((cells) => cells.length === 2).length;
+    const walled = (g.unavoidable || []).length - fifties;
+    if (fifties) marks.push(count(fifties, "50/50", "50/50s"));
+    if (walled) marks.push(count(walled, "larger walled-off set", "larger walled-off sets"));
+    if (g.pseudo && g.pseudo.length) marks.push(count(g.pseudo.length, "pseudo-50/50", "pseudo-50/50s"));
+    if (g.dead.length) marks.push(count(g.dead.length, "dead cell", "dead cells") + (g.complete ? "" : " (not every cell checked in time)"));
+    if (marks.length) bits.push(marks.join(", "));
+  }
+  if (record.candidates && record.candidates.length) {
+    bits.push(`${count(record.candidates.length, "candidate", "candidates")} weighed by ${record.candidates_rung} (point at one for its chances)`);
+  }
   summary.textContent = bits.join("; ") + ".";
   if (record.best && record.best_note) {
     const note = record.best_note.charAt(0).toUpperCase() + record.best_note.slice(1).replace(/\.?$/, ".");
