@@ -465,6 +465,17 @@ def test_the_analysis_marks_dead_cells_fifties_and_pseudo_fifties(client):
     assert guesses(".1..\n") is None  # no mine total: nothing exact to weigh
 
 
+def test_in_an_endgame_the_hints_candidates_carry_their_exact_win_chances():
+    from mscsp.web import jobs
+
+    move = jobs.solver_move("mines: 3\n1...\n2...\n....\n", "+endgame", "safe", 5.0, True)
+    assert move["candidates_rung"] == "+endgame" and len(move["candidates"]) == 10
+    first = move["candidates"][0]
+    assert first["cell"] == move["open"][0] and (first["win"], first["exact"]["win"]) == (0.75, "3/4")
+    assert first["exact"]["probability"] == "1/6" and first["lookahead"] is None
+    _check_candidates({"best": move["open"][0], **move})
+
+
 def _check_candidates(hint: dict) -> None:
     """The ranked candidates of a hint that suggests a guess: the suggested click first,
     ranks 1, 2, ..., every float the value of its exact fraction."""

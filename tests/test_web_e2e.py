@@ -516,6 +516,19 @@ def new_game(page):
     assert page.get_attribute("#board", "data-status") == "ready"
 
 
+def custom_game(page, server, width: int, height: int, mines: int, seed: int):
+    """A new custom-size game of the play page under the opening rule."""
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "custom")
+    page.fill("#width", str(width))
+    page.fill("#height", str(height))
+    page.fill("#mines", str(mines))
+    page.select_option("#rule", "opening")
+    page.fill("#seed", str(seed))
+    new_game(page)
+
+
 def opened_with_hint(page, server, size: str, seed: int, click: tuple[int, int]):
     """A new game of the play page under the opening rule, opened at ``click``, the hint on and drawn."""
     page.goto(f"{server}/play")
@@ -534,15 +547,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     page, problems = page
     width, height, mines, seed, click = 6, 5, 5, 3, (2, 2)
     layout = generate(Spec(width, height, mines), "opening", click, seed).layout  # the test knows; the page not
-    page.goto(f"{server}/play")
-    page.wait_for_selector("#board[data-game]")
-    page.select_option("#size", "custom")
-    page.fill("#width", str(width))
-    page.fill("#height", str(height))
-    page.fill("#mines", str(mines))
-    page.select_option("#rule", "opening")
-    page.fill("#seed", str(seed))
-    new_game(page)
+    custom_game(page, server, width, height, mines, seed)
     assert page.locator("#board .cell").count() == width * height
     assert page.inner_text("#mines-left") == "005"
 
@@ -765,6 +770,29 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     assert f"survives it and the best next click {percent(float(look))}" in title
     assert f"({look.numerator}/{look.denominator})" in title or len(f"{look.numerator}/{look.denominator}") > 11
     assert f"{len(move.candidates)} candidates weighed by {move.rung.value}" in page.inner_text("#summary")
+    assert not problems
+
+
+def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
+    from mscsp.play.policies import decide
+
+    page, problems = page
+    # 6x5 with 5 mines, seed 30, opened at (2,2): 21 layouts left and nothing proven
+    width, height, mines, seed, click = 6, 5, 5, 30, (2, 2)
+    board = generate(Spec(width, height, mines), "opening", click, seed)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    move = decide(game.position(), "+endgame", rank=True)
+    custom_game(page, server, width, height, mines, seed)
+    cell(page, *click).click()
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    g = game.position().geometry
+    for c in move.candidates:
+        title = cell(page, *g.coords(c.cell)).get_attribute("title")
+        assert f"wins {percent(float(c.win))} ({c.win.numerator}/{c.win.denominator}) clicked now" in title, title
+    assert "candidate 1 of the +endgame player" in cell(page, *g.coords(move.cell)).get_attribute("title")
     assert not problems
 
 
