@@ -93,6 +93,29 @@ def test_analysis_is_the_solve_record(roomy, path):
     assert response.headers["server-timing"].startswith("analysis;dur=")
 
 
+def test_other_tools_boards_import_as_positions(client):
+    import base64
+
+    answer = client.post("/api/import", json={"text": "4x3x2\nH1HH\n1F1H\nHHHH\n"}).json()
+    assert answer["format"] == "jsminesweeper"
+    assert parse_position(answer["position"]).rows() == [".1..", "1F1.", "...."]
+    assert parse_position(answer["position"]).mines == 2
+    bad = client.post("/api/import", json={"text": "4x3x2\nH1HH\n1F1X\nHHHH\n"})
+    assert bad.status_code == 400 and (bad.json()["line"], bad.json()["column"]) == (3, 4)
+    assert "unexpected character 'X'" in bad.json()["error"]
+
+    # a .mbf layout: what a player sees after clicking its first cell that shows 0
+    mbf = base64.b64encode(bytes([5, 4, 0, 2, 0, 0, 4, 3])).decode()
+    answer = client.post("/api/import", json={"mbf": mbf}).json()
+    assert answer["format"] == "mbf" and "opened at [2,0]" in answer["note"]
+    assert parse_position(answer["position"]).rows() == [".1000", "11000", "00011", "0001."]
+    bad = client.post("/api/import", json={"mbf": base64.b64encode(bytes([5, 4, 0, 1, 7, 0])).decode()})
+    assert bad.status_code == 400 and "off a board 5 wide" in bad.json()["error"]
+    assert client.post("/api/import", json={"mbf": "not base64!"}).status_code == 400
+    too_big = base64.b64encode(bytes([200, 200, 0, 0])).decode()  # 40,000 cells: past the server's limit
+    assert client.post("/api/import", json={"mbf": too_big}).status_code == 413
+
+
 def test_a_hard_position_gets_its_certain_cells_and_labelled_numbers(client):
     # the Expert lattice: proofs take about a second, exact counting about two; the
     # server's two-second analysis must still show what is proven, and say what is not exact

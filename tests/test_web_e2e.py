@@ -745,6 +745,33 @@ def test_guessing_marks_on_the_analysis_page(server, page, text, marks, words):
     assert not problems
 
 
+def test_other_tools_boards_import_on_the_analysis_page(server, page, tmp_path):
+    page, problems = page
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    # JSMinesweeper's text pasted into the box
+    page.fill("#text", "4x3x2\nH1HH\n1F1H\nHHHH\n")
+    page.click("#import")
+    page.wait_for_function("() => document.querySelector('#text').value.includes('mines: 2')")
+    wait_analysed(page)
+    assert board_state(page)[(2, 1)]["value"] == "1" and board_state(page)[(1, 1)]["value"] == "F"
+    assert page.input_value("#mines") == "2"
+    # a bad one says where
+    page.fill("#text", "4x3x2\nH1HH\n1F1X\nHHHH\n")
+    page.click("#import")
+    page.wait_for_selector("#text-error:not([hidden])")
+    assert "line 3:4" in page.inner_text("#text-error")
+    # Minesweeper Arbiter's board file, opened at its first cell showing 0
+    path = tmp_path / "board.mbf"
+    path.write_bytes(bytes([5, 4, 0, 2, 0, 0, 4, 3]))
+    page.set_input_files("#file", str(path))
+    page.wait_for_function("() => document.querySelector('#text').value.includes('opened at [2,0]')")
+    wait_analysed(page)
+    rows = ["".join(board_state(page)[(x, y)]["value"] for x in range(5)) for y in range(4)]
+    assert rows == [".1000", "11000", "00011", "0001."]
+    assert not problems
+
+
 def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     from mscsp.board import PRESETS
     from mscsp.play.policies import decide

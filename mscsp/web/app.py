@@ -11,6 +11,10 @@ POST     ``/api/parse``              ``{"position": text}``: the grid rows and t
                                      a located error
 POST     ``/api/analyse``            ``{"position": text, "solver", "use_total"}``: the
                                      ``mscsp solve --json`` record
+POST     ``/api/import``             ``{"text": JSMinesweeper's text}`` or ``{"mbf":
+                                     base64 of a .mbf board}``: the position in this
+                                     toolkit's text format, with ``format`` and ``note``
+                                     (see :mod:`mscsp.foreign`), or a located error
 POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
                                      board opened from a safe first click, as text
 POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_guess",
@@ -40,6 +44,8 @@ no board found) and 503 when an analysis did not finish within its deadline.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import time
 from pathlib import Path
@@ -58,6 +64,7 @@ from ..analysis.constraints import build_constraints
 from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
+from ..foreign import read_jsminesweeper, read_mbf
 from ..game import ActionKind, Game
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
@@ -272,6 +279,27 @@ class _Api:
         record = await self.analysis_record(text, solver, use_total, request)
         return _timed(record, started)
 
+    async def import_board(self, request: Request) -> Response:
+        """A board in another tool's format, as a position of this toolkit's text format."""
+        data = await self.body(request)
+        try:
+            if "mbf" in data:
+                try:
+                    raw = base64.b64decode(field_str(data, "mbf"), validate=True)
+                except binascii.Error:
+                    raise RequestError(400, "mbf must be the board file's bytes in base64") from None
+                layout = read_mbf(raw)
+                check_size(layout.geometry.width, layout.geometry.height, self.settings)
+                position, note = _opened_at_a_zero(layout)
+                kind = "mbf"
+            else:
+                position = read_jsminesweeper(field_str(data, "text"))
+                check_size(position.geometry.width, position.geometry.height, self.settings)
+                kind, note = "jsminesweeper", "read from JSMinesweeper's text"
+        except ParseError as exc:
+            raise RequestError(400, str(exc), {"line": exc.line, "column": exc.column}) from None
+        return JSONResponse({"position": format_position(position, [note]), "format": kind, "note": note})
+
     async def example(self, request: Request) -> Response:
         data = await self.body(request)
         width = field_int(data, "width", 1, self.settings.max_side)
@@ -401,6 +429,21 @@ class _Api:
         return JSONResponse(game_view(entry), status_code=201)
 
 
+def _opened_at_a_zero(layout) -> tuple:
+    """A full layout as a player would see it after clicking its first cell that shows 0
+    (in row order), which opens the area around it; all covered when none does. Returns
+    the position and a note saying which."""
+    g = layout.geometry
+    numbers = layout.numbers
+    zero = next((c for c in range(g.area) if g.mask[c] and not layout.mines[c] and numbers[c] == 0), None)
+    game = Game(layout)
+    if zero is None:
+        return game.position(), "a Minesweeper Board Format layout, no cell of which shows 0: all covered"
+    x, y = g.coords(zero)
+    game.reveal((x, y))
+    return game.position(), f"a Minesweeper Board Format layout, opened at [{x},{y}], its first cell showing 0"
+
+
 class _SecurityHeaders:
     """ASGI middleware: a strict content security policy (no outside scripts or styles) on every answer."""
 
@@ -484,6 +527,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/limits", api.limits),
         Route("/api/parse", api.parse, methods=["POST"]),
         Route("/api/analyse", api.analyse_position, methods=["POST"]),
+        Route("/api/import", api.import_board, methods=["POST"]),
         Route("/api/example", api.example, methods=["POST"]),
         Route("/api/games", api.new_game, methods=["POST"]),
         Route("/api/games/load", api.load, methods=["POST"]),

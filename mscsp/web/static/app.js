@@ -267,7 +267,35 @@ async function importText(text, before = boardEl.dataset.analysis) {
   }
 }
 
-$("import").addEventListener("click", () => importText($("text").value));
+// Other tools' boards: JSMinesweeper's text (a first line like 30x16x99) and Minesweeper
+// Arbiter's .mbf files are turned into this toolkit's text by the server, then imported.
+const JSMINESWEEPER_HEADER = /^\uFEFF?\s*\d+\s*x\s*\d+\s*x\s*\d+\s*$/i;
+
+async function importForeign(body, what) {
+  const error = $("text-error");
+  try {
+    const answer = await postJSON("/api/import", body);
+    await importText(answer.position);
+  } catch (err) {
+    error.textContent = `Cannot import ${what}: ${err.message}`;
+    error.hidden = false;
+  }
+}
+
+function importAny(text) {
+  if (JSMINESWEEPER_HEADER.test(text.split("\n", 1)[0])) return importForeign({ text }, "this JSMinesweeper board");
+  return importText(text);
+}
+
+/** The bytes of a file as base64, for JSON. */
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+$("import").addEventListener("click", () => importAny($("text").value));
 $("export").addEventListener("click", () => {
   $("text").value = positionText();
   $("text-error").hidden = true;
@@ -283,9 +311,13 @@ $("download").addEventListener("click", () => {
 $("file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (!file) return;
-  const text = await file.text();
-  $("text").value = text;
-  await importText(text);
+  if (/\.mbf$/i.test(file.name)) {
+    await importForeign({ mbf: await base64Of(file) }, `${file.name} (Minesweeper Board Format)`);
+  } else {
+    const text = await file.text();
+    $("text").value = text;
+    await importAny(text);
+  }
   e.target.value = "";
 });
 
