@@ -68,7 +68,8 @@ def expected_guesses(text: str, record: dict) -> dict | None:
     g = position.geometry
     xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
     found = guess_marks(Survey(position))
-    return {"dead": xy(found.dead), "unavoidable": None if found.unavoidable is None else list(map(xy, found.unavoidable)),
+    return {"dead": None if found.dead is None else xy(found.dead),
+            "unavoidable": None if found.unavoidable is None else list(map(xy, found.unavoidable)),
             "pseudo": None if found.pseudo is None else xy(found.pseudo), "complete": True}
 
 
@@ -481,10 +482,10 @@ def test_the_analysis_marks_dead_cells_fifties_and_pseudo_fifties(client):
     # a dead square walled at its open corner: [3,0] is a pseudo-50/50
     found = guesses("mines: 3\n01..\n12..\n..2.\n")
     assert found["pseudo"] == [[3, 0]] and found["unavoidable"] == []
-    # a proven safe cell may tell a set apart once opened: sets are sought only when none is left
-    # ([0,0] and [2,0] are dead all the same: their only neighbours are open or decided)
-    found = guesses("mines: 1\n.1..\n")
-    assert found["unavoidable"] is None and found["pseudo"] is None and found["dead"] == [[0, 0], [2, 0]]
+    # [0,0] and [2,0]: their only neighbour is the open 1, so each can show 0 only
+    assert guesses("mines: 1\n.1.\n")["dead"] == [[0, 0], [2, 0]]
+    # a proven safe cell may tell a set apart once opened: the marks are sought when a guess is due
+    assert guesses("mines: 1\n.1..\n") == {"dead": None, "unavoidable": None, "pseudo": None, "complete": True}
     assert guesses(".1..\n") is None  # no mine total: nothing exact to weigh
 
 

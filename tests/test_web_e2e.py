@@ -725,21 +725,23 @@ def import_position(page, text: str):
 
 @pytest.mark.parametrize(("text", "marks", "words"), [
     # a walled-off 50/50 under two 1s: each cell can show only 1 as well, but the set's mark wins
-    ("mines: 1\n11\n..\n", {(0, 1): "fifty", (1, 1): "fifty"}, "a 50/50 walled off"),
-    # a dead square walled at its open corner: [3,0] is a pseudo-50/50
-    ("mines: 3\n01..\n12..\n..2.\n", {(3, 0): "pseudo"}, "a pseudo-50/50"),
-    # [0,0] and [2,0]: their only neighbour is the open 1, so each can show 0 only
-    ("mines: 1\n.1..\n", {(0, 0): "dead", (2, 0): "dead"}, "dead: it can show one number only"),
+    ("mines: 1\n11\n..\n", {(0, 1): "fifty", (1, 1): "fifty"}, {(0, 1): "a 50/50 walled off"}),
+    # a dead square walled at its open corner: [3,0] is a pseudo-50/50, and four cells can
+    # show one number only
+    ("mines: 3\n01..\n12..\n..2.\n",
+     {(3, 0): "pseudo", (2, 1): "dead", (3, 1): "dead", (0, 2): "dead", (1, 2): "dead"},
+     {(3, 0): "a pseudo-50/50", (0, 2): "dead: it can show one number only"}),
+    # a cell is proven safe ([3,0]): it is opened before any guess, and nothing is marked
+    ("mines: 1\n.1..\n", {}, {}),
 ])
 def test_guessing_marks_on_the_analysis_page(server, page, text, marks, words):
     page, problems = page
     page.goto(f"{server}/")
     wait_analysed(page)
     import_position(page, text)
-    shown = marks_shown(page)
-    assert {k: v for k, v in shown.items() if v != "dead" or "dead" in marks.values()} == marks
-    x, y = next(iter(marks))
-    assert words in cell(page, x, y).get_attribute("title")
+    assert marks_shown(page) == marks
+    for (x, y), said in words.items():
+        assert said in cell(page, x, y).get_attribute("title")
     legend = page.inner_text(".legend")
     assert "dead" in legend and "50/50" in legend and "pseudo-50/50" in legend
     assert not problems

@@ -48,13 +48,14 @@ __all__ = ["GuessMarks", "guess_marks", "dead_cells"]
 class GuessMarks:
     """The cells :func:`guess_marks` found (flat indices, ascending).
 
-    ``unavoidable`` and ``pseudo`` are None while some covered cell is proven safe:
-    opening it may tell the layouts of a set apart, so they are sought only when
-    nothing is left to prove. ``complete`` is False when the time ran out before every
-    cell was checked for deadness (those found are dead all the same).
+    All three are None while some covered cell is proven safe: they are sought when
+    a guess is due, and opening that cell may tell the layouts of a set apart (a dead
+    cell would stay dead, but finding them costs a count or two per cell, so they are
+    left for when they matter). ``complete`` is False when the time ran out before
+    every cell was checked for deadness (those found are dead all the same).
     """
 
-    dead: list[int]
+    dead: list[int] | None
     unavoidable: list[tuple[int, ...]] | None
     pseudo: list[int] | None
     complete: bool = True
@@ -106,7 +107,7 @@ def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[int]
 
 def guess_marks(survey: Survey, *, time_limit: float | None = None) -> GuessMarks:
     """Dead cells, unavoidable sets and pseudo-50/50s of a position counted exactly
-    with its mine total.
+    with its mine total, when no cell is proven safe (else all None).
 
     Parameters
     ----------
@@ -124,8 +125,7 @@ def guess_marks(survey: Survey, *, time_limit: float | None = None) -> GuessMark
     probs = survey.probabilities
     undecided = {c for c, p in probs.cells.items() if p is not None and 0 < p < 1}
     if any(p == 0 for p in probs.cells.values()):
-        sets, pseudo = None, None
-    else:
-        sets, pseudo = unavoidable(survey, undecided), pseudo_fifties(survey)
+        return GuessMarks(None, None, None)
+    sets, pseudo = unavoidable(survey, undecided), pseudo_fifties(survey)
     dead, complete = dead_cells(survey, deadline)
     return GuessMarks(dead, sets, pseudo, complete)

@@ -47,9 +47,9 @@ def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, sta
     dict
         The ``mscsp solve --json`` record, and ``guesses``: the cells a strong player
         treats apart when guessing (:func:`~mscsp.play.marks.guess_marks`), as
-        ``{"dead": cells, "unavoidable": [cells, ...] or null, "pseudo": cells or
-        null, "complete": bool}``; null unless the counts are exact with the mine
-        total.
+        ``{"dead": cells, "unavoidable": [cells, ...], "pseudo": cells, "complete":
+        bool}``, the three lists null while a cell is proven safe (they are sought
+        when a guess is due); null unless the counts are exact with the mine total.
 
     Examples
     --------
@@ -76,7 +76,7 @@ def _guesses(position, record: dict, time_limit: float) -> dict | None:
     g = position.geometry
     xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
     found = guess_marks(Survey(position), time_limit=time_limit)
-    return {"dead": xy(found.dead),
+    return {"dead": None if found.dead is None else xy(found.dead),
             "unavoidable": None if found.unavoidable is None else [xy(cells) for cells in found.unavoidable],
             "pseudo": None if found.pseudo is None else xy(found.pseudo),
             "complete": found.complete}

@@ -201,7 +201,7 @@ export class Board {
    */
   showGuesses(guesses) {
     const at = ([x, y]) => this.cellAt(x, y);
-    for (const xy of guesses.dead) at(xy).dataset.mark = "dead";
+    for (const xy of guesses.dead || []) at(xy).dataset.mark = "dead";
     for (const xy of guesses.pseudo || []) at(xy).dataset.mark = "pseudo";
     for (const cells of guesses.unavoidable || []) {
       const what = cells.length === 2 ? "a 50/50" : `one of ${cells.length} cells`;
@@ -210,7 +210,7 @@ export class Board {
         this.mark([xy], "fifty", `${what} walled off, which no click elsewhere can tell apart: a guess among them is due sooner or later`);
       }
     }
-    for (const [x, y] of [...guesses.dead, ...(guesses.pseudo || [])]) {
+    for (const [x, y] of [...(guesses.dead || []), ...(guesses.pseudo || [])]) {
       const cell = this.cellAt(x, y);
       const note = MARK_NOTES[cell.dataset.mark];
       if (note && !(cell.dataset.note || "").includes(note)) this.mark([[x, y]], `mark-${cell.dataset.mark}`, note);

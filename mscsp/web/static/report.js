@@ -77,7 +77,7 @@ export function showReport(record, parts) {
     if (fifties) marks.push(count(fifties, "50/50", "50/50s"));
     if (walled) marks.push(count(walled, "larger walled-off set", "larger walled-off sets"));
     if (g.pseudo && g.pseudo.length) marks.push(count(g.pseudo.length, "pseudo-50/50", "pseudo-50/50s"));
-    if (g.dead.length) marks.push(count(g.dead.length, "dead cell", "dead cells") + (g.complete ? "" : " (not every cell checked in time)"));
+    if (g.dead && g.dead.length) marks.push(count(g.dead.length, "dead cell", "dead cells") + (g.complete ? "" : " (not every cell checked in time)"));
     if (marks.length) bits.push(marks.join(", "));
   }
   if (record.candidates && record.candidates.length) {
