@@ -4,7 +4,8 @@ The package is read as source (no module is imported): every ``import`` and
 ``from ... import`` statement, at the top of a module or inside a function, is an
 arrow from the importing module to the module it names. The wings, from the bottom:
 
-0. the model (boards, positions, rules, games, the text format, errors, statistics);
+0. the model (boards, positions, rules, games, the text format and other tools' formats,
+   errors, statistics);
 1. ``mscsp.analysis``: reads positions, never a layout (the play wing reaches it
    through its face, ``mscsp.analysis`` itself, alone);
 2. ``mscsp.reduction``: formulas and positions, built on the analysis;
@@ -31,7 +32,7 @@ from mscsp._moved import MOVED
 PACKAGE = Path(__file__).resolve().parent.parent / "mscsp"
 
 #: Top-level modules by wing; a new module must be given a place here.
-MODEL = {"__init__", "_moved", "board", "budget", "errors", "files", "game", "metrics", "odds", "position",
+MODEL = {"__init__", "_moved", "board", "budget", "errors", "files", "foreign", "game", "metrics", "odds", "position",
          "rules", "sampling", "stats", "textformat"}
 FACES = {"__main__", "cli", "paper", "report", "terminal"}
 WINGS = {"analysis": 1, "reduction": 2, "play": 3, "experiments": 4, "web": 4}
