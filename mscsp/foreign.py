@@ -49,7 +49,10 @@ __all__ = ["read_jsminesweeper", "read_mbf", "looks_like_jsminesweeper", "MAX_SI
 #: The longest side read (the formats allow more; nothing of that size is played).
 MAX_SIDE = 1000
 
-_HEADER = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*", re.IGNORECASE)
+# ASCII digits only: ``\d`` would also take other scripts' digits
+_HEADER = re.compile(r"\s*([0-9]+)\s*x\s*([0-9]+)\s*x\s*([0-9]+)\s*", re.IGNORECASE)
+#: Digits read of one header number (every count in range has fewer).
+_DIGITS = 9
 _CODES = {"F": Mark.FLAG, "M": Mark.FLAG, "O": Mark.FLAG, "I": Mark.FLAG, "H": Mark.COVERED, ".": Mark.COVERED,
           **{str(d): d for d in range(9)}}
 
@@ -93,6 +96,10 @@ def read_jsminesweeper(text: str, source: str | None = None) -> Position:
     header = _HEADER.fullmatch(lines[0])
     if header is None:
         fail(f"the first line must be WIDTHxHEIGHTxMINES, like 30x16x99, not {lines[0][:40]!r}", 1)
+    for k, v in enumerate(header.groups(), start=1):
+        if len(v) > _DIGITS:  # no board is that large, and int() of thousands of digits is refused
+            fail(f"{('the width', 'the height', 'the mine count')[k - 1]} has {len(v)} digits; no board is "
+                 "that large", 1, header.start(k) + 1)
     width, height, mines = (int(v) for v in header.groups())
     for name, side in (("width", width), ("height", height)):
         if not 1 <= side <= MAX_SIDE:

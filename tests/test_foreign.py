@@ -52,6 +52,8 @@ def test_every_kind_of_known_mine_is_a_flag(char):
     ("", 1, 1, "WIDTHxHEIGHTxMINES"),
     ("mines: 3\n...\n", 1, 1, "WIDTHxHEIGHTxMINES"),
     ("3x2\nHHH\nHHH\n", 1, 1, "WIDTHxHEIGHTxMINES"),
+    ("\u0663x2x1\nHHH\nHHH\n", 1, 1, "WIDTHxHEIGHTxMINES"),  # an Arabic-Indic 3 is no digit here
+    ("3x2x" + "9" * 5000 + "\nHHH\nHHH\n", 1, 5, "the mine count has 5000 digits"),
     ("0x2x0\n\n\n", 1, 1, "width must be 1"),
     ("3x1001x1\n", 1, 3, "height must be 1"),
     ("2x2x5\nHH\nHH\n", 1, 5, "do not fit on 4 cells"),
