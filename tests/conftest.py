@@ -51,3 +51,12 @@ def four_lattices() -> str:
     rows = [r for r in (POSITIONS / "lattice_expert.txt").read_text().splitlines()
             if r.strip() and not r.startswith("#") and ":" not in r]
     return "mines: 136\n" + "\n".join([r + r for r in rows] * 2) + "\n"
+
+
+def assert_located(error: Exception, source: str, line: int, column: int, fragment: str) -> None:
+    """A parse error names its source, line and column first, says ``fragment``, and
+    is one line (the command line prints it as it is)."""
+    message = str(error)
+    assert (error.line, error.column) == (line, column), message
+    assert fragment in message and message.startswith(f"{source}:{line}:{column}: ")
+    assert "\n" not in message

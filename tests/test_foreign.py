@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_located
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,9 +69,7 @@ def test_every_kind_of_known_mine_is_a_flag(char):
 def test_bad_jsminesweeper_text_is_one_located_message(text, line, column, words):
     with pytest.raises(ParseError) as caught:
         read_jsminesweeper(text, source="board.txt")
-    assert (caught.value.line, caught.value.column) == (line, column)
-    assert words in str(caught.value) and str(caught.value).startswith(f"board.txt:{line}:{column}: ")
-    assert "\n" not in str(caught.value)
+    assert_located(caught.value, "board.txt", line, column, words)
 
 
 def test_the_header_is_what_tells_the_formats_apart():

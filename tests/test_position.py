@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from conftest import POSITIONS
+from conftest import POSITIONS, assert_located
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,11 +76,7 @@ def test_cells_are_classified():
 def test_bad_input_is_located(text, line, column, fragment):
     with pytest.raises(ParseError) as err:
         parse_position(text, source="pos.txt")
-    e = err.value
-    assert (e.line, e.column) == (line, column), str(e)
-    assert fragment in str(e)
-    assert str(e).startswith(f"pos.txt:{line}:{column}: ")
-    assert "\n" not in str(e)
+    assert_located(err.value, "pos.txt", line, column, fragment)
 
 
 def test_windows_line_endings_and_trailing_spaces_are_fine():

@@ -246,7 +246,7 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
     """The optimal move over the layouts ``mines`` of ``cells`` (rows equally likely):
     a cell safe in all of them if there is one, else the best guess."""
     numbers = _numbers(position, cells, mines)
-    if not mines[0].sum() < len(cells):
+    if mines[0].sum() == len(cells):  # every layout fills every cell
         raise InputError("no covered cell can be clicked: every one is a mine")
     column, wins, states = _search(mines, numbers, deadline, node_limit)
     return Endgame(position, cells[column], len(mines), wins, states)

@@ -147,10 +147,9 @@ class _Part:
         self.solver = Solver(name=NATIVE_BACKEND if at_most else backend, bootstrap_with=clauses)
         for lits, k in at_most:
             self.solver.add_atmost(lits, k)
-        self.clause_count = len(clauses)
         # a conflict on a native constraint over thousands of cells learns a clause as
         # long, so even a few thousand of them can take seconds: every call is timed
-        self.timed = bool(at_most) or self.clause_count >= _TIMER_CLAUSES
+        self.timed = bool(at_most) or len(clauses) >= _TIMER_CLAUSES
         self.calls = 0
 
     # -- assumptions for the total --------------------------------------------------
