@@ -18,6 +18,7 @@ build with one line that says to run ``mscsp reproduce``.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import shutil
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from .errors import InputError, MscspError
 
-__all__ = ["Source", "Number", "SOURCES", "render", "read_table", "numbers", "numbers_tex", "tables",
+__all__ = ["Source", "Number", "SOURCES", "VERDICTS", "verdict", "render", "read_table", "numbers", "numbers_tex", "tables",
            "required_figures", "write_generated", "build_pdf", "TexMissing", "TEX_MISSING"]
 
 #: Exit status of ``mscsp paper`` when no TeX is installed (EX_UNAVAILABLE of sysexits.h):
@@ -84,6 +85,7 @@ SOURCES = [
     Source("first_click/maps.csv", ("board", "rule"),
            {"min": "pct1", "max": "pct1", "centre": "pct1", "min_x": "int", "min_y": "int", "best_x": "int",
             "best_y": "int", "kostka_min": "pct0", "kostka_max": "pct0"}),
+    Source("first_click/fit.csv", (), {"chi2": "dec2", "df": "int", "p": "dec2"}),
     Source("first_click_article/summary.csv", ("board", "rule"),
            {**_P4, "exact": "dec4", "delta": "signed4", "z": "signed2", "ci95_normal": "dec4", "n": "int"}),
     Source("completion/summary.csv", ("board", "rule", "click", "solver"), _PCT),
@@ -92,7 +94,8 @@ SOURCES = [
     Source("completion_article/summary.csv", ("board",),
            {"p": "dec3", "normal_halfwidth": "dec3", "low": "dec4", "high": "dec4", "n": "int", "k": "int"}),
     Source("winrate/summary.csv", ("board", "rule", "policy"),
-           {**_PCT, "mean_guesses": "dec2", "games_without_guess": "int", "published": "pctg"}),
+           {**_PCT, "mean_guesses": "dec2", "games_without_guess": "int", "record": "pctg",
+            "record_margin": "pp2"}),
     Source("winrate/optimum.csv", ("board", "mines", "rule"),
            {"layouts": "int", "optimum": "pct2", "least-p": "pct2", "+endgame": "pct2", "gap least-p": "pp2",
             "gap +progress": "pp2", "gap +lookahead": "pp2", "gap +fifty": "pp2", "gap +endgame": "pp2"}),
@@ -104,13 +107,70 @@ SOURCES = [
     Source("consistency/timings.csv", ("variables", "ratio"),
            {"mean_decide_s": "sig2", "max_decide_s": "sig2", "mean_direct_ms": "sig2", "mean_compile_s": "sig2"}),
     Source("noguess_cost/summary.csv", ("board", "method"),
-           {**_PCT, "mean_attempts": "sig3", "mean_perturbations": "sig3", "mean_3bv": "dec1",
-            "border_density_ratio": "dec2"}),
+           {**_PCT, "mean_attempts": "sig3", "se_attempts": "sig2", "mean_perturbations": "sig3",
+            "se_perturbations": "sig2", "mean_3bv": "dec1", "se_3bv": "dec1", "border_density_ratio": "dec3",
+            "border_ratio_low": "dec3", "border_ratio_high": "dec3"}),
     Source("noguess_cost/bias.csv", ("board",),
-           {"mean_3bv_retry": "dec1", "mean_3bv_perturb": "dec1", "ks_distance_3bv": "dec2",
-            "border_ratio_retry": "dec2", "border_ratio_perturb": "dec2"}),
+           {**{f"{stem}_{arm}{end}": style for stem, style in (("mean_3bv", "dec1"), ("border_ratio", "dec3"))
+               for arm in ("uniform", "retry", "perturb") for end in ("", "_low", "_high")},
+            **{f"boards_{arm}": "int" for arm in ("uniform", "retry", "perturb")},
+            "ks_distance_3bv": "dec3", "ks_p_3bv": "sig2"}),
     Source("noguess_cost/timings.csv", ("board", "method"), {"mean_s": "sig2", "median_s": "sig2", "p90_s": "sig2"}),
 ]
+
+#: Phrases the prose takes from the statistics rather than typing them: (file, row
+#: keys, column, style). ``vs-interval`` places the row's value of ``column`` against
+#: the row's 95% interval ``[low, high]`` (the measured rate against a record);
+#: ``vs-zero`` places zero against it (a paired difference); ``vs-alpha`` reads a
+#: p-value at the 5% level. Each is quoted as ``\\R{...}/verdict``.
+VERDICTS = [
+    ("winrate/summary.csv", ("board", "rule", "policy"), "record", "vs-interval"),
+    ("winrate/paired.csv", ("board", "rule", "policy", "against"), "diff", "vs-zero"),
+    ("first_click/fit.csv", (), "p", "vs-alpha"),
+]
+
+
+def verdict(row: dict, column: str, style: str) -> str:
+    """The words a row's statistics allow (see :data:`VERDICTS`).
+
+    Examples
+    --------
+    >>> verdict({"record": "0.41132", "low": "0.4037", "high": "0.4098"}, "record", "vs-interval")
+    'significantly below'
+    >>> verdict({"diff": "0.02", "low": "-0.01", "high": "0.05"}, "diff", "vs-zero")
+    'no significant difference'
+    >>> verdict({"p": "0.356"}, "p", "vs-alpha")
+    'no more than chance alone produces'
+    """
+    if style == "vs-alpha":
+        return "no more than chance alone produces" if float(row[column]) >= 0.05 else \
+            "more than chance alone produces at the 5\\% level"
+    low, high = float(row["low"]), float(row["high"])
+    if style == "vs-interval":
+        value = float(row[column])
+        return "significantly below" if value > high else "significantly above" if value < low else \
+            "indistinguishable from"
+    if style == "vs-zero":
+        return "a significant gain" if low > 0 else "a significant loss" if high < 0 else "no significant difference"
+    raise ValueError(f"unknown verdict style {style!r}")
+
+
+#: Results folders whose machine the paper names, from their ``run.json``.
+MACHINES = ["winrate", "noguess_cost", "consistency", "completion"]
+
+
+def machine(run: dict) -> str:
+    """The hardware and software of a run, as the paper names it.
+
+    Examples
+    --------
+    >>> machine({"processor": "AMD EPYC", "cpus": 2, "python": "3.11.7", "platform": "Linux-6.18-x86_64"})
+    'AMD EPYC, 2 CPUs, Linux, Python 3.11.7'
+    """
+    system = str(run.get("platform", "")).split("-")[0] or "unknown system"
+    return _tex(f"{run.get('processor') or 'unknown processor'}, {run.get('cpus')} CPUs, {system}, "
+                f"Python {run.get('python')}")
+
 
 #: Counts of rows, quoted as numbers: (key, file, row selector).
 COUNTS = [
@@ -146,8 +206,8 @@ def render(text: str, style: str) -> str:
     ('0.1545', '+0.0013', '\\\\ensuremath{-}0.0021')
     >>> render("200000", "int"), render("0.41132", "pctg"), render("0.543", "pct1"), render("0.0634", "sig2")
     ('200{,}000', '41.132\\\\%', '54.3\\\\%', '0.063')
-    >>> render("8019.15", "sig3"), render("13.885", "sig3")
-    ('8{,}019', '13.9')
+    >>> render("8019.15", "sig3"), render("13.885", "sig3"), render("1.2849e-05", "sig2")
+    ('8{,}019', '13.9', '\\\\ensuremath{1.3\\\\times 10^{-5}}')
     """
     value = float(text)
     if value in (float("inf"), float("-inf")):  # an expected wait with no success at all
@@ -168,7 +228,11 @@ def render(text: str, style: str) -> str:
     if kind == "sig" and abs(value) >= 10 ** (int(digits) - 1):
         return _minus(_group(str(round(value))))  # every whole digit counts: 8019, not 8020
     if kind == "sig":
-        return _minus(f"{float(f'{value:.{int(digits)}g}'):g}")
+        text = f"{float(f'{value:.{int(digits)}g}'):g}"
+        if "e" in text:  # a tiny p-value: 1.3e-05 is printed as 1.3 x 10^-5
+            mantissa, exponent = text.split("e")
+            return f"\\ensuremath{{{mantissa}\\times 10^{{{int(exponent)}}}}}"
+        return _minus(text)
     raise ValueError(f"unknown style {style!r}")
 
 
@@ -227,6 +291,20 @@ def numbers(results: Path = RESULTS) -> list[Number]:
                 if row[column] != "":
                     out.append(Number(f"{stem}/{_key_part(column)}", source.file, selector, column, style,
                                       render(row[column], style)))
+    for file, keys, column, style in VERDICTS:
+        for row in read_table(results, file):
+            if row.get(column, "") == "":
+                continue
+            selector = tuple((k, row[k]) for k in keys)
+            stem = "/".join([_prefix(file), *(_key_part(v) for _, v in selector)])
+            out.append(Number(f"{stem}/verdict", file, selector, column, style, verdict(row, column, style)))
+    for folder in MACHINES:
+        path = Path(results) / folder / "run.json"
+        try:
+            run = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise InputError(f"{path}: cannot read the run's record ({err}); run `mscsp reproduce`") from None
+        out.append(Number(f"machine/{folder}", f"{folder}/run.json", (), "machine", "machine", machine(run)))
     for key, file, selector in COUNTS:
         rows = read_table(results, file)
         count = sum(all(r.get(c) == v for c, v in selector) for r in rows)
@@ -355,7 +433,7 @@ def _winrate(results: Path) -> str:
     for r in rows:
         r["start"] = f"{r['rule']} ({r['click_x']},{r['click_y']})"
     return _pivot_table(rows, ["board", "start"], "policy", lambda r: render(r["p"], "pct1"), "ll",
-                        ("record", lambda r: render(r["published"], "pctg") if r["published"] else ""))
+                        ("record", lambda r: render(r["record"], "pctg") if r["record"] else ""))
 
 
 def _winrate_optimum(results: Path) -> str:
@@ -380,23 +458,42 @@ def _consistency(results: Path) -> str:
                     body)
 
 
+def _pm(row: dict, mean: str, se: str, style: str) -> str:
+    """A mean with its standard error, ``m $\\pm$ s`` (the mean alone without one, or
+    when every value was the same)."""
+    if not row.get(se) or float(row[se]) == 0:
+        return render(row[mean], style)
+    return f"{render(row[mean], style)} $\\pm$ {render(row[se], style)}"
+
+
+def _ratio(row: dict, column: str, low: str, high: str) -> str:
+    return f"{render(row[column], 'dec3')} [{render(row[low], 'dec3')}, {render(row[high], 'dec3')}]"
+
+
 def _noguess(results: Path) -> str:
     rows = read_table(results, "noguess_cost/summary.csv")
-    body = [[_tex(r["board"]), r["method"], f"{r['k']}/{r['n']}", render(r["mean_attempts"], "sig3"),
-             render(r["mean_perturbations"], "sig3"), render(r["mean_3bv"], "dec1"),
-             render(r["border_density_ratio"], "dec2")] for r in rows]
-    return _tabular("llrrrrr", ["board", "method", "made", "attempts", "perturbations", "3BV", "border ratio"],
+    body = [[_tex(r["board"]), r["method"], f"{render(r['k'], 'int')}/{render(r['n'], 'int')}",
+             _pm(r, "mean_attempts", "se_attempts", "sig2"), _pm(r, "mean_perturbations", "se_perturbations", "sig2"),
+             _pm(r, "mean_3bv", "se_3bv", "dec1"),
+             _ratio(r, "border_density_ratio", "border_ratio_low", "border_ratio_high")] for r in rows]
+    return _tabular("llrrrrc", ["board", "method", "made", "attempts", "perturbations", "3BV", "border ratio [95\\%]"],
                     body, _breaks(rows, "board"))
 
 
 def _noguess_bias(results: Path) -> str:
     rows = read_table(results, "noguess_cost/bias.csv")
-    body = [[_tex(r["board"]), f"{r['boards_retry']}/{r['boards_perturb']}",
-             f"{render(r['mean_3bv_retry'], 'dec1')} / {render(r['mean_3bv_perturb'], 'dec1')}",
-             render(r["ks_distance_3bv"], "dec2"),
-             f"{render(r['border_ratio_retry'], 'dec2')} / {render(r['border_ratio_perturb'], 'dec2')}"]
-            for r in rows]
-    return _tabular("lrccc", ["board", "boards", "mean 3BV", "KS distance", "border ratio"], body)
+    body, breaks = [], set()
+    for r in rows:
+        ks = f"{render(r['ks_distance_3bv'], 'dec3')} ($p = {render(r['ks_p_3bv'], 'sig2')}$)"
+        for arm in ("uniform", "retry", "perturb"):
+            body.append([_tex(r["board"]) if arm == "uniform" else "", arm, render(r[f"boards_{arm}"], "int"),
+                         f"{render(r[f'mean_3bv_{arm}'], 'dec1')} [{render(r[f'mean_3bv_{arm}_low'], 'dec1')}, "
+                         f"{render(r[f'mean_3bv_{arm}_high'], 'dec1')}]",
+                         ks if arm == "perturb" else "",
+                         _ratio(r, f"border_ratio_{arm}", f"border_ratio_{arm}_low", f"border_ratio_{arm}_high")])
+        breaks.add(len(body) - 1)
+    return _tabular("llrccc", ["board", "boards", "made", "mean 3BV [95\\%]", "KS distance to retry",
+                               "border ratio [95\\%]"], body, breaks)
 
 
 #: One generated table per results table: (file name in paper/generated/, writer).

@@ -9,6 +9,7 @@ rounding in the generator fails the test.
 from __future__ import annotations
 
 import csv
+import json
 import re
 import shutil
 import subprocess
@@ -77,7 +78,11 @@ def _expected(text: str, style: str) -> str:
     if style.startswith("sig"):
         if abs(x) >= 10 ** (d - 1):
             return grouped(round(x))
-        return signed(repr(float("%.*g" % (d, x))).removesuffix(".0"))
+        text = repr(float("%.*g" % (d, x))).removesuffix(".0")
+        if "e" in text:
+            mantissa, exponent = text.split("e")
+            return f"\\ensuremath{{{mantissa.removesuffix('.0')}\\times 10^{{{int(exponent)}}}}}"
+        return signed(text)
     raise AssertionError(f"unknown style {style}")
 
 
@@ -100,9 +105,35 @@ def test_every_macro_is_its_csv_cell(generated):
     defined = _definitions((generated / "numbers.tex").read_text(encoding="utf-8"))
     wrong = []
     for file, selector, column, style, key, tex in defined:
+        if style == "machine":
+            run = json.loads((RESULTS / file).read_text(encoding="utf-8"))
+            expected = (f"{run.get('processor') or 'unknown processor'}, {run['cpus']} CPUs, "
+                        f"{run['platform'].split('-')[0]}, Python {run['python']}")
+            if tex != re.sub(r"([%&#_])", r"\\\1", expected):
+                wrong.append(f"{key}: {tex!r} but {file} says {expected!r}")
+            continue
         rows = [r for r in _rows(file) if _match(r, selector)]
         if column == "#count":
             value = str(len(rows))
+        elif style.startswith("vs-"):
+            assert len(rows) == 1 and key.endswith("/verdict"), key
+            r = rows[0]
+            if style == "vs-alpha":
+                expected = "no more than chance alone produces" if float(r[column]) >= 0.05 else \
+                    "more than chance alone produces at the 5\\% level"
+                if tex != expected:
+                    wrong.append(f"{key}: {tex!r} but {file} has p = {r[column]}")
+                continue
+            low, high = float(r["low"]), float(r["high"])
+            at = float(r[column]) if style == "vs-interval" else 0.0
+            words = {"vs-interval": ("significantly above", "indistinguishable from", "significantly below"),
+                     "vs-zero": ("a significant loss", "no significant difference", "a significant gain")}[style]
+            # vs-interval: where the record lies against the interval; vs-zero: where the interval lies against 0
+            side = (0 if at < low else 2 if at > high else 1) if style == "vs-interval" else \
+                (0 if high < 0 else 2 if low > 0 else 1)
+            if tex != words[side]:
+                wrong.append(f"{key}: {tex!r} but {file} has {at} against [{low}, {high}]")
+            continue
         else:
             assert len(rows) == 1, f"{key}: {len(rows)} rows of {file} match {selector}"
             value = rows[0][column]
@@ -221,3 +252,50 @@ def test_the_pdf_builds_with_every_reference_resolved(generated):
     log = (work / "build" / "mscsp.log").read_text(encoding="utf-8", errors="replace")
     assert "undefined" not in log.lower() and "Overfull \\hbox" not in log, "see " + str(work / "build")
     assert "There were undefined" not in log and "Rerun to get" not in log
+
+
+#: The fields each entry type needs here (BibTeX's required fields, plus pages and
+#: volume for articles, and a way to find the rest).
+NEEDS = {
+    "article": {"author", "title", "journal", "volume", "pages", "year"},
+    "inproceedings": {"author", "title", "booktitle", "year"},
+    "book": {"author", "title", "publisher", "year"},
+    "techreport": {"author", "title", "institution", "number", "year"},
+    "mastersthesis": {"author", "title", "school", "year"},
+    "misc": {"title", "howpublished"},
+}
+
+
+def _bib() -> dict[str, tuple[str, set[str]]]:
+    text = (PAPER / "references.bib").read_text(encoding="utf-8")
+    entries = {}
+    for kind, key, body in re.findall(r"@(\w+)\{([^,]+),(.*?)\n\}", text, re.S):
+        entries[key] = (kind.lower(), set(re.findall(r"^\s*(\w+)\s*=", body, re.M)))
+    assert entries and len(entries) == text.count("\n@") + text.startswith("@")
+    return entries
+
+
+def test_every_bibliography_entry_has_the_fields_its_type_needs():
+    missing = []
+    for key, (kind, fields) in _bib().items():
+        assert kind in NEEDS, f"{key}: entry type {kind} has no rule here"
+        lacking = NEEDS[kind] - fields
+        if kind == "misc" and not fields & {"url", "year"}:
+            lacking.add("url or year")
+        if lacking:
+            missing.append(f"{key} ({kind}): {sorted(lacking)}")
+    assert not missing, "\n".join(missing)
+
+
+def test_every_citation_has_an_entry_and_every_entry_is_cited():
+    cited = {k.strip() for group in re.findall(r"\\cite[tp]?\{([^}]+)\}", TEX) for k in group.split(",")}
+    entries = set(_bib())
+    assert cited - entries == set() and entries - cited == set()
+
+
+def test_no_option_prints_with_a_single_dash():
+    # the T1 fonts join -- into an en dash outside verbatim text: options go through \\opt
+    body = re.sub(r"\\begin\{verbatim\}.*?\\end\{verbatim\}", "", TEX, flags=re.S)
+    joined = re.findall(r"\\(?:code|texttt)\{[^}]*--[^}]*\}", body)
+    assert not joined, joined
+    assert "\\newcommand{\\opt}[1]{\\texttt{-{}-#1}}" in TEX

@@ -116,21 +116,33 @@ def _figure(df: pd.DataFrame):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-    for ax, rule in zip(axes, RULES):
-        sub = df[(df["rule"] == rule) & (df["click"] == "centre")]
-        labels = [label for label, _, _ in SOLVERS]
-        width = 0.16
-        for i, label in enumerate(labels):
-            part = sub[sub["solver"] == label].set_index("board").loc[SIZES]
-            xs = np.arange(len(SIZES)) + (i - 2) * width
-            ax.bar(xs, part["p"], width, label=label,
-                   yerr=[part["p"] - part["low"], part["high"] - part["p"]], capsize=2)
-        ax.set_xticks(np.arange(len(SIZES)), SIZES)
-        ax.set_title(f"rule {rule}, centre click")
-        ax.set_ylim(0, 1)
-    axes[0].set_ylabel("share finished without a guess (Wilson 95%)")
-    axes[1].legend(fontsize=8)
+    clicks = [c for c in ("centre", "corner") if (df["click"] == c).any()]
+    fig, axes = plt.subplots(len(clicks), 2, figsize=(11, 3.4 * len(clicks) + 0.6), sharey=True, squeeze=False)
+    floor = 3e-4  # a log axis, so that Expert's rates of a few per thousand are seen; 0 is drawn at the floor
+    labels = [label for label, _, _ in SOLVERS]
+    width = 0.16
+    for row, click in enumerate(clicks):
+        for ax, rule in zip(axes[row], RULES):
+            sub = df[(df["rule"] == rule) & (df["click"] == click)]
+            for i, label in enumerate(labels):
+                part = sub[sub["solver"] == label].set_index("board").loc[SIZES]
+                xs = np.arange(len(SIZES)) + (i - 2) * width
+                p = np.maximum(part["p"].to_numpy(), floor)
+                low = np.maximum(part["low"].to_numpy(), floor)
+                ax.bar(xs, p - floor, width, bottom=floor, label=label, color=f"C{i}",
+                       yerr=[p - low, np.maximum(part["high"].to_numpy() - p, 0)], capsize=2)
+                for x, value in zip(xs, part["p"]):
+                    if value == 0:
+                        ax.text(x, floor * 1.15, "0", ha="center", va="bottom", fontsize=8)
+            ax.set_yscale("log")
+            ax.set_ylim(floor, 1.0)
+            ax.set_xticks(np.arange(len(SIZES)), SIZES, fontsize=10)
+            ax.set_title(f"rule {rule}, {click} click", fontsize=12)
+        axes[row][0].set_ylabel("share finished (log scale)", fontsize=10)
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=len(labels), fontsize=10, frameon=False)
+    fig.suptitle("Boards finished without a guess, by solver (Wilson 95% intervals)", fontsize=12)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 

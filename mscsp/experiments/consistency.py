@@ -122,11 +122,11 @@ def _figure(df: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for n, part in df.groupby("variables"):
         ax.errorbar(part["ratio"], part["p"], yerr=[part["p"] - part["low"], part["high"] - part["p"]],
-                    marker="o", capsize=3, label=f"n = {n}")
+                    marker="o", capsize=3, label=f"{n} variables")
     ax.axvline(4.26, color="grey", linestyle=":", label="threshold 4.26")
     ax.set_xlabel("clauses / variables")
     ax.set_ylabel("share satisfiable (Wilson 95%)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
     return fig
 
 
@@ -150,7 +150,7 @@ def _timing_figure(timing: pd.DataFrame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = experiment_parser(NAME, __doc__, samples=10, seed=42, quick=2)
+    parser = experiment_parser(NAME, __doc__, samples=100, seed=42, quick=2)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = Path(args.out)

@@ -141,11 +141,21 @@ def _maps(extra_boards: dict[str, Spec]) -> tuple[pd.DataFrame, dict]:
                 "kostka_min": kostka[0], "kostka_max": kostka[1],
             })
             im = ax.imshow(values, cmap="viridis", vmin=0, vmax=max(0.6, values.max()))
-            ax.set_title(f"{size} {spec.width}x{spec.height}/{spec.mines}, {rule}", fontsize=9)
-            ax.set_xticks([])
-            ax.set_yticks([])
-            ax.plot([bx], [by], marker="*", color="white", markersize=8)
-        fig.colorbar(im, ax=axes, shrink=0.8, label="P(first click opens)")
+            ax.set_title(f"{rule} rule", fontsize=12)
+            step = 5 if max(g.width, g.height) > 10 else 2
+            ax.set_xticks(range(0, g.width, step))
+            ax.set_yticks(range(0, g.height, step))
+            ax.tick_params(labelsize=9)
+            ax.set_xlabel("column x", fontsize=10)
+            # every cell that shares the best odds is starred, not the first of a tie
+            ties = [xy for xy in m if m[xy] == m[best_cell]]
+            ax.plot([x for x, _ in ties], [y for _, y in ties], linestyle="none", marker="*", color="white",
+                    markeredgecolor="black", markeredgewidth=0.5, markersize=11)
+        axes[0].set_ylabel("row y", fontsize=10)
+        fig.suptitle(f"{size} {spec.width}\u00d7{spec.height}, {spec.mines} mines: chance that the first click "
+                     "opens a region (\u2605 the best cells)", fontsize=12)
+        bar = fig.colorbar(im, ax=axes, shrink=0.8)
+        bar.set_label("P(first click opens)", fontsize=10)
         figures[f"opening_map_{size}"] = fig
     return pd.DataFrame(rows), figures
 
@@ -227,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(markdown_table(df, columns=cols), end="")
     print(f"goodness of fit: chi2 = {chi2:.2f}, df = {len(df)}, p = {gof:.3f}")
-    finish(out, NAME, args, {"summary": df, "maps": maps}, "\n".join(md), started, figures,
+    fit = pd.DataFrame([{"rows": len(df), "chi2": chi2, "df": len(df), "p": gof,
+                         "covered": int(df["covers_exact"].sum()), "max_abs_z": float(df["z"].abs().max())}])
+    finish(out, NAME, args, {"summary": df, "maps": maps, "fit": fit}, "\n".join(md), started, figures,
            extra={"goodness_of_fit": {"chi2": chi2, "df": len(df), "p": gof}})
     return 0
 

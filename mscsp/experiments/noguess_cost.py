@@ -10,8 +10,18 @@ the share generated within the time limit (Wilson 95%), seconds per accepted boa
 Perturbation changes the distribution of boards. On sizes where retries are cheap
 enough to sample the uniform distribution, the experiment compares the two: the
 per-cell mine frequency maps (figure) and the distribution of 3BV
-(:func:`mscsp.metrics.bbbv`) — mean, quartiles and the two-sample Kolmogorov–Smirnov
-distance — and the mine density on the border against the interior.
+(:func:`mscsp.metrics.bbbv`) — mean with its interval, median and the two-sample
+Kolmogorov–Smirnov distance with its p-value — and the mine density on the border
+against the interior. Beside them, boards drawn by the first-click rule alone
+(``uniform``, the boards retry draws before it verifies one) are the baseline of
+both measures.
+
+The border measure leaves out the cells the first-click rule keeps free of mines
+(the click and its neighbours): they are neither border nor interior. It is the
+mean mine density of the remaining border cells over that of the remaining interior
+cells, with a 95% interval from the per-board border mine counts (the mine total is
+fixed, so the ratio is an increasing function of their mean). Boards with mines
+spread uniformly over the cells the rule allows score exactly 1 in expectation.
 
     python experiments/noguess_cost.py --samples 200 --seed 42 --jobs 2 --out results/noguess_cost
 """
@@ -28,6 +38,8 @@ from ..board import Spec
 from ..errors import GenerationError
 from ..metrics import bbbv
 from ..play.noguess import generate_no_guess
+from ..rules import FirstClickRule, generate
+from ..stats import ks_two_sample, mean_interval
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
 from .runner import Chunk, Unit, sample_seeds
@@ -49,36 +61,101 @@ ROWS = [
 KEYS = ["board", "method"]
 TIMING = ["mean_s", "median_s", "p90_s"]
 QUICK_ROWS = [("beginner", Spec(9, 9, 10), ("retry", "perturb"), 1.0, 30.0)]
+#: The rule every board here is made under; its forced-empty cells leave the border measure.
+RULE = FirstClickRule.OPENING
+#: Baseline boards per board size, as a multiple of --samples: they cost almost nothing,
+#: and a tight baseline shows the border measure reads 1 on uniform boards.
+UNIFORM_SHARE = 5.0
+
+
+def _click(spec: Spec) -> tuple[int, int]:
+    return spec.width // 2, spec.height // 2
+
+
+def border_cells(spec: Spec, click: tuple[int, int], rule: FirstClickRule = RULE) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean masks (flat) of the border and interior cells that the border measure
+    weighs: every cell but those ``rule`` keeps free of mines for ``click``.
+
+    Examples
+    --------
+    >>> border, inner = border_cells(Spec(9, 9, 10), (4, 4))
+    >>> int(border.sum()), int(inner.sum())  # 32 border cells; 49 inside, less the 3x3 opening
+    (32, 40)
+    """
+    geometry = spec.geometry
+    grid = np.zeros((spec.height, spec.width), dtype=bool)
+    grid[0, :] = grid[-1, :] = grid[:, 0] = grid[:, -1] = True
+    border = grid.ravel()
+    allowed = np.ones(spec.width * spec.height, dtype=bool)
+    allowed[list(rule.excluded(geometry, geometry.cell(click)))] = False
+    return border & allowed, ~border & allowed
+
+
+def border_ratio(border_mines: list[int], spec: Spec, click: tuple[int, int],
+                 rule: FirstClickRule = RULE) -> tuple[float, float, float]:
+    """The border density ratio of boards with ``border_mines[i]`` mines on the
+    weighed border cells (see :func:`border_cells`), with its 95% interval:
+    ``(ratio, low, high)``.
+
+    Every board has ``spec.mines`` mines, all on weighed cells, so the interior of
+    board ``i`` holds ``spec.mines - border_mines[i]``; the ratio
+    ``(b / B) / ((M - b) / I)`` increases with the mean ``b``, and the interval is the
+    mean's normal interval carried through it.
+
+    Examples
+    --------
+    >>> spec = Spec(9, 9, 10)  # 32 border cells and 40 interior cells are weighed
+    >>> border_ratio([4, 5, 4, 5], spec, (4, 4))[0] == (4.5 / 32) / (5.5 / 40)
+    True
+    """
+    border, inner = border_cells(spec, click, rule)
+    nb, ni = int(border.sum()), int(inner.sum())
+    if not nb or not ni:
+        raise ValueError(f"a {spec.width}x{spec.height} board with a click at {list(click)} leaves no "
+                         f"{'border' if not nb else 'interior'} cell to weigh")
+
+    def ratio(b: float) -> float:
+        b = min(max(b, 0.0), float(spec.mines))
+        return float("inf") if b >= spec.mines else (b / nb) / ((spec.mines - b) / ni)
+
+    mean, low, high = mean_interval(border_mines)
+    return ratio(mean), ratio(low), ratio(high)
 
 
 def _work(chunk: Chunk) -> dict:
     p = chunk.params
     spec = Spec(**p["spec"])
-    click = (spec.width // 2, spec.height // 2)
-    seconds, attempts, perturbations, values, failures = [], [], [], [], 0
+    click = _click(spec)
+    border, _ = border_cells(spec, click)
+    seconds, attempts, perturbations, values, borders, failures = [], [], [], [], [], 0
     mine_sum = np.zeros(spec.width * spec.height, dtype=np.int64)
     for ss in sample_seeds(chunk):
         started = time.perf_counter()
-        try:
-            b = generate_no_guess(spec, "opening", click, np.random.default_rng(ss), method=p["method"],
-                                  time_limit=p["limit"])
-        except GenerationError:
-            failures += 1
-            continue
+        rng = np.random.default_rng(ss)
+        if p["method"] == "uniform":
+            layout, tries, moved = generate(spec, RULE, click, rng).layout, 1, 0
+        else:
+            try:
+                b = generate_no_guess(spec, RULE, click, rng, method=p["method"], time_limit=p["limit"])
+            except GenerationError:
+                failures += 1
+                continue
+            layout, tries, moved = b.layout, b.attempts, b.perturbations
         seconds.append(time.perf_counter() - started)
-        attempts.append(b.attempts)
-        perturbations.append(b.perturbations)
-        values.append(bbbv(b.layout))
-        mine_sum += b.layout.mines
+        attempts.append(tries)
+        perturbations.append(moved)
+        values.append(bbbv(layout))
+        borders.append(int(layout.mines[border].sum()))
+        mine_sum += layout.mines
     return {"seconds": seconds, "attempts": attempts, "perturbations": perturbations, "bbbv": values,
-            "failures": failures, "mines": mine_sum.tolist()}
+            "border": borders, "failures": failures, "mines": mine_sum.tolist()}
 
 
 def _combine(parts: list[dict]) -> dict:
-    out = {"seconds": [], "attempts": [], "perturbations": [], "bbbv": [], "failures": 0}
+    out = {"seconds": [], "attempts": [], "perturbations": [], "bbbv": [], "border": [], "failures": 0}
     mines = None
     for p in parts:
-        for key in ("seconds", "attempts", "perturbations", "bbbv"):
+        for key in ("seconds", "attempts", "perturbations", "bbbv", "border"):
             out[key] += p[key]
         out["failures"] += p["failures"]
         mines = np.array(p["mines"]) if mines is None else mines + np.array(p["mines"])
@@ -92,65 +169,72 @@ def _units(samples: int, rows) -> list[Unit]:
         for method in methods:
             units.append(Unit(f"{label}/{method}", {"label": label, "spec": spec.__dict__, "method": method,
                                                     "limit": limit}, max(1, round(samples * share))))
+    # a baseline beside every size on which the two methods are compared
+    methods: dict[str, set[str]] = {}
+    specs: dict[str, Spec] = {}
+    for label, spec, ms, *_ in rows:
+        methods.setdefault(label, set()).update(ms)
+        specs[label] = spec
+    for label, ms in methods.items():
+        if {"retry", "perturb"} <= ms:
+            units.append(Unit(f"{label}/uniform", {"label": label, "spec": specs[label].__dict__,
+                                                   "method": "uniform", "limit": None},
+                              max(1, round(samples * UNIFORM_SHARE))))
     return units
 
 
-def _ks(a: list[int], b: list[int]) -> float:
-    """Two-sample Kolmogorov–Smirnov distance between two samples."""
-    if not a or not b:
-        return float("nan")
-    grid = np.union1d(a, b)
-    fa = np.searchsorted(np.sort(a), grid, side="right") / len(a)
-    fb = np.searchsorted(np.sort(b), grid, side="right") / len(b)
-    return float(np.abs(fa - fb).max())
-
-
-def _border_ratio(mines: np.ndarray, spec: Spec, boards: int) -> float:
-    grid = mines.reshape(spec.height, spec.width) / max(boards, 1)
-    border = np.zeros_like(grid, dtype=bool)
-    border[0, :] = border[-1, :] = border[:, 0] = border[:, -1] = True
-    inner = grid[~border]
-    return float(grid[border].mean() / inner.mean()) if inner.mean() > 0 else float("nan")
+def _se(values: list) -> float | None:
+    """Standard error of a mean (None for fewer than two values)."""
+    if len(values) < 2:
+        return None
+    return float(np.std(values, ddof=1) / np.sqrt(len(values)))
 
 
 def _tables(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     rows = []
     for unit, t in zip(units, totals):
+        if unit.params["method"] == "uniform":
+            continue  # a baseline for the comparison, not a way to make no-guess boards
         spec = Spec(**unit.params["spec"])
         k = len(t["seconds"])
         n = k + t["failures"]
         secs = np.array(t["seconds"]) if k else np.array([np.nan])
+        ratio = border_ratio(t["border"], spec, _click(spec)) if k else (None, None, None)
         rows.append(summary_row(
-            unit.params["label"], spec, "opening", (spec.width // 2, spec.height // 2), n, k, solver="sat+total",
+            unit.params["label"], spec, RULE.value, _click(spec), n, k, solver="sat+total",
             method=unit.params["method"], time_limit_s=unit.params["limit"],
             mean_s=float(np.nanmean(secs)), median_s=float(np.nanmedian(secs)),
             p90_s=float(np.nanpercentile(secs, 90)),
             mean_attempts=float(np.mean(t["attempts"])) if k else None,
+            se_attempts=_se(t["attempts"]),
             mean_perturbations=float(np.mean(t["perturbations"])) if k else None,
+            se_perturbations=_se(t["perturbations"]),
             mean_3bv=float(np.mean(t["bbbv"])) if k else None,
-            border_density_ratio=_border_ratio(t["mines"], spec, k) if k else None,
+            se_3bv=_se(t["bbbv"]),
+            border_density_ratio=ratio[0], border_ratio_low=ratio[1], border_ratio_high=ratio[2],
         ))
     summary = pd.DataFrame(rows)
     bias = []
-    by_key = {(u.params["label"], u.params["method"]): t for u, t in zip(units, totals)}
-    for (label, method), t in by_key.items():
-        if method != "perturb" or (label, "retry") not in by_key:
+    by_key = {(u.params["label"], u.params["method"]): (u, t) for u, t in zip(units, totals)}
+    for (label, method), (unit, t) in by_key.items():
+        if method != "uniform":
             continue
-        r = by_key[(label, "retry")]
-        if not r["bbbv"] or not t["bbbv"]:
+        spec = Spec(**unit.params["spec"])
+        arms = {m: by_key[(label, m)][1] for m in ("uniform", "retry", "perturb")}
+        if not all(a["bbbv"] for a in arms.values()):
             continue
-        bias.append({
-            "board": label, "boards_retry": len(r["bbbv"]), "boards_perturb": len(t["bbbv"]),
-            "mean_3bv_retry": float(np.mean(r["bbbv"])), "mean_3bv_perturb": float(np.mean(t["bbbv"])),
-            "median_3bv_retry": float(np.median(r["bbbv"])), "median_3bv_perturb": float(np.median(t["bbbv"])),
-            "ks_distance_3bv": _ks(r["bbbv"], t["bbbv"]),
-            "border_ratio_retry": _border_ratio(r["mines"], Spec(**next(u.params["spec"] for u in units
-                                                                      if u.params["label"] == label)),
-                                                len(r["bbbv"])),
-            "border_ratio_perturb": _border_ratio(t["mines"], Spec(**next(u.params["spec"] for u in units
-                                                                        if u.params["label"] == label)),
-                                                  len(t["bbbv"])),
-        })
+        row = {"board": label}
+        for m, a in arms.items():
+            row[f"boards_{m}"] = len(a["bbbv"])
+        for m, a in arms.items():
+            row[f"mean_3bv_{m}"], row[f"mean_3bv_{m}_low"], row[f"mean_3bv_{m}_high"] = mean_interval(a["bbbv"])
+        row["median_3bv_retry"] = float(np.median(arms["retry"]["bbbv"]))
+        row["median_3bv_perturb"] = float(np.median(arms["perturb"]["bbbv"]))
+        row["ks_distance_3bv"], row["ks_p_3bv"] = ks_two_sample(arms["retry"]["bbbv"], arms["perturb"]["bbbv"])
+        for m, a in arms.items():
+            row[f"border_ratio_{m}"], row[f"border_ratio_{m}_low"], row[f"border_ratio_{m}_high"] = \
+                border_ratio(a["border"], spec, _click(spec))
+        bias.append(row)
     return summary, pd.DataFrame(bias)
 
 
@@ -160,25 +244,34 @@ def _figure(units: list[Unit], totals: list[dict]):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pairs = [(u, t) for u, t in zip(units, totals) if u.params["label"] in ("expert", "beginner", "intermediate")
-             and t["seconds"]]
-    labels = sorted({u.params["label"] for u, _ in pairs}, key=["beginner", "intermediate", "expert"].index)
-    fig, axes = plt.subplots(len(labels), 2, figsize=(10, 2.8 * len(labels)), squeeze=False)
+    labels = [lab for lab in ("beginner", "intermediate", "expert")
+              if any(u.params["label"] == lab for u in units)]
+    methods = ("uniform", "retry", "perturb")
+    found = {(u.params["label"], u.params["method"]): (u, t) for u, t in zip(units, totals) if t["seconds"]}
+    freqs = {}
+    for key, (u, t) in found.items():
+        if key[0] in labels:
+            spec = Spec(**u.params["spec"])
+            freqs[key] = t["mines"].reshape(spec.height, spec.width) / len(t["seconds"])
+    # one colour scale for every panel, so that panels can be compared by eye
+    top = max([0.35, *(float(f.max()) for f in freqs.values())])
+    fig, axes = plt.subplots(len(labels), 3, figsize=(10, 1.2 + 2.4 * len(labels)), squeeze=False,
+                             layout="constrained")
+    image = None
     for row, label in enumerate(labels):
-        for col, method in enumerate(("retry", "perturb")):
+        for col, method in enumerate(methods):
             ax = axes[row][col]
-            match = [(u, t) for u, t in pairs if u.params["label"] == label and u.params["method"] == method]
-            if not match:
+            if (label, method) not in freqs:
                 ax.axis("off")
                 continue
-            u, t = match[0]
-            spec = Spec(**u.params["spec"])
-            freq = t["mines"].reshape(spec.height, spec.width) / len(t["seconds"])
-            im = ax.imshow(freq, cmap="magma", vmin=0, vmax=max(0.35, float(freq.max())))
-            ax.set_title(f"{label}, {method}: mine frequency ({len(t['seconds'])} boards)", fontsize=9)
+            image = ax.imshow(freqs[(label, method)], cmap="magma", vmin=0, vmax=top)
+            n = len(found[(label, method)][1]["seconds"])
+            ax.set_title(f"{label}, {method} ({n:,} boards)", fontsize=11)
             ax.set_xticks([])
             ax.set_yticks([])
-            fig.colorbar(im, ax=ax, shrink=0.8)
+    if image is not None:
+        bar = fig.colorbar(image, ax=axes, shrink=0.8, label="share of boards with a mine on the cell")
+        bar.ax.tick_params(labelsize=10)
     return fig
 
 
@@ -192,19 +285,24 @@ def main(argv: list[str] | None = None) -> int:
     totals = [_combine(p) for p in parts]
     summary, bias = _tables(units, totals)
     summary, timing = split_timings(summary, KEYS, TIMING)
-    cols = ["board", "method", "n", "k", "p", "low", "high", "mean_attempts", "mean_perturbations", "mean_3bv",
-            "border_density_ratio"]
+    cols = ["board", "method", "n", "k", "p", "low", "high", "mean_attempts", "se_attempts", "mean_perturbations",
+            "se_perturbations", "mean_3bv", "se_3bv", "border_density_ratio", "border_ratio_low", "border_ratio_high"]
     md = "\n".join([
         "# No-guess generation: retries against perturbation\n",
         f"Per row up to {args.samples} boards (seed {args.seed}; fewer where retries are slow), opening at the "
         "centre, guarantee: complete deduction with the mine total. `p` is the share generated within "
         "`time_limit_s` per board (Wilson 95% in `low`/`high`). "
-        "`border_density_ratio`: mine frequency on the border cells over that of the interior "
-        "(about 1 for uniform boards).\n",
+        "`se_*` are standard errors of the means. `border_density_ratio`: mean mine density on the border "
+        "cells over that of the interior cells, both without the cells the first-click rule keeps free "
+        "(the click and its neighbours), with its 95% interval (`border_ratio_low`/`_high`); 1 in "
+        "expectation for boards whose mines are spread uniformly.\n",
         markdown_table(summary, columns=cols, digits=3),
         "\n## What perturbation does to the boards\n",
         "Retry boards are exactly uniform over the no-guess boards; perturbation is compared with them. "
-        "`ks_distance_3bv` is the two-sample Kolmogorov–Smirnov distance between the 3BV distributions.\n",
+        "`uniform` boards are drawn by the first-click rule alone (what retry draws before one verifies), "
+        "the baseline of both measures. Means carry 95% intervals (`_low`/`_high`). `ks_distance_3bv` is the "
+        "two-sample Kolmogorov–Smirnov distance between the retry and perturbation 3BV distributions, "
+        "`ks_p_3bv` its asymptotic p-value (conservative: 3BV values tie).\n",
         markdown_table(bias, digits=3) if len(bias) else "(no pair of methods on the same board)\n",
     ])
     timing_md = "\n".join([

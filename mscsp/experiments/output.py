@@ -173,12 +173,26 @@ def provenance(argv: list[str] | None = None) -> dict:
         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "processor": _processor(),
         "cpus": os.cpu_count(),
         "packages": versions,
         "git": _git_revision(),
         # which play loop verifies boards: the compiled one, or the Python reference
         "play_loop": "compiled" if fastplay.available() else "python",
     }
+
+
+def _processor() -> str:
+    """The processor's model name, so that timings can be read with the hardware
+    (``/proc/cpuinfo`` on Linux; :func:`platform.processor` elsewhere)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown processor"
 
 
 def _write(path: Path, data: str | bytes) -> None:

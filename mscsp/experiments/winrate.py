@@ -8,11 +8,17 @@ from the position alone. The ablation table plays every rung of the ladder
 boards (a board's seed depends on its start and number, not on the policy), for
 Beginner, Intermediate and Expert with two starts:
 
-- ``opening`` rule, click at (3,3): the modern start of the strongest published
-  player, David Hill's JSMinesweeper (54.3% on Expert; 97.06% and 89.18% on
-  Beginner and Intermediate with an opening start);
-- ``safe`` rule, click in the corner (0,0): the classic start (41.132% on Expert
-  for that player, ten batches of a million games).
+- ``opening`` rule, click at (3,3): the modern start, on which the strongest
+  published player, David Hill's Java solver (github.com/DavidNHill/Minesweeper),
+  wins 54.3% of Expert games (as JSMinesweeper's README reports it, at commit
+  d8ff392);
+- ``safe`` rule, click in the corner (0,0): the classic start, on which the same
+  solver wins 41.132% ± 0.03% of Expert games (ten batches of a million games,
+  Hill's comment of 2025-05-05 in JSMinesweeper issue #38).
+
+No figure for Beginner or Intermediate has been published with its start; the
+``record`` column is empty there (``benchmarks/players.py`` measures Hill's solvers
+on every start side by side with this player).
 
 Rows give the share of games won with its Wilson 95% interval, the mean number of
 guesses (clicks without proof after the first), and the time per game and per guess
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -56,9 +63,26 @@ SIZES = ["beginner", "intermediate", "expert"]
 STARTS = [(rule, FirstClickRule.parse(rule).first_click(PRESETS["beginner"].geometry)) for rule in ("opening", "safe")]
 POLICIES = [p.value for p in Policy]
 BEST = Policy.ENDGAME.value
-#: The strongest published player on the same starts (JSMinesweeper's README).
-PUBLISHED = {("expert", "opening"): 0.543, ("expert", "safe"): 0.41132,
-             ("beginner", "opening"): 0.9706, ("intermediate", "opening"): 0.8918}
+
+
+@dataclass(frozen=True)
+class Record:
+    """A published win rate of another player on one start, and where it is published."""
+
+    rate: float
+    player: str
+    source: str
+    #: The published margin of error, where one was given (a proportion).
+    margin: float | None = None
+
+
+#: The strongest published player's win rates on the same starts, each with its source.
+RECORDS = {
+    ("expert", "opening"): Record(0.543, "Hill's Java solver",
+                                  "JSMinesweeper README (github.com/DavidNHill/JSMinesweeper, commit d8ff392)"),
+    ("expert", "safe"): Record(0.41132, "Hill's Java solver",
+                               "JSMinesweeper issue #38, 2025-05-05: 10 batches of 10^6 games", 0.0003),
+}
 #: Small boards whose every layout is played: (width, height, mines, rule), first click in the corner.
 #: New boards go at the end, so the finished chunks of the others are reused by ``--resume``.
 SMALL = [(4, 4, 3, "safe"), (4, 4, 4, "safe"), (4, 4, 4, "opening"), (5, 5, 4, "opening"),
@@ -68,6 +92,11 @@ HEADLINE = 100_000
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
+
+
+def _record(size: str, rule: str, field: str):
+    record = RECORDS.get((size, rule))
+    return None if record is None else getattr(record, field)
 
 
 def _board_seeds(chunk: Chunk) -> list[np.random.SeedSequence]:
@@ -147,7 +176,9 @@ def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataF
         rows.append(summary_row(
             p["size"], spec, p["rule"], (x, y), n, k, policy=p["policy"],
             mean_guesses=t["guesses"] / n, games_without_guess=t["guess_histogram"][0],
-            published=PUBLISHED.get((p["size"], p["rule"])),
+            record=_record(p["size"], p["rule"], "rate"), record_player=_record(p["size"], p["rule"], "player"),
+            record_source=_record(p["size"], p["rule"], "source"),
+            record_margin=_record(p["size"], p["rule"], "margin"),
             ms_per_game=1e3 * t["seconds"] / n,
             ms_per_guess=1e3 * t["guess_seconds"] / t["guesses"] if t["guesses"] else None,
         ))
@@ -182,23 +213,28 @@ def _figure(df: pd.DataFrame):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    fig, axes = plt.subplots(1, len(SIZES), figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, len(SIZES), figsize=(12, 4.2))
     for ax, size in zip(axes, SIZES):
         for j, (rule, _) in enumerate(STARTS):
             part = df[(df["board"] == size) & (df["rule"] == rule)]
             xs = np.arange(len(part)) + (j - 0.5) * 0.3
             ax.errorbar(xs, 100 * part["p"], yerr=[100 * (part["p"] - part["low"]), 100 * (part["high"] - part["p"])],
                         fmt="o", capsize=3, label=f"{rule} start")
-            record = PUBLISHED.get((size, rule))
+            record = RECORDS.get((size, rule))
             if record is not None:
-                ax.axhline(100 * record, color=f"C{j}", linestyle="--", linewidth=0.8)
-        ax.set_xticks(np.arange(len(POLICIES)), POLICIES, rotation=30, fontsize=8)
-        ax.set_title(size)
-        ax.set_ylabel("games won (%)")
-    axes[0].legend(fontsize=8, loc="lower right")
-    fig.suptitle("Win rate along the policy ladder (dashed: best published player on that start)", fontsize=10)
-    fig.tight_layout()
+                ax.axhline(100 * record.rate, color=f"C{j}", linestyle="--", linewidth=0.8)
+        ax.set_xticks(np.arange(len(POLICIES)), POLICIES, rotation=30, fontsize=10)
+        ax.set_title(size, fontsize=12)
+        ax.set_ylabel("games won (%)", fontsize=10)
+    # the legend goes below the panels, where it hides no marker
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=0.8))
+    labels.append("Hill's published record on that start")
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=10, frameon=False)
+    fig.suptitle("Win rate along the policy ladder (Wilson 95% intervals)", fontsize=12)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
@@ -222,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     paired = _paired(units, won)
     df, timing = split_timings(df, KEYS, TIMING)
     cols = ["board", "rule", "click_x", "click_y", "policy", "n", "k", "p", "low", "high", "mean_guesses",
-            "games_without_guess", "published"]
+            "games_without_guess", "record"]
     pcols = ["board", "rule", "policy", "against", "n", "policy_only", "against_only", "diff", "low", "high"]
     gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES)]
     md = "\n".join([
@@ -231,8 +267,13 @@ def main(argv: list[str] | None = None) -> int:
         "plays the same boards of a start. Deduction: complete (SAT and exact counting) with the mine total; "
         "guesses: the policy of the row (see `mscsp.play.policies`). `p` is the share of games won, "
         "`low`/`high` its Wilson 95% interval; `mean_guesses` counts the clicks made without proof after the "
-        "first click. `published`: the strongest published player (JSMinesweeper) on that start.\n",
+        "first click. `record`: the strongest published player's win rate on that start (below; `record_player` "
+        "and `record_source` in `summary.csv`).\n",
         markdown_table(df, columns=cols),
+        "\nRecords: " + "; ".join(f"{size} {rule}: {100 * r.rate:g}%"
+                                  + (f" +/- {100 * r.margin:g}%" if r.margin else "") + f", {r.player} ({r.source})"
+                                  for (size, rule), r in RECORDS.items())
+        + ". No win rate has been published for Beginner or Intermediate on these starts.\n",
         "\n## Each rung against the one below, on the same boards\n",
         "Game by game on the boards both policies played (the first `n` of the start): `policy_only` and "
         "`against_only` count the games only one of them won, `diff` is the difference in the share of games "
