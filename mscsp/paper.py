@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 from .errors import InputError, MscspError
@@ -222,7 +223,7 @@ def render(text: str, style: str) -> str:
     if kind == "pct" and digits == "g":
         return f"{round(100 * value, 6):g}\\%"
     if kind == "pct":
-        return _minus(f"{100 * value:.{int(digits)}f}") + "\\%"
+        return _minus(_percent(text, int(digits))) + "\\%"
     if kind == "pp":
         return _minus(f"{100 * value:.{int(digits)}f}")
     if kind == "sig" and abs(value) >= 10 ** (int(digits) - 1):
@@ -234,6 +235,25 @@ def render(text: str, style: str) -> str:
             return f"\\ensuremath{{{mantissa}\\times 10^{{{int(exponent)}}}}}"
         return _minus(text)
     raise ValueError(f"unknown style {style!r}")
+
+
+def _percent(text: str, digits: int) -> str:
+    """A proportion written in a CSV as a percentage with ``digits`` decimals, rounded
+    half to even from its decimal text (not from a binary float, which rounds some
+    halves up and others down); below 1% two significant digits, so that 1/2000 is
+    0.050%, not 0.1%.
+
+    Examples
+    --------
+    >>> _percent("0.0005", 1), _percent("0.0015", 1), _percent("0.1525", 1), _percent("0.1535", 1)
+    ('0.050', '0.15', '15.2', '15.4')
+    """
+    value = Decimal(text) * 100
+    if value and abs(value) < 1:
+        step = Decimal(1).scaleb(value.adjusted() - 1)  # two significant digits
+    else:
+        step = Decimal(1).scaleb(-digits)
+    return f"{value.quantize(step, ROUND_HALF_EVEN):f}"
 
 
 def read_table(results: Path, file: str) -> list[dict[str, str]]:
@@ -357,7 +377,9 @@ def _interval(row: dict, style: str) -> str:
 
 def _first_click(results: Path) -> str:
     rows = read_table(results, "first_click/summary.csv")
-    body = [[_tex(r["board"]), r["rule"], render(r["exact"], "dec4"), render(r["p"], "dec4"), _interval(r, "dec4"),
+    # an interval that misses the exact value is marked, so that the one in twenty is seen
+    body = [[_tex(r["board"]), r["rule"], render(r["exact"], "dec4"), render(r["p"], "dec4"),
+             _interval(r, "dec4") + ("" if r["covers_exact"] == "True" else "$^{\\ast}$"),
              render(r["z"], "signed2")] for r in rows]
     return _tabular("llrrcr", ["board", "rule", "exact", "simulated", "Wilson 95\\%", "$z$"], body,
                     _breaks(rows, "board"))
@@ -454,7 +476,7 @@ def _consistency(results: Path) -> str:
         r = size[n]
         body.append([n, f"{render(r['width'], 'int')}$\\times${render(r['height'], 'int')}"]
                     + [cells.get(((n,), c), "") for c in ratios])
-    return _tabular("rr" + "r" * len(ratios), ["$n$", "board (most clauses)"] + [f"$m/n={c}$" for c in ratios],
+    return _tabular("rr" + "r" * len(ratios), ["variables $v$", "board (most clauses)"] + [f"$c/v={c}$" for c in ratios],
                     body)
 
 
@@ -484,7 +506,7 @@ def _noguess_bias(results: Path) -> str:
     rows = read_table(results, "noguess_cost/bias.csv")
     body, breaks = [], set()
     for r in rows:
-        ks = f"{render(r['ks_distance_3bv'], 'dec3')} ($p = {render(r['ks_p_3bv'], 'sig2')}$)"
+        ks = f"{render(r['ks_distance_3bv'], 'dec3')} (p-value {render(r['ks_p_3bv'], 'sig2')})"
         for arm in ("uniform", "retry", "perturb"):
             body.append([_tex(r["board"]) if arm == "uniform" else "", arm, render(r[f"boards_{arm}"], "int"),
                          f"{render(r[f'mean_3bv_{arm}'], 'dec1')} [{render(r[f'mean_3bv_{arm}_low'], 'dec1')}, "

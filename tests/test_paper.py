@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -72,7 +73,12 @@ def _expected(text: str, style: str) -> str:
     if style == "pctg":
         return f"{Decimal(text) * 100:f}".rstrip("0").rstrip(".") + "\\%"
     if style.startswith("pct"):
-        return signed("%.*f" % (d, x * 100)) + "\\%"
+        # half to even on the decimal text; under 1%, two significant digits
+        v = Decimal(text) * 100
+        places = d
+        if v != 0 and abs(v) < 1:
+            places = 1 - math.floor(math.log10(abs(float(v))))
+        return signed(str(v.quantize(Decimal(10) ** -places, ROUND_HALF_EVEN))) + "\\%"
     if style.startswith("pp"):
         return signed("%.*f" % (d, x * 100))
     if style.startswith("sig"):
