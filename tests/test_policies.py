@@ -307,3 +307,22 @@ def test_the_endgame_ranks_every_click_by_its_win_chance():
     assert wins == sorted(wins, reverse=True)
     assert len(move.candidates) == 10  # every covered cell: none is a certain mine here
     assert rank(position) == list(move.candidates)
+
+
+def test_paired_benchmark_deals_the_same_boards_whatever_the_chunking():
+    """benchmarks/paired.py: a version set against itself differs in no game, the
+    games do not depend on how they are split between processes, and the
+    difference is b's wins less a's."""
+    module = benchmark("paired")
+    same = module.Version(module.TREE, "least-p")
+    one = module.compare(same, same, ["beginner-safe"], 12, 0, 5, 2, 12)[0]
+    assert one["a_only"] == one["b_only"] == 0 and one["diff"] == 0 and one["a_wins"] == one["b_wins"]
+    split = module.play_chunk("beginner-safe", "least-p", 5, 0, 5)["won"] + \
+        module.play_chunk("beginner-safe", "least-p", 5, 5, 7)["won"]
+    assert split == module.play_chunk("beginner-safe", "least-p", 5, 0, 12)["won"]
+    assert one["a_wins"] == split.count("1")
+    lower = module.Version(module.TREE, "least-p")
+    higher = module.Version(module.TREE, "+endgame")
+    row = module.compare(lower, higher, ["beginner-safe"], 12, 0, 5, 2, 6)[0]
+    assert row["diff"] == pytest.approx((row["b_only"] - row["a_only"]) / 12)
+    assert row["b_wins"] - row["a_wins"] == row["b_only"] - row["a_only"]
