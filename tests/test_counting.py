@@ -11,6 +11,7 @@ from strategies import small_positions
 
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import (
+    NoTotalModel,
     count_layouts,
     forced_cells,
     probabilities,
@@ -58,7 +59,7 @@ def test_probabilities_equal_brute_force(counting_path, position):
                 assert p == _expected(position, truth)[c]
             else:
                 assert p is None
-        assert result.model
+        assert result.model == NoTotalModel()
 
 
 @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -185,7 +186,7 @@ def test_expected_mines_equal_the_total_on_expert_positions():
 def test_density_model_without_total():
     p = parse_position(".1.\n...\n")
     result = probabilities(p, density=Fraction(1, 5))
-    assert "density 1/5" in result.model
+    assert result.model == NoTotalModel(Fraction(1, 5))
     # brute force with weights (1/5)^k (4/5)^(n-k)
     import itertools
 
@@ -202,6 +203,33 @@ def test_density_model_without_total():
             acc[c] += w
     assert result.cells == {c: acc[c] / z for c in covered}
     assert count_layouts(parse_position("mines: 2\n....\n")) == 6
+
+
+def test_the_model_is_a_value_and_explain_says_it_as_before():
+    # the sentences are those the model field held when it was a string, word for word
+    from mscsp.analysis.explain import describe_model
+
+    plain = probabilities(parse_position(".1...\n")).model
+    weighed = probabilities(parse_position(".1...\n"), density=Fraction(1, 5)).model
+    assert (plain, weighed) == (NoTotalModel(None), NoTotalModel(Fraction(1, 5)))
+    assert describe_model(plain) == str(plain) == (
+        "no mine total: every consistent assignment of the cells next to clues counts once; "
+        "cells away from clues get no number")
+    assert describe_model(weighed) == str(weighed) == (
+        "no mine total: each covered cell a mine independently with density 1/5, conditioned on the clues")
+    assert probabilities(parse_position("mines: 1\n.1...\n")).model is None
+
+
+def test_the_old_model_constant_warns_and_is_the_new_value():
+    from mscsp.analysis.counting import combine
+
+    with pytest.warns(DeprecationWarning, match="NO_TOTAL_MODEL is deprecated"):
+        old = combine.NO_TOTAL_MODEL
+    assert old == probabilities(parse_position(".1...\n")).model
+    assert str(old) == ("no mine total: every consistent assignment of the cells next to clues counts once; "
+                        "cells away from clues get no number")
+    with pytest.raises(AttributeError):
+        combine.NO_SUCH_NAME  # noqa: B018
 
 
 def _strip_layouts(clues: list[int | None], total: int | None) -> int:
