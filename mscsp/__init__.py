@@ -27,7 +27,7 @@ Examples
 >>> board = mscsp.generate(mscsp.Spec.preset("beginner"), "opening", (4, 4), seed=42)
 >>> game = mscsp.Game.from_board(board)
 >>> opened = game.reveal((4, 4))
->>> opened[0], game.position().number(board.cell)
+>>> opened[0], game.position().number(board.click)
 ((4, 4), 0)
 """
 

@@ -95,7 +95,7 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         certain = {c: p == 1 for c, p in probabilities(position).cells.items() if p in (0, 1)}
         forced = forced_cells(position)
         assert forced == certain == probabilities(position).forced()
-        assert all(board.layout.is_mine(c) == mine for c, mine in forced.items())
+        assert all(board.layout.mines[c] == mine for c, mine in forced.items())
         checked += 1
     assert checked >= 20
 
@@ -180,7 +180,7 @@ def test_expected_mines_equal_the_total_on_expert_positions():
         assert sum(result.cells.values()) == (position.mines - position.flag_count)
         assert all(0 <= v <= 1 for v in result.cells.values())
         # every cell that is a mine in the true layout has positive probability
-        assert all(result.cells[c] > 0 for c in result.cells if board.layout.is_mine(c))
+        assert all(result.cells[c] > 0 for c in result.cells if board.layout.mines[c])
 
 
 def test_density_model_without_total():
@@ -190,7 +190,7 @@ def test_density_model_without_total():
     # brute force with weights (1/5)^k (4/5)^(n-k)
     import itertools
 
-    covered = p.covered_cells()
+    covered = np.flatnonzero(p.covered).tolist()
     z = Fraction(0)
     acc = {c: Fraction(0) for c in covered}
     for bits in itertools.product((0, 1), repeat=len(covered)):
@@ -282,7 +282,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     from mscsp.analysis.constraints import opened_system
     from mscsp.position import Position
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     if not covered:
         return
     cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
@@ -321,7 +321,7 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
     system are those a fresh build finds."""
     from mscsp.analysis.constraints import opened_system
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     try:
         system = build_constraints(position)
     except InconsistentError:
@@ -387,7 +387,7 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
     from mscsp.analysis.constraints import flagged_system
     from mscsp.position import Mark, Position
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     if not covered:
         return
     cells = data.draw(st.lists(st.sampled_from(covered), min_size=1, max_size=3, unique=True))

@@ -42,7 +42,7 @@ def _positions(n: int, seed: int):
                          int(rng.integers(2**31)))
         game = Game.from_board(board)
         game.reveal(board.click)
-        safe = [c for c in range(w * h) if not board.layout.is_mine(c)]
+        safe = [c for c in range(w * h) if not board.layout.mines[c]]
         for c in rng.permutation(safe)[: int(rng.integers(0, 4))]:
             if game.status is Status.PLAYING:
                 game.reveal_index(int(c))

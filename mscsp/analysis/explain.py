@@ -48,9 +48,14 @@ def cell_name(position: Position, cell: int) -> str:
     return f"[{x},{y}]"
 
 
+def _shown(position: Position, clue: int) -> int:
+    """The number a clue shows, by flat index (the solvers name clues so)."""
+    return int(position.grid[clue])
+
+
 def clue_name(position: Position, clue: int) -> str:
     """``the 3 at [x,y]``."""
-    return f"the {position.number(clue)} at {cell_name(position, clue)}"
+    return f"the {_shown(position, clue)} at {cell_name(position, clue)}"
 
 
 def number_word(k: int) -> str:
@@ -123,7 +128,7 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     con = system.by_clue.get(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
-    note = _flag_note(position.number(clue) - con.count)
+    note = _flag_note(_shown(position, clue) - con.count)
     more = " more" if note else ""
     noun = "mine" if con.count == 1 else "mines"
     # one covered cell left: "no mine at [2,1]", not "no mines among [2,1]"
@@ -167,13 +172,13 @@ def describe_deduction(
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
                 f"{clue_name(position, clue)} has exactly {number_word(len(con.cells))} covered "
-                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position.number(clue) - con.count)}, "
+                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(_shown(position, clue) - con.count)}, "
                 f"{cells_text(position, con.cells)}, so {pron}"
             )
         if con is not None and con.count == 0 and not mine:
-            if position.number(clue) == 0:
+            if _shown(position, clue) == 0:
                 return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
-            flags = position.number(clue)  # its equation needs no more mines
+            flags = _shown(position, clue)  # its equation needs no more mines
             return (
                 f"{clue_name(position, clue)} already has its {number_word(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
