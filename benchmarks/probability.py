@@ -166,7 +166,7 @@ def disagreements(position: Position, ours, theirs) -> list[tuple[int, object, o
         return [(None, "a probability table", f"{type(theirs).__name__}: {theirs}")]
     w = position.geometry.width
     bad = []
-    for c in position.covered_cells():
+    for c in np.flatnonzero(position.covered).tolist():
         mine = ours.cells[c]
         other = theirs[c // w][c % w]
         if mine is None or not abs(float(mine) - other) <= TOLERANCE:

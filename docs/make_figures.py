@@ -263,7 +263,7 @@ def fig_verify(out: Path, png: bool) -> None:
         draw_position(ax, _stall(layout, g.index(*click)))
         outline(ax, [g.coords(c) for c in cells])
         for c in cells:
-            if layout.is_mine(c):
+            if layout.mines[c]:
                 mine_mark(ax, *g.coords(c))
         ax.set_title(f"the solver stalls at {words}", fontsize=8, pad=11)
     save(fig, "verify", out, png)
@@ -283,8 +283,8 @@ def fig_perturb(out: Path, png: bool) -> None:
     perturber = _Perturber(layout, FirstClickRule.parse("opening"), start, as_generator(14))
     perturber.perturb(stall)
     changed = perturber.layout()
-    moved_from = [c for c in range(g.area) if layout.is_mine(c) and not changed.is_mine(c)]
-    moved_to = [c for c in range(g.area) if changed.is_mine(c) and not layout.is_mine(c)]
+    moved_from = [c for c in range(g.area) if layout.mines[c] and not changed.mines[c]]
+    moved_to = [c for c in range(g.area) if changed.mines[c] and not layout.mines[c]]
     fig, axes = plt.subplots(1, 2, figsize=(6.2, 3.2))
     draw_position(axes[0], _stall(layout, start))
     outline(axes[0], [g.coords(c) for c in moved_from], colour=SAFE)

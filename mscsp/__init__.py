@@ -27,7 +27,7 @@ Examples
 >>> board = mscsp.generate(mscsp.Spec.preset("beginner"), "opening", (4, 4), seed=42)
 >>> game = mscsp.Game.from_board(board)
 >>> opened = game.reveal((4, 4))
->>> opened[0], game.position().number(board.cell)
+>>> opened[0], game.position().number(board.click)
 ((4, 4), 0)
 """
 
@@ -47,6 +47,7 @@ from .errors import (
     InputError,
     MscspError,
     ParseError,
+    Resource,
 )
 from .game import Action, ActionKind, Game, Replay, Status
 from .position import Mark, Position, format_position, parse_position
@@ -77,6 +78,8 @@ _LAZY = {
     "probabilities": ("analysis", "probabilities"),
     "count_layouts": ("analysis", "count_layouts"),
     "Probabilities": ("analysis", "Probabilities"),
+    "NoTotalModel": ("analysis", "NoTotalModel"),
+    "GaveUp": ("analysis", "GaveUp"),
     "decide": ("analysis", "decide"),
     "Verdict": ("analysis", "Verdict"),
     "ConstraintSystem": ("analysis", "ConstraintSystem"),
@@ -138,7 +141,7 @@ __all__ = [
     "Budget",
     # errors
     "MscspError", "InputError", "ParseError", "IllegalMove", "InconsistentError", "GenerationError",
-    "BudgetExceeded",
+    "BudgetExceeded", "Resource",
     # loaded on first use
     *_LAZY,
 ]

@@ -10,6 +10,10 @@ In a fresh process::
 
     import mscsp.counting
     # DeprecationWarning: mscsp.counting moved to mscsp.analysis.counting; the old path goes in the next release
+
+Old call forms are kept the same way: :func:`deprecated` marks a function that has a
+new name, and :func:`index_of` takes a cell given as a flat index where ``(x, y)`` is
+now taken, warning each time.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import functools
 import importlib
 import importlib.abc
 import importlib.util
+import numbers
 import sys
 import warnings
 
-__all__ = ["MOVED", "install", "deprecated"]
+__all__ = ["MOVED", "install", "deprecated", "is_flat", "index_of"]
 
 #: Old module path -> new one. A moved package takes its submodules along
 #: (``mscsp.counting.combine`` is ``mscsp.analysis.counting.combine``), except where a
@@ -114,3 +119,40 @@ def deprecated(instead: str):
         return warned
 
     return wrap
+
+
+def is_flat(cell) -> bool:
+    """Whether ``cell`` is a flat index (an integer, not a bool): the form kept for one
+    release where a cell is now taken as ``(x, y)``.
+
+    Examples
+    --------
+    >>> is_flat(13), is_flat((4, 1)), is_flat(True)
+    (True, False, False)
+    """
+    return isinstance(cell, numbers.Integral) and not isinstance(cell, bool)
+
+
+def index_of(geometry, cell, name: str, instead: str):
+    """The flat index of ``cell``, a pair ``(x, y)`` (:meth:`~mscsp.board.Geometry.cell`
+    checks it); a flat index is passed through as it is, with a DeprecationWarning
+    saying that ``name`` takes ``(x, y)`` and what flat-index code reads ``instead``.
+
+    The warning names the caller of ``name``, two frames up.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from mscsp.board import Geometry
+    >>> index_of(Geometry(9, 9), (4, 1), "f", "g")
+    13
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     index_of(Geometry(9, 9), 13, "f", "g"), str(caught[0].message)
+    (13, 'f takes the cell as (x, y); a flat index is deprecated (g)')
+    """
+    if is_flat(cell):
+        warnings.warn(f"{name} takes the cell as (x, y); a flat index is deprecated ({instead})",
+                      DeprecationWarning, stacklevel=3)
+        return cell
+    return geometry.cell(cell)

@@ -313,6 +313,7 @@ def _density(text: str):
 
 def _cmd_count(args: argparse.Namespace) -> int:
     from .analysis.counting import probabilities
+    from .analysis.explain import describe_gave_up
     from .files import read_source
     from .position import parse_position
     from .report import decimal
@@ -327,7 +328,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
         layouts, status, reason = probs.layouts, 0, None
         if layouts is None:  # the budget ran out: what was estimated, and why
             estimate = probs.stats.get("estimate", {})
-            status, reason = UNDECIDED, probs.reason
+            status, reason = UNDECIDED, describe_gave_up(probs.reason)
     except InconsistentError as exc:
         layouts, status, reason = 0, 1, str(exc)
     if args.json:

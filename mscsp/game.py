@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable
 
 import numpy as np
 
-from ._moved import deprecated
+from ._moved import deprecated, is_flat
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
 from .files import MAX_CELLS, Fields, cell_of, check_cells, load_json
@@ -61,11 +62,39 @@ class ActionKind(Enum):
 
 @dataclass(frozen=True)
 class Action:
-    """One player action: what, where (flat index) and when (seconds since the game began)."""
+    """One player action: what, where and when.
+
+    Attributes
+    ----------
+    kind : ActionKind
+        Reveal, flag, unflag or chord.
+    cell : tuple of int
+        The cell ``(x, y)`` acted on. A flat index is still taken for one release,
+        with a DeprecationWarning (:meth:`Game.apply` reads it as before).
+    t : float
+        Seconds since the game was created.
+
+    Examples
+    --------
+    >>> g = Game(Layout.from_rows(["*..", "..."]))
+    >>> g.flag((0, 0)); _ = g.reveal((2, 1))
+    >>> [(a.kind.value, a.cell) for a in g.actions]
+    [('flag', (0, 0)), ('reveal', (2, 1))]
+    """
 
     kind: ActionKind
-    cell: int
+    cell: tuple[int, int]
     t: float = 0.0
+
+    def __post_init__(self) -> None:
+        cell = self.cell
+        if is_flat(cell):
+            # the dataclass's own __init__ stands between this and the caller
+            warnings.warn("Action takes the cell as (x, y); a flat index is deprecated",
+                          DeprecationWarning, stacklevel=3)
+        elif isinstance(cell, (list, np.ndarray)):
+            # a pair from JSON or numpy is kept as a tuple, so that actions compare and hash
+            object.__setattr__(self, "cell", tuple(cell.tolist() if isinstance(cell, np.ndarray) else cell))
 
 
 class Game:
@@ -150,7 +179,7 @@ class Game:
         --------
         >>> g = Game.deferred(Spec(9, 9, 10), "opening", seed=3)
         >>> opened = g.reveal((4, 4))
-        >>> g.position().number(40)
+        >>> g.position().number((4, 4))
         0
         """
         rule = FirstClickRule.parse(rule)
@@ -265,7 +294,7 @@ class Game:
 
     def _record(self, kind: ActionKind, cell: int) -> None:
         if self._recording:
-            self._actions.append(Action(kind, cell, self._clock() - self._created))
+            self._actions.append(Action(kind, self._geometry.coords(cell), self._clock() - self._created))
 
     def reveal(self, where: tuple[int, int]) -> tuple[tuple[int, int], ...]:
         """Open the cell at ``(x, y)``; a zero opens its region. Returns the newly
@@ -406,20 +435,34 @@ class Game:
             self._finish(Status.WON)
         return tuple(opened)
 
-    def apply(self, action: Action | tuple[ActionKind | str, int]) -> tuple[int, ...]:
-        """Perform an action given as an :class:`Action` or ``(kind, cell)``."""
-        kind, cell = (action.kind, action.cell) if isinstance(action, Action) else action
+    def apply(self, action: Action | tuple[ActionKind | str, tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """Perform an action given as an :class:`Action` or ``(kind, (x, y))``; returns
+        the cells it opened as ``(x, y)``, as :meth:`reveal` and :meth:`chord` do.
+
+        A flat index in place of ``(x, y)`` still works for one release, with a
+        DeprecationWarning, and then the opened cells come back as flat indices too.
+
+        Examples
+        --------
+        >>> g = Game(Layout.from_rows(["*..", "..."]))
+        >>> g.apply(("flag", (0, 0))), g.apply((ActionKind.REVEAL, (2, 0)))
+        ((), ((2, 0), (2, 1), (1, 1), (1, 0)))
+        """
+        kind, where = (action.kind, action.cell) if isinstance(action, Action) else action
+        flat = is_flat(where)
+        if flat and not isinstance(action, Action):  # an Action warned when it was made
+            warnings.warn("Game.apply takes the cell as (x, y); a flat index is deprecated",
+                          DeprecationWarning, stacklevel=2)
         kind = ActionKind(kind)
-        cell = self._check(cell)
+        cell = self._check(where if flat else self._at(where))
         if kind is ActionKind.REVEAL:
-            return self.reveal_index(cell)
-        if kind is ActionKind.CHORD:
-            return self._chord(cell)
-        if kind is ActionKind.FLAG:
-            self._flag(cell)
+            opened = self.reveal_index(cell)
+        elif kind is ActionKind.CHORD:
+            opened = self._chord(cell)
         else:
-            self._unflag(cell)
-        return ()
+            (self._flag if kind is ActionKind.FLAG else self._unflag)(cell)
+            opened = ()
+        return opened if flat else tuple(map(self._geometry.coords, opened))
 
     def _finish(self, status: Status) -> None:
         self._status = status
@@ -499,7 +542,7 @@ class Replay:
             "status": self.status,
             "elapsed": round(self.elapsed, 6),
             "actions": [
-                {"action": a.kind.value, "cell": list(geometry.coords(a.cell)), "t": round(a.t, 6)}
+                {"action": a.kind.value, "cell": list(_xy(geometry, a.cell)), "t": round(a.t, 6)}
                 for a in self.actions
             ],
         }
@@ -535,8 +578,8 @@ class Replay:
         for n, item in enumerate(fields.array("actions")):
             action = Fields(item, f"replay: action {n + 1}")
             kind = ActionKind(action.string("action", choices=kinds))
-            x, y = cell_of(action.data.get("cell"), width, height, f"replay: action {n + 1}'s cell")
-            actions.append(Action(kind, y * width + x, action.number("t", low=0.0, default=0.0)))
+            xy = cell_of(action.data.get("cell"), width, height, f"replay: action {n + 1}'s cell")
+            actions.append(Action(kind, xy, action.number("t", low=0.0, default=0.0)))
         return cls(
             width=width,
             height=height,
@@ -597,3 +640,10 @@ class Replay:
         if not game.status.over:
             now[0] = (game._started or 0.0) + self.elapsed
         return game
+
+
+def _xy(geometry: Geometry, cell) -> tuple[int, int]:
+    """An action's ``(x, y)``, also for an action made with a flat index (deprecated; it warned then)."""
+    if is_flat(cell):
+        return geometry.coords(cell)
+    return int(cell[0]), int(cell[1])

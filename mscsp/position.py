@@ -23,7 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ._moved import deprecated
+from ._moved import deprecated, index_of
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
 from .files import check_cells
@@ -63,8 +63,8 @@ class Position:
     Examples
     --------
     >>> p = parse_position("mines: 2\\n.1.\\n.F.\\n")
-    >>> p.covered_cells(), p.flag_count, p.number(1)
-    ([0, 2, 3, 5], 1, 1)
+    >>> p.covered_xy, p.flag_count, p.number((1, 0))
+    (((0, 0), (2, 0), (0, 1), (2, 1)), 1, 1)
     >>> print(format_position(p), end="")
     mines: 2
     .1.
@@ -150,8 +150,8 @@ class Position:
 
         Examples
         --------
-        >>> parse_position("mines: 1\\n...\\n").opened(0, 1).covered_cells()
-        [1, 2]
+        >>> parse_position("mines: 1\\n...\\n").opened(0, 1).covered_xy
+        ((1, 0), (2, 0))
         """
         if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
             raise InputError(f"cannot open cell {cell} with {number}: it must be covered and the number 0-8")
@@ -221,7 +221,22 @@ class Position:
     def flag_count(self) -> int:
         return int(self.flagged.sum())
 
+    @property
+    def covered_xy(self) -> tuple[tuple[int, int], ...]:
+        """The covered (unflagged) cells as ``(x, y)``, in row order.
+
+        Examples
+        --------
+        >>> parse_position("1F.\\n..2\\n").covered_xy
+        ((2, 0), (0, 1), (1, 1))
+        """
+        cells = np.flatnonzero(self.covered)
+        w = self.geometry.width
+        return tuple(zip((cells % w).tolist(), (cells // w).tolist()))
+
+    @deprecated("use position.covered_xy for (x, y), or numpy.flatnonzero(position.covered)")
     def covered_cells(self) -> list[int]:
+        """Flat indices of the covered (unflagged) cells (deprecated)."""
         return np.flatnonzero(self.covered).tolist()
 
     @deprecated("use numpy.flatnonzero(position.flagged)")
@@ -234,9 +249,23 @@ class Position:
         """Flat indices of the open cells (deprecated)."""
         return np.flatnonzero(self.revealed).tolist()
 
-    def number(self, cell: int) -> int | None:
-        """The number shown at ``cell``, or None if it shows none."""
-        v = int(self.grid[cell])
+    def number(self, cell: tuple[int, int]) -> int | None:
+        """The number shown at the cell ``(x, y)``, or None if it shows none;
+        InputError for anything that is not a cell of the board (a hole, a cell off
+        it, three numbers).
+
+        A flat index still works for one release, with a DeprecationWarning; code
+        that works in flat indices reads ``position.grid[index]`` (a number is
+        0-8, anything else a :class:`Mark`).
+
+        Examples
+        --------
+        >>> p = parse_position("1F.\\n")
+        >>> p.number((0, 0)), p.number((1, 0)), p.number((2, 0))
+        (1, None, None)
+        """
+        index = index_of(self.geometry, cell, "Position.number", "read position.grid[index] instead")
+        v = int(self.grid[index])
         return v if v >= 0 else None
 
     @property

@@ -211,7 +211,7 @@ def generate(
     >>> b = generate(Spec(9, 9, 10), "safe", (4, 4), seed=1)
     >>> b.layout == generate(Spec(9, 9, 10), "safe", (4, 4), seed=1).layout
     True
-    >>> b.layout.is_mine(40)
+    >>> b.layout.is_mine((4, 4))
     False
     """
     start = time.perf_counter()

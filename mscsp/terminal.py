@@ -53,9 +53,9 @@ def render(game: Game, *, reveal_mines: bool = False, color: bool = False) -> st
             code = int(position.grid[i])
             if layout is not None and i == game.exploded:
                 ch = "X"
-            elif layout is not None and code == Mark.FLAG and not layout.is_mine(i):
+            elif layout is not None and code == Mark.FLAG and not layout.mines[i]:
                 ch = "!"
-            elif layout is not None and code == Mark.COVERED and layout.is_mine(i):
+            elif layout is not None and code == Mark.COVERED and layout.mines[i]:
                 ch = "*"
             elif code >= 0:
                 ch = " " if code == 0 else str(code)

@@ -58,7 +58,7 @@ def brute_force(position, clues=None, use_total=True, with_layouts=False):
     import numpy as np
 
     g = position.geometry
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     flagged = set(np.flatnonzero(position.flagged).tolist())
     n = len(covered)
     assert n <= 20, "too many covered cells to enumerate"
@@ -69,7 +69,7 @@ def brute_force(position, clues=None, use_total=True, with_layouts=False):
     col = {c: i for i, c in enumerate(covered)}
     for clue in clue_cells:
         nbrs = brute_neighbours(g.width, g.height, g.holes, clue)
-        need = position.number(clue) - len(nbrs & flagged)
+        need = int(position.grid[clue]) - len(nbrs & flagged)
         idx = [col[c] for c in nbrs if c in col]
         have = bits[:, idx].sum(axis=1) if idx else np.zeros(2**n, dtype=np.int64)
         ok &= have == need
@@ -143,7 +143,7 @@ def single_point_closure(position, clues, use_total=False):
     """
     g = position.geometry
     flagged = set(np.flatnonzero(position.flagged).tolist())
-    covered = set(position.covered_cells())
+    covered = set(np.flatnonzero(position.covered).tolist())
     known: dict[int, bool] = {}
     changed = True
     while changed:
@@ -151,7 +151,7 @@ def single_point_closure(position, clues, use_total=False):
         for clue in clues:
             nbrs = brute_neighbours(g.width, g.height, g.holes, clue)
             unknown = [c for c in nbrs if c in covered and c not in known]
-            left = position.number(clue) - len(nbrs & flagged) - sum(1 for c in nbrs if known.get(c))
+            left = int(position.grid[clue]) - len(nbrs & flagged) - sum(1 for c in nbrs if known.get(c))
             if unknown and left in (0, len(unknown)):
                 for c in unknown:
                     known[c] = left > 0
@@ -208,7 +208,7 @@ def local_force(position, clues, cell):
 
     g = position.geometry
     flagged = set(np.flatnonzero(position.flagged).tolist())
-    covered = set(position.covered_cells())
+    covered = set(np.flatnonzero(position.covered).tolist())
     near = {clue: brute_neighbours(g.width, g.height, g.holes, clue) for clue in clues}
     cells = sorted({c for nbrs in near.values() for c in nbrs if c in covered})
     if cell not in cells:
@@ -221,7 +221,7 @@ def local_force(position, clues, cell):
     ok = np.ones(2**n, dtype=bool)
     for clue, nbrs in near.items():
         idx = [col[c] for c in nbrs if c in col]
-        ok &= bits[:, idx].sum(axis=1) == position.number(clue) - len(nbrs & flagged)
+        ok &= bits[:, idx].sum(axis=1) == int(position.grid[clue]) - len(nbrs & flagged)
     values = bits[ok][:, col[cell]]
     if not len(values) or 0 < values.sum() < len(values):
         return None

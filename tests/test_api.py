@@ -75,7 +75,7 @@ def test_x_is_the_column_and_y_the_row():
     # one mine in the top-right corner of a 3x2 board: only [2, 0] holds it
     layout = Layout.from_rows(["..*", "..."])
     board = mscsp.place_mines(layout.geometry, 1, "safe", (0, 1), 0)
-    assert not board.is_mine(layout.geometry.index(0, 1))
+    assert not board.is_mine((0, 1))
     game = mscsp.Game(layout)
     game.reveal((0, 1))  # the zero at [0, 1] opens the left four cells
     assert game.position().rows() == ["01.", "01."]
@@ -108,9 +108,10 @@ def test_analysis_and_deduce_name_cells_as_x_y(position):
     p = mscsp.deduce(position)
     assert (p.safe, p.mines) == (a.safe, a.mines)
     assert p.by_index == {c: True for c in truth["mine"]} | {c: False for c in truth["safe"]}
-    for c in position.covered_cells():
+    for x, y in position.covered_xy:
         if position.mines is not None:  # with the total every covered cell has an exact share
-            assert a.probability(position.geometry.coords(c)) == Fraction(truth["per_cell"][c], truth["count"])
+            c = position.geometry.index(x, y)
+            assert a.probability((x, y)) == Fraction(truth["per_cell"][c], truth["count"])
     if a.best is not None:
         best = position.geometry.index(*a.best)
         assert best not in truth["mine"] and (not truth["safe"] or best in truth["safe"])
@@ -153,6 +154,11 @@ def test_opening_probability_takes_the_click_as_x_y():
     ("pos.flagged_cells()", "flagged_cells() is deprecated"),
     ("pos.revealed_cells()", "revealed_cells() is deprecated"),
     ("pos.remaining_mines", "Position.remaining_mines is deprecated"),
+    ("pos.number(6)", "Position.number takes the cell as (x, y); a flat index is deprecated"),
+    ("pos.covered_cells()", "covered_cells() is deprecated: use position.covered_xy"),
+    ("mscsp.parse_layout('*.\\n').is_mine(0)", "Layout.is_mine takes the cell as (x, y); a flat index is deprecated"),
+    ("mscsp.Game(mscsp.parse_layout('*.\\n')).apply(('reveal', 1))", "Game.apply takes the cell as (x, y)"),
+    ("mscsp.Action(mscsp.ActionKind.FLAG, 0)", "Action takes the cell as (x, y); a flat index is deprecated"),
     ("mscsp.parse_layout('*.\\n').mine_cells()", "mine_cells() is deprecated"),
     ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.is_flagged(0)][1] is False", "is_flagged() is deprecated"),
     ("mscsp.parse_dimacs('p cnf 1 1\\n1 0\\n').to_pysat()", "to_pysat() is deprecated"),
@@ -171,10 +177,16 @@ def test_the_old_answers_are_the_new_ones():
         verdict = mscsp.consistent(pos)
         board = mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).board
         flat = mscsp.opening_probability(mscsp.Geometry(9, 9), 10, "safe", 40)
+        numbers = [pos.number(c) for c in range(10)]
+        covered = pos.covered_cells()
+        mines = [mscsp.parse_layout("*.\n.*\n").is_mine(c) for c in range(4)]
     assert known == mscsp.deduce(pos).by_index and complete
     assert verdict == mscsp.decide(pos).__class__(verdict.consistent, verdict.witness, None, verdict.seconds)
     assert board.layout == mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).layout
     assert flat == mscsp.opening_probability(mscsp.Geometry(9, 9), 10, "safe", (4, 4))
+    assert numbers == [pos.number((x, y)) for y in range(2) for x in range(5)] == [None] * 6 + [1, 2, 1, None]
+    assert covered == [pos.geometry.index(x, y) for x, y in pos.covered_xy]
+    assert mines == [mscsp.parse_layout("*.\n.*\n").is_mine((x, y)) for y in range(2) for x in range(2)]
 
 
 def _mscsp_types(annotation: str) -> set[str]:

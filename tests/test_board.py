@@ -108,6 +108,19 @@ def test_layout_numbers_equal_adjacent_mine_counts(g, data):
     assert layout.safe_count == g.size - len(mines)
 
 
+def test_a_mine_is_looked_up_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+    layout = Layout.from_rows(["*.-", "..*"])
+    g = layout.geometry
+    assert [layout.is_mine(xy) for xy in ((0, 0), (1, 0), (0, 1), (1, 1), (2, 1))] == [True, False, False, False, True]
+    for index in g.cells.tolist():
+        with pytest.warns(DeprecationWarning, match=r"Layout.is_mine takes the cell as \(x, y\)"):
+            old = layout.is_mine(index)
+        assert old is layout.is_mine(g.coords(index))
+    for bad in ((2, 0), (3, 1), (0,), (0.0, 0), None):  # (2, 0) is a hole
+        with pytest.raises(InputError):
+            layout.is_mine(bad)
+
+
 def test_layout_is_immutable_and_hashable():
     layout = Layout.from_rows(["*.", ".."])
     with pytest.raises(ValueError):
@@ -140,7 +153,7 @@ def _bbbv_by_clicking(layout):
     game = Game(layout)
     clicks = 0
     numbers = layout.numbers
-    safe = [c for c in layout.geometry.cells.tolist() if not layout.is_mine(c)]
+    safe = [c for c in layout.geometry.cells.tolist() if not layout.mines[c]]
     for c in [c for c in safe if numbers[c] == 0] + [c for c in safe if numbers[c] != 0]:
         if game.status is Status.PLAYING or game.status is Status.READY:
             if not game.is_revealed(c):

@@ -90,7 +90,7 @@ def test_play_a_game_from_standard_input_and_replay_it(tmp_path, monkeypatch, ca
     board = generate(Spec(5, 5, 1), "opening", (2, 2), 3)
     commands = ["r 2 2"]
     commands += [f"r {x} {y}" for y in range(5) for x in range(5)
-                 if not board.layout.is_mine(y * 5 + x)]
+                 if not board.layout.is_mine((x, y))]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(["help", "bogus"] + commands) + "\n"))
     code, out, _ = run(capsys, "play", "--width", "5", "--height", "5", "--mines", "1",
                        "--rule", "opening", "--seed", "3", "--save", str(replay_path))

@@ -102,10 +102,16 @@ def test_model_is_named_without_a_total(capsys, tmp_path):
     f.write_text(".1.\n...\n")
     code, out, _ = run(capsys, "solve", "--json", str(f))
     record = json.loads(out)
-    assert record["mines"] is None and "model" in record
+    assert record["mines"] is None
+    assert record["model"] == ("no mine total: every consistent assignment of the cells next to clues counts once; "
+                               "cells away from clues get no number")
     assert record["probability"][0][0] == 0.2
     code, out, _ = run(capsys, "solve", "--json", "--density", "1/5", str(f))
-    assert "density 1/5" in json.loads(out)["model"]
+    assert json.loads(out)["model"] == ("no mine total: each covered cell a mine independently with density 1/5, "
+                                        "conditioned on the clues")
+    code, out, _ = run(capsys, "solve", "--density", "1/5", str(f))
+    assert out.splitlines()[-1] == ("model: no mine total: each covered cell a mine independently with density 1/5, "
+                                    "conditioned on the clues")
 
 
 def test_count_command(capsys):

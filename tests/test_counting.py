@@ -11,6 +11,7 @@ from strategies import small_positions
 
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import (
+    NoTotalModel,
     count_layouts,
     forced_cells,
     probabilities,
@@ -58,7 +59,7 @@ def test_probabilities_equal_brute_force(counting_path, position):
                 assert p == _expected(position, truth)[c]
             else:
                 assert p is None
-        assert result.model
+        assert result.model == NoTotalModel()
 
 
 @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -94,7 +95,7 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         certain = {c: p == 1 for c, p in probabilities(position).cells.items() if p in (0, 1)}
         forced = forced_cells(position)
         assert forced == certain == probabilities(position).forced()
-        assert all(board.layout.is_mine(c) == mine for c, mine in forced.items())
+        assert all(board.layout.mines[c] == mine for c, mine in forced.items())
         checked += 1
     assert checked >= 20
 
@@ -179,17 +180,17 @@ def test_expected_mines_equal_the_total_on_expert_positions():
         assert sum(result.cells.values()) == (position.mines - position.flag_count)
         assert all(0 <= v <= 1 for v in result.cells.values())
         # every cell that is a mine in the true layout has positive probability
-        assert all(result.cells[c] > 0 for c in result.cells if board.layout.is_mine(c))
+        assert all(result.cells[c] > 0 for c in result.cells if board.layout.mines[c])
 
 
 def test_density_model_without_total():
     p = parse_position(".1.\n...\n")
     result = probabilities(p, density=Fraction(1, 5))
-    assert "density 1/5" in result.model
+    assert result.model == NoTotalModel(Fraction(1, 5))
     # brute force with weights (1/5)^k (4/5)^(n-k)
     import itertools
 
-    covered = p.covered_cells()
+    covered = np.flatnonzero(p.covered).tolist()
     z = Fraction(0)
     acc = {c: Fraction(0) for c in covered}
     for bits in itertools.product((0, 1), repeat=len(covered)):
@@ -202,6 +203,33 @@ def test_density_model_without_total():
             acc[c] += w
     assert result.cells == {c: acc[c] / z for c in covered}
     assert count_layouts(parse_position("mines: 2\n....\n")) == 6
+
+
+def test_the_model_is_a_value_and_explain_says_it_as_before():
+    # the sentences are those the model field held when it was a string, word for word
+    from mscsp.analysis.explain import describe_model
+
+    plain = probabilities(parse_position(".1...\n")).model
+    weighed = probabilities(parse_position(".1...\n"), density=Fraction(1, 5)).model
+    assert (plain, weighed) == (NoTotalModel(None), NoTotalModel(Fraction(1, 5)))
+    assert describe_model(plain) == str(plain) == (
+        "no mine total: every consistent assignment of the cells next to clues counts once; "
+        "cells away from clues get no number")
+    assert describe_model(weighed) == str(weighed) == (
+        "no mine total: each covered cell a mine independently with density 1/5, conditioned on the clues")
+    assert probabilities(parse_position("mines: 1\n.1...\n")).model is None
+
+
+def test_the_old_model_constant_warns_and_is_the_new_value():
+    from mscsp.analysis.counting import combine
+
+    with pytest.warns(DeprecationWarning, match="NO_TOTAL_MODEL is deprecated"):
+        old = combine.NO_TOTAL_MODEL
+    assert old == probabilities(parse_position(".1...\n")).model
+    assert str(old) == ("no mine total: every consistent assignment of the cells next to clues counts once; "
+                        "cells away from clues get no number")
+    with pytest.raises(AttributeError):
+        combine.NO_SUCH_NAME  # noqa: B018
 
 
 def _strip_layouts(clues: list[int | None], total: int | None) -> int:
@@ -254,7 +282,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     from mscsp.analysis.constraints import opened_system
     from mscsp.position import Position
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     if not covered:
         return
     cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
@@ -293,7 +321,7 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
     system are those a fresh build finds."""
     from mscsp.analysis.constraints import opened_system
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     try:
         system = build_constraints(position)
     except InconsistentError:
@@ -359,7 +387,7 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
     from mscsp.analysis.constraints import flagged_system
     from mscsp.position import Mark, Position
 
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     if not covered:
         return
     cells = data.draw(st.lists(st.sampled_from(covered), min_size=1, max_size=3, unique=True))

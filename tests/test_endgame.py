@@ -32,7 +32,7 @@ def _expectimax(position, layouts, first: int | None = None) -> Fraction:
     (with ``first``, that cell is clicked first and the rest played best)."""
     g = position.geometry
     flags = set(np.flatnonzero(position.flagged).tolist())
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     numbers = {lay: brute_numbers(g.width, g.height, g.holes, set(lay) | flags) for lay in layouts}
     safe_total = len(covered) - len(next(iter(layouts)))
 
@@ -63,7 +63,7 @@ def test_the_listed_layouts_are_exactly_the_consistent_ones(position):
         return
     truth = brute_force(position, with_layouts=True)
     cells, mines = list_layouts(position, limit=10**6)
-    assert list(cells) == position.covered_cells()
+    assert list(cells) == np.flatnonzero(position.covered).tolist()
     listed = [frozenset(c for c, m in zip(cells, row) if m) for row in mines.tolist()]
     assert len(listed) == len(set(listed))  # no layout twice
     assert set(listed) == {frozenset(lay) for lay in truth["layouts"]}
@@ -75,7 +75,7 @@ def _endgame_layouts(position) -> list[frozenset] | None:
     if position.mines is None:
         return None
     layouts = [frozenset(lay) for lay in brute_force(position, with_layouts=True)["layouts"]]
-    if not layouts or len(layouts[0]) == len(position.covered_cells()):
+    if not layouts or len(layouts[0]) == len(np.flatnonzero(position.covered).tolist()):
         return None  # nothing consistent, or nothing left to open
     return layouts
 
@@ -244,7 +244,7 @@ def test_each_clicks_win_chance_is_expectimax_from_that_click(position):
         return
     wins = endgame.click_wins(position, layout_limit=10**6, node_limit=None)
     # every cell safe in some layout, none that is a mine in all
-    assert set(wins) == {c for c in position.covered_cells() if any(c not in lay for lay in layouts)}
+    assert set(wins) == {c for c in np.flatnonzero(position.covered).tolist() if any(c not in lay for lay in layouts)}
     for cell, p in wins.items():
         assert p == _expectimax(position, layouts, first=cell)
     assert max(wins.values()) == solve_endgame(position, layout_limit=10**6, node_limit=None).probability

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 from conftest import POSITIONS
 
-from mscsp.analysis.counting import probabilities
+from mscsp.analysis.counting import GaveUp, probabilities
+from mscsp.analysis.explain import describe_gave_up
 from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.budget import Budget
+from mscsp.errors import Resource
 from mscsp.game import Game, Status
 from mscsp.position import parse_position
 from mscsp.rules import generate
@@ -40,7 +42,7 @@ def _positions(n: int, seed: int):
                          int(rng.integers(2**31)))
         game = Game.from_board(board)
         game.reveal(board.click)
-        safe = [c for c in range(w * h) if not board.layout.is_mine(c)]
+        safe = [c for c in range(w * h) if not board.layout.mines[c]]
         for c in rng.permutation(safe)[: int(rng.integers(0, 4))]:
             if game.status is Status.PLAYING:
                 game.reveal_index(int(c))
@@ -58,7 +60,7 @@ def test_intervals_cover_the_exact_probability_at_least_95_percent_of_the_time()
         assert not est.exact and est.layouts is None and est.reason
         if not est.intervals:  # no estimate: every sampled cell says so
             without += 1
-            assert "no estimate" in est.reason
+            assert est.reason.estimate_failed
             continue
         # one cell a position, so the checks are independent; cells the estimate
         # cannot get wrong (0 or 1 in every layout) would only flatter the rate
@@ -91,7 +93,25 @@ def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():
     est = probabilities(position, state_limit=0, samples=200)
     assert not est.exact and est.layouts is None and not est.intervals
     assert all(p is None for p in est.cells.values())
-    assert "states budget" in est.reason and "no estimate" in est.reason
+    assert est.reason.resources == (Resource.STATES,) and est.reason.estimate_failed
+    assert str(est.reason) == describe_gave_up(est.reason) == (
+        "exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states); "
+        f"no estimate either: {est.reason.estimate_failed}")
+    assert est.stats["estimate"]["failed"] == est.reason.estimate_failed
+
+
+def test_why_counting_gave_up_is_a_value_and_explain_says_it_as_before():
+    # the sentences are those the reason field held when it was a string, word for word
+    est = probabilities(parse_position("mines: 1\n.1...\n"), state_limit=0)
+    assert not est.exact and est.intervals
+    assert est.reason == GaveUp(1, (Resource.STATES,), "a counting table passed 0 states")
+    assert str(est.reason) == describe_gave_up(est.reason) == (
+        "exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)")
+    both = GaveUp(3, (Resource.MEMORY, Resource.TIME), "exact counting ran out of time",
+                  "only 1 sampling runs fitted in the time left")
+    assert describe_gave_up(both) == (
+        "exact counting of 3 parts of the frontier ran out of its memory and time budget (exact counting ran out of "
+        "time); no estimate either: only 1 sampling runs fitted in the time left")
 
 
 @pytest.mark.parametrize("total", [True, False])

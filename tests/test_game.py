@@ -33,7 +33,7 @@ def boards(draw, max_side=7):
 @given(boards(), st.data())
 def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data):
     g = layout.geometry
-    safe = [c for c in g.cells.tolist() if not layout.is_mine(c)]
+    safe = [c for c in g.cells.tolist() if not layout.mines[c]]
     start = data.draw(st.sampled_from(safe))
     flags = data.draw(st.sets(st.sampled_from(g.cells.tolist())).map(lambda s: s - {start}))
     game = Game(layout)
@@ -43,7 +43,7 @@ def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data)
     expected = flood_region(g.width, g.height, g.holes, set(np.flatnonzero(layout.mines).tolist()), flags, start)
     assert set(opened) == expected
     assert len(opened) == len(set(opened))  # each cell once
-    assert not any(layout.is_mine(c) for c in opened)
+    assert not any(layout.mines[c] for c in opened)
     assert not any(c in flags for c in opened)
     assert set(np.flatnonzero(game.revealed).tolist()) == expected
 
@@ -133,7 +133,7 @@ def test_deferred_placement_follows_the_first_click():
     with pytest.raises(InputError):
         game.layout()
     game.reveal(game.geometry.coords(0))
-    assert game.position().number(0) == 0
+    assert game.position().number((0, 0)) == 0
 
 
 def test_position_never_shows_covered_truth():
@@ -148,8 +148,8 @@ def test_position_never_shows_covered_truth():
     g = layout.geometry
     touching = {n for c in np.flatnonzero(revealed).tolist() for n in g.neighbours(c)}
     far = [c for c in np.flatnonzero(~revealed).tolist() if c not in touching]
-    mine = next(c for c in far if layout.is_mine(c))
-    free = next(c for c in far if not layout.is_mine(c))
+    mine = next(c for c in far if layout.mines[c])
+    free = next(c for c in far if not layout.mines[c])
     moved = Layout.from_cells(g, (set(np.flatnonzero(layout.mines).tolist()) - {mine}) | {free})
     assert Position.from_view(moved, revealed, game.flagged) == position
 
@@ -168,7 +168,7 @@ def test_replay_round_trips_to_the_identical_state(seed, rule, actions):
     for kind, (x, y) in actions:
         clock.now += 0.25
         try:
-            game.apply((kind, y * 9 + x))
+            game.apply((kind, (x, y)))
         except IllegalMove:
             if game.status.over:
                 break
@@ -225,4 +225,53 @@ def test_actions_take_x_y_and_refuse_anything_else():
             game.reveal(bad)
     with pytest.raises(IllegalMove, match=r"\(3, 0\) is not a cell of this 3x2 board"):
         game.flag((3, 0))
-    assert game.status is Status.PLAYING and game.actions[0].cell == 2
+    assert game.status is Status.PLAYING and game.actions[0].cell == (2, 0)
+
+
+def _clocked_game():
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.5
+        return now[0]
+
+    return Game(Layout.from_rows(["*..", "...", ".-."]), clock=clock)
+
+
+def test_actions_record_x_y_and_the_replay_file_is_as_before():
+    game = _clocked_game()
+    game.flag((0, 0)); game.reveal((2, 0)); game.unflag((0, 0)); game.flag((0, 0)); game.chord((1, 0))
+    assert [(a.kind, a.cell) for a in game.actions] == [
+        (ActionKind.FLAG, (0, 0)), (ActionKind.REVEAL, (2, 0)), (ActionKind.UNFLAG, (0, 0)),
+        (ActionKind.FLAG, (0, 0)), (ActionKind.CHORD, (1, 0))]
+    # the file a replay writes did not change when actions took (x, y)
+    assert game.replay().to_dict()["actions"] == [
+        {"action": "flag", "cell": [0, 0], "t": 0.5}, {"action": "reveal", "cell": [2, 0], "t": 1.0},
+        {"action": "unflag", "cell": [0, 0], "t": 2.0}, {"action": "flag", "cell": [0, 0], "t": 2.5},
+        {"action": "chord", "cell": [1, 0], "t": 3.0}]
+    loaded = Replay.from_json(game.replay().to_json())
+    assert loaded.actions == game.actions and all(type(a.cell) is tuple for a in loaded.actions)
+
+
+def test_apply_takes_x_y_and_a_flat_index_warns_with_the_same_game():
+    new, old = _clocked_game(), _clocked_game()
+    moves = [(ActionKind.FLAG, (0, 0)), ("unflag", (0, 0)), ("flag", (0, 0)), ("reveal", (2, 0)),
+             (ActionKind.CHORD, (1, 1))]
+    for kind, xy in moves:
+        opened = new.apply((kind, xy))
+        with pytest.warns(DeprecationWarning, match=r"Game.apply takes the cell as \(x, y\)"):
+            flat = old.apply((kind, old.geometry.index(*xy)))
+        assert opened == tuple(new.geometry.coords(c) for c in flat)  # each in its own form, the same cells
+    assert new.status is old.status is Status.WON and new.position() == old.position()
+    assert new.actions == old.actions  # both record (x, y)
+    with pytest.raises(IllegalMove, match=r"must be a pair \(x, y\)"):
+        _clocked_game().apply(("reveal", (2.0, 0)))
+
+
+def test_an_action_made_with_a_flat_index_warns_and_still_plays():
+    with pytest.warns(DeprecationWarning, match=r"Action takes the cell as \(x, y\)"):
+        old = Action(ActionKind.REVEAL, 2)
+    game = _clocked_game()
+    assert game.apply(old) == (2, 5, 8, 4, 1)  # read as before: flat in, flat out
+    assert game.actions[0].cell == (2, 0)
+    assert Action(ActionKind.FLAG, [1, 2]).cell == (1, 2)  # a JSON pair is kept as a tuple

@@ -34,15 +34,15 @@ def test_a_dead_cell_shows_one_number_in_every_layout_where_it_is_safe(position)
     shown: dict[int, set[int]] = {}
     for lay in layouts:
         numbers = brute_numbers(g.width, g.height, g.holes, lay | flags)
-        for c in position.covered_cells():
+        for c in np.flatnonzero(position.covered).tolist():
             if c not in lay:
                 shown.setdefault(c, set()).add(numbers[c])
-    undecided = {c for c in position.covered_cells() if c in shown and any(c in lay for lay in layouts)}
+    undecided = {c for c in np.flatnonzero(position.covered).tolist() if c in shown and any(c in lay for lay in layouts)}
     truth = {c for c in undecided if len(shown[c]) == 1}
     found = guess_marks(survey)
     if found.dead is None:  # sought only where no cell is proven safe
         assert found.unavoidable is None and found.pseudo is None
-        assert any(all(c not in lay for lay in layouts) for c in position.covered_cells())
+        assert any(all(c not in lay for lay in layouts) for c in np.flatnonzero(position.covered).tolist())
         return
     assert found.complete and set(found.dead) <= truth
     frontier = set(survey.system.frontier)

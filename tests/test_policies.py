@@ -30,7 +30,7 @@ def test_outcomes_split_the_layouts_where_the_cell_is_safe(position):
     if truth["count"] == 0 or position.mines is None:
         return
     g = position.geometry
-    covered = position.covered_cells()
+    covered = np.flatnonzero(position.covered).tolist()
     flags = set(np.flatnonzero(position.flagged).tolist())
     for cell in covered[:3]:
         # brute force: every consistent layout with the cell safe, by the number it shows
@@ -149,7 +149,7 @@ def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
         inside = set(cells)
         assert len({len(lay & inside) for lay in layouts}) == 1  # the total cannot tell
         assert len({lay & inside for lay in layouts}) > 1  # there is something to tell
-        for other in position.covered_cells():
+        for other in np.flatnonzero(position.covered).tolist():
             if other in inside:
                 continue
             # the number `other` shows is independent of the set's layout

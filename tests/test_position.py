@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mscsp.board import Geometry
-from mscsp.errors import ParseError
+from mscsp.errors import InputError, ParseError
 from mscsp.position import Mark, Position, format_position, parse_position
 
 
@@ -47,10 +47,40 @@ def test_cells_are_classified():
     p = parse_position("# comment\n\nmines: 3\n..1F.\n.122.\n--...\n")
     g = p.geometry
     assert (g.width, g.height, g.size, p.mines) == (5, 3, 13, 3)
-    assert np.flatnonzero(p.flagged).tolist() == [3] and p.number(2) == 1 and p.number(0) is None
+    assert np.flatnonzero(p.flagged).tolist() == [3] and p.number((2, 0)) == 1 and p.number((0, 0)) is None
     assert p.grid[10] == Mark.HOLE and g.holes == frozenset({10, 11})
     assert (p.mines - p.flag_count) == 2
     assert p.covered_count == 8
+
+
+def test_a_cell_is_read_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+    p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
+    g = p.geometry
+    for index in range(g.area):
+        if g.is_cell(index):
+            with pytest.warns(DeprecationWarning, match=r"Position.number takes the cell as \(x, y\)"):
+                old = p.number(index)
+            assert old == p.number(g.coords(index))
+    assert [p.number((x, 1)) for x in range(5)] == [None, 1, 2, 2, None]
+    for bad in ((0, 2), (5, 0), (1,), (1.0, 0), "1,0"):  # (0, 2) is a hole
+        with pytest.raises(InputError):
+            p.number(bad)
+
+
+def test_covered_cells_are_listed_as_x_y_and_the_flat_list_warns():
+    p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
+    assert p.covered_xy == ((0, 0), (1, 0), (4, 0), (0, 1), (4, 1), (2, 2), (3, 2), (4, 2))
+    with pytest.warns(DeprecationWarning, match=r"covered_cells\(\) is deprecated: use position.covered_xy"):
+        old = p.covered_cells()
+    assert old == [p.geometry.index(x, y) for x, y in p.covered_xy] == np.flatnonzero(p.covered).tolist()
+
+
+@given(positions())
+def test_covered_xy_names_exactly_the_covered_cells_in_row_order(case):
+    p = parse_position("\n".join(case[0]) + "\n")
+    xy = p.covered_xy
+    assert list(xy) == sorted(xy, key=lambda c: (c[1], c[0]))
+    assert [p.geometry.index(x, y) for x, y in xy] == np.flatnonzero(p.grid == Mark.COVERED).tolist()
 
 
 @pytest.mark.parametrize(

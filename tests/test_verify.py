@@ -76,10 +76,10 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
         if pair is None:
             return
         a, b = pair
-        assert layout.is_mine(a) and not layout.is_mine(b) and b != click
+        assert layout.mines[a] and not layout.mines[b] and b != click
         swapped = Layout.from_cells(g, (set(mines) - {a}) | {b})
         for c in safe:
-            if c not in (a, b) and not swapped.is_mine(c):
+            if c not in (a, b) and not swapped.mines[c]:
                 assert swapped.numbers[c] == layout.numbers[c]
         assert not verify(layout, g.coords(click), "sat").solved
         quick = verify(layout, g.coords(click), "sat", quick=True)
@@ -118,14 +118,14 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
             if total:
                 assert swapped.mine_count == layout.mine_count
             for cell in safe:
-                if not swapped.is_mine(cell):
+                if not swapped.mines[cell]:
                     assert swapped.numbers[cell] == layout.numbers[cell]
             assert not verify(layout, g.coords(click), "sat", use_total=total).solved
             quick = verify(layout, g.coords(click), "sat", use_total=total, quick=True)  # a dead pair may come first
             assert not quick.solved and quick.reason
         pocket = walled_off_safe(layout, click)
         if pocket is not None:
-            assert not layout.is_mine(pocket) and pocket not in _safe_reach(g, mines, click)
+            assert not layout.mines[pocket] and pocket not in _safe_reach(g, mines, click)
             assert not verify(layout, g.coords(click), "sat", use_total=False).solved
         else:
             assert _safe_reach(g, mines, click) == set(safe)

@@ -152,7 +152,7 @@ def test_the_time_limit_notice_means_some_cell_is_left_undecided(name):
         proven = set(map(tuple, record["safe"] + record["mine"]))
         assert proven <= forced
         if record["complete"] is False:
-            covered = {position.geometry.coords(c) for c in position.covered_cells()}
+            covered = set(position.covered_xy)
             assert covered - proven, (name, limit)
             assert forced - proven or record["exact"] is False, (name, limit)
 
@@ -356,7 +356,7 @@ def test_a_game_moves_as_the_engine_and_hides_its_layout(client):
     moves = [("reveal", 4, 4), ("flag", 0, 0), ("unflag", 0, 0), ("flag", 8, 8)]
     for action, x, y in moves:
         view = move(client, view["id"], action, x, y)
-        engine.apply((action, engine.geometry.index(x, y)))
+        engine.apply((action, (x, y)))
         assert view["rows"] == engine.position().rows()
     assert view["status"] == "playing" and view["flags"] == 1 and view["mines_left"] == 9
     assert view["layout"] is None and view["seed"] is None and view["exploded"] is None
@@ -371,7 +371,7 @@ def test_win_a_seeded_game_then_replay_it(client):
     view = move(client, view["id"], "reveal", 2, 2)
     for cell in range(30):
         x, y = cell % 6, cell // 6
-        if not layout.is_mine(cell) and view["rows"][y][x] == ".":
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
             view = move(client, view["id"], "reveal", x, y)
     assert view["status"] == "won" and view["layout"] == layout.rows() and view["seed"] == seed
     move(client, view["id"], "reveal", 0, 0, status=409)  # the game is over
@@ -409,7 +409,7 @@ def test_chord_opens_around_a_satisfied_number(client):
     g = engine.geometry
     number = next(c for c in range(25) if engine.is_revealed(c) and 0 < engine.shown(c))
     for n in g.neighbours(number):
-        if layout.is_mine(n):
+        if layout.mines[n]:
             engine.flag(g.coords(n))
             view = move(client, view["id"], "flag", *g.coords(n))
     engine.chord(g.coords(number))
@@ -588,7 +588,7 @@ def test_an_unfinished_replay_continues(client):
     assert view["status"] == "playing" and view["layout"] is None and view["seed"] is None
     for cell in range(30):
         x, y = cell % 6, cell // 6
-        if not layout.is_mine(cell) and view["rows"][y][x] == ".":
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
             view = move(client, view["id"], "reveal", x, y)
     assert view["status"] == "won" and view["elapsed"] >= 0
 

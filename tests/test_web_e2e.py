@@ -235,7 +235,7 @@ def test_palette_entry_shows_the_analysis(server, page):
     set_custom_size(page, 8, 6, 7)
     by_value: dict[str, list[tuple[int, int]]] = {}
     for c in np.flatnonzero(position.revealed).tolist():
-        by_value.setdefault(str(position.number(c)), []).append(position.geometry.coords(c))
+        by_value.setdefault(str(position.grid[c]), []).append(position.geometry.coords(c))
     for value, cells in sorted(by_value.items()):
         page.click(f"#palette button[data-value='{value}']")
         assert page.get_attribute(f"#palette button[data-value='{value}']", "aria-checked") == "true"
@@ -574,7 +574,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
     check_overlay(page, Position.from_rows(rows, mines=mines))
 
     # open every safe cell still covered, the hint still on; the last one with the keyboard
-    safe = [c for c in range(width * height) if not layout.is_mine(c)]
+    safe = [c for c in range(width * height) if not layout.mines[c]]
     covered = [c for c in safe if board_state(page)[(c % width, c // width)]["value"] == "."]
     for c in covered[:-1]:
         if board_state(page)[(c % width, c // width)]["value"] == ".":

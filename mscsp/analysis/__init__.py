@@ -30,6 +30,8 @@ from .constraints import Constraint, ConstraintSystem, build_constraints
 from .counting import (
     DEFAULT_STATE_LIMIT,
     Counts,
+    GaveUp,
+    NoTotalModel,
     Probabilities,
     count_components,
     count_layouts,
@@ -54,7 +56,8 @@ from .survey import Survey
 __all__ = [
     "analyse", "Analysis",
     "deduce", "Proven", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
-    "probabilities", "count_layouts", "count_components", "Probabilities", "Counts", "DEFAULT_STATE_LIMIT",
+    "probabilities", "count_layouts", "count_components", "Probabilities", "NoTotalModel", "GaveUp", "Counts",
+    "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",
     "Survey", "Propagator", "list_layouts", "list_walled",

@@ -1,4 +1,4 @@
-"""Sentences a player can follow, for deductions and contradictions.
+"""Sentences a player can follow: deductions, contradictions, and what counting assumed or left undone.
 
 The solvers give each proven cell a small set of clues (and whether the mine total
 is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
@@ -11,7 +11,9 @@ is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
 
 It is also the one place a position's impossibility is put into words: what is seen at
 a glance (:func:`clash_text`: "the 1 at [0,0] already touches two flags") and what a
-search finds (:func:`describe_contradiction`). And it names things the same way
+search finds (:func:`describe_contradiction`); and the one place counting's answers
+are: how layouts are weighed without a mine total (:func:`describe_model`) and why a
+count is not exact (:func:`describe_gave_up`). And it names things the same way
 everywhere: a cell ``[x,y]`` as players and the JSON output write it, a clue ``the 3
 at [x,y]``, counts up to eight in words.
 
@@ -30,11 +32,12 @@ from typing import TYPE_CHECKING
 from ..errors import Clash
 from ..position import Position
 
-if TYPE_CHECKING:  # the equations are read, never built, here
+if TYPE_CHECKING:  # the equations and counting's answers are read, never built, here
     from .constraints import ConstraintSystem
+    from .counting.combine import GaveUp, NoTotalModel
 
-__all__ = ["describe_deduction", "describe_contradiction", "cells_text", "clash_text", "cell_name", "clue_name",
-           "number_word", "count_words"]
+__all__ = ["describe_deduction", "describe_contradiction", "describe_model", "describe_gave_up", "cells_text",
+           "clash_text", "cell_name", "clue_name", "number_word", "count_words"]
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -45,9 +48,14 @@ def cell_name(position: Position, cell: int) -> str:
     return f"[{x},{y}]"
 
 
+def _shown(position: Position, clue: int) -> int:
+    """The number a clue shows, by flat index (the solvers name clues so)."""
+    return int(position.grid[clue])
+
+
 def clue_name(position: Position, clue: int) -> str:
     """``the 3 at [x,y]``."""
-    return f"the {position.number(clue)} at {cell_name(position, clue)}"
+    return f"the {_shown(position, clue)} at {cell_name(position, clue)}"
 
 
 def number_word(k: int) -> str:
@@ -120,7 +128,7 @@ def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
     con = system.by_clue.get(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
-    note = _flag_note(position.number(clue) - con.count)
+    note = _flag_note(_shown(position, clue) - con.count)
     more = " more" if note else ""
     noun = "mine" if con.count == 1 else "mines"
     # one covered cell left: "no mine at [2,1]", not "no mines among [2,1]"
@@ -164,13 +172,13 @@ def describe_deduction(
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (
                 f"{clue_name(position, clue)} has exactly {number_word(len(con.cells))} covered "
-                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(position.number(clue) - con.count)}, "
+                f"neighbour{'s' if len(con.cells) != 1 else ''}{_flag_note(_shown(position, clue) - con.count)}, "
                 f"{cells_text(position, con.cells)}, so {pron}"
             )
         if con is not None and con.count == 0 and not mine:
-            if position.number(clue) == 0:
+            if _shown(position, clue) == 0:
                 return f"{clue_name(position, clue)} touches no mine, so {_conclusion(position, cells, False)}"
-            flags = position.number(clue)  # its equation needs no more mines
+            flags = _shown(position, clue)  # its equation needs no more mines
             return (
                 f"{clue_name(position, clue)} already has its {number_word(flags)} "
                 f"flag{'s' if flags != 1 else ''}, so {_conclusion(position, cells, False)}"
@@ -208,3 +216,45 @@ def describe_contradiction(position: Position, system: ConstraintSystem | None, 
     if len(parts) == 1:
         return f"{parts[0]}, which is impossible"
     return "; ".join(parts) + ": no layout satisfies them all"
+
+
+def describe_model(model: NoTotalModel) -> str:
+    """How counting weighs layouts without a mine total, in words.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from mscsp.analysis.counting.combine import NoTotalModel
+    >>> print(describe_model(NoTotalModel()))
+    no mine total: every consistent assignment of the cells next to clues counts once;
+    cells away from clues get no number
+    >>> describe_model(NoTotalModel(Fraction(1, 5)))
+    'no mine total: each covered cell a mine independently with density 1/5, conditioned on the clues'
+    """
+    if model.density is None:
+        return ("no mine total: every consistent assignment of the cells next to clues counts once; "
+                "cells away from clues get no number")
+    return (f"no mine total: each covered cell a mine independently with density {model.density}, "
+            "conditioned on the clues")
+
+
+def describe_gave_up(gave_up: GaveUp) -> str:
+    """Why a count is not exact, in words: the parts and budgets, and a failed estimate.
+
+    Examples
+    --------
+    >>> from mscsp.errors import Resource
+    >>> from mscsp.analysis.counting.combine import GaveUp
+    >>> describe_gave_up(GaveUp(1, (Resource.STATES,), "a counting table passed 0 states"))
+    'exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)'
+    >>> print(describe_gave_up(GaveUp(2, (Resource.MEMORY, Resource.TIME), "exact counting ran out of time",
+    ...                               "only 1 sampling runs fitted in the time left")))
+    exact counting of 2 parts of the frontier ran out of its memory and time budget (exact counting
+    ran out of time); no estimate either: only 1 sampling runs fitted in the time left
+    """
+    n = gave_up.parts
+    text = (f"exact counting of {n} part{'s' if n != 1 else ''} of the frontier ran out of its "
+            f"{' and '.join(r.value for r in gave_up.resources)} budget ({gave_up.detail})")
+    if gave_up.estimate_failed:
+        text += f"; no estimate either: {gave_up.estimate_failed}"
+    return text

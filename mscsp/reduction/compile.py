@@ -233,7 +233,6 @@ def decode(layout: Layout, mapping: CnfMap) -> dict[int, bool]:
     Variables that do not occur in any clause are reported false.
     """
     out = {v: False for v in range(1, mapping.variables + 1)}
-    index = layout.geometry.index
     for v, (x, y) in mapping.cells.items():
-        out[v] = layout.is_mine(index(x, y))
+        out[v] = layout.is_mine((x, y))
     return out

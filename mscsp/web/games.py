@@ -172,9 +172,9 @@ async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: B
             game = Game.from_board(made)
             for flagged in entry.game.flagged.nonzero()[0].tolist():
                 if flagged != cell:
-                    game.apply((ActionKind.FLAG, flagged))
+                    game.apply((ActionKind.FLAG, game.geometry.coords(flagged)))
             entry.game, entry.guarantee, entry.board_made = game, made.guarantee, True
-        entry.game.apply((kind, cell))
+        entry.game.apply((kind, entry.game.geometry.coords(cell)))
     except IllegalMove as exc:
         raise RequestError(409, str(exc)) from None
 

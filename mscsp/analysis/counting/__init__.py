@@ -43,7 +43,9 @@ from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
 from .combine import (
+    GaveUp,
     Group,
+    NoTotalModel,
     Probabilities,
     Tally,
     density_weights,
@@ -66,6 +68,8 @@ __all__ = [
     "Group",
     "Tally",
     "Probabilities",
+    "NoTotalModel",
+    "GaveUp",
     "Counts",
     "StateLimit",
     "tally_component",
@@ -356,8 +360,9 @@ def probabilities(
         default memory allowance). Exact counting uses part of the time; a
         component it cannot finish is estimated in what is left (``samples``
         paths at most, from ``seed``): the result then says ``exact=False``, gives
-        95% intervals in ``intervals``, the budget that ran out in ``reason``, and
-        no layout count. An estimate that cannot be made leaves its cells None.
+        95% intervals in ``intervals``, the budget that ran out in ``reason`` (a
+        :class:`GaveUp`), and no layout count. An estimate that cannot be made
+        leaves its cells None.
     estimate : bool
         With False, a component that cannot be counted raises instead.
 
@@ -389,9 +394,6 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     """Probabilities when some components could not be counted: estimates with intervals."""
     remaining = system.remaining
     unconstrained = system.unconstrained
-    reasons = sorted({exc.resource.value for _, exc in gave_up})
-    reason = (f"exact counting of {len(gave_up)} part{'s' if len(gave_up) != 1 else ''} of the frontier "
-              f"ran out of its {' and '.join(reasons)} budget ({gave_up[0][1]})")
     parts = []
     for comp, _ in gave_up:
         problem = problems[comp]
@@ -437,7 +439,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     }
     if est.reason:
         stats["estimate"]["failed"] = est.reason
-        reason = f"{reason}; no estimate either: {est.reason}"
+    resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
+    reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), est.reason or None)
     return Probabilities(cells, None, False, model, stats, intervals, reason, geometry=system.position.geometry)
 
 

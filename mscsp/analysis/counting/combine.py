@@ -9,19 +9,90 @@ Without a total, each component is weighed alone under the model the caller name
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 from typing import NamedTuple
 
 from ...board import Geometry
-from ...errors import InconsistentError, InputError
+from ...errors import InconsistentError, InputError, Resource
+from ..explain import describe_gave_up, describe_model
 
-__all__ = ["Group", "Tally", "Probabilities", "with_total", "without_total", "conditional_given_rest",
-           "poly_mul", "unpack", "support", "sum_support", "NO_TOTAL_MODEL"]
+__all__ = ["Group", "Tally", "Probabilities", "NoTotalModel", "GaveUp", "with_total", "without_total",
+           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support"]
 
-NO_TOTAL_MODEL = ("no mine total: every consistent assignment of the cells next to clues counts once; "
-                  "cells away from clues get no number")
+
+@dataclass(frozen=True)
+class NoTotalModel:
+    """How layouts are weighed when the mine total is unknown.
+
+    Attributes
+    ----------
+    density : Fraction or None
+        Each covered cell a mine independently with this density, conditioned on
+        the clues (cells away from clues then get the density). None: every
+        consistent assignment of the cells next to clues counts once, and cells
+        away from clues get no number.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> model = NoTotalModel(Fraction(1, 5))
+    >>> model.density
+    Fraction(1, 5)
+    >>> print(model)  # the sentence of mscsp.analysis.explain.describe_model
+    no mine total: each covered cell a mine independently with density 1/5, conditioned on the clues
+    """
+
+    density: Fraction | None = None
+
+    def __str__(self) -> str:
+        return describe_model(self)
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """Why counting was not exact: the parts of the frontier that ran out of budget.
+
+    Attributes
+    ----------
+    parts : int
+        How many independent parts of the frontier could not be counted exactly.
+    resources : tuple of Resource
+        The budgets they ran out of, each once, in the order of their names.
+    detail : str
+        The message of the first part that gave up (how far it got).
+    estimate_failed : str or None
+        Why no estimate could be made either; None when the estimate was made.
+
+    Examples
+    --------
+    >>> from mscsp.errors import Resource
+    >>> gave_up = GaveUp(1, (Resource.STATES,), "a counting table passed 0 states")
+    >>> gave_up.parts, gave_up.estimate_failed
+    (1, None)
+    >>> print(gave_up)  # the sentence of mscsp.analysis.explain.describe_gave_up
+    exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)
+    """
+
+    parts: int
+    resources: tuple[Resource, ...]
+    detail: str
+    estimate_failed: str | None = None
+
+    def __str__(self) -> str:
+        return describe_gave_up(self)
+
+
+def __getattr__(name: str):
+    if name == "NO_TOTAL_MODEL":
+        # once a sentence, now the value it described: a comparison with
+        # Probabilities.model still holds, and str() gives the same words
+        warnings.warn("NO_TOTAL_MODEL is deprecated: use NoTotalModel() (and explain.describe_model for "
+                      "its sentence)", DeprecationWarning, stacklevel=2)
+        return NoTotalModel()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Group(NamedTuple):
@@ -77,14 +148,17 @@ class Probabilities:
         visible (and the total, when given); None when it was not counted exactly.
     exact : bool
         False when probabilities are estimates (or missing).
-    model : str or None
+    model : NoTotalModel or None
         How layouts are weighted when the mine total is unknown; None when it is
         known (then every consistent layout of the whole board counts once).
+        :func:`~mscsp.analysis.explain.describe_model` (or ``str``) says it in words.
     intervals : dict
         For estimated cells (by flat index), the 95% interval ``(low, high)`` of the
         probability.
-    reason : str or None
-        Why counting was not exact (the budget that ran out), when it was not.
+    reason : GaveUp or None
+        Why counting was not exact (the budgets that ran out, and whether an
+        estimate failed too), when it was not;
+        :func:`~mscsp.analysis.explain.describe_gave_up` (or ``str``) says it in words.
     geometry : Geometry or None
         The board, so that cells can be named by ``(x, y)``.
 
@@ -95,15 +169,22 @@ class Probabilities:
     >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
     >>> p.probability((0, 0)), p.probability((4, 0)), p.layouts
     (Fraction(1, 2), Fraction(0, 1), 2)
+    >>> p.model is None and p.reason is None  # a total, and counted exactly
+    True
+    >>> probabilities(parse_position(".1...\\n")).model
+    NoTotalModel(density=None)
+    >>> probabilities(parse_position("mines: 1\\n.1...\\n"), state_limit=0).reason
+    GaveUp(parts=1, resources=(<Resource.STATES: 'states'>,), detail='a counting table passed 0 states',
+           estimate_failed=None)
     """
 
     cells: dict[int, Fraction | None]
     layouts: int | None
     exact: bool = True
-    model: str | None = None
+    model: NoTotalModel | None = None
     stats: dict = field(default_factory=dict, compare=False)
     intervals: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
-    reason: str | None = None
+    reason: GaveUp | None = None
     geometry: Geometry | None = field(default=None, compare=False, repr=False)
 
     def probability(self, cell) -> Fraction | None:
@@ -283,8 +364,8 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
 
 
 def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,
-                  cells: dict) -> str:
-    """Fill ``cells`` under the model used without a total; return the model's name.
+                  cells: dict) -> NoTotalModel:
+    """Fill ``cells`` under the model used without a total; return the model.
 
     Tallies are plain sums (``by_count`` False), weighted by the caller: one per
     consistent assignment, or independent mines of ``density``.
@@ -295,13 +376,9 @@ def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density:
             p = Fraction(t.mines[gi][0], g.size * z)
             for c in g.cells:
                 cells[c] = p
-    if density is None:
-        for c in unconstrained:
-            cells[c] = None
-        return NO_TOTAL_MODEL
     for c in unconstrained:
         cells[c] = density
-    return f"no mine total: each covered cell a mine independently with density {density}, conditioned on the clues"
+    return NoTotalModel(density)
 
 
 def density_weights(density: Fraction | None) -> tuple[int, int]:
