@@ -806,3 +806,36 @@ def test_slow_analyses_cannot_make_ordinary_ones_wait():
         # one was stopped at its limit, the other never got a worker: each is told which
         assert texts[0].startswith("the analysis was stopped") and "smaller or simpler" in texts[0]
         assert texts[1].startswith("the server is busy") and "large border" in texts[1]
+
+
+def test_a_job_moved_after_its_first_slice_is_told_apart_from_a_busy_server():
+    import asyncio
+    import operator
+
+    from mscsp.web.workers import JobTimeout, WorkerPool
+
+    async def scenario():
+        quick, slow = WorkerPool(1), WorkerPool(1)
+        await asyncio.gather(quick.start(), slow.start())
+        try:
+            # moved with its worker, it runs out of its own time: the job is too slow
+            with pytest.raises(JobTimeout, match="took longer than 1 s") as stopped:
+                await quick.run(time.sleep, (30,), timeout=1.0, first_slice=0.05, overflow=slow)
+            assert stopped.value.moved and not stopped.value.busy
+            assert (quick.moved, quick.replaced, slow.replaced) == (1, 0, 1)
+            # the slow pool is busy: started again there, it waits, and the server is busy
+            assert await slow.run(operator.add, (1, 1), timeout=30) == 2  # its new worker is in
+            blocker = asyncio.ensure_future(slow.run(time.sleep, (3,), timeout=30))
+            await asyncio.sleep(0.2)
+            with pytest.raises(JobTimeout, match="no worker was free within 1.5 s") as waited:
+                await quick.run(time.sleep, (0.1,), timeout=1.5, first_slice=0.05, overflow=slow)
+            assert waited.value.moved and waited.value.busy
+            assert (quick.moved, quick.replaced) == (2, 1)
+            await blocker
+            # a quick job stays where it is (once the replaced worker is in)
+            assert await quick.run(operator.add, (2, 3), timeout=30, first_slice=0.5, overflow=slow) == 5
+            assert (quick.completed, quick.moved, slow.completed) == (1, 2, 2)
+        finally:
+            await asyncio.gather(quick.close(), slow.close())
+
+    asyncio.run(scenario())
