@@ -926,6 +926,14 @@ def test_a_job_moved_after_its_first_slice_is_told_apart_from_a_busy_server():
             # a quick job stays where it is (once the replaced worker is in)
             assert await quick.run(operator.add, (2, 3), timeout=30, first_slice=0.5, overflow=slow) == 5
             assert (quick.completed, quick.moved, slow.completed) == (1, 2, 2)
+            # a moved job whose request is cancelled stops its worker in the pool it went to
+            moved = asyncio.ensure_future(quick.run(time.sleep, (30,), timeout=30, first_slice=0.05, overflow=slow))
+            await asyncio.sleep(0.3)
+            moved.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await moved
+            assert (quick.moved, quick.replaced, slow.replaced) == (3, 1, 2)
+            assert len(quick._workers) == len(slow._workers) == 1
         finally:
             await asyncio.gather(quick.close(), slow.close())
 
