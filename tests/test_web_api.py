@@ -212,7 +212,7 @@ def test_time_spent_waiting_for_a_worker_is_told_as_a_busy_server():
         first.result()
     assert second.status_code == 503
     error = second.json()["error"]
-    assert error.startswith("the server is busy with positions with a large border")
+    assert error.startswith("the server is busy with slow positions")
     assert "try again in a moment" in error and "smaller" not in error
 
 
@@ -550,6 +550,26 @@ def test_the_hint_suggests_the_click_the_solver_plays(client, seed):
     assert guesses
 
 
+def test_a_game_whose_every_job_outruns_its_first_slice_gets_the_same_hints_and_moves(client):
+    # a first slice of no time sends the hint's analysis, its suggested click and the
+    # solver's moves to the workers for slow positions: they must say what they say
+    # where nothing moves
+    with TestClient(create_app(Settings(workers=1, max_games=50, first_slice=0.0))) as sliced:
+        servers = (client, sliced)
+        games = [new_game(c, width=16, height=16, mines=40, rule="opening", seed=7) for c in servers]
+        guesses = 0
+        while games[0]["status"] not in ("won", "lost"):
+            hints = [c.post(f"/api/games/{g['id']}/hint").json() for c, g in zip(servers, games)]
+            answers = [c.post(f"/api/games/{g['id']}/solver", json={}).json() for c, g in zip(servers, games)]
+            marks = [hint.pop("guesses") for hint in hints]  # dead cells are sought for a time only
+            assert hints[0] == hints[1] and answers[0]["move"] == answers[1]["move"]
+            assert marks[0] == marks[1] or not all(m is None or m["complete"] for m in marks)
+            guesses += answers[0]["move"]["kind"] == "guess"
+            games = [answer["game"] for answer in answers]
+        api = sliced.app.state.api
+        assert guesses and api.pool.moved == api.large_pool.completed > 2 * guesses
+
+
 def test_the_hint_falls_back_to_the_least_chance_when_it_is_only_estimated():
     with TestClient(create_app(Settings(workers=1, state_limit=0))) as c:  # every chance an estimate
         view = new_game(c, rule="safe", seed=0)
@@ -774,35 +794,147 @@ def test_the_solver_refuses_a_position_whose_flags_contradict_the_numbers(client
     assert client.post(f"/api/games/{view['id']}/solver", json={}).status_code == 200
 
 
-def test_slow_analyses_cannot_make_ordinary_ones_wait():
-    # two positions with a huge border (seconds each) sent with twenty Expert games in play
-    from mscsp.board import Spec
-    from mscsp.game import Game
-    from mscsp.position import format_position
-    from mscsp.rules import generate
-
-    slow = four_lattices()
-    ordinary = []
-    for seed in range(20):
+def expert_openings(count: int) -> list[str]:
+    """Expert games just opened: positions the server analyses in milliseconds."""
+    positions = []
+    for seed in range(count):
         board = generate(Spec(30, 16, 99), "opening", (3, 3), seed)
         game = Game.from_board(board)
         game.reveal(board.click)
-        ordinary.append(format_position(game.position()))
-    with TestClient(create_app(Settings(workers=2, large_workers=1, sat_time_limit=30.0, analysis_timeout=3.0))) as c:
-        c.post("/api/analyse", json={"position": ordinary[0]})  # the workers are warm
+        positions.append(format_position(game.position()))
+    return positions
 
-        def timed(text):
-            started = time.monotonic()
-            response = c.post("/api/analyse", json={"position": text})
-            return response.status_code, response.json(), time.monotonic() - started
 
-        with ThreadPoolExecutor(22) as ex:
-            slow_answers = [ex.submit(timed, slow) for _ in range(2)]
-            time.sleep(0.2)  # the slow ones are in first
-            answers = list(ex.map(timed, ordinary))
-        for status, body, seconds in answers:
+def race(client, slow: list[str], ordinary: list[str]) -> tuple[list, list]:
+    """Send the slow positions, and a moment later (so that they are in first) the
+    ordinary ones, all at once. Each answer is ``(status, body, seconds taken, when it
+    came back)``, the last on the clock of ``time.monotonic``."""
+    client.post("/api/analyse", json={"position": ordinary[0]})  # the workers are warm
+
+    def timed(text):
+        started = time.monotonic()
+        response = client.post("/api/analyse", json={"position": text})
+        ended = time.monotonic()
+        return response.status_code, response.json(), ended - started, ended
+
+    with ThreadPoolExecutor(len(slow) + len(ordinary)) as ex:
+        slow_answers = [ex.submit(timed, text) for text in slow]
+        time.sleep(0.2)
+        answers = list(ex.map(timed, ordinary))
+    return [f.result() for f in slow_answers], answers
+
+
+def test_slow_analyses_cannot_make_ordinary_ones_wait():
+    # two positions with a huge border (seconds each), sent with twenty Expert games in
+    # play, go straight to the workers for slow positions: their size gives them away
+    settings = Settings(workers=2, large_workers=1, sat_time_limit=30.0, analysis_timeout=3.0)
+    with TestClient(create_app(settings)) as c:
+        slow_answers, answers = race(c, [four_lattices()] * 2, expert_openings(20))
+        for status, body, seconds, _ in answers:
             assert status == 200 and seconds < 1.0, (status, body.get("error"), seconds)
-        texts = sorted(f.result()[1]["error"] for f in slow_answers)
+        texts = sorted(body["error"] for _, body, _, _ in slow_answers)
         # one was stopped at its limit, the other never got a worker: each is told which
         assert texts[0].startswith("the analysis was stopped") and "smaller or simpler" in texts[0]
-        assert texts[1].startswith("the server is busy") and "large border" in texts[1]
+        assert texts[1].startswith("the server is busy with slow positions")
+        assert c.app.state.api.pool.moved == 0  # no slice was spent on them
+
+
+def lattice(width: int, height: int, mines: int) -> str:
+    """A revealed 1 on every other cell of every other row, all else covered: every
+    covered cell is on the border, in one linked part."""
+    rows = ("".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(width)) for y in range(height))
+    return f"mines: {mines}\n" + "\n".join(rows) + "\n"
+
+
+def test_positions_slow_for_their_size_make_ordinary_ones_wait_no_longer_than_a_slice():
+    # a 16x16 lattice has 192 covered cells, too few to count as large before it runs, but
+    # no 64 mines fit it, which the analysis takes about half its time limit (here 5 s) to
+    # show and explain. Two of them sent with twenty Expert games in play: each gives up
+    # its ordinary worker after the first slice, so every Expert answer comes back while
+    # the slow ones still run (kept there, the slow ones held both ordinary workers, and no
+    # Expert game was even started before one of them had finished)
+    hard = lattice(16, 16, 64)
+    settings = Settings(workers=2, large_workers=1, sat_time_limit=5.0, analysis_timeout=30.0)
+    with TestClient(create_app(settings)) as c:
+        api = c.app.state.api
+        assert not api.is_large(hard)
+        slow_answers, answers = race(c, [hard] * 2, expert_openings(20))
+        assert all(status == 200 for status, *_ in slow_answers + answers)
+        assert all(body["consistent"] is False for _, body, _, _ in slow_answers)
+        first_slow = min(ended for *_, ended in slow_answers)
+        assert max(ended for *_, ended in answers) < first_slow, (
+            [round(seconds, 2) for _, _, seconds, _ in slow_answers], max(seconds for _, _, seconds, _ in answers))
+        # both moved on: one with its worker (the slow one was idle), the other started again
+        assert (api.pool.moved, api.pool.replaced, api.large_pool.completed) == (2, 1, 2)
+
+
+def test_a_position_that_outruns_its_first_slice_gets_the_answer_of_an_uninterrupted_run():
+    # the Expert lattice, about a second to analyse (its size shortcut turned off): the
+    # answer comes from the workers for slow positions, and is the one a run in one go gives
+    from mscsp.web import jobs
+
+    text = (POSITIONS / "lattice_expert.txt").read_text()
+    settings = Settings(workers=1, large_workers=1, sat_time_limit=30.0, analysis_timeout=60.0, first_slice=0.05,
+                        large_border=10_000)
+    expected = json.loads(json.dumps(jobs.analyse_text(text, "sat", True, settings.sat_time_limit,
+                                                       settings.state_limit)))
+    with TestClient(create_app(settings)) as c:
+        api = c.app.state.api
+
+        def analysed():
+            response = c.post("/api/analyse", json={"position": text})
+            assert response.status_code == 200, response.text
+            return response.json()
+
+        # the worker for slow positions is idle: the pools trade workers, the job runs on
+        assert analysed() == expected
+        assert (api.pool.moved, api.pool.replaced, api.pool.completed, api.large_pool.completed) == (1, 0, 0, 1)
+        # two at once: the second, once its slice is out, finds that worker busy with the
+        # first, so its own is stopped and replaced and it starts again there
+        with ThreadPoolExecutor(2) as ex:
+            assert list(ex.map(lambda _: analysed(), range(2))) == [expected] * 2
+        assert (api.pool.moved, api.pool.replaced, api.pool.completed, api.large_pool.completed) == (3, 1, 0, 3)
+        # no worker is lost: each pool has its one, and the replaced one serves
+        assert c.post("/api/analyse", json={"position": "mines: 1\n.1...\n"}).status_code == 200
+        assert len(api.pool._workers) == len(api.large_pool._workers) == 1
+
+
+def test_a_job_moved_after_its_first_slice_is_told_apart_from_a_busy_server():
+    import asyncio
+    import operator
+
+    from mscsp.web.workers import JobTimeout, WorkerPool
+
+    async def scenario():
+        quick, slow = WorkerPool(1), WorkerPool(1)
+        await asyncio.gather(quick.start(), slow.start())
+        try:
+            # moved with its worker, it runs out of its own time: the job is too slow
+            with pytest.raises(JobTimeout, match="took longer than 1 s") as stopped:
+                await quick.run(time.sleep, (30,), timeout=1.0, first_slice=0.05, overflow=slow)
+            assert stopped.value.moved and not stopped.value.busy
+            assert (quick.moved, quick.replaced, slow.replaced) == (1, 0, 1)
+            # the slow pool is busy: started again there, it waits, and the server is busy
+            assert await slow.run(operator.add, (1, 1), timeout=30) == 2  # its new worker is in
+            blocker = asyncio.ensure_future(slow.run(time.sleep, (3,), timeout=30))
+            await asyncio.sleep(0.2)
+            with pytest.raises(JobTimeout, match="no worker was free within 1.5 s") as waited:
+                await quick.run(time.sleep, (0.1,), timeout=1.5, first_slice=0.05, overflow=slow)
+            assert waited.value.moved and waited.value.busy
+            assert (quick.moved, quick.replaced) == (2, 1)
+            await blocker
+            # a quick job stays where it is (once the replaced worker is in)
+            assert await quick.run(operator.add, (2, 3), timeout=30, first_slice=0.5, overflow=slow) == 5
+            assert (quick.completed, quick.moved, slow.completed) == (1, 2, 2)
+            # a moved job whose request is cancelled stops its worker in the pool it went to
+            moved = asyncio.ensure_future(quick.run(time.sleep, (30,), timeout=30, first_slice=0.05, overflow=slow))
+            await asyncio.sleep(0.3)
+            moved.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await moved
+            assert (quick.moved, quick.replaced, slow.replaced) == (3, 1, 2)
+            assert len(quick._workers) == len(slow._workers) == 1
+        finally:
+            await asyncio.gather(quick.close(), slow.close())
+
+    asyncio.run(scenario())

@@ -14,7 +14,8 @@ Modules, one job each:
 =============  =======================================================================
 ``settings``   limits and time budgets of a server
 ``validate``   reading and checking JSON requests; errors carry an HTTP status
-``workers``    worker processes that run analyses and generation under a hard deadline
+``workers``    worker processes that run analyses and generation under a hard deadline,
+               slow jobs moved to workers of their own after a first slice
 ``jobs``       the functions those workers run
 ``games``      games kept on the server, keyed by random ids, and what a player may see
 ``replays``    loading saved replays into games that can be continued

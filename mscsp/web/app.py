@@ -133,7 +133,7 @@ class _Api:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.pool = WorkerPool(settings.workers, warm=("mscsp.web.jobs",))
-        # positions with a large border wait for their own workers, never for ordinary ones
+        # slow positions wait for their own workers, never for ordinary ones (see route)
         self.large_pool = WorkerPool(settings.large_workers, warm=("mscsp.web.jobs",))
         self.games = GameStore(settings.max_games)
 
@@ -168,16 +168,26 @@ class _Api:
         limit = self.settings.large_border
         return any(len(system.component_cells(c)) >= limit for c in system.components)
 
-    def pool_for(self, text: str) -> tuple[WorkerPool, bool]:
-        """The workers for a position, and whether they are those for large borders."""
-        large = self.is_large(text)
-        return (self.large_pool if large else self.pool), large
+    def route(self, text: str) -> tuple[WorkerPool, dict]:
+        """Where a job on a position runs: the pool, and the options of its ``run``.
 
-    async def attend(self, request: Request | None, pool: WorkerPool, func, args: tuple, timeout: float):
-        """Run a job for ``request``, stopped as soon as its client has gone (then
-        :class:`_ClientGone`), so its worker serves the next request instead of
-        finishing unread work: a page that asks again has dropped the old answer."""
-        job = asyncio.ensure_future(pool.run(func, args, timeout=timeout))
+        Only running a position tells how long it takes, so every job starts among
+        the ordinary workers and moves to those for slow positions once it has run
+        for ``first_slice`` seconds (:meth:`WorkerPool.run`), so that a slow position
+        holds an ordinary worker no longer than that. A border too large to be quick
+        (:meth:`is_large`) goes there at once, sparing the ordinary workers the slice.
+        """
+        if self.is_large(text):
+            return self.large_pool, {}
+        return self.pool, {"first_slice": self.settings.first_slice, "overflow": self.large_pool}
+
+    async def attend(self, request: Request | None, pool: WorkerPool, func, args: tuple, timeout: float,
+                     **options):
+        """Run a job for ``request`` (``options`` are those of :meth:`WorkerPool.run`),
+        stopped as soon as its client has gone (then :class:`_ClientGone`), so its worker
+        serves the next request instead of finishing unread work: a page that asks again
+        has dropped the old answer."""
+        job = asyncio.ensure_future(pool.run(func, args, timeout=timeout, **options))
         if request is not None:
             gone = asyncio.ensure_future(_client_gone(request))
             await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -193,15 +203,15 @@ class _Api:
                               request: Request | None = None) -> dict:
         """The ``mscsp solve --json`` record of a position, from a worker."""
         s = self.settings
-        pool, large = self.pool_for(text)
+        pool, options = self.route(text)
         try:
             return await self.attend(request, pool, jobs.analyse_text,
                                      (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
-                                     s.analysis_timeout)
+                                     s.analysis_timeout, **options)
         except JobTimeout as exc:
             if exc.busy:  # the position may be easy: the server was busy, and says so
-                kind = "positions with a large border" if large else "ordinary positions"
-                raise _busy(exc, kind) from None
+                slow = pool is self.large_pool or exc.moved
+                raise _busy(exc, "slow positions" if slow else "ordinary positions") from None
             raise RequestError(503, f"the analysis was stopped: {exc}; try a smaller or simpler position") from None
         except JobFailed as exc:
             status = 400 if exc.kind == "input" else 500
@@ -228,13 +238,13 @@ class _Api:
             return {"best_by": Policy.LEAST_P.value,
                     "best_note": f"the mine chances are estimates, and the {HINT_POLICY.value} player needs exact ones",
                     **unranked}
-        pool, _ = self.pool_for(text)
+        pool, options = self.route(text)
         limit = min(self.settings.sat_time_limit, timeout)
         try:
             if timeout <= 0:
                 raise JobTimeout("no time was left")
             move = await self.attend(request, pool, jobs.solver_move,
-                                     (text, HINT_POLICY.value, entry.rule.value, limit, True), timeout)
+                                     (text, HINT_POLICY.value, entry.rule.value, limit, True), timeout, **options)
         except JobTimeout as exc:
             late = ("the server was too busy to ask it in time" if exc.busy
                     else f"it did not decide within the hint's {self.settings.analysis_timeout:g} s")
@@ -383,9 +393,10 @@ class _Api:
             if entry.game.status.over:
                 raise RequestError(409, "the game is over")
             text = format_position(entry.game.position())
+            pool, options = self.route(text)
             try:
-                move = await self.pool.run(jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
-                                           timeout=s.analysis_timeout)
+                move = await pool.run(jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
+                                      timeout=s.analysis_timeout, **options)
             except JobTimeout as exc:
                 if exc.busy:
                     raise _busy(exc) from None

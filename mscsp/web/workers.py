@@ -10,6 +10,13 @@ Workers are started with the ``spawn`` method (no fork of a threaded server) and
 talk over a pipe: a job is ``(function, args)`` with a module-level function, an
 answer is ``(kind, value)`` where ``kind`` says whether the value is the result or
 the message of an error.
+
+How long a job takes is known only by running it, so a pool can give a job a first
+slice of its time and then move it to another pool (``overflow``) kept for slow jobs:
+the quick jobs behind it never wait longer than that slice. A job moves with its
+worker when the other pool has one idle (the two trade workers, so the job runs on
+uninterrupted); otherwise its worker is replaced and the job starts again in the other
+pool, with what is left of its time.
 """
 
 from __future__ import annotations
@@ -37,13 +44,17 @@ class JobTimeout(MscspError):
 
     ``busy`` says the time went (mostly) to waiting for a worker: none was free in
     time, or the job started with too little of its time left, so the job itself
-    may be quick. ``waited`` is the seconds it spent waiting.
+    may be quick. ``waited`` is the seconds it spent waiting (a first slice that had
+    to be run again included). ``moved`` says the job had outrun its first slice and
+    gone to the pool for slow jobs, so that it is there that it waited or ran out of
+    time.
     """
 
-    def __init__(self, message: str, busy: bool = False, waited: float = 0.0):
+    def __init__(self, message: str, busy: bool = False, waited: float = 0.0, moved: bool = False):
         super().__init__(message)
         self.busy = busy
         self.waited = waited
+        self.moved = moved
 
 
 class JobFailed(MscspError):
@@ -125,6 +136,27 @@ class _Worker:
         self.conn.close()
 
 
+async def _answered(worker: _Worker, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the answer of ``worker``'s job; whether it came.
+
+    Abandoned when the request is cancelled (its client went away): the caller then
+    replaces the worker, which stops the job.
+    """
+    return await anyio.to_thread.run_sync(worker.conn.poll, seconds, abandon_on_cancel=True)
+
+
+def _late(timeout: float, lost: float, ran: float, restarted: bool, moved: bool) -> JobTimeout:
+    """The error of a job stopped at its deadline, having ``lost`` seconds to waiting (and
+    to a first slice run again, when ``restarted``) and run ``ran`` seconds since."""
+    if lost > QUEUE_SHARE * timeout:
+        # the job may be quick: it was the queue that took the time
+        waited = (f"lost {lost:.1f} s to waiting for a free worker and to a first slice run again" if restarted
+                  else f"waited {lost:.1f} s for a free worker")
+        return JobTimeout(f"the job {waited} and was stopped {ran:.1f} s after it started, at the {timeout:g} s limit",
+                          busy=True, waited=lost, moved=moved)
+    return JobTimeout(f"the job took longer than {timeout:g} s and was stopped", waited=lost, moved=moved)
+
+
 class WorkerPool:
     """A fixed number of worker processes, each running one job at a time.
 
@@ -140,6 +172,17 @@ class WorkerPool:
         Modules each worker imports when it starts, so the first job is fast.
     startup_timeout : float
         Seconds a worker may take to start before the pool gives up on it.
+
+    Attributes
+    ----------
+    completed : int
+        Jobs answered (a result or an error) by this pool's workers, a job that came
+        with a traded worker counted by the pool it ended in.
+    moved : int
+        Jobs that outran their first slice here and went to their ``overflow`` pool.
+    replaced : int
+        Workers stopped in the middle of a job (it ran out of time, its request was
+        cancelled, or it moved on to start again elsewhere) and replaced.
 
     Examples
     --------
@@ -166,6 +209,9 @@ class WorkerPool:
         self._admissions: set[asyncio.Task] = set()
         self._idle: asyncio.Queue[_Worker] | None = None
         self._broken: str | None = None
+        self.completed = 0
+        self.moved = 0
+        self.replaced = 0
 
     async def start(self) -> None:
         """Start the workers and wait until they are ready (from the loop that uses the pool)."""
@@ -198,11 +244,13 @@ class WorkerPool:
         """Stop a worker and start another, admitted in the background."""
         worker.kill()
         self._workers.discard(worker)
+        self.replaced += 1
         task = asyncio.get_running_loop().create_task(self._admit(self._spawn()))
         self._admissions.add(task)
         task.add_done_callback(self._admissions.discard)
 
-    async def run(self, func: Callable[..., Any], args: tuple, *, timeout: float) -> Any:
+    async def run(self, func: Callable[..., Any], args: tuple, *, timeout: float,
+                  first_slice: float | None = None, overflow: WorkerPool | None = None) -> Any:
         """Run ``func(*args)`` in a worker and return its result.
 
         Parameters
@@ -213,52 +261,107 @@ class WorkerPool:
             Picklable arguments.
         timeout : float
             Seconds in all, waiting for a free worker included.
+        first_slice : float, optional
+            Seconds the job may run in this pool before it moves to ``overflow``,
+            which then has what is left of ``timeout``; ignored without ``overflow``,
+            or when less than the slice is left once the job has a worker.
+        overflow : WorkerPool, optional
+            The pool for jobs that outrun their first slice. When one of its workers
+            is idle, the two pools trade workers and the job runs on where it is;
+            otherwise its worker here is replaced and the job starts again there, with
+            the same arguments, so its answer is the one an uninterrupted run gives.
 
         Raises
         ------
         JobTimeout
             When no worker was free, or the job did not finish, within ``timeout``
             (``busy`` when more than :data:`QUEUE_SHARE` of it went to waiting for a
-            worker); a job that ran too long has its worker replaced.
+            worker, a first slice cut short counted as waiting); a job that ran too
+            long has its worker replaced.
         JobFailed
             When the job raised an error in the worker, or no worker can start.
         """
+        started = time.monotonic()
+        if overflow is None or overflow is self:
+            first_slice = None
+        return await self._run((func, args), started, started + timeout, first_slice=first_slice, overflow=overflow)
+
+    async def _run(self, job: tuple, started: float, deadline: float, *, lost: float = 0.0, restarted: bool = False,
+                   first_slice: float | None = None, overflow: WorkerPool | None = None) -> Any:
+        """:meth:`run` in this pool. ``started`` and ``deadline`` are the job's own;
+        a job started again here after its first slice elsewhere was cut short comes
+        ``restarted``, having ``lost`` that slice and its waits."""
+        timeout = deadline - started
         if self._idle is None:
             raise JobTimeout("the worker pool is not running")
         if not self._workers:
             raise JobFailed("internal", f"no worker process is running: {self._broken}")
-        started = time.monotonic()
-        deadline = started + timeout
+        moved = restarted
+        queued = time.monotonic()
+        worker = self._idle_now()
+        if worker is None:
+            try:
+                worker = await asyncio.wait_for(self._idle.get(), max(deadline - queued, 0.0))
+            except asyncio.TimeoutError:
+                raise JobTimeout(f"no worker was free within {timeout:g} s", busy=True, waited=timeout,
+                                 moved=moved) from None
+        lost += time.monotonic() - queued
+        owner = self  # the pool the worker belongs to, which takes it back or replaces it
+        answered = restart = False
         try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
-        except asyncio.TimeoutError:
-            raise JobTimeout(f"no worker was free within {timeout:g} s", busy=True, waited=timeout) from None
-        waited = time.monotonic() - started
-        answered = False
-        try:
-            worker.conn.send((func, args))
+            worker.conn.send(job)
             left = max(deadline - time.monotonic(), 0.0)
-            # abandoned when the request is cancelled (its client went away): the
-            # worker is then replaced below, which stops the job
-            ready = await anyio.to_thread.run_sync(worker.conn.poll, left, abandon_on_cancel=True)
-            if not ready and waited > QUEUE_SHARE * timeout:
-                # the job may be quick: it was the queue that took the time
-                raise JobTimeout(f"the job waited {waited:.1f} s for a free worker and was stopped {left:.1f} s after "
-                                 f"it started, at the {timeout:g} s limit", busy=True, waited=waited)
-            if not ready:
-                raise JobTimeout(f"the job took longer than {timeout:g} s and was stopped", waited=waited)
-            kind, value = worker.conn.recv()
-            answered = True
+            if first_slice is not None and first_slice < left:
+                ready = await _answered(worker, first_slice)
+                if not ready:
+                    self.moved += 1
+                    moved = True
+                    spare = overflow._idle_now()
+                    if spare is None:
+                        restart = True  # the worker here is replaced below, never left running
+                    else:
+                        self._trade(worker, spare, overflow)
+                        owner = overflow
+                        ready = await _answered(worker, max(deadline - time.monotonic(), 0.0))
+            else:
+                ready = await _answered(worker, left)
+            if not restart:
+                if not ready:
+                    raise _late(timeout, lost, time.monotonic() - started - lost, restarted, moved)
+                kind, value = worker.conn.recv()
+                answered = True
         except (EOFError, OSError) as exc:
             raise JobFailed("internal", f"the worker process ended unexpectedly ({type(exc).__name__})") from None
         finally:
             if answered:
-                self._idle.put_nowait(worker)
+                owner.completed += 1
+                owner._idle.put_nowait(worker)
             else:  # synchronous, so that even a cancelled request cannot lose a worker
-                self._replace(worker)
+                owner._replace(worker)
+        if restart:
+            # what the cut slice computed is gone with its worker, so that time is lost as a wait is
+            return await overflow._run(job, started, deadline, lost=time.monotonic() - started, restarted=True)
         if kind != "ok":
             raise JobFailed(kind, value)
         return value
+
+    def _idle_now(self) -> _Worker | None:
+        """An idle worker taken out of the queue, or None when none is idle."""
+        if self._idle is None:
+            return None
+        try:
+            return self._idle.get_nowait()
+        except asyncio.QueueEmpty:
+            return None
+
+    def _trade(self, busy: _Worker, idle: _Worker, other: WorkerPool) -> None:
+        """Give ``busy`` (running a job) to ``other`` for its idle worker ``idle``, which
+        joins this pool's idle queue: both pools keep their size, and no process starts."""
+        self._workers.discard(busy)
+        other._workers.add(busy)
+        other._workers.discard(idle)
+        self._workers.add(idle)
+        self._idle.put_nowait(idle)
 
     async def close(self) -> None:
         """Stop every worker, busy, idle or starting."""
