@@ -24,9 +24,10 @@ from mscsp.errors import InputError
 
 PAPER, RESULTS = REPO / "paper", REPO / "results"
 TEX = (PAPER / "mscsp.tex").read_text(encoding="utf-8")
-#: Numbers in the text that are not results: the level of every interval, and the
-#: satisfiability threshold of random 3-CNF from the literature.
-ALLOWED = {"95\\%", "4.26"}
+#: Numbers in the text that are not results: the level of every interval, the
+#: satisfiability threshold of random 3-CNF from the literature, and other work's
+#: published win rates, quoted with their citation.
+ALLOWED = {"95\\%", "4.26", "39.616", "40.06"}
 
 
 @pytest.fixture(scope="module")
