@@ -10,7 +10,7 @@ assignment that must satisfy it. Rows give the share of satisfiable formulas
 (Wilson 95%), the board size, and the time to decide the board against the time to
 solve the formula directly.
 
-    python experiments/consistency.py --samples 10 --seed 42 --jobs 2 --out results/consistency
+    python experiments/consistency.py --samples 100 --seed 42 --jobs 2 --out results/consistency
 """
 
 from __future__ import annotations
