@@ -401,7 +401,7 @@ def _first_click_maps(results: Path) -> str:
 def _first_click_article(results: Path) -> str:
     rows = read_table(results, "first_click_article/summary.csv")
     names = {"uniform": "random board", "safe": "click excluded"}
-    body = [[_tex(f"{r['board'].capitalize()} {r['width']}x{r['height']}, {r['mines']}"), names[r["rule"]],
+    body = [[_tex(f"{r['board']} {r['width']}x{r['height']}/{r['mines']}"), names[r["rule"]],
              render(r["exact"], "dec4"), render(r["p"], "dec4"), render(r["ci95_normal"], "dec4"),
              render(r["delta"], "signed4")] for r in rows]
     return _tabular("llrrrr", ["board", "rule", "exact", "MC", "CI95", "delta"], body)
@@ -444,7 +444,7 @@ def _completion(results: Path) -> str:
 
 def _completion_article(results: Path) -> str:
     rows = read_table(results, "completion_article/summary.csv")
-    body = [[_tex(f"{r['board'].capitalize()} {r['width']}x{r['height']}/{r['mines']}"),
+    body = [[_tex(f"{r['board']} {r['width']}x{r['height']}/{r['mines']}"),
              f"{render(r['p'], 'dec3')} $\\pm$ {render(r['normal_halfwidth'], 'dec3')}", render(r["n"], "int"),
              _interval(r, "dec4")] for r in rows]
     return _tabular("lcrc", ["board", "finished (as printed)", "$n$", "Wilson 95\\%"], body)

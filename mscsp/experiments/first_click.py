@@ -152,7 +152,7 @@ def _maps(extra_boards: dict[str, Spec]) -> tuple[pd.DataFrame, dict]:
             ax.plot([x for x, _ in ties], [y for _, y in ties], linestyle="none", marker="*", color="white",
                     markeredgecolor="black", markeredgewidth=0.5, markersize=11)
         axes[0].set_ylabel("row y", fontsize=10)
-        fig.suptitle(f"{size} {spec.width}\u00d7{spec.height}, {spec.mines} mines: chance that the first click "
+        fig.suptitle(f"{size} {spec.width}\u00d7{spec.height}/{spec.mines}: chance that the first click "
                      "opens a region (\u2605 the best cells)", fontsize=12)
         bar = fig.colorbar(im, ax=axes, shrink=0.8)
         bar.set_label("P(first click opens)", fontsize=10)
