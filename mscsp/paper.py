@@ -498,8 +498,11 @@ def _noguess(results: Path) -> str:
              _pm(r, "mean_attempts", "se_attempts", "sig2"), _pm(r, "mean_perturbations", "se_perturbations", "sig2"),
              _pm(r, "mean_3bv", "se_3bv", "dec1"),
              _ratio(r, "border_density_ratio", "border_ratio_low", "border_ratio_high")] for r in rows]
-    return _tabular("llrrrrc", ["board", "method", "made", "attempts", "perturbations", "3BV", "border ratio [95\\%]"],
-                    body, _breaks(rows, "board"))
+    # seven columns of means with their errors: a little less space between them keeps the
+    # table inside the text width (the float's group keeps the setting to this table)
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
+        "llrrrrc", ["board", "method", "made", "attempts", "perturbations", "3BV", "border ratio [95\\%]"],
+        body, _breaks(rows, "board"))
 
 
 def _noguess_bias(results: Path) -> str:
