@@ -125,3 +125,20 @@ def test_the_lattice_that_divided_zero_by_zero_is_counted(total):
         assert sum(result.cells.values()) == 32  # expected mines equal the total, exactly
     forced = probabilities(position, state_limit=0, samples=300)  # and estimating it never divides 0 by 0
     assert not forced.exact and forced.reason
+
+
+def test_a_wide_lattice_is_answered_within_the_time_asked():
+    """A 100x100 lattice of 1s (a clue on every other cell both ways, a quarter of
+    the cells mines): exact counting gives up and one sampling run takes longer than
+    the time left, so the estimator must stop between steps, not between runs (it
+    used to answer a one-second analysis after 2.5 s)."""
+    import time
+
+    n = 100
+    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
+    position = parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
+    started = time.perf_counter()
+    a = analyse(position, time_limit=1.0)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1.6, f"a one-second analysis took {elapsed:.2f} s"
+    assert not a.exact and a.layouts is None

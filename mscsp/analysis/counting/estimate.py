@@ -216,9 +216,13 @@ class _Twist:
         return np.log(np.maximum(p, 1e-300))
 
 
+class _OutOfTime(Exception):
+    """A run stopped at its budget's deadline, between two steps."""
+
+
 def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.random.Generator,
                windows: list[tuple[int, int]], log_rest, twist: _Twist | None = None,
-               history: bool = False):
+               history: bool = False, budget: Budget | None = None):
     """One run of sequential Monte Carlo with ``n`` paths: ``(log of the estimated
     weight of all layouts, each kind's estimated mine probability, live paths)``.
 
@@ -233,6 +237,10 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
 
     With ``history`` it returns instead, for a pilot run, the weighted mean and
     spread of the mines each path placed after every step.
+
+    With a ``budget``, the deadline is looked at after every step and a run still
+    going when it passes stops with :class:`_OutOfTime`: on a wide frontier one run
+    takes seconds, so a look between runs alone would overrun the time asked.
     """
     k = np.zeros(n, dtype=np.int64)
     logw = np.zeros(n)
@@ -247,6 +255,8 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
         fields = np.zeros((n, max(sampler.plan.fields, 1)), dtype=np.int64)
         klo, khi = windows[j]
         for i in range(len(sampler.steps)):
+            if budget is not None and budget.expired():
+                raise _OutOfTime
             pick, logz = sampler.advance(i, fields, k, klo, khi, rng)
             choices[j][:, i] = pick
             g += 1
@@ -333,14 +343,18 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
     per_run = int(max(64, min(samples // replicates, _BATCH_BYTES // max(2 * width, 1))))
     pilot_started = time.perf_counter()
     twist = None
-    if rest.total:
-        # a pilot without the total learns where the mine counts go; the runs then head for it
-        loose = [(-(1 << 40), 1 << 40)] * len(samplers)
-        learnt = _replicate(samplers, rest, 128, rng, loose, log_rest, history=True)
-        if learnt is not None:
-            twist = _Twist(learnt[0], learnt[1], rest.window[0], rest.window[1])
-    else:
-        _replicate(samplers, rest, 128, rng, windows, log_rest)
+    try:
+        if rest.total:
+            # a pilot without the total learns where the mine counts go; the runs then head for it
+            loose = [(-(1 << 40), 1 << 40)] * len(samplers)
+            learnt = _replicate(samplers, rest, 128, rng, loose, log_rest, history=True, budget=budget)
+            if learnt is not None:
+                twist = _Twist(learnt[0], learnt[1], rest.window[0], rest.window[1])
+        else:
+            _replicate(samplers, rest, 128, rng, windows, log_rest, budget=budget)
+    except _OutOfTime:
+        return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
+                        "the time ran out during the pilot sampling run")
     per_path = (time.perf_counter() - pilot_started) / 128
     left = budget.seconds_left()
     if left != float("inf"):
@@ -348,9 +362,12 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
     runs: list[tuple[float, np.ndarray | None]] = []
     live = 0
     for _ in range(replicates):
-        if runs and budget.expired():
+        if budget.expired():
             break
-        log_z, probs, alive = _replicate(samplers, rest, per_run, rng, windows, log_rest, twist)
+        try:
+            log_z, probs, alive = _replicate(samplers, rest, per_run, rng, windows, log_rest, twist, budget=budget)
+        except _OutOfTime:
+            break  # a run cut short is no sample: it is dropped whole
         runs.append((log_z, probs))
         live += alive
     drawn = per_run * len(runs)
