@@ -34,6 +34,7 @@ from math import comb
 import numpy as np
 
 from ...budget import Budget
+from ...errors import BudgetExceeded
 from .combine import conditional_given_rest, poly_mul
 from .sweep import Arithmetic, _Plan
 from .variables import Problem
@@ -216,10 +217,6 @@ class _Twist:
         return np.log(np.maximum(p, 1e-300))
 
 
-class _OutOfTime(Exception):
-    """A run stopped at its budget's deadline, between two steps."""
-
-
 def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.random.Generator,
                windows: list[tuple[int, int]], log_rest, twist: _Twist | None = None,
                history: bool = False, budget: Budget | None = None):
@@ -238,9 +235,10 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
     With ``history`` it returns instead, for a pilot run, the weighted mean and
     spread of the mines each path placed after every step.
 
-    With a ``budget``, the deadline is looked at after every step and a run still
-    going when it passes stops with :class:`_OutOfTime`: on a wide frontier one run
-    takes seconds, so a look between runs alone would overrun the time asked.
+    With a ``budget``, the deadline is looked at after every step
+    (:meth:`~mscsp.budget.Budget.check_time`) and a run still going when it passes
+    stops with BudgetExceeded: on a wide frontier one run takes seconds, so a look
+    between runs alone would overrun the time asked.
     """
     k = np.zeros(n, dtype=np.int64)
     logw = np.zeros(n)
@@ -255,8 +253,8 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
         fields = np.zeros((n, max(sampler.plan.fields, 1)), dtype=np.int64)
         klo, khi = windows[j]
         for i in range(len(sampler.steps)):
-            if budget is not None and budget.expired():
-                raise _OutOfTime
+            if budget is not None:
+                budget.check_time("a sampling run")
             pick, logz = sampler.advance(i, fields, k, klo, khi, rng)
             choices[j][:, i] = pick
             g += 1
@@ -352,7 +350,7 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
                 twist = _Twist(learnt[0], learnt[1], rest.window[0], rest.window[1])
         else:
             _replicate(samplers, rest, 128, rng, windows, log_rest, budget=budget)
-    except _OutOfTime:
+    except BudgetExceeded:
         return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
                         "the time ran out during the pilot sampling run")
     per_path = (time.perf_counter() - pilot_started) / 128
@@ -366,7 +364,7 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
             break
         try:
             log_z, probs, alive = _replicate(samplers, rest, per_run, rng, windows, log_rest, twist, budget=budget)
-        except _OutOfTime:
+        except BudgetExceeded:
             break  # a run cut short is no sample: it is dropped whole
         runs.append((log_z, probs))
         live += alive
