@@ -21,7 +21,12 @@ DavidNHill/Minesweeper 0806bb80 and DavidNHill/JSMinesweeper d8ff3925.
 
 Each player deals its own boards from its own generator (Hill's games place the mines
 at the first click, with the same rule), so the win rates are compared through
-their Wilson intervals, not board by board. The starts: modern Expert (the first
+their Wilson intervals, not board by board. With ``--same-boards`` the Java solver
+plays mscsp's boards instead (``benchmarks/hill/FixedBoard.java`` gives his solver a
+game whose mines are set, not dealt): the two players are then compared game by game,
+with Newcombe's paired interval for the difference (:func:`mscsp.stats.paired_difference`),
+several times narrower than the two Wilson intervals side by side, and ``--games-out``
+writes each game's result and guesses for both players, to find where they part. The starts: modern Expert (the first
 click an opening at (3, 3)), classic Expert (the first click safe at (0, 0)), and
 Beginner and Intermediate with an opening at (2, 2) and at (3, 3). CPU time: for
 mscsp the process's CPU time around each game (one thread; the first games of each
@@ -31,6 +36,7 @@ for JSMinesweeper the process's.
 
     python benchmarks/players.py --games 2000 --hill-java ~/src/Minesweeper --jsminesweeper ~/src/JSMinesweeper
     python benchmarks/players.py --games 50 --only expert-classic   # mscsp alone, a quick look
+    python benchmarks/players.py --same-boards --games 5000 --hill-java ~/src/Minesweeper --only expert-classic
 
 The table printed gives per player and start: games, wins, win rate with its 95%
 Wilson interval, CPU milliseconds per game, and the ratio of mscsp's CPU time to
@@ -48,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -58,7 +65,7 @@ from mscsp.game import Game
 from mscsp.play.loop import play_game
 from mscsp.play.policies import Policy
 from mscsp.rules import generate
-from mscsp.stats import wilson
+from mscsp.stats import paired_difference, wilson
 
 HERE = Path(__file__).resolve().parent / "hill"
 
@@ -118,6 +125,99 @@ def play_mscsp(start: Start, games: int, warmup: int, seed: int, policy: str, in
     return Row(f"mscsp {policy}", start.name, games, wins, 1000 * statistics.fmean(cpu))
 
 
+def deal(start: Start, seed: int, i: int):
+    """Board ``i`` of a start for the same-boards comparison (negative ``i``: warm-up boards)."""
+    ss = np.random.SeedSequence(seed, spawn_key=(zlib.crc32(start.name.encode()), i + (1 << 32) * (i < 0)))
+    return generate(start.spec, start.rule, start.click, np.random.Generator(np.random.PCG64(ss)))
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game of the same-boards comparison: won, CPU nanoseconds, the guesses' cells."""
+
+    won: bool
+    cpu_ns: int
+    guesses: tuple[tuple[int, int], ...]
+
+
+def _java_boards(build: Path, lines: list[str], warmup: int) -> subprocess.Popen:
+    """Hill's solver started on the given boards (read from a file, so that it plays
+    while this process plays the same boards)."""
+    classpath = os.pathsep.join([str(build / "hill"), str(build / "driver")])
+    cmd = ["java", "-Xss16m", "-XX:ActiveProcessorCount=1", "-XX:+UseSerialGC", "-cp", classpath, "HillPlay",
+           "boards", str(warmup)]
+    with tempfile.TemporaryFile("w+") as boards:
+        boards.write("".join(lines))
+        boards.seek(0)
+        return subprocess.Popen(cmd, stdin=boards, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _java_results(proc: subprocess.Popen, games: int) -> list[Played]:
+    out, err = proc.communicate()
+    if proc.returncode:
+        raise SystemExit(f"players.py: Hill's Java solver failed on the given boards:\n{err.strip()}")
+    return parse_boards(out, games)
+
+
+def parse_boards(text: str, games: int) -> list[Played]:
+    """The driver's report on given boards: ``index won cpu_ns guesses`` a game, the
+    guesses ``x,y;x,y`` (``-`` for none), then its TOTAL line."""
+    played = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[0] != "TOTAL":
+            cells = () if parts[3] == "-" else tuple(tuple(map(int, g.split(","))) for g in parts[3].split(";"))
+            played.append(Played(parts[1] == "1", int(parts[2]), cells))
+    if len(played) != games:
+        raise SystemExit(f"players.py: Hill's Java solver reported {len(played)} games of {games}")
+    return played
+
+
+def same_boards(build: Path, start: Start, games: int, seed: int, policy: str, warmup: int,
+                java_warmup: int) -> tuple[dict, list[dict]]:
+    """mscsp and Hill's Java solver on the same boards of one start: a row of the
+    paired table and one record per game."""
+    boards = [deal(start, seed, i) for i in range(games)]
+    warm = [deal(start, seed, -1 - i) for i in range(max(warmup, java_warmup))]
+
+    def line(board) -> str:
+        mines = " ".join(map(str, np.flatnonzero(board.layout.mines).tolist()))
+        return f"{start.spec.width} {start.spec.height} {start.click[0]} {start.click[1]} {mines}\n"
+
+    proc = _java_boards(build, [line(b) for b in warm[:java_warmup] + boards], java_warmup)
+    ours = []
+    for i, board in enumerate(warm[:warmup] + boards):
+        began = time.process_time_ns()
+        record = play_game(Game.from_board(board, record=False), board.cell, policy=policy)
+        if i >= warmup:
+            ours.append(Played(record.won, time.process_time_ns() - began, record.guessed))
+    theirs = _java_results(proc, games)
+    both = sum(a.won and b.won for a, b in zip(ours, theirs))
+    ours_only = sum(a.won and not b.won for a, b in zip(ours, theirs))
+    theirs_only = sum(b.won and not a.won for a, b in zip(ours, theirs))
+    diff, low, high = paired_difference(both, ours_only, theirs_only, games - both - ours_only - theirs_only)
+    row = {"start": start.name, "games": games, "mscsp_wins": both + ours_only, "java_wins": both + theirs_only,
+           "mscsp_only": ours_only, "java_only": theirs_only, "diff": diff, "low": low, "high": high,
+           "mscsp_ms": statistics.fmean(p.cpu_ns for p in ours) / 1e6,
+           "java_ms": statistics.fmean(p.cpu_ns for p in theirs) / 1e6}
+    records = [{"start": start.name, "game": i, "mscsp_won": a.won, "java_won": b.won,
+                "mscsp_guesses": a.guesses, "java_guesses": b.guesses} for i, (a, b) in enumerate(zip(ours, theirs))]
+    return row, records
+
+
+def paired_table(rows: list[dict], policy: str) -> str:
+    lines = [f"| start | games | mscsp {policy} % | Hill Java % | mscsp only | Java only | "
+             "mscsp - Java (points) | 95% paired | mscsp ms | Java ms | ratio |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for r in rows:
+        g = r["games"]
+        lines.append(f"| {r['start']} | {g} | {100 * r['mscsp_wins'] / g:.2f} | {100 * r['java_wins'] / g:.2f} | "
+                     f"{r['mscsp_only']} | {r['java_only']} | {100 * r['diff']:+.2f} | "
+                     f"[{100 * r['low']:+.2f}, {100 * r['high']:+.2f}] | {r['mscsp_ms']:.2f} | {r['java_ms']:.2f} | "
+                     f"{r['mscsp_ms'] / r['java_ms']:.2f}x |")
+    return "\n".join(lines)
+
+
 def _checkout_commit(path: Path) -> str:
     try:
         out = subprocess.run(["git", "-C", str(path), "rev-parse", "--short=8", "HEAD"], capture_output=True,
@@ -144,7 +244,7 @@ def build_java(checkout: Path, out: Path) -> Path:
     subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(out / "hill"), f"@{listing}"], check=True,
                    capture_output=True)
     subprocess.run(["javac", "-encoding", "UTF-8", "-cp", str(out / "hill"), "-d", str(out / "driver"),
-                    str(HERE / "HillPlay.java")], check=True, capture_output=True)
+                    str(HERE / "HillPlay.java"), str(HERE / "FixedBoard.java")], check=True, capture_output=True)
     return out
 
 
@@ -221,9 +321,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jsminesweeper", type=Path, metavar="PATH", help="a checkout of DavidNHill/JSMinesweeper")
     parser.add_argument("--only", nargs="+", choices=[s.name for s in STARTS], help="these starts only")
     parser.add_argument("--json", type=Path, help="also write the rows here")
+    parser.add_argument("--same-boards", action="store_true",
+                        help="Hill's Java solver plays mscsp's boards: a game-by-game comparison (needs --hill-java)")
+    parser.add_argument("--games-out", type=Path, help="(with --same-boards) write each game's results and "
+                        "guesses here, one JSON object a line")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.same_boards and args.hill_java is None:
+        parser.error("--same-boards needs --hill-java")
     starts = [s for s in STARTS if args.only is None or s.name in args.only]
     print(f"# {args.games} games per start and player, seed {args.seed}; mscsp {args.policy}", flush=True)
     build = None
@@ -232,6 +338,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# Hill's Java solver: {args.hill_java} at {_checkout_commit(args.hill_java)}", flush=True)
     if args.jsminesweeper is not None:
         print(f"# JSMinesweeper: {args.jsminesweeper} at {_checkout_commit(args.jsminesweeper)}", flush=True)
+    if args.same_boards:
+        paired, records = [], []
+        for start in starts:
+            row, games = same_boards(build, start, args.games, args.seed, args.policy, args.warmup, args.java_warmup)
+            paired.append(row)
+            records += games
+            print(f"# {start.name}: done", file=sys.stderr, flush=True)
+        print(paired_table(paired, args.policy))
+        if args.json is not None:
+            args.json.write_text(json.dumps(paired, indent=1) + "\n")
+        if args.games_out is not None:
+            args.games_out.write_text("".join(json.dumps(r) + "\n" for r in records))
+        shutil.rmtree(build, ignore_errors=True)
+        return 0
     rows: list[Row] = []
     for index, start in enumerate(STARTS):
         if start not in starts:

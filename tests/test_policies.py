@@ -264,6 +264,23 @@ def test_players_benchmark_reads_its_drivers_and_plays_mscsp(capsys):
     assert games == 4 and 0 <= wins <= 4
 
 
+def test_players_benchmark_deals_the_same_boards_for_both_players():
+    """--same-boards: board i of a start depends on the seed and i alone, obeys the
+    start's first-click rule, and the Java driver's per-game report is read back."""
+    module = benchmark("players")
+    start = next(s for s in module.STARTS if s.name == "expert-classic")
+    a, b = module.deal(start, 5, 3), module.deal(start, 5, 3)
+    assert (a.layout.mines == b.layout.mines).all()
+    assert not (module.deal(start, 5, 4).layout.mines == a.layout.mines).all()
+    assert not (module.deal(start, 5, -4).layout.mines == module.deal(start, 5, 4).layout.mines).all()
+    x, y = start.click
+    assert not a.layout.mines[y * start.spec.width + x] and a.layout.mines.sum() == start.spec.mines
+    played = module.parse_boards("0 1 2000 3,4;0,15\n1 0 500 -\nTOTAL 2 1 9\n", 2)
+    assert played[0] == module.Played(True, 2000, ((3, 4), (0, 15))) and played[1].guesses == ()
+    with pytest.raises(SystemExit):
+        module.parse_boards("0 1 2000 -\nTOTAL 1 1 9\n", 2)
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=small_positions(max_covered=10, allow_wrong=False))
 def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(position):

@@ -6,9 +6,20 @@
 //   MODE = safe    : first click at (X,Y) is guaranteed safe     -> Hill GameType.STANDARD ("Safe")
 // Output: one line per reported game "index won cpu_ns" (cpu of this thread for the whole game),
 //         then "TOTAL games wins process_cpu_ns" (process cpu measured after the warm-up games).
+//
+// Usage: java ... HillPlay boards WARMUP < BOARDS
+//   plays given boards instead of dealing them, one per line of standard input:
+//   "W H X Y m1 m2 ..." (the first click (X,Y), then the mines as flat indices y * W + x).
+//   The first WARMUP lines are played and not reported. Output: one line per reported game,
+//   "index won cpu_ns guesses", guesses being the cells it clicked without certainty, "x,y;x,y"
+//   ("-" for none), then the TOTAL line as above.
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 import minesweeper.gamestate.GameFactory;
@@ -29,6 +40,10 @@ public class HillPlay {
     private static final int MAX_SOLVER_CALLS = 1000; // same loop guard as Hill's BulkWorker
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("boards")) {
+            playBoards(Integer.parseInt(args[1]));
+            return;
+        }
         if (args.length != 9) {
             System.err.println("usage: HillPlay W H MINES opening|safe X Y GAMES SEED WARMUP");
             System.exit(2);
@@ -95,6 +110,61 @@ public class HillPlay {
         System.out.flush();
     }
 
+    private static void playBoards(int warmup) throws Exception {
+        SolverSettings settings = SettingsFactory.GetSettings(Setting.SMALL_ANALYSIS);
+        settings.setSingleThread(true);
+        BinomialCache bc = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
+        ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
+        tmx.setThreadCpuTimeEnabled(true);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        StringBuilder out = new StringBuilder();
+        int line = 0;
+        int games = 0;
+        int wins = 0;
+        long proc0 = 0;
+        String text;
+        while ((text = in.readLine()) != null) {
+            text = text.trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            String[] f = text.split(" ");
+            int w = Integer.parseInt(f[0]);
+            int h = Integer.parseInt(f[1]);
+            Location start = new Location(Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+            int[] mines = new int[f.length - 4];
+            for (int i = 4; i < f.length; i++) {
+                mines[i - 4] = Integer.parseInt(f[i]);
+            }
+            if (line == warmup) {
+                proc0 = os.getProcessCpuTime();
+            }
+            List<Location> guesses = new ArrayList<>();
+            long t0 = tmx.getCurrentThreadCpuTime();
+            boolean won = play(new FixedBoard(w, h, mines), start, settings, bc, guesses);
+            long t1 = tmx.getCurrentThreadCpuTime();
+            if (line >= warmup) {
+                StringBuilder g = new StringBuilder();
+                for (Location l : guesses) {
+                    g.append(g.length() == 0 ? "" : ";").append(l.x).append(',').append(l.y);
+                }
+                out.append(games).append(' ').append(won ? 1 : 0).append(' ').append(t1 - t0).append(' ')
+                        .append(g.length() == 0 ? "-" : g).append('\n');
+                games++;
+                if (won) {
+                    wins++;
+                }
+            }
+            line++;
+        }
+        long proc1 = os.getProcessCpuTime();
+        System.out.print(out);
+        System.out.println("TOTAL " + games + " " + wins + " " + (proc1 - proc0));
+        System.out.flush();
+    }
+
     // Same derivation as Hill's BulkController; 0 would mean "unseeded" in GameFactory, so avoid it.
     private static long nextGameSeed(Random seeder) {
         long s = Math.abs(seeder.nextLong() & 0xFFFFFFFFFFFFFL);
@@ -103,8 +173,14 @@ public class HillPlay {
 
     private static boolean playGame(GameType type, GameSettings gs, long gameSeed, Location start,
                                     SolverSettings settings, BinomialCache bc) {
-        GameStateModel game = GameFactory.create(type, gs, gameSeed);
+        return play(GameFactory.create(type, gs, gameSeed), start, settings, bc, null);
+    }
 
+    // The first click is ours, the rest the solver's; with guesses, the cells it clicked without
+    // certainty are added to it.
+    private static boolean play(GameStateModel game, Location start, SolverSettings settings, BinomialCache bc,
+                                List<Location> guesses) {
+        long gameSeed = game.getSeed();
         // We make the first click ourselves; Hill's game classes place the mines on the first click
         // (EASY: none in the 3x3 around it, STANDARD: none on it).
         game.doAction(new Action(start, Action.CLEAR));
@@ -134,6 +210,9 @@ public class HillPlay {
                 return false;
             }
             for (Action a : moves) {
+                if (guesses != null && a.getAction() == Action.CLEAR && !a.isCertainty()) {
+                    guesses.add(a);
+                }
                 game.doAction(a);
                 state = game.getGameState();
                 if (state == GameStateModel.WON) {
