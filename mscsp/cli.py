@@ -228,13 +228,15 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .report import error_record, solve_record, solve_text
 
     if args.dimacs:
-        from .reduction.dimacs import format_dimacs
+        from .budget import Budget
+        from .reduction.dimacs import write_dimacs
 
         if len(args.files) != 1:
             raise InputError("--dimacs takes exactly one position file")
         name = args.files[0]
+        budget = Budget.of(args.time_limit, None)
         position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS, max_area=MAX_AREA)
-        sys.stdout.write(format_dimacs(position, use_total=not args.no_total))
+        write_dimacs(position, sys.stdout, use_total=not args.no_total, budget=budget)
         return 0
     worst = 0
     for name in args.files:

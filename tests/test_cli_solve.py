@@ -69,6 +69,13 @@ def test_dimacs_export(capsys):
     assert code == 0 and "p cnf" in out
 
 
+def test_a_dimacs_export_that_runs_out_of_time_exits_3_and_prints_nothing(capsys, tmp_path):
+    f = tmp_path / "wide.txt"
+    f.write_text("mines: 900\n" + ("." * 60 + "\n") * 60)
+    code, out, err = run(capsys, "solve", "--dimacs", "--time-limit", "0.001", str(f))
+    assert code == 3 and out == "" and "ran out of time" in err and len(err.strip().splitlines()) == 1
+
+
 def test_verify_command(capsys, tmp_path):
     f = tmp_path / "layout.txt"
     f.write_text("*..-..\n...-..\n")

@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force
@@ -28,6 +29,56 @@ def test_model_count_of_the_export_equals_the_layout_count(position, use_total):
     with Solver(name="g4", bootstrap_with=cnf.clauses + [[v, -v] for v in range(1, nv + 1)]) as s:
         models = sum(1 for _ in s.enum_models())
     assert models == brute_force(position, use_total=use_total)["count"]
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_the_merge_sort_network_sorts_every_zero_one_input(n):
+    # Knuth's 0-1 principle: a comparator network that sorts every 0/1 input sorts everything
+    from mscsp.reduction.dimacs import merge_sort_pairs
+
+    pairs = list(merge_sort_pairs(n))
+    assert all(0 <= i < j < n for i, j in pairs)
+    for bits in range(1 << n):
+        wires = [(bits >> k) & 1 for k in range(n)]
+        for i, j in pairs:
+            wires[i], wires[j] = min(wires[i], wires[j]), max(wires[i], wires[j])
+        assert wires == sorted(wires)
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_positions(max_covered=9))
+def test_the_sorting_network_total_has_one_model_per_layout(position):
+    """Past the totalizers' size limit the total is a sorting network with defined
+    auxiliaries: a plain model count is still the layout count (limit forced to 0)."""
+    import mscsp.reduction.dimacs as dimacs
+
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(dimacs, "TOTALIZER_LIMIT", 0)
+            text = dimacs.format_dimacs(position)
+    except InconsistentError:
+        assert brute_force(position, use_total=True)["count"] == 0
+        return
+    if position.mines is not None and brute_force(position, use_total=False)["count"]:
+        assert dimacs.NETWORK in text or not any(True for _ in dimacs.merge_sort_pairs(len(position.covered_xy)))
+    cnf = CNF(from_string=text)
+    nv = int(next(line for line in text.splitlines() if line.startswith("p cnf")).split()[2])
+    with Solver(name="g4", bootstrap_with=cnf.clauses + [[v, -v] for v in range(1, nv + 1)]) as s:
+        models = sum(1 for _ in s.enum_models())
+    assert models == brute_force(position, use_total=True)["count"]
+
+
+def test_an_export_past_its_deadline_writes_nothing():
+    import io
+
+    from mscsp.budget import Budget
+    from mscsp.errors import BudgetExceeded
+    from mscsp.reduction.dimacs import write_dimacs
+
+    out = io.StringIO()
+    with pytest.raises(BudgetExceeded):
+        write_dimacs(parse_position("mines: 2\n" + "." * 30 + "\n"), out, budget=Budget.of(0))
+    assert out.getvalue() == ""
 
 
 def test_header_maps_variables_to_cells():

@@ -160,8 +160,7 @@ class MineTotal:
         self.shiftable = True
         #: per native bound, the literal that imposes it and the one that takes one from it
         self.native: dict[str, tuple[int, int]] = {}
-        size = (n * (max(remaining, 0) + 2) if remaining <= n else 0) + (
-            n * (min(n, n - (remaining - unconstrained) + 1) + 1) if remaining - unconstrained >= 0 else 0)
+        size = self.size_of(n, remaining, unconstrained)
         if size > size_limit and native:
             lo = remaining - unconstrained
             for name, group, bound in (("upper", list(lits), remaining), ("lower", [-v for v in lits], n - lo)):
@@ -197,6 +196,13 @@ class MineTotal:
                 self.clauses.extend(self.lower.clauses)
                 top = self.lower.top
         self.top = top
+
+    @staticmethod
+    def size_of(n: int, remaining: int, unconstrained: int) -> int:
+        """The size of the two totalizers (cells times bound, added), which the
+        ``size_limit`` bounds."""
+        return (n * (max(remaining, 0) + 2) if remaining <= n else 0) + (
+            n * (min(n, n - (remaining - unconstrained) + 1) + 1) if remaining - unconstrained >= 0 else 0)
 
     def assumptions(self, *, upper_shift: int = 0, lower_shift: int = 0) -> list[int] | None:
         """Literals imposing ``remaining - unconstrained + lower_shift <= sum <= remaining
