@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 from mscsp.analysis.consistency import check_witness, decide
 from mscsp.cli import main
 from mscsp.errors import InconsistentError
-from mscsp.position import parse_position
+from mscsp.position import Mark, parse_position
 from mscsp.reduction.cnf import CNF, parse_dimacs
 from mscsp.reduction.compile import compile_cnf, decode, read_map
 from mscsp.reduction.gadgets import GADGETS, PORT, TILE
@@ -276,3 +276,88 @@ def test_counting_a_twelve_variable_board_is_exact_and_quick():
     result = probabilities(compile_cnf(cnf).position, budget=Budget.of(30))
     assert result.exact and result.layouts == _board_layouts(cnf)
     assert time.perf_counter() - started < 30
+
+
+def _clues_clash(position, clues) -> bool:
+    """Whether no layout satisfies ``clues`` ((x, y) open numbers) on their own, by an
+    encoding written here (PySAT's cardinality constraints), not the engine's."""
+    from pysat.card import CardEnc, EncType
+
+    g = position.geometry
+    grid = position.grid
+    var: dict[int, int] = {}
+    clauses, aux = [], 10**7  # auxiliary variables far above the cells'
+    for x, y in clues:
+        around = [(y + dy) * g.width + x + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if (dx or dy) and 0 <= x + dx < g.width and 0 <= y + dy < g.height]
+        cells = [c for c in around if grid[c] == Mark.COVERED]  # compiled boards have no flags
+        lits = [var.setdefault(c, len(var) + 1) for c in cells]
+        number = int(grid[y * g.width + x])
+        enc = CardEnc.equals(lits=lits, bound=number, top_id=aux, encoding=EncType.seqcounter) if lits else None
+        if enc is None:
+            if number:
+                return True
+            continue
+        clauses.extend(enc.clauses)
+        aux = max(aux, enc.nv)
+    with Solver(name="g4", bootstrap_with=clauses) as s:
+        return not s.solve()
+
+
+def _normalised(cnf: CNF):
+    from mscsp.reduction.compile import _normalise
+
+    clauses, empty = _normalise(cnf)
+    used = sorted({abs(l) for c in clauses for l in c})
+    col = {v: i + 1 for i, v in enumerate(used)}
+    return [tuple(sorted(((col[abs(l)] if l > 0 else -col[abs(l)]) for l in c), key=lambda l: (abs(l), l)))
+            for c in clauses], empty
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_compiled_board_reads_back_into_its_formula(seed):
+    from mscsp.reduction.lift import read_tiles
+
+    rng = random.Random(1000 + seed)
+    cnf = _random_cnf(rng, rng.randint(1, 6), rng.randint(1, 9))
+    clauses, empty = _normalised(cnf)
+    tiles = read_tiles(compile_cnf(cnf).position)
+    if empty or not clauses:
+        assert tiles is None
+        return
+    assert [c.literals for c in tiles.clauses] == clauses
+
+
+def test_boards_that_were_not_compiled_are_not_read_as_tiles():
+    from mscsp.reduction.lift import lifted_core, read_tiles
+
+    assert read_tiles(parse_position("mines: 1\n.1.\n")) is None
+    board = compile_cnf(parse_dimacs("p cnf 2 2\n1 2 0\n-1 0\n")).position
+    assert read_tiles(board) is not None
+    grid = board.grid.copy()
+    first = int(next(i for i, v in enumerate(grid) if v == 1))
+    grid[first] = 2  # one number changed: no tile drawing matches any more
+    from mscsp.position import Position
+
+    assert read_tiles(Position(board.geometry, grid, None)) is None
+    assert lifted_core(board) is None  # satisfiable: no core to lift
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_lifted_core_clashes_on_its_own_and_bounds_the_reason(seed):
+    from mscsp.reduction.lift import lifted_core
+
+    rng = random.Random(2000 + seed)
+    while True:
+        cnf = _random_cnf(rng, rng.randint(2, 5), rng.randint(6, 14))
+        clauses, empty = _normalised(cnf)
+        if clauses and not empty and not _sat(cnf):
+            break
+    position = compile_cnf(cnf).position
+    lifted = lifted_core(position)
+    assert lifted and _clues_clash(position, lifted)
+    assert len(lifted) <= int((position.grid >= 0).sum())
+    verdict = decide(position, hint=lifted)
+    assert not verdict.consistent
+    assert set(verdict.contradiction.clues) <= set(lifted)
+    assert _clues_clash(position, verdict.contradiction.clues)

@@ -7,7 +7,12 @@ SAT call per independent part of the frontier (one for the whole frontier when t
 total binds). A "yes" comes with a witness: the model's frontier values, the mines
 left placed on the first unconstrained cells, flags as mines; it is re-checked
 against every clue and the total before it is returned. A "no" comes with a
-minimal set of clues that cannot all hold (deletion-based core shrinking).
+minimal set of clues that cannot all hold (deletion-based core shrinking). On a
+board compiled from a formula (Kaye's reduction), whose clues run to hundreds of
+thousands, the search for that set can start from a hint: the formula's own minimal
+core lifted back to the board (``mscsp consistent`` gives it, from
+:func:`mscsp.reduction.lift.lifted_core`), tens of SAT calls on the formula instead
+of as many on the board.
 
 The work is proportional to the frontier, not to the board: cells no clue touches
 are counted, never searched.
@@ -59,7 +64,7 @@ def check_witness(position: Position, layout: Layout) -> None:
 
 
 def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | None = None,
-           explain: bool = True) -> Verdict:
+           explain: bool = True, hint: list[tuple[int, int]] | None = None) -> Verdict:
     """Decide whether any layout is consistent with the position, within ``time_limit``
     seconds and, while the clues are read and encoded, ``memory_limit`` bytes held by
     the process.
@@ -67,7 +72,8 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     With ``explain`` (the default) an inconsistent position's contradiction names a
     small set of clues, shrunk to a minimal one while time allows; without it, the
     clues of the whole part that has no layout (``minimal`` False), at once: the
-    verdict alone, as experiments that count verdicts need.
+    verdict alone, as experiments that count verdicts need. ``hint``, clues ``(x, y)``
+    believed to clash by themselves, is checked first and shrunk when it does.
 
     Raises
     ------
@@ -88,8 +94,12 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     system = None
     try:
         system = build_constraints(position, limits=Budget(started + time_limit, None, memory_limit))
+        hinted = None
+        if explain and hint is not None:
+            wanted = {position.geometry.index(x, y) for x, y in hint}
+            hinted = [e for e, con in enumerate(system.constraints) if con.clue in wanted]
         values = SatEngine(system, use_total=True, time_limit=time_limit - (time.perf_counter() - started),
-                           memory_limit=memory_limit).witness(shrink=explain)
+                           memory_limit=memory_limit).witness(shrink=explain, hint=hinted)
     except InconsistentError as err:
         return Verdict(False, None, contradiction(position, system, err), time.perf_counter() - started)
     mines = position.flagged.copy()
@@ -104,3 +114,4 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     witness = Layout(position.geometry, mines)
     check_witness(position, witness)
     return Verdict(True, witness, None, time.perf_counter() - started)
+

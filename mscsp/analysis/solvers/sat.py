@@ -507,7 +507,7 @@ class SatEngine:
         finally:
             self.close()
 
-    def witness(self, *, shrink: bool = True) -> dict[int, bool]:
+    def witness(self, *, shrink: bool = True, hint: list[int] | None = None) -> dict[int, bool]:
         """One assignment of the frontier satisfying every clue (and the total's bounds).
 
         Wires are merged first (:class:`_MergedPart`). On a contradiction the core of
@@ -515,6 +515,10 @@ class SatEngine:
         on the plain encoding while time allows (so small cores come out minimal).
         With ``shrink`` False the clues of the whole unsatisfiable part are named at
         once (``minimal`` False): a verdict without the search for a small reason.
+        ``hint``, equations believed to clash by themselves (a compiled board's
+        clues lifted from its formula's core, :mod:`mscsp.reduction.lift`), is checked
+        and shrunk first when it lies in the part that clashes; the part's own core
+        is looked for only when the hint is not a clash.
 
         Raises
         ------
@@ -533,11 +537,39 @@ class SatEngine:
                         raise InconsistentError("no layout satisfies these clues together",
                                                 tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
                                                 uses_total=part.total is not None, minimal=False)
+                    if hint is not None and set(hint) <= set(part.eq_ids) and part.total is None:
+                        clash = self._hinted_clash(part, hint)
+                        if clash is not None:
+                            raise clash
                     raise self._merged_clash(part)
                 values.update(part.model_values())
         finally:
             self.close()
         return values
+
+    def _hinted_clash(self, part: "_MergedPart", hint: list[int]) -> InconsistentError | None:
+        """The clash within ``hint``: checked on its own (None when it is not a clash or
+        the check runs out of time), then shrunk wire by wire and by deletion while time
+        allows; what is left when time runs out is still a clash (``minimal`` False)."""
+        s = self.system
+        cells = sorted({c for e in hint for c in s.constraints[e].cells})
+        try:
+            check = _MergedPart(s, hint, cells, total=None, backend=self.backend, encoding=self.encoding,
+                                limits=self.limits)
+        except BudgetExceeded:
+            return None
+        try:
+            if check.solve(check.selectors(), self.budget, self.deadline) is not False:
+                return None
+        finally:
+            check.delete()
+        left = max(self.deadline - time.perf_counter(), 0.0)
+        found = wire_clash(s, sorted(hint), deadline=time.perf_counter() + 0.8 * left)
+        eq_ids, minimal = found if found is not None else (sorted(hint), False)
+        if not minimal and len(eq_ids) <= _SHRINK_LIMIT:
+            return self._shrink_candidate(eq_ids, None, eq_ids)
+        return InconsistentError("no layout satisfies these clues together",
+                                 tuple(sorted(s.constraints[e].clue for e in eq_ids)), minimal=minimal)
 
     def _merged_clash(self, part: "_MergedPart") -> InconsistentError:
         """The clash of an unsatisfiable merged part, made small.
