@@ -231,6 +231,10 @@ class Game:
 
     def shown(self, cell: int) -> int | None:
         """The number an open cell shows (what the player reads), or None if it is not open."""
+        return self.shown_index(cell)
+
+    def shown_index(self, cell: int) -> int | None:
+        """:meth:`shown` by flat index, for play loops that work in indices (no checks)."""
         if not self._revealed[cell] or self._is_mine[cell]:
             return None
         return self._numbers[cell]

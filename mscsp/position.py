@@ -145,16 +145,27 @@ class Position:
     def opened(self, cell: int, number: int) -> "Position":
         """The same view with the covered ``cell`` open and showing ``number`` (0-8).
 
-        A guessing policy's look-ahead makes one such position for every number each
-        candidate can show, so the masks are carried over instead of checked again.
-
         Examples
         --------
         >>> parse_position("mines: 1\\n...\\n").opened(0, 1).covered_xy
         ((1, 0), (2, 0))
         """
+        return self.opened_index(cell, number)
+
+    def opened_index(self, cell: int, number: int) -> "Position":
+        """:meth:`opened` by flat index, for code that works in indices.
+
+        A guessing policy's look-ahead makes one such position for every number each
+        candidate can show, so the masks are carried over instead of checked again.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").opened_index(0, 1).covered_xy
+        ((1, 0), (2, 0))
+        """
         if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
-            raise InputError(f"cannot open cell {cell} with {number}: it must be covered and the number 0-8")
+            raise InputError(f"cannot open the cell {self.geometry.coords(cell)} with {number}: "
+                             "it must be covered and the number 0-8")
         return self._changed([cell], number, (("revealed", True), ("covered", False)))
 
     def with_flags(self, cells) -> "Position":
@@ -163,6 +174,16 @@ class Position:
         Examples
         --------
         >>> parse_position("mines: 1\\n...\\n").with_flags([2]).flag_count
+        1
+        """
+        return self.with_flags_index(cells)
+
+    def with_flags_index(self, cells) -> "Position":
+        """:meth:`with_flags` by flat indices, for code that works in indices.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").with_flags_index([2]).flag_count
         1
         """
         cells = list(cells)
