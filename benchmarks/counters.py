@@ -57,7 +57,8 @@ def _positions(folder: Path) -> dict[str, str]:
         game.reveal(b.click)
         while True:
             known = deduce(game.position(), "sat").by_index
-            safe = [c for c, mine in known.items() if not mine and not game.is_revealed(c)]
+            revealed = game.revealed
+            safe = [c for c, mine in known.items() if not mine and not revealed[c]]
             if not safe or game.status.over:
                 break
             for c in safe:

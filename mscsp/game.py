@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._moved import deprecated, is_flat
+from ._moved import deprecated, index_of, is_flat
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
 from .files import MAX_CELLS, Fields, cell_of, check_cells, load_json
@@ -229,8 +229,25 @@ class Game:
         """Flat boolean array of flagged cells (a copy)."""
         return np.frombuffer(bytes(self._flagged), dtype=bool)
 
-    def shown(self, cell: int) -> int | None:
-        """The number an open cell shows (what the player reads), or None if it is not open."""
+    def shown(self, cell: tuple[int, int]) -> int | None:
+        """The number the open cell ``(x, y)`` shows (what the player reads), or None
+        if it is not open; InputError for anything that is not a cell of the board.
+
+        A flat index still works for one release, with a DeprecationWarning; code
+        that works in flat indices calls :meth:`shown_index`.
+
+        Examples
+        --------
+        >>> g = Game(Layout.from_rows(["*..", "..."]))
+        >>> _ = g.reveal((2, 0))
+        >>> g.shown((2, 0)), g.shown((1, 0)), g.shown((0, 0))
+        (0, 1, None)
+        """
+        return self.shown_index(index_of(self._geometry, cell, "Game.shown",
+                                         "use game.shown_index(index) instead"))
+
+    def shown_index(self, cell: int) -> int | None:
+        """:meth:`shown` by flat index, for play loops that work in indices (no checks)."""
         if not self._revealed[cell] or self._is_mine[cell]:
             return None
         return self._numbers[cell]
@@ -240,8 +257,22 @@ class Game:
         """Whether the flat index ``cell`` holds a flag (deprecated)."""
         return bool(self._flagged[cell])
 
-    def is_revealed(self, cell: int) -> bool:
-        return bool(self._revealed[cell])
+    def is_revealed(self, cell: tuple[int, int]) -> bool:
+        """Whether the cell ``(x, y)`` is open; InputError for anything that is not a
+        cell of the board.
+
+        A flat index still works for one release, with a DeprecationWarning; code
+        that works in flat indices reads ``game.revealed[index]``.
+
+        Examples
+        --------
+        >>> g = Game(Layout.from_rows(["*..", "..."]))
+        >>> _ = g.reveal((2, 1))
+        >>> g.is_revealed((2, 1)), g.is_revealed((0, 0))
+        (True, False)
+        """
+        index = index_of(self._geometry, cell, "Game.is_revealed", "read game.revealed[index] instead")
+        return bool(self._revealed[index])
 
     @property
     def opened_count(self) -> int:

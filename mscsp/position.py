@@ -142,27 +142,64 @@ class Position:
             position.__dict__[name] = array
         return position
 
-    def opened(self, cell: int, number: int) -> "Position":
-        """The same view with the covered ``cell`` open and showing ``number`` (0-8).
+    def opened(self, cell: tuple[int, int], number: int) -> "Position":
+        """The same view with the covered cell ``(x, y)`` open and showing ``number`` (0-8).
+
+        InputError for anything that is not a cell of the board, for a cell that is
+        not covered, and for a number outside 0-8. A flat index still works for one
+        release, with a DeprecationWarning; code that works in flat indices calls
+        :meth:`opened_index`.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").opened((0, 0), 1).covered_xy
+        ((1, 0), (2, 0))
+        """
+        index = index_of(self.geometry, cell, "Position.opened", "use position.opened_index(index, number) instead")
+        return self.opened_index(index, number)
+
+    def opened_index(self, cell: int, number: int) -> "Position":
+        """:meth:`opened` by flat index, for code that works in indices.
 
         A guessing policy's look-ahead makes one such position for every number each
         candidate can show, so the masks are carried over instead of checked again.
 
         Examples
         --------
-        >>> parse_position("mines: 1\\n...\\n").opened(0, 1).covered_xy
+        >>> parse_position("mines: 1\\n...\\n").opened_index(0, 1).covered_xy
         ((1, 0), (2, 0))
         """
         if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
-            raise InputError(f"cannot open cell {cell} with {number}: it must be covered and the number 0-8")
+            raise InputError(f"cannot open the cell {self.geometry.coords(cell)} with {number}: "
+                             "it must be covered and the number 0-8")
         return self._changed([cell], number, (("revealed", True), ("covered", False)))
 
     def with_flags(self, cells) -> "Position":
-        """The same view with the covered ``cells`` flagged.
+        """The same view with the covered cells ``cells``, pairs ``(x, y)``, flagged.
+
+        InputError for anything that is not a cell of the board and for a cell that
+        is not covered. Flat indices still work for one release, with a
+        DeprecationWarning; code that works in flat indices calls
+        :meth:`with_flags_index`.
 
         Examples
         --------
-        >>> parse_position("mines: 1\\n...\\n").with_flags([2]).flag_count
+        >>> p = parse_position("mines: 2\\n...\\n").with_flags([(2, 0), (0, 0)])
+        >>> p.flag_count, p.covered_xy
+        (2, ((1, 0),))
+        """
+        indices = []
+        for cell in cells:  # a loop, not a comprehension: the warning names the caller of with_flags
+            indices.append(index_of(self.geometry, cell, "Position.with_flags",
+                                    "use position.with_flags_index(indices) instead"))
+        return self.with_flags_index(indices)
+
+    def with_flags_index(self, cells) -> "Position":
+        """:meth:`with_flags` by flat indices, for code that works in indices.
+
+        Examples
+        --------
+        >>> parse_position("mines: 1\\n...\\n").with_flags_index([2]).flag_count
         1
         """
         cells = list(cells)

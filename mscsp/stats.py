@@ -15,6 +15,7 @@
 - :func:`chi2_sf` — the upper tail of the chi-square distribution (regularised
   incomplete gamma function, by its series and continued fraction as in Numerical
   Recipes §6.2), for a global goodness-of-fit line over a table's z-scores.
+- :func:`standard_error` — the standard error of a sample mean.
 - :func:`mean_interval` — a sample mean with its normal-approximation 95% interval.
 - :func:`ks_two_sample` — the two-sample Kolmogorov–Smirnov distance and its
   asymptotic p-value (Kolmogorov's limiting distribution with Stephens' small-sample
@@ -30,8 +31,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "mean_interval", "ks_two_sample",
-           "kolmogorov_sf", "Z95"]
+__all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "standard_error", "mean_interval",
+           "ks_two_sample", "kolmogorov_sf", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -158,6 +159,44 @@ def chi2_sf(x: float, df: int) -> float:
     return _gamma_fraction(a, y)
 
 
+def standard_error(values) -> float:
+    """The standard error of the mean of ``values``: the sample standard deviation
+    (with ``n - 1`` in its denominator) over the square root of ``n``.
+
+    The sums are exact (:func:`math.fsum`), so the answer does not depend on the
+    order of the values.
+
+    Parameters
+    ----------
+    values : iterable of float
+        At least two values.
+
+    Returns
+    -------
+    float
+        ``sqrt(sum((v - mean)**2) / (n - 1)) / sqrt(n)``.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two values, which have no sample standard deviation.
+
+    Examples
+    --------
+    The values 1, 2, 3, 4 have mean 2.5, squared deviations adding up to 5, a sample
+    variance of 5/3 and so a standard error of sqrt(5/3) / 2:
+
+    >>> round(standard_error([1, 2, 3, 4]), 6)
+    0.645497
+    """
+    values = [float(v) for v in values]
+    n = len(values)
+    if n < 2:
+        raise ValueError(f"a standard error needs at least two values, not {n}")
+    mean = math.fsum(values) / n
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) / math.sqrt(n)
+
+
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     """The mean of ``values`` with its normal-approximation 95% interval:
     ``(mean, low, high)``, the half-width ``z`` standard errors (sample standard
@@ -176,8 +215,7 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     mean = math.fsum(values) / n
     if n == 1:
         return mean, mean, mean
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = z * sd / math.sqrt(n)
+    half = z * standard_error(values)
     return mean, mean - half, mean + half
 
 

@@ -159,6 +159,11 @@ def test_opening_probability_takes_the_click_as_x_y():
     ("mscsp.parse_layout('*.\\n').is_mine(0)", "Layout.is_mine takes the cell as (x, y); a flat index is deprecated"),
     ("mscsp.Game(mscsp.parse_layout('*.\\n')).apply(('reveal', 1))", "Game.apply takes the cell as (x, y)"),
     ("mscsp.Action(mscsp.ActionKind.FLAG, 0)", "Action takes the cell as (x, y); a flat index is deprecated"),
+    ("pos.opened(0, 1)", "Position.opened takes the cell as (x, y); a flat index is deprecated"),
+    ("pos.with_flags([0])", "Position.with_flags takes the cell as (x, y); a flat index is deprecated"),
+    ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.shown(1)][1] is None", "Game.shown takes the cell as (x, y)"),
+    ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.is_revealed(1)][1] is False",
+     "Game.is_revealed takes the cell as (x, y); a flat index is deprecated"),
     ("mscsp.parse_layout('*.\\n').mine_cells()", "mine_cells() is deprecated"),
     ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.is_flagged(0)][1] is False", "is_flagged() is deprecated"),
     ("mscsp.parse_dimacs('p cnf 1 1\\n1 0\\n').to_pysat()", "to_pysat() is deprecated"),
@@ -180,6 +185,12 @@ def test_the_old_answers_are_the_new_ones():
         numbers = [pos.number(c) for c in range(10)]
         covered = pos.covered_cells()
         mines = [mscsp.parse_layout("*.\n.*\n").is_mine(c) for c in range(4)]
+        opened = pos.opened(4, 0)
+        flagged = pos.with_flags([0, 9])
+        game = mscsp.Game(mscsp.parse_layout("*..\n...\n"))
+        game.reveal((2, 1))
+        shown = [game.shown(c) for c in range(6)]
+        revealed = [game.is_revealed(c) for c in range(6)]
     assert known == mscsp.deduce(pos).by_index and complete
     assert verdict == mscsp.decide(pos).__class__(verdict.consistent, verdict.witness, None, verdict.seconds)
     assert board.layout == mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).layout
@@ -187,6 +198,10 @@ def test_the_old_answers_are_the_new_ones():
     assert numbers == [pos.number((x, y)) for y in range(2) for x in range(5)] == [None] * 6 + [1, 2, 1, None]
     assert covered == [pos.geometry.index(x, y) for x, y in pos.covered_xy]
     assert mines == [mscsp.parse_layout("*.\n.*\n").is_mine((x, y)) for y in range(2) for x in range(2)]
+    assert opened == pos.opened((4, 0), 0) == pos.opened_index(4, 0)
+    assert flagged == pos.with_flags([(0, 0), (4, 1)]) == pos.with_flags_index([0, 9])
+    assert shown == [game.shown((x, y)) for y in range(2) for x in range(3)] == [None, 1, 0, None, 1, 0]
+    assert revealed == [game.is_revealed((x, y)) for y in range(2) for x in range(3)] == [False, True, True] * 2
 
 
 def _mscsp_types(annotation: str) -> set[str]:

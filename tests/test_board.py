@@ -156,8 +156,9 @@ def _bbbv_by_clicking(layout):
     safe = [c for c in layout.geometry.cells.tolist() if not layout.mines[c]]
     for c in [c for c in safe if numbers[c] == 0] + [c for c in safe if numbers[c] != 0]:
         if game.status is Status.PLAYING or game.status is Status.READY:
-            if not game.is_revealed(c):
-                game.reveal(layout.geometry.coords(c))
+            xy = layout.geometry.coords(c)
+            if not game.is_revealed(xy):
+                game.reveal(xy)
                 clicks += 1
     return clicks
 

@@ -289,7 +289,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     grid = position.grid.copy()
     grid[cell] = number
     fresh = Position(position.geometry, grid, position.mines)
-    assert fresh.grid.tolist() == position.opened(cell, number).grid.tolist()
+    assert fresh.grid.tolist() == position.opened_index(cell, number).grid.tolist()
     truth = brute_force(fresh)["count"]
     try:
         system = build_constraints(position)
@@ -299,10 +299,10 @@ def test_opened_survey_counts_the_opened_position(position, data):
         expected = build_constraints(fresh).constraints
     except InconsistentError:
         with pytest.raises(InconsistentError):
-            opened_system(system, position.opened(cell, number), cell)
+            opened_system(system, position.opened_index(cell, number), cell)
         assert truth == 0
         return
-    assert opened_system(system, position.opened(cell, number), cell).constraints == expected
+    assert opened_system(system, position.opened_index(cell, number), cell).constraints == expected
     parent = Survey(position)
     parent.system  # noqa: B018 - made first, so the opened survey derives its own from it
     try:
@@ -311,7 +311,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
         layouts = 0
     if position.mines is not None:
         assert layouts == truth
-    assert fresh.covered.tolist() == position.opened(cell, number).covered.tolist()
+    assert fresh.covered.tolist() == position.opened_index(cell, number).covered.tolist()
 
 
 @settings(max_examples=EXAMPLES)
@@ -331,10 +331,10 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
     system.frontier, system.unconstrained  # noqa: B018 - made, so the opened system carries them over
     cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
     try:
-        fresh = build_constraints(position.opened(cell, number))
+        fresh = build_constraints(position.opened_index(cell, number))
     except InconsistentError:
         return
-    after = opened_system(system, position.opened(cell, number), cell)
+    after = opened_system(system, position.opened_index(cell, number), cell)
     assert (after.frontier, after.unconstrained, after.covered) == (fresh.frontier, fresh.unconstrained, fresh.covered)
 
 
@@ -394,9 +394,9 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
     grid = position.grid.copy()
     grid[cells] = Mark.FLAG
     fresh = Position(position.geometry, grid, position.mines)
-    assert fresh.grid.tolist() == position.with_flags(cells).grid.tolist()
-    assert fresh.covered.tolist() == position.with_flags(cells).covered.tolist()
-    assert fresh.flagged.tolist() == position.with_flags(cells).flagged.tolist()
+    assert fresh.grid.tolist() == position.with_flags_index(cells).grid.tolist()
+    assert fresh.covered.tolist() == position.with_flags_index(cells).covered.tolist()
+    assert fresh.flagged.tolist() == position.with_flags_index(cells).flagged.tolist()
     try:
         system = build_constraints(position)
     except InconsistentError:
@@ -406,10 +406,10 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
         expected = build_constraints(fresh)
     except InconsistentError:
         with pytest.raises(InconsistentError):
-            flagged_system(system, position.with_flags(cells), tuple(cells))
+            flagged_system(system, position.with_flags_index(cells), tuple(cells))
         assert brute_force(fresh)["count"] == 0
         return
-    after = flagged_system(system, position.with_flags(cells), tuple(cells))
+    after = flagged_system(system, position.with_flags_index(cells), tuple(cells))
     assert (after.constraints, after.remaining, after.covered) == (expected.constraints, expected.remaining,
                                                                    expected.covered)
     assert (after.frontier, after.unconstrained) == (expected.frontier, expected.unconstrained)

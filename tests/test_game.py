@@ -275,3 +275,23 @@ def test_an_action_made_with_a_flat_index_warns_and_still_plays():
     assert game.apply(old) == (2, 5, 8, 4, 1)  # read as before: flat in, flat out
     assert game.actions[0].cell == (2, 0)
     assert Action(ActionKind.FLAG, [1, 2]).cell == (1, 2)  # a JSON pair is kept as a tuple
+
+
+def test_a_cell_is_read_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+    game = Game(Layout.from_rows(["*..", "...", ".-."]))
+    game.reveal((2, 0))
+    g = game.geometry
+    assert [game.shown((x, 0)) for x in range(3)] == [None, 1, 0]
+    assert [game.is_revealed((x, 1)) for x in range(3)] == [False, True, True]
+    for index in g.cells.tolist():
+        with pytest.warns(DeprecationWarning, match=r"Game.shown takes the cell as \(x, y\)"):
+            shown = game.shown(index)
+        with pytest.warns(DeprecationWarning, match=r"Game.is_revealed takes the cell as \(x, y\)"):
+            revealed = game.is_revealed(index)
+        assert shown == game.shown(g.coords(index)) == game.shown_index(index)
+        assert revealed is game.is_revealed(g.coords(index)) is bool(game.revealed[index])
+    for bad in ((1, 2), (3, 0), (0,), (0.0, 0), None):  # (1, 2) is a hole
+        with pytest.raises(InputError):
+            game.shown(bad)
+        with pytest.raises(InputError):
+            game.is_revealed(bad)

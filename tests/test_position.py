@@ -75,6 +75,40 @@ def test_covered_cells_are_listed_as_x_y_and_the_flat_list_warns():
     assert old == [p.geometry.index(x, y) for x, y in p.covered_xy] == np.flatnonzero(p.covered).tolist()
 
 
+def test_a_cell_is_opened_by_x_y_and_a_flat_index_warns_with_the_same_position():
+    p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
+    g = p.geometry
+    for x, y in p.covered_xy:
+        index = g.index(x, y)
+        with pytest.warns(DeprecationWarning, match=r"Position.opened takes the cell as \(x, y\)"):
+            old = p.opened(index, 2)
+        assert old == p.opened((x, y), 2) == p.opened_index(index, 2)
+        assert old.number((x, y)) == 2 and (x, y) not in old.covered_xy
+    for bad in ((0, 2), (5, 0), (1,), (1.0, 0), "1,0"):  # (0, 2) is a hole
+        with pytest.raises(InputError, match="not a cell|must be a pair"):
+            p.opened(bad, 1)
+    for taken in ((2, 0), (3, 0)):  # a number and a flag
+        with pytest.raises(InputError, match=r"cannot open the cell \(\d, 0\) with 1: it must be covered"):
+            p.opened(taken, 1)
+    with pytest.raises(InputError, match="the number 0-8"):
+        p.opened((0, 0), 9)
+
+
+def test_cells_are_flagged_by_x_y_and_flat_indices_warn_with_the_same_position():
+    p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
+    cells = [(0, 0), (4, 2), (4, 0)]
+    flagged = p.with_flags(cells)
+    assert flagged.flag_count == 4 and not set(cells) & set(flagged.covered_xy)
+    with pytest.warns(DeprecationWarning, match=r"Position.with_flags takes the cell as \(x, y\)"):
+        old = p.with_flags([p.geometry.index(x, y) for x, y in cells])
+    assert old == flagged == p.with_flags_index([p.geometry.index(x, y) for x, y in cells])
+    assert p.with_flags([]) == p
+    with pytest.raises(InputError, match="not a cell"):
+        p.with_flags([(0, 0), (1, 2)])  # (1, 2) is a hole
+    with pytest.raises(InputError, match="only covered cells can be flagged"):
+        p.with_flags([(2, 1)])
+
+
 @given(positions())
 def test_covered_xy_names_exactly_the_covered_cells_in_row_order(case):
     p = parse_position("\n".join(case[0]) + "\n")

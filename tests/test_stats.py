@@ -4,7 +4,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from mscsp.stats import chi2_sf, kolmogorov_sf, ks_two_sample, mean_interval, paired_difference, wilson, z_score
+from mscsp.stats import (Z95, chi2_sf, kolmogorov_sf, ks_two_sample, mean_interval, paired_difference, standard_error,
+                         wilson, z_score)
 
 
 @pytest.mark.parametrize("k,n", [(0, 10), (1, 10), (5, 10), (10, 10), (2, 2000), (1274, 2000), (24815, 200000)])
@@ -87,6 +88,31 @@ def test_ks_p_values_are_about_uniform_under_the_null():
     rng = np.random.default_rng(11)
     ps = np.array([ks_two_sample(rng.random(200), rng.random(200))[1] for _ in range(400)])
     assert 0.02 <= (ps < 0.05).mean() <= 0.09
+
+
+def test_standard_error_of_a_small_sample_worked_by_hand():
+    # mean 5; squared deviations 9 + 1 + 1 + 1 + 0 + 0 + 4 + 16 = 32; sample variance
+    # 32 / 7; standard error sqrt(32 / 7) / sqrt(8) = sqrt(4 / 7) = 2 / sqrt(7)
+    assert standard_error([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx(2 / 7 ** 0.5, rel=1e-15)
+    assert standard_error([3, 3]) == 0.0
+    assert standard_error(iter([1.0, 3.0])) == 1.0  # sd sqrt(2), over sqrt(2)
+    for few in ([], [4]):
+        with pytest.raises(ValueError, match="at least two values"):
+            standard_error(few)
+
+
+@given(st.lists(st.integers(0, 500), min_size=2, max_size=60), st.randoms(use_true_random=False))
+def test_standard_error_equals_scipys_and_ignores_the_order(values, rng):
+    assert standard_error(values) == pytest.approx(sps.sem(values), rel=1e-12, abs=1e-15)
+    shuffled = list(values)
+    rng.shuffle(shuffled)
+    assert standard_error(shuffled) == standard_error(values)  # exact sums: not even the last bit moves
+
+
+def test_mean_interval_is_the_mean_plus_or_minus_z_standard_errors():
+    values = [1, 2, 3, 4]
+    mean, low, high = mean_interval(values)
+    assert (mean - low, high - mean) == pytest.approx((Z95 * standard_error(values),) * 2, rel=1e-14)
 
 
 def test_mean_interval_equals_scipys_normal_interval():

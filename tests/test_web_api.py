@@ -407,13 +407,13 @@ def test_chord_opens_around_a_satisfied_number(client):
     engine = Game.deferred(spec, "safe", seed)
     engine.reveal((0, 0))
     g = engine.geometry
-    number = next(c for c in range(25) if engine.is_revealed(c) and 0 < engine.shown(c))
-    for n in g.neighbours(number):
+    number = next((x, y) for y in range(5) for x in range(5) if engine.is_revealed((x, y)) and 0 < engine.shown((x, y)))
+    for n in g.neighbours(g.index(*number)):
         if layout.mines[n]:
             engine.flag(g.coords(n))
             view = move(client, view["id"], "flag", *g.coords(n))
-    engine.chord(g.coords(number))
-    view = move(client, view["id"], "chord", *g.coords(number))
+    engine.chord(number)
+    view = move(client, view["id"], "chord", *number)
     assert view["rows"] == engine.position().rows()
 
 

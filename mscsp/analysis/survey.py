@@ -151,7 +151,7 @@ class Survey:
     # -- the positions one step away -------------------------------------------------------
     def opened(self, cell: int, number: int) -> "Survey":
         """The survey of the position with ``cell`` open and showing ``number``."""
-        after = Survey(self.position.opened(cell, number), cache=self.cache)
+        after = Survey(self.position.opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = opened_system(self.system, after.position, cell)
         return after
@@ -159,7 +159,7 @@ class Survey:
     def flagged(self, cells: list[int]) -> "Survey":
         """The survey of the position with ``cells`` flagged."""
         cells = tuple(cells)
-        after = Survey(self.position.with_flags(cells), cache=self.cache)
+        after = Survey(self.position.with_flags_index(cells), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after

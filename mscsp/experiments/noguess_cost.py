@@ -39,7 +39,7 @@ from ..errors import GenerationError
 from ..metrics import bbbv
 from ..play.noguess import generate_no_guess
 from ..rules import FirstClickRule, generate
-from ..stats import ks_two_sample, mean_interval
+from ..stats import ks_two_sample, mean_interval, standard_error
 from .cli import experiment_parser, finish, run_units
 from .output import Timings, markdown_table, split_timings, summary_row
 from .runner import Chunk, Unit, sample_seeds
@@ -183,13 +183,6 @@ def _units(samples: int, rows) -> list[Unit]:
     return units
 
 
-def _se(values: list) -> float | None:
-    """Standard error of a mean (None for fewer than two values)."""
-    if len(values) < 2:
-        return None
-    return float(np.std(values, ddof=1) / np.sqrt(len(values)))
-
-
 def _tables(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     rows = []
     for unit, t in zip(units, totals):
@@ -200,17 +193,18 @@ def _tables(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.Dat
         n = k + t["failures"]
         secs = np.array(t["seconds"]) if k else np.array([np.nan])
         ratio = border_ratio(t["border"], spec, _click(spec)) if k else (None, None, None)
+        se = {key: standard_error(t[key]) if len(t[key]) > 1 else None for key in ("attempts", "perturbations", "bbbv")}
         rows.append(summary_row(
             unit.params["label"], spec, RULE.value, _click(spec), n, k, solver="sat+total",
             method=unit.params["method"], time_limit_s=unit.params["limit"],
             mean_s=float(np.nanmean(secs)), median_s=float(np.nanmedian(secs)),
             p90_s=float(np.nanpercentile(secs, 90)),
             mean_attempts=float(np.mean(t["attempts"])) if k else None,
-            se_attempts=_se(t["attempts"]),
+            se_attempts=se["attempts"],
             mean_perturbations=float(np.mean(t["perturbations"])) if k else None,
-            se_perturbations=_se(t["perturbations"]),
+            se_perturbations=se["perturbations"],
             mean_3bv=float(np.mean(t["bbbv"])) if k else None,
-            se_3bv=_se(t["bbbv"]),
+            se_3bv=se["bbbv"],
             border_density_ratio=ratio[0], border_ratio_low=ratio[1], border_ratio_high=ratio[2],
         ))
     summary = pd.DataFrame(rows)

@@ -45,7 +45,7 @@ class _Rules:
     """The single-point rules of the analysis' propagation engine, fed as the game goes.
 
     It reads only what the player sees: the numbers of opened cells (through
-    :meth:`Game.shown`) and its own proven mines, which it flags on the game; the
+    :meth:`Game.shown_index`) and its own proven mines, which it flags on the game; the
     engine itself (:class:`mscsp.analysis.Propagator`) is the one the analysis runs.
     """
 
@@ -58,7 +58,7 @@ class _Rules:
 
     def opened(self, cells: tuple[int, ...]) -> None:
         """Cells the game opened: each is safe, and each number among them a new clue."""
-        is_open, engine, neighbours, shown = self.open, self.engine, self.neighbours, self.game.shown
+        is_open, engine, neighbours, shown = self.open, self.engine, self.neighbours, self.game.shown_index
         for r in cells:
             is_open[r] = 1
         for r in cells:  # every cell of the event is open before any clue is read
