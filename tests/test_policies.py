@@ -121,7 +121,9 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
         return sum(o.layouts for o in outcomes(Survey(position), cell) if o.progress or o.number == 0)
 
     assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.cells[c], -c))
-    assert choose(position, "+progress") == max(pool, key=lambda c: (progress(c), -probs.cells[c], -c))
+    # +progress weighs only the cells within the tolerance of the least probability
+    window = [c for c in pool if probs.cells[c] <= ranked[0][0] + Fraction(1, 20)]
+    assert choose(position, "+progress") == max(window, key=lambda c: (progress(c), -probs.cells[c], -c))
 
 
 def test_a_walled_off_fifty_fifty_is_unavoidable_and_an_open_one_is_not():
