@@ -144,6 +144,12 @@ def cell(page, x: int, y: int):
     return page.get_by_role("gridcell", name=f"column {x}, row {y}", exact=True)
 
 
+def tooltip(page, x: int, y: int) -> str:
+    """What a cell says when pointed at (its title is written then)."""
+    cell(page, x, y).hover()
+    return cell(page, x, y).get_attribute("title")
+
+
 def percent(p: float) -> str:
     """The page's percent text (as ``mscsp solve`` prints percentages)."""
     pct = 100 * p
@@ -741,7 +747,7 @@ def test_guessing_marks_on_the_analysis_page(server, page, text, marks, words):
     import_position(page, text)
     assert marks_shown(page) == marks
     for (x, y), said in words.items():
-        assert said in cell(page, x, y).get_attribute("title")
+        assert said in tooltip(page, x, y)
     legend = page.inner_text(".legend")
     assert "dead" in legend and "50/50" in legend and "pseudo-50/50" in legend
     assert not problems
@@ -793,7 +799,7 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     first = move.candidates[0]
     (x, y) = g.coords(first.cell)
     assert "best" in board_state(page)[(x, y)]["classes"]
-    title = cell(page, x, y).get_attribute("title")
+    title = tooltip(page, x, y)
     assert f"candidate 1 of the {move.rung.value} player" in title
     look = first.lookahead
     assert f"survives it and the best next click {percent(float(look))}" in title
@@ -819,9 +825,9 @@ def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
     page.wait_for_selector("#board[data-hint=done]")
     g = game.position().geometry
     for c in move.candidates:
-        title = cell(page, *g.coords(c.cell)).get_attribute("title")
+        title = tooltip(page, *g.coords(c.cell))
         assert f"wins {percent(float(c.win))} ({c.win.numerator}/{c.win.denominator}) clicked now" in title, title
-    assert "candidate 1 of the +endgame player" in cell(page, *g.coords(move.cell)).get_attribute("title")
+    assert "candidate 1 of the +endgame player" in tooltip(page, *g.coords(move.cell))
     assert not problems
 
 
@@ -851,4 +857,48 @@ def test_screenshots_of_both_pages(server, page, tmp_path):
     page.mouse.move(0, 0)
     page.screenshot(path=str(out / "play.png"), full_page=True)
     assert (out / "analysis.png").stat().st_size > 10_000 and (out / "play.png").stat().st_size > 10_000
+    assert not problems
+
+
+# how long a move takes in the page, from the click to the frame that shows its answer
+MOVE_TIMER = """async ([x, y, button]) => {
+    const board = document.querySelector('#board');
+    const settled = () => new Promise((resolve) => {
+        const check = () => board.dataset.pending === '0';
+        if (check()) return resolve();
+        const seen = new MutationObserver(() => { if (check()) { seen.disconnect(); resolve(); } });
+        seen.observe(board, { attributes: true, attributeFilter: ['data-pending'] });
+    });
+    const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const target = board.querySelector(`.cell[data-x="${x}"][data-y="${y}"]`);
+    const started = performance.now();
+    target.dispatchEvent(new MouseEvent(button === 'right' ? 'contextmenu' : 'click',
+                                        { bubbles: true, cancelable: true, button: button === 'right' ? 2 : 0 }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settled();
+    await painted();
+    return performance.now() - started;
+}"""
+
+
+def test_a_move_on_a_100x100_board_is_drawn_quickly(server, page):
+    page, problems = page
+    width = height = 100
+    mines, seed, click = 1500, 5, (50, 50)
+    layout = generate(Spec(width, height, mines), "opening", click, seed).layout
+    custom_game(page, server, width, height, mines, seed)
+    first = page.evaluate(MOVE_TIMER, [*click, "left"])
+    settle(page)
+    rows = page.eval_on_selector_all("#board .row", "rs => rs.map(r => [...r.children].map(c => c.dataset.value).join(''))")
+    # safe covered cells next to the opened area, and mines to flag
+    g = layout.geometry
+    near = lambda c: any(rows[n // width][n % width] not in ".F" for n in g.neighbours(c))  # noqa: E731
+    covered = [c for c in range(g.area) if rows[c // width][c % width] == "."]
+    safe = [c for c in covered if not layout.mines[c] and near(c)][:8]
+    flags = [c for c in covered if layout.mines[c] and near(c)][:4]
+    times = [page.evaluate(MOVE_TIMER, [c % width, c // width, "left"]) for c in safe]
+    times += [page.evaluate(MOVE_TIMER, [c % width, c // width, "right"]) for c in flags]
+    print(f"100x100 moves: first {first:.0f} ms, median {np.median(times):.0f} ms, max {max(times):.0f} ms")
+    assert page.get_attribute("#board", "data-status") == "playing"
+    assert np.median(times) < 50, times
     assert not problems

@@ -64,23 +64,22 @@ function show(view) {
   if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
     board.build(view.width, view.height);
   }
-  for (const cell of board.cells) cell.classList.remove("mine-shown", "exploded", "wrong-flag");
+  board.untag("mine-shown", "exploded", "wrong-flag");
   board.setRows(view.rows);
   if (view.layout) {
     for (let y = 0; y < view.height; y++) {
       for (let x = 0; x < view.width; x++) {
         const shown = view.rows[y][x];
         const mine = view.layout[y][x] === "*";
-        const cell = board.cellAt(x, y);
         if (mine && shown === ".") {
           // a win flags the mines still covered, as the classic game does; a loss shows them
           if (view.status === "won") board.setValue(x, y, "F");
-          else cell.classList.add("mine-shown");
+          else board.tag(x, y, "mine-shown");
         }
-        if (!mine && shown === "F") cell.classList.add("wrong-flag");
+        if (!mine && shown === "F") board.tag(x, y, "wrong-flag");
       }
     }
-    if (view.exploded) board.cellAt(...view.exploded).classList.add("exploded");
+    if (view.exploded) board.tag(...view.exploded, "exploded");
   }
   boardEl.dataset.game = view.id;
   boardEl.dataset.status = view.status;
@@ -298,8 +297,8 @@ function logMove(move) {
   const log = $("solver-log");
   log.prepend(li);
   while (log.children.length > 500) log.lastChild.remove();
-  for (const c of board.cells) c.classList.remove("solver-guess");
-  if (move.kind === "guess") board.cellAt(...move.open[0]).classList.add("solver-guess");
+  board.untag("solver-guess");
+  if (move.kind === "guess") board.tag(...move.open[0], "solver-guess");
 }
 
 function setWatching(on) {
