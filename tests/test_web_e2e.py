@@ -160,6 +160,11 @@ def percent(p: float) -> str:
     return f"{int(pct + 0.5)}%"  # JavaScript's Math.round: halves go up
 
 
+def cell_percent(p: float) -> str:
+    """What a covered cell shows of its chance: the percent without its sign."""
+    return percent(p)[:-1]
+
+
 def screenshots(tmp_path: Path) -> Path:
     """Where the README's pictures go: MSCSP_SCREENSHOTS when set, else a scratch folder."""
     out = Path(os.environ.get("MSCSP_SCREENSHOTS") or tmp_path)
@@ -206,7 +211,7 @@ def check_overlay(page, position: Position) -> dict:
             elif (x, y) in mine or (p == 1 and not estimate):
                 assert c["overlay"] == "mine", (x, y)
             else:
-                assert c["overlay"] == "p" and c["p"] == ("≈" if estimate else "") + percent(p), (x, y, p, c)
+                assert c["overlay"] == "p" and c["p"] == ("≈" if estimate else "") + cell_percent(p), (x, y, p, c)
             assert ("best" in c["classes"]) == (record["best"] == [x, y]), (x, y)
     texts = page.locator("#why button").all_inner_texts()
     assert [t.rstrip(".").lower() for t in texts] == [e["text"].rstrip(".").lower() for e in record["explanations"]]
@@ -357,7 +362,7 @@ def test_estimates_are_labelled(page):
         assert shown[(2, 0)]["p"].startswith("≈") and shown[(2, 1)]["p"].startswith("≈")
         assert "still proven" in page.inner_text("#notices")
         # the longest label an estimate can show fits its cell, in the cell's own font
-        for label in ["≈100%", "≈>99%", "≈<1%"]:
+        for label in ["≈100", "≈>99", "≈<1"]:
             width, room = page.eval_on_selector(
                 "#board .cell[data-estimate]",
                 """(c, label) => {
@@ -901,4 +906,44 @@ def test_a_move_on_a_100x100_board_is_drawn_quickly(server, page):
     print(f"100x100 moves: first {first:.0f} ms, median {np.median(times):.0f} ms, max {max(times):.0f} ms")
     assert page.get_attribute("#board", "data-status") == "playing"
     assert np.median(times) < 50, times
+    assert not problems
+
+
+def centre_cell(page) -> tuple[int, int]:
+    """The cell at the centre of the board's frame."""
+    return tuple(page.eval_on_selector(".board-wrap", """f => {
+        const r = f.getBoundingClientRect();
+        const c = document.elementFromPoint(r.left + f.clientLeft + f.clientWidth / 2,
+                                            r.top + f.clientTop + f.clientHeight / 2).closest('.cell');
+        return [+c.dataset.x, +c.dataset.y];
+    }"""))
+
+
+def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page):
+    page, problems = page
+    custom_game(page, server, 100, 100, 1500, 5)
+    cell(page, 75, 70).click()  # far from the top left corner
+    settle(page)
+    page.eval_on_selector(f'#board .cell[data-x="75"][data-y="70"]',
+                          "c => c.scrollIntoView({block: 'center', inline: 'center'})")
+    start = centre_cell(page)
+    for button in ["#zoom-in", "#zoom-in", "#zoom-out", "#zoom-out", "#zoom-out"]:
+        page.click(button)
+        x, y = centre_cell(page)
+        assert abs(x - start[0]) <= 1 and abs(y - start[1]) <= 1, (button, (x, y), start)
+    # Ctrl+wheel keeps the cell under the pointer under it
+    target = page.locator('#board .cell[data-x="70"][data-y="66"]')
+    box = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_function("document.querySelector('#board').dataset.cell != '22'")
+    under = page.evaluate(f"""() => {{ const c = document.elementFromPoint({box["x"] + box["width"] / 2},
+                                       {box["y"] + box["height"] / 2}).closest('.cell');
+                                       return [+c.dataset.x, +c.dataset.y]; }}""")
+    assert under == [70, 66]
+    # at the default size a percentage is drawn in 12 px digits (the legend's cell is one)
+    size = page.eval_on_selector(".legend .cell[data-overlay=p]", "c => getComputedStyle(c, '::after').fontSize")
+    assert float(size.rstrip("px")) >= 12
     assert not problems

@@ -21,6 +21,12 @@ export function percent(p) {
   return `${Math.round(pct)}%`;
 }
 
+/** The percent a covered cell shows: without its sign (the legend and the cell's words
+ * say it is a percentage), so that the digits can be large enough to read. */
+export function cellPercent(p) {
+  return percent(p).slice(0, -1);
+}
+
 const key = (x, y) => `${x},${y}`;
 
 /** A value's percent, with its exact fraction when that is short enough to read. */
@@ -275,7 +281,7 @@ export class Board {
         this.shade(index, "mine");
         this.addNote(index, "a mine in every layout");
       } else if (p !== null && p !== undefined) {
-        this.shade(index, "p", (interval ? "≈" : "") + percent(p), p, Boolean(interval));
+        this.shade(index, "p", (interval ? "≈" : "") + cellPercent(p), p, Boolean(interval));
         this.addNote(index, interval
           ? `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`
           : `${percent(p)} chance of a mine`);
