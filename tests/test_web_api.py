@@ -173,6 +173,21 @@ def test_impossible_board_names_its_clues(client):
     assert record["probability"] is None and record["best"] is None
 
 
+@pytest.mark.parametrize(("text", "clash", "names_total"), [
+    ("mines: 5\n3.1\n.11\n", "undercovered", False),
+    ("mines: 1\nFF\n22\n", "flags-over-total", True),
+    ("mines: 6\n1..\n...\n", "total-over-covered", True),
+    # a search: two clues and the total, each said in the sentence
+    ("mines: 1\n1..1\n", "no-layout", True),
+    # six clues and the total: the sentence is cut short before the total
+    ("mines: 5\n1..11..11..1\n", "no-layout", False),
+])
+def test_a_contradiction_says_how_it_was_found_and_whether_its_words_name_the_total(client, text, clash, names_total):
+    c = client.post("/api/analyse", json={"position": text}).json()["contradiction"]
+    assert (c["clash"], c["names_total"]) == (clash, names_total)
+    assert names_total <= c["total"]
+
+
 def test_estimates_are_labelled():
     # a state limit of 0 makes every component an estimate (small, so it is quick)
     with TestClient(create_app(Settings(workers=1, state_limit=0))) as c:

@@ -408,6 +408,12 @@ def test_the_words_at_the_edges(server, page):
     summary, notices = show("mines: 1\nFF\n22\n")
     assert "two flags are placed but the board has only one mine." in notices
     assert "together with the mine total" not in notices
+    # clues and the total found together by a search: the sentence names the total itself
+    summary, notices = show("mines: 1\n1..1\n")
+    assert "one mine is left on the whole board" in notices and "together with the mine total" not in notices
+    # a sentence cut short before the total names it: the page adds it
+    summary, notices = show("mines: 5\n1..11..11..1\n")
+    assert "and 3 more constraints: no layout satisfies them all (together with the mine total)." in notices
     # the Mines field takes digits only: "1e1" and "e" are errors, not 10 and "no total"
     show("mines: 1\n1..\n...\n")
     for typed in ["1e1", "e"]:

@@ -51,8 +51,8 @@ export function showReport(record, parts) {
   if (!record.consistent) {
     const c = record.contradiction || { text: "no mine layout fits these numbers", total: false, clues: [] };
     summary.textContent = "This position is impossible: no mine layout fits it.";
-    // a clash of the total alone already says so ("five mines are left to place but ...", "two flags are placed but the board has only one mine")
-    const extra = c.total && !/mine total|left to place|but the board has/.test(c.text) ? " (together with the mine total)" : "";
+    // the server says whether its sentence names the total (a long set is cut short before it)
+    const extra = c.total && !c.names_total ? " (together with the mine total)" : "";
     const where = c.clues.length ? ` The ${c.clues.length === 1 ? "clue involved is" : "clues involved are"} outlined in red.` : "";
     notices.append(notice("impossible", [strong("Impossible: "), `${c.text}${extra}.${where}`]));
     if (whyEmpty) whyEmpty.hidden = true;
