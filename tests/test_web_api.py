@@ -24,7 +24,7 @@ from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
 from mscsp.play.verify import verify
-from mscsp.position import format_position, parse_position
+from mscsp.position import Position, format_position, parse_position
 from mscsp.report import solve_record
 from mscsp.rules import generate
 from mscsp.web.app import STATIC, create_app
@@ -400,6 +400,64 @@ def test_win_a_seeded_game_then_replay_it(client):
     again = loaded.json()
     assert again["id"] != view["id"]
     assert (again["rows"], again["status"], again["layout"]) == (view["rows"], "won", view["layout"])
+
+
+def test_a_finished_game_gives_its_3bv_clicks_and_3bv_per_second(client):
+    from mscsp.metrics import bbbv
+
+    spec, seed = Spec(6, 5, 5), 3
+    layout = generate(spec, "opening", (2, 2), seed).layout
+    view = new_game(client, width=6, height=5, mines=5, rule="opening", seed=seed)
+    assert view["clicks"] == 0 and view["bbbv"] is None
+    view = move(client, view["id"], "reveal", 2, 2)
+    mine = np.flatnonzero(layout.mines).tolist()[0]
+    view = move(client, view["id"], "flag", mine % 6, mine // 6)
+    clicks = 2
+    assert view["clicks"] == clicks and view["bbbv"] is None and view["bbbv_per_s"] is None  # the 3BV waits for the end
+    covered = next((x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row) if ch == ".")
+    move(client, view["id"], "chord", *covered, status=409)  # refused: not a click
+    for cell in range(30):
+        x, y = cell % 6, cell // 6
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
+            view = move(client, view["id"], "reveal", x, y)
+            clicks += 1
+    assert view["status"] == "won" and view["clicks"] == clicks
+    assert view["bbbv"] == bbbv(layout) and abs(view["bbbv"] / view["bbbv_per_s"] - view["elapsed"]) < 1e-3
+    # a loss has its board's 3BV, and no rate
+    lost = new_game(client, width=6, height=5, mines=5, rule="opening", seed=seed)
+    move(client, lost["id"], "reveal", 2, 2)
+    lost = move(client, lost["id"], "reveal", mine % 6, mine // 6)
+    assert (lost["status"], lost["clicks"], lost["bbbv"], lost["bbbv_per_s"]) == ("lost", 2, bbbv(layout), None)
+    # a loaded replay counts its actions as clicks
+    loaded = client.post("/api/games/load", json=client.get(f"/api/games/{view['id']}/replay").json()).json()
+    assert loaded["clicks"] == clicks
+
+
+def test_auto_clear_opens_every_cell_proven_safe_and_trusts_no_flag(client):
+    from mscsp.web.jobs import proven_safe
+
+    # [0,2] is proven safe once [4,4] is open; a flag on it must not stop the clearing
+    layout = generate(Spec(9, 9, 10), "opening", (4, 4), 12345).layout
+    view = new_game(client, rule="opening", seed=12345)
+    none = client.post(f"/api/games/{view['id']}/clear").json()
+    assert none["opened"] == [] and none["game"]["status"] == "ready"
+    move(client, view["id"], "reveal", 4, 4)
+    before = move(client, view["id"], "flag", 0, 2)
+    answer = client.post(f"/api/games/{view['id']}/clear")
+    assert answer.status_code == 200, answer.text
+    cleared = answer.json()
+    after = cleared["game"]
+    assert cleared["opened"] and cleared["complete"] and after["clicks"] == 2
+    g = layout.geometry
+    assert not any(layout.mines[g.cell(tuple(c))] for c in cleared["opened"])
+    opened_now = {(x, y) for y, row in enumerate(after["rows"]) for x, ch in enumerate(row)
+                  if ch not in ".F" and before["rows"][y][x] == "."}
+    assert {tuple(c) for c in cleared["opened"]} <= opened_now and after["status"] != "lost"
+    assert after["rows"][2][0] == "F"
+    if after["status"] == "playing":  # nothing proven is left covered
+        text = format_position(Position.from_rows(after["rows"], mines=10))
+        assert [c for c in proven_safe(text, 5.0) if c != [0, 2]] == []
+    assert client.post("/api/games/nope/clear").status_code == 404
 
 
 def test_loss_shows_the_mines_and_the_exploded_cell(client):

@@ -953,3 +953,42 @@ def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page)
     size = page.eval_on_selector(".legend .cell[data-overlay=p]", "c => getComputedStyle(c, '::after').fontSize")
     assert float(size.rstrip("px")) >= 12
     assert not problems
+
+
+def test_efficiency_statistics_and_auto_clear(server, page):
+    from mscsp.metrics import bbbv
+
+    page, problems = page
+    width, height, mines, seed, click = 6, 5, 5, 3, (2, 2)
+    layout = generate(Spec(width, height, mines), "opening", click, seed).layout
+    custom_game(page, server, width, height, mines, seed)
+    # auto-clear opens every proven cell after the first click: this board needs no more
+    page.check("#auto-clear")
+    cell(page, *click).click()
+    settle(page)
+    page.wait_for_selector("#board[data-status=won]")
+    assert page.inner_text("#efficiency").startswith(f"3BV {bbbv(layout)} · 1 click · 3BV/s ")
+    stats = page.inner_text("#stats")
+    assert "1 of 1 won (100%) with auto-clear" in stats and "own" not in stats
+
+    # the same board by hand: the clicks count while it runs, and the end gives 3BV/s and efficiency
+    page.uncheck("#auto-clear")
+    page.click("#again")
+    page.wait_for_selector("#board[data-status=ready]")
+    cell(page, *click).click()
+    settle(page)
+    assert page.inner_text("#efficiency") == "1 click"
+    clicks = 1
+    for c in range(width * height):
+        x, y = c % width, c // width
+        if not layout.mines[c] and board_state(page)[(x, y)]["value"] == ".":
+            cell(page, x, y).click()
+            settle(page)
+            clicks += 1
+    page.wait_for_selector("#board[data-status=won]")
+    words = page.inner_text("#efficiency").split(" · ")
+    assert words[:2] == [f"3BV {bbbv(layout)}", f"{clicks} clicks"] and words[2].startswith("3BV/s ")
+    assert words[3] == f"efficiency {round(100 * bbbv(layout) / clicks)}%"
+    rate = words[2].removeprefix("3BV/s ")
+    assert f"1 of 1 won (100%) on your own, best {rate} 3BV/s; 1 of 1 won (100%) with auto-clear" in page.inner_text("#stats")
+    assert not problems

@@ -32,6 +32,9 @@ POST     ``/api/games/{id}/hint``    the analysis record of the current position
 POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
                                      answers ``{"move", "game"}`` (the move's cells and why),
                                      or 409 when the flags contradict the numbers
+POST     ``/api/games/{id}/clear``   auto-clear: opens every cell proven safe (flags
+                                     aside), round after round; answers ``{"opened",
+                                     "complete", "game"}``, or 409 as the solver
 GET      ``/api/games/{id}/replay``  the replay of a finished game
 POST     ``/api/games/load``         a saved replay: a new game in its final state
 =======  ==========================  ==================================================
@@ -65,7 +68,7 @@ from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
 from ..foreign import read_jsminesweeper, read_mbf
-from ..game import ActionKind, Game
+from ..game import ActionKind, Game, Status
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
@@ -351,6 +354,7 @@ class _Api:
         async with entry.lock:
             cell = field_cell(data, "cell", entry.game.geometry)
             await play_move(entry, kind, cell, self.make_board)
+            entry.clicks += 1
             return JSONResponse(game_view(entry))
 
     async def make_board(self, entry: GameEntry, cell: int):
@@ -393,19 +397,8 @@ class _Api:
             if entry.game.status.over:
                 raise RequestError(409, "the game is over")
             text = format_position(entry.game.position())
-            pool, options = self.route(text)
-            try:
-                move = await pool.run(jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
-                                      timeout=s.analysis_timeout, **options)
-            except JobTimeout as exc:
-                if exc.busy:
-                    raise _busy(exc) from None
-                raise RequestError(503, f"the solver's move was stopped: {exc}") from None
-            except JobFailed as exc:
-                if exc.kind == "inconsistent":  # the numbers are the layout's: a flag is wrong
-                    raise RequestError(409, f"the flags contradict the numbers, so the solver cannot move: {exc}; "
-                                            "take the wrong flag off first") from None
-                raise RequestError(500, f"the solver's move failed: {exc}") from None
+            move = await self.game_job(text, jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
+                                       s.analysis_timeout, "the solver's move", "the solver cannot move")
             g = entry.game.geometry
             for x, y in move["flag"]:
                 if not entry.game.flagged[g.cell((x, y))]:
@@ -417,6 +410,62 @@ class _Api:
                 if entry.game.position().grid[cell] == Mark.COVERED:
                     await play_move(entry, ActionKind.REVEAL, cell, self.make_board)
             return JSONResponse({"move": move, "game": game_view(entry)})
+
+    async def game_job(self, text: str, func, args: tuple, timeout: float, what: str, cannot: str):
+        """A job on the position of a game in play (``text``), its failures as answers:
+        503 when it was stopped, 409 when the flags contradict the numbers (they are the
+        layout's, so a flag is wrong), 500 otherwise; ``what`` names the job and
+        ``cannot`` what a wrong flag prevents."""
+        pool, options = self.route(text)
+        try:
+            return await pool.run(func, args, timeout=timeout, **options)
+        except JobTimeout as exc:
+            if exc.busy:
+                raise _busy(exc) from None
+            raise RequestError(503, f"{what} was stopped: {exc}") from None
+        except JobFailed as exc:
+            if exc.kind == "inconsistent":
+                raise RequestError(409, f"the flags contradict the numbers, so {cannot}: {exc}; "
+                                        "take the wrong flag off first") from None
+            raise RequestError(500, f"{what} failed: {exc}") from None
+
+    async def clear(self, request: Request) -> Response:
+        """Auto-clear: open every cell proven safe from the numbers and the total (flags
+        aside), then again with the numbers that opened, until none is left or the
+        analysis time is spent. These cells are not the player's clicks.
+
+        Answers ``{"opened": [[x, y], ...], "complete": bool, "game": view}``;
+        ``complete`` is false when time ran out with cells perhaps still to prove.
+        """
+        entry = self.entry(request)
+        s = self.settings
+        async with entry.lock:
+            game = entry.game
+            deadline = time.perf_counter() + s.analysis_timeout
+            opened: list[list[int]] = []
+            complete = True
+            while game.status is Status.PLAYING:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    complete = False
+                    break
+                text = format_position(game.position())
+                try:
+                    safe = await self.game_job(text, jobs.proven_safe, (text, min(s.sat_time_limit, left)), left,
+                                               "auto-clear", "auto-clear cannot open cells")
+                except RequestError as exc:
+                    if exc.status != 503 or not opened:
+                        raise
+                    complete = False  # time ran out: what was opened stands
+                    break
+                safe = [xy for xy in safe if game.position().grid[game.geometry.cell(tuple(xy))] == Mark.COVERED]
+                if not safe:
+                    break
+                for x, y in safe:
+                    if game.status is Status.PLAYING:
+                        await play_move(entry, ActionKind.REVEAL, game.geometry.cell((x, y)), self.make_board)
+                        opened.append([x, y])
+            return JSONResponse({"opened": opened, "complete": complete, "game": game_view(entry)})
 
     async def save_replay(self, request: Request) -> Response:
         entry = self.entry(request)
@@ -434,8 +483,9 @@ class _Api:
             loaded = load_replay(data)
         except InputError as exc:
             raise RequestError(400, f"cannot load this replay: {exc}") from None
-        entry = self.games.add(
-            lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee)
+        entry = self.games.add(  # the replay's actions were its player's clicks
+            lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee,
+                                  len(loaded.game.actions))
         )
         return JSONResponse(game_view(entry), status_code=201)
 
@@ -531,6 +581,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
             await api.pool.close()
             await api.large_pool.close()
 
+
     routes = [
         Route("/", _page("index.html")),
         Route("/play", _page("play.html")),
@@ -546,6 +597,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/games/{game_id}/move", api.move, methods=["POST"]),
         Route("/api/games/{game_id}/hint", api.hint, methods=["POST"]),
         Route("/api/games/{game_id}/solver", api.solver, methods=["POST"]),
+        Route("/api/games/{game_id}/clear", api.clear, methods=["POST"]),
         Route("/api/games/{game_id}/replay", api.save_replay),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []

@@ -19,7 +19,8 @@ from typing import Awaitable, Callable
 
 from ..board import Spec
 from ..errors import IllegalMove, InputError
-from ..game import ActionKind, Game
+from ..game import ActionKind, Game, Status
+from ..metrics import bbbv
 from ..play.noguess import NoGuessBoard
 from ..rules import FirstClickRule
 from .validate import RequestError
@@ -47,6 +48,9 @@ class GameEntry:
         The seed of the board, when known.
     guarantee : str, optional
         For a no-guess board, what was checked ("solvable by complete deduction ...").
+    clicks : int
+        The player's clicks so far (reveals, flags, unflags and chords asked for),
+        without the cells the solver or auto-clear opened.
     """
 
     def __init__(
@@ -57,6 +61,7 @@ class GameEntry:
         no_guess: bool,
         seed: int | None,
         guarantee: str | None = None,
+        clicks: int = 0,
     ):
         self.id = game_id
         self.game = game
@@ -64,8 +69,17 @@ class GameEntry:
         self.no_guess = no_guess
         self.seed = seed
         self.guarantee = guarantee
+        self.clicks = clicks
         self.board_made = not no_guess or _has_layout(game)
         self.lock = asyncio.Lock()
+        self._bbbv: int | None = None
+
+    @property
+    def bbbv(self) -> int:
+        """The 3BV of the layout (:func:`mscsp.metrics.bbbv`), once it is placed."""
+        if self._bbbv is None:
+            self._bbbv = bbbv(self.game.layout())
+        return self._bbbv
 
     @property
     def spec(self) -> Spec:
@@ -130,14 +144,18 @@ def game_view(entry: GameEntry) -> dict:
     Keys: ``id``, ``width``, ``height``, ``mines``, ``rule``, ``no_guess``,
     ``status`` (ready, playing, won, lost), ``elapsed`` (seconds), ``flags``,
     ``mines_left`` (mines minus flags), ``rows`` (the position's text rows),
-    ``guarantee``, and, only when the game is over, ``layout`` (rows of ``*`` and
-    ``.``), ``exploded`` (``[x, y]`` or null) and ``seed``; null while it runs.
+    ``guarantee``, ``clicks`` (the player's, see :class:`GameEntry`), and, only when
+    the game is over, ``layout`` (rows of ``*`` and ``.``), ``exploded`` (``[x, y]``
+    or null), ``seed`` and ``bbbv`` (the board's 3BV: the least clicks that clear it),
+    null while it runs, and ``bbbv_per_s`` (3BV over the time taken), for a won game
+    only.
     """
     game = entry.game
     g = game.geometry
     over = game.status.over
     flags = int(game.flagged.sum())
     exploded = game.exploded
+    won = game.status is Status.WON
     return {
         "id": entry.id,
         "width": g.width,
@@ -154,6 +172,9 @@ def game_view(entry: GameEntry) -> dict:
         "layout": game.layout().rows() if over else None,
         "exploded": list(g.coords(exploded)) if over and exploded is not None else None,
         "seed": entry.seed if over else None,
+        "clicks": entry.clicks,
+        "bbbv": entry.bbbv if over else None,
+        "bbbv_per_s": round(entry.bbbv / game.elapsed, 3) if won and game.elapsed > 0 else None,
     }
 
 

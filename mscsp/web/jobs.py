@@ -20,7 +20,7 @@ from ..position import parse_position
 from ..report import solve_record
 from ..rules import FirstClickRule
 
-__all__ = ["analyse_text", "no_guess_board", "solver_move", "MARKS_SHARE"]
+__all__ = ["analyse_text", "no_guess_board", "solver_move", "proven_safe", "MARKS_SHARE"]
 
 #: Share of the analysis time limit the dead-cell checks of ``guesses`` may use.
 MARKS_SHARE = 0.05
@@ -222,6 +222,33 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
         answer["candidates"] = [_candidate(g, i, c) for i, c in enumerate(move.candidates, 1)]
         answer["candidates_rung"] = move.rung.value
     return answer
+
+
+def proven_safe(text: str, time_limit: float) -> list[list[int]]:
+    """The covered cells of a position, given as text, that complete deduction proves
+    safe from its numbers and mine total alone, as ``[x, y]``: its flags are read as
+    covered cells, so a flag the player is not sure of opens nothing on its word.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout fits the numbers and the total.
+
+    Examples
+    --------
+    >>> proven_safe("mines: 1\\n.1..\\n", 5.0)
+    [[3, 0]]
+    >>> proven_safe("mines: 2\\nF1..\\n", 5.0)  # [2,0] is safe only if the flag is right
+    []
+    """
+    from ..analysis import deduce
+    from ..position import Mark
+
+    position = parse_position(text)
+    unflagged = position.from_rows([row.replace("F", ".") for row in position.rows()], position.mines)
+    known = deduce(unflagged, "sat", use_total=True, time_limit=time_limit).by_index
+    g = position.geometry
+    return [list(g.coords(c)) for c in sorted(known) if not known[c] and position.grid[c] == Mark.COVERED]
 
 
 def _unranked(rank: bool) -> dict:

@@ -21,7 +21,7 @@ const PRESETS = {
 
 const state = {
   view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0,
-  helped: new Map(), // game id -> "hint" or "solver": who else had a hand in it (the solver outranks a hint)
+  helped: new Map(), // game id -> "auto", "hint" or "solver": who else had a hand in it (the strongest help)
 };
 
 const boardEl = $("board");
@@ -98,12 +98,15 @@ function show(view) {
 
 // -- the end of a game: its seed, playing it again, statistics ---------------------------
 // Statistics per board size, in this browser: the player's own games apart from those
-// played with a hint and those the solver played (any of its moves), so help never
-// flatters the player's record. Stored as {played, won, hinted: {played, won},
-// solver: {played, won}}, the first two the player's own.
+// played with auto-clear, with a hint and those the solver played (any of its moves), so
+// help never flatters the player's record. Stored as {played, won, best, auto: {played,
+// won}, hinted: {played, won}, solver: {played, won}}, the first three the player's own
+// (best: the highest 3BV/s of a won game).
 
 const STATS_KEY = "mscsp-play-statistics";
-const HELP_WORDS = { hinted: "with hints", solver: "played by the solver" };
+const HELP_WORDS = { auto: "with auto-clear", hinted: "with hints", solver: "played by the solver" };
+const HELP_RANK = { auto: 1, hint: 2, solver: 3 };
+const HELP_TALLY = { auto: "auto", hint: "hinted", solver: "solver" };
 
 function readStats() {
   try {
@@ -117,18 +120,19 @@ function sizeKey(v) {
   return `${v.width}x${v.height}, ${v.mines} mines`;
 }
 
-/** Who else had a hand in a game: "hint" or "solver"; a solver's move outranks a hint. */
+/** Who else had a hand in a game: "auto" (auto-clear), "hint" or "solver"; the stronger help is kept. */
 function helped(id, by) {
-  if (state.helped.get(id) !== "solver") state.helped.set(id, by);
+  if ((HELP_RANK[state.helped.get(id)] || 0) < HELP_RANK[by]) state.helped.set(id, by);
 }
 
 function countGame(v) {
   const all = readStats();
   const s = all[sizeKey(v)] || { played: 0, won: 0 };
-  const by = { hint: "hinted", solver: "solver" }[state.helped.get(v.id)];
+  const by = HELP_TALLY[state.helped.get(v.id)];
   const tally = by ? (s[by] = s[by] || { played: 0, won: 0 }) : s;
   tally.played += 1;
   tally.won += v.status === "won" ? 1 : 0;
+  if (!by && v.bbbv_per_s !== null) s.best = Math.max(s.best || 0, v.bbbv_per_s);
   all[sizeKey(v)] = s;
   try {
     localStorage.setItem(STATS_KEY, JSON.stringify(all));
@@ -141,15 +145,32 @@ function showStats(v) {
   const s = readStats()[sizeKey(v)];
   const won = (t) => `${t.won} of ${t.played} won (${Math.round((100 * t.won) / t.played)}%)`;
   const parts = [];
-  if (s && s.played) parts.push(`${won(s)} on your own`);
+  if (s && s.played) parts.push(`${won(s)} on your own` + (s.best ? `, best ${s.best.toFixed(2)} 3BV/s` : ""));
   for (const [by, words] of Object.entries(HELP_WORDS)) {
     if (s && s[by] && s[by].played) parts.push(`${won(s[by])} ${words}`);
   }
   $("stats").textContent = parts.length ? `${sizeKey(v)} in this browser: ${parts.join("; ")}.` : "";
 }
 
+/**
+ * The efficiency of a game: its clicks while it runs; at the end also the board's 3BV
+ * (the least clicks that clear it), 3BV/s and the efficiency (3BV over clicks) of a win.
+ */
+function showEfficiency(v) {
+  const clicks = `${v.clicks} ${v.clicks === 1 ? "click" : "clicks"}`;
+  if (v.bbbv === null) {
+    $("efficiency").textContent = v.status === "playing" ? clicks : "";
+    return;
+  }
+  const parts = [`3BV ${v.bbbv}`, clicks];
+  if (v.bbbv_per_s !== null) parts.push(`3BV/s ${v.bbbv_per_s.toFixed(2)}`);
+  if (v.status === "won" && v.clicks) parts.push(`efficiency ${Math.round((100 * v.bbbv) / v.clicks)}%`);
+  $("efficiency").textContent = parts.join(" · ");
+}
+
 function showEnd(v) {
   const over = isOver(v);
+  showEfficiency(v);
   showStats(v);
   // the seed rebuilds the board, so it is shown only once the game is over
   $("board-info").hidden = !(over && v.seed !== null);
@@ -210,7 +231,13 @@ function send(action, x, y) {
       if (action === "reveal" && state.view.no_guess && state.view.status === "ready") {
         $("status").textContent = "Making a no-guess board for this click…";
       }
-      show(await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] }));
+      const view = await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] });
+      show(view);
+      if ($("auto-clear").checked && view.status === "playing" && (action === "reveal" || action === "chord")) {
+        const cleared = await postJSON(`/api/games/${id}/clear`, {});
+        if (cleared.opened.length) helped(id, "auto");
+        if (cleared.opened.length && state.view.id === id) show(cleared.game);
+      }
     } catch (err) {
       if (state.hint && !over()) refreshHint(); // the move was refused: the position stands
       showError(err.message);
