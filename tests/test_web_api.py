@@ -460,6 +460,67 @@ def test_auto_clear_opens_every_cell_proven_safe_and_trusts_no_flag(client):
     assert client.post("/api/games/nope/clear").status_code == 404
 
 
+def wait_for_run(client, run_id: str, seconds: float = 120.0) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        view = client.get(f"/api/runs/{run_id}").json()
+        if view["status"] != "running" or time.monotonic() > deadline:
+            return view
+        time.sleep(0.05)
+
+
+def test_a_bulk_run_plays_seeded_games_and_reports_its_wilson_interval(client):
+    from mscsp.stats import wilson
+    from mscsp.web.jobs import play_games
+
+    body = {"width": 9, "height": 9, "mines": 10, "rule": "opening", "policy": "least-p", "games": 40, "seed": 5}
+    answer = client.post("/api/runs", json=body)
+    assert answer.status_code == 201, answer.text
+    started = answer.json()
+    assert started["status"] == "running" and started["games"] == 40 and started["seed"] == 5
+    seen = [wait_for_run(client, started["id"], 0)]
+    done = wait_for_run(client, started["id"])
+    assert done["status"] == "done" and done["played"] == 40
+    # game i is the i-th child of SeedSequence(5), whatever the batches were
+    won = play_games(9, 9, 10, "opening", "least-p", 5, 0, 40, 30.0)
+    assert done["won"] == sum(won) and done["rate"] == sum(won) / 40
+    assert done["interval"] == list(wilson(sum(won), 40))
+    assert all(v["interval"] is None or v["played"] > 0 for v in seen)
+
+
+def test_a_bulk_run_is_cancelled_at_once_and_the_next_one_runs(client):
+    body = {"width": 30, "height": 16, "mines": 99, "rule": "opening", "policy": "+endgame", "games": 100000,
+            "seed": 1}
+    run = client.post("/api/runs", json=body).json()
+    again = client.post("/api/runs", json=body)
+    assert again.status_code == 409 and "cancel it" in again.json()["error"]
+    time.sleep(0.3)
+    started = time.monotonic()
+    cancelled = client.post(f"/api/runs/{run['id']}/cancel").json()
+    assert time.monotonic() - started < 1.0
+    assert cancelled["status"] == "cancelled" and cancelled["played"] < 100000
+    assert client.get(f"/api/runs/{run['id']}").json()["status"] == "cancelled"
+    small = {"width": 5, "height": 5, "mines": 3, "rule": "safe", "policy": "least-p", "games": 5, "seed": 2}
+    after = client.post("/api/runs", json=small)
+    assert after.status_code == 201
+    assert wait_for_run(client, after.json()["id"])["status"] == "done"
+
+
+@pytest.mark.parametrize(("fields", "status", "words"), [
+    ({"games": 0}, 400, "games must be between 1 and"),
+    ({"games": 10**6}, 400, "games must be between 1 and"),
+    ({"policy": "best"}, 400, "policy must be one of"),
+    ({"mines": 81}, 400, "mines fit"),
+    ({"width": 101}, 400, "width must be between"),
+])
+def test_bad_bulk_runs_are_refused(client, fields, status, words):
+    body = {"width": 9, "height": 9, "mines": 10, "rule": "safe", "policy": "least-p", "games": 5, **fields}
+    answer = client.post("/api/runs", json=body)
+    assert answer.status_code == status and words in answer.json()["error"], answer.text
+    assert client.get("/api/runs/nope").status_code == 404
+    assert client.post("/api/runs/nope/cancel").status_code == 404
+
+
 def test_loss_shows_the_mines_and_the_exploded_cell(client):
     spec, seed = Spec(5, 5, 6), 8
     layout = generate(spec, "safe", (0, 0), seed).layout

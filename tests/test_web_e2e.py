@@ -992,3 +992,38 @@ def test_efficiency_statistics_and_auto_clear(server, page):
     rate = words[2].removeprefix("3BV/s ")
     assert f"1 of 1 won (100%) on your own, best {rate} 3BV/s; 1 of 1 won (100%) with auto-clear" in page.inner_text("#stats")
     assert not problems
+
+
+def test_a_bulk_run_in_the_page_grows_and_can_be_cancelled(server, page):
+    page, problems = page
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "expert")
+    page.select_option("#rule", "opening")
+    page.fill("#run-games", "30")
+    page.fill("#run-seed", "3")
+    # every count of games the page shows, in order
+    page.eval_on_selector("#run", """r => { window.counts = [];
+        new MutationObserver(() => window.counts.push(+r.dataset.played))
+            .observe(r, { attributes: true, attributeFilter: ['data-played'] }); }""")
+    page.click("#run-start")
+    page.wait_for_selector("#run[data-status=done]", timeout=120_000)
+    counts = page.evaluate("window.counts")
+    assert counts == sorted(counts) and len(set(counts)) >= 3 and counts[-1] == 30, counts
+    run = page.request.get(f"{server}/api/runs/{page.get_attribute('#run', 'data-run')}").json()
+    assert (run["games"], run["played"], run["policy"], run["seed"], run["width"]) == (30, 30, "+endgame", 3, 30)
+    lo, hi = run["interval"]
+    assert page.inner_text("#run-result").startswith(
+        f"30 of 30 games played by +endgame (30x16, 99 mines, opening rule, seed 3): {run['won']} won, "
+        f"{100 * run['won'] / 30:.1f}% (95% Wilson interval {100 * lo:.1f}% to {100 * hi:.1f}%). Done in ")
+
+    # a long run is cancelled from the page; what was played stands
+    page.fill("#run-games", "100000")
+    page.click("#run-start")
+    page.wait_for_selector("#run[data-status=running]:not([data-played='0'])")
+    page.click("#run-cancel")
+    page.wait_for_selector("#run[data-status=cancelled]")
+    text = page.inner_text("#run-result")
+    assert text.endswith("Cancelled.") and " of 100000 games" in text
+    assert page.is_enabled("#run-start") and page.is_disabled("#run-cancel")
+    assert not problems

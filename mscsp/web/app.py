@@ -37,6 +37,13 @@ POST     ``/api/games/{id}/clear``   auto-clear: opens every cell proven safe (f
                                      "complete", "game"}``, or 409 as the solver
 GET      ``/api/games/{id}/replay``  the replay of a finished game
 POST     ``/api/games/load``         a saved replay: a new game in its final state
+POST     ``/api/runs``               ``{"width", "height", "mines", "rule", "policy",
+                                     "games", "seed"}``: a bulk run of games played by
+                                     one rung of the ladder (see :mod:`mscsp.web.runs`),
+                                     409 while another runs
+GET      ``/api/runs/{id}``          how far it has come: games played and won, the
+                                     win rate and its Wilson interval
+POST     ``/api/runs/{id}/cancel``   stop it; what was played stands
 =======  ==========================  ==================================================
 
 Every error is ``{"error": message}`` with a 4xx status for the client's mistakes
@@ -76,6 +83,7 @@ from ..sampling import fresh_seed
 from . import jobs
 from .games import GameEntry, GameStore, game_view, play_move, replay_record
 from .replays import load_replay
+from .runs import Run, RunStore, run_view
 from .settings import Settings
 from .validate import (
     RequestError,
@@ -139,6 +147,9 @@ class _Api:
         # slow positions wait for their own workers, never for ordinary ones (see route)
         self.large_pool = WorkerPool(settings.large_workers, warm=("mscsp.web.jobs",))
         self.games = GameStore(settings.max_games)
+        self.runs = RunStore(settings.max_runs)
+        self.run_pool: WorkerPool | None = None  # started at the first bulk run
+        self._run_pool_started = asyncio.Lock()
 
     # -- helpers -------------------------------------------------------------------
     async def body(self, request: Request) -> dict:
@@ -467,6 +478,31 @@ class _Api:
                         opened.append([x, y])
             return JSONResponse({"opened": opened, "complete": complete, "game": game_view(entry)})
 
+    # -- bulk runs ---------------------------------------------------------------------
+    async def new_run(self, request: Request) -> Response:
+        data = await self.body(request)
+        s = self.settings
+        rule = field_choice(data, "rule", FirstClickRule, FirstClickRule.SAFE)
+        spec = read_spec(data, s, rule)
+        policy = field_choice(data, "policy", Policy, HINT_POLICY)
+        games = field_int(data, "games", 1, s.max_run_games)
+        seed = field_int(data, "seed", 0, _SEED_MAX, default=fresh_seed())
+        async with self._run_pool_started:
+            if self.run_pool is None:
+                self.run_pool = WorkerPool(s.run_workers, warm=("mscsp.web.jobs", "mscsp.play.loop"))
+                await self.run_pool.start()
+        run = self.runs.add(lambda rid: Run(rid, spec, rule, policy, games, seed, s.run_game_time_limit))
+        run.start(self.run_pool)
+        return JSONResponse(run_view(run), status_code=201)
+
+    async def show_run(self, request: Request) -> Response:
+        return JSONResponse(run_view(self.runs.get(request.path_params["run_id"])))
+
+    async def cancel_run(self, request: Request) -> Response:
+        run = self.runs.get(request.path_params["run_id"])
+        await run.cancel()
+        return JSONResponse(run_view(run))
+
     async def save_replay(self, request: Request) -> Response:
         entry = self.entry(request)
         return JSONResponse(
@@ -578,9 +614,11 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         try:
             yield
         finally:
+            await api.runs.close()
             await api.pool.close()
             await api.large_pool.close()
-
+            if api.run_pool is not None:
+                await api.run_pool.close()
 
     routes = [
         Route("/", _page("index.html")),
@@ -599,6 +637,9 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/games/{game_id}/solver", api.solver, methods=["POST"]),
         Route("/api/games/{game_id}/clear", api.clear, methods=["POST"]),
         Route("/api/games/{game_id}/replay", api.save_replay),
+        Route("/api/runs", api.new_run, methods=["POST"]),
+        Route("/api/runs/{run_id}", api.show_run),
+        Route("/api/runs/{run_id}/cancel", api.cancel_run, methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     middleware.append(Middleware(_SecurityHeaders))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Generic, TypeVar
 
 from ..board import Spec
 from ..errors import IllegalMove, InputError
@@ -25,7 +25,9 @@ from ..play.noguess import NoGuessBoard
 from ..rules import FirstClickRule
 from .validate import RequestError
 
-__all__ = ["GameEntry", "GameStore", "game_view", "play_move", "replay_record"]
+__all__ = ["GameEntry", "GameStore", "Kept", "game_view", "play_move", "replay_record"]
+
+T = TypeVar("T")
 
 #: Makes the no-guess board of a game for its first click (a flat index).
 BoardMaker = Callable[["GameEntry", int], Awaitable[NoGuessBoard]]
@@ -95,7 +97,41 @@ def _has_layout(game: Game) -> bool:
     return True
 
 
-class GameStore:
+class Kept(Generic[T]):
+    """Things of one server under random ids (128 bits, so they cannot be guessed),
+    the least recently used dropped beyond ``limit``; ``missing`` is the message of
+    the 404 for an id not (or no longer) kept."""
+
+    def __init__(self, limit: int, missing: str):
+        self._limit = limit
+        self._missing = missing
+        self._kept: OrderedDict[str, T] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def values(self) -> list[T]:
+        return list(self._kept.values())
+
+    def add(self, make: Callable[[str], T]) -> T:
+        """Store ``make(new_id)`` under a fresh random id."""
+        key = secrets.token_urlsafe(16)
+        thing = make(key)
+        self._kept[key] = thing
+        while len(self._kept) > self._limit:
+            self._kept.popitem(last=False)
+        return thing
+
+    def get(self, key: str) -> T:
+        """The thing with this id; RequestError 404 when there is none."""
+        thing = self._kept.get(key)
+        if thing is None:
+            raise RequestError(404, self._missing)
+        self._kept.move_to_end(key)
+        return thing
+
+
+class GameStore(Kept[GameEntry]):
     """The games of one server, dropping the least recently used beyond ``limit``.
 
     Examples
@@ -112,30 +148,7 @@ class GameStore:
     """
 
     def __init__(self, limit: int):
-        self._limit = limit
-        self._games: OrderedDict[str, GameEntry] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def add(self, make: Callable[[str], GameEntry]) -> GameEntry:
-        """Store the entry ``make(new_id)`` under a fresh random id."""
-        game_id = secrets.token_urlsafe(16)
-        entry = make(game_id)
-        self._games[game_id] = entry
-        while len(self._games) > self._limit:
-            self._games.popitem(last=False)
-        return entry
-
-    def get(self, game_id: str) -> GameEntry:
-        """The game with this id; RequestError 404 when there is none."""
-        entry = self._games.get(game_id)
-        if entry is None:
-            raise RequestError(
-                404, f"no game with this id (games are kept while the server runs, up to {self._limit} at once)"
-            )
-        self._games.move_to_end(game_id)
-        return entry
+        super().__init__(limit, f"no game with this id (games are kept while the server runs, up to {limit} at once)")
 
 
 def game_view(entry: GameEntry) -> dict:

@@ -357,17 +357,105 @@ async function watch() {
 }
 $("watch").addEventListener("click", watch);
 
+// -- bulk runs ---------------------------------------------------------------------------
+// The server plays the games (workers of their own) and the page asks how far it has come
+// a few times a second. The run's id is kept in this browser, so a reload finds it again.
+
+const RUN_KEY = "mscsp-bulk-run";
+const runEl = $("run");
+
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+
+function runText(r) {
+  const board = `${r.width}x${r.height}, ${r.mines} mines, ${r.rule} rule`;
+  const head = `${r.played} of ${r.games} games played by ${r.policy} (${board}, seed ${r.seed})`;
+  const rate = r.played
+    ? `: ${r.won} won, ${pct(r.rate)} (95% Wilson interval ${pct(r.interval[0])} to ${pct(r.interval[1])})`
+    : "";
+  const end = { done: ` Done in ${r.elapsed.toFixed(1)} s.`, cancelled: " Cancelled.", failed: ` Stopped: ${r.error}.` };
+  return head + rate + "." + (end[r.status] || "");
+}
+
+function showRun(r) {
+  runEl.dataset.run = r.id;
+  runEl.dataset.status = r.status;
+  runEl.dataset.played = r.played;
+  $("run-progress").hidden = false;
+  $("run-progress").max = r.games;
+  $("run-progress").value = r.played;
+  $("run-result").textContent = runText(r);
+  const running = r.status === "running";
+  $("run-start").disabled = running;
+  $("run-cancel").disabled = !running;
+}
+
+async function followRun(id) {
+  state.run = id;
+  try {
+    for (;;) {
+      const r = await getJSON(`/api/runs/${id}`);
+      if (state.run !== id) return;
+      showRun(r);
+      if (r.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (err) {
+    $("run-result").textContent = `The bulk run cannot be followed: ${err.message}`;
+    runEl.dataset.status = "error";
+    $("run-start").disabled = false;
+    $("run-cancel").disabled = true;
+  }
+  localStorage.removeItem(RUN_KEY);
+}
+
+$("run-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const body = { ...boardRequest(), policy: $("run-policy").value, games: Number($("run-games").value) };
+    const typed = $("run-seed").value.trim();
+    if (typed !== "") {
+      if (!/^\d+$/.test(typed)) throw new ApiError("the seed must be a whole number, or empty for random boards", 400);
+      body.seed = Number(typed);
+    }
+    const r = await postJSON("/api/runs", body);
+    try {
+      localStorage.setItem(RUN_KEY, r.id);
+    } catch {
+      /* storage refused: a reload just loses sight of the run */
+    }
+    showRun(r);
+    followRun(r.id);
+  } catch (err) {
+    runEl.dataset.status = "error";
+    $("run-result").textContent = `No bulk run: ${err.message}`;
+  }
+});
+
+$("run-cancel").addEventListener("click", async () => {
+  if (!state.run) return;
+  try {
+    showRun(await postJSON(`/api/runs/${state.run}/cancel`, {}));
+  } catch (err) {
+    $("run-result").textContent = `Cannot cancel: ${err.message}`;
+  }
+});
+
 // -- new games, replays ----------------------------------------------------------------
 
-/** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
-function setupRequest(seed) {
+/** The board and first click rule the form asks for. */
+function boardRequest() {
   const preset = PRESETS[$("size").value];
   const spec = preset || {
     width: Number($("width").value),
     height: Number($("height").value),
     mines: Number($("mines").value),
   };
-  const body = { ...spec, rule: $("rule").value, no_guess: $("no-guess").checked };
+  return { ...spec, rule: $("rule").value };
+}
+
+/** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
+function setupRequest(seed) {
+  const body = { ...boardRequest(), no_guess: $("no-guess").checked };
   if (seed !== undefined && seed !== null) {
     body.seed = seed;
     return body;
@@ -443,6 +531,8 @@ $("load").addEventListener("change", async (e) => {
 // -- start: the game in the address (after a reload), else a new beginner game ----------
 
 async function start() {
+  const run = localStorage.getItem(RUN_KEY);
+  if (run) followRun(run);
   const id = location.hash.slice(1);
   if (id) {
     try {
