@@ -713,7 +713,14 @@ def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
     settle(page)  # the move is answered and drawn
     shown = board_state(page)
     assert shown[ring[0]]["value"] != "."
-    assert not any("best" in c["classes"] or c["overlay"] or c["p"] for c in shown.values())
+    assert not any("best" in c["classes"] or c["classes"] != ["cell"] for c in shown.values())
+    # the old shades are kept for the next hint to change, but drawn as plain covered cells
+    drawn = page.eval_on_selector_all("#board .cell[data-value='.']", """els => els.map(c => [
+        getComputedStyle(c).backgroundImage, getComputedStyle(c, '::after').color, c.title])""")
+    assert len({bg for bg, _, _ in drawn}) == 1 and "url(" not in drawn[0][0]
+    assert all(colour == "rgba(0, 0, 0, 0)" for _, colour, _ in drawn)
+    x, y = next(k for k, c in shown.items() if c["value"] == ".")
+    assert tooltip(page, x, y) == "hidden"
     assert page.get_attribute("#board", "data-hint") == "pending"
     assert page.inner_text("#summary") == "Updating the hint…" and page.locator("#why li").count() == 0
     assert held

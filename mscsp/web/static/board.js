@@ -142,6 +142,7 @@ export class Board {
     const index = y * this.width + x;
     if (this.values[index] === value) return;
     this.values[index] = value;
+    if (this.shades.has(index)) this.shade(index, null); // it said what the cell was
     const cell = this.cells[index];
     cell.dataset.value = value;
     cell.textContent = /[0-8]/.test(value) ? value : "";
@@ -241,6 +242,19 @@ export class Board {
   clearOverlay() {
     this.clearMarks();
     for (const index of [...this.shades.keys()]) this.shade(index, null);
+    delete this.root.dataset.stale;
+    this.refreshFocused();
+  }
+
+  /**
+   * Take an analysis down until the next one comes: its marks, ring, badges and words
+   * go, and its shades are drawn as plain covered cells (style.css) but kept, so that
+   * the next analysis rewrites only the cells whose shade changed. On a 100x100 board
+   * this spares rewriting ten thousand cells twice a move.
+   */
+  stale() {
+    this.clearMarks();
+    if (this.shades.size) this.root.dataset.stale = "";
     this.refreshFocused();
   }
 
@@ -281,7 +295,8 @@ export class Board {
         this.shade(index, "mine");
         this.addNote(index, "a mine in every layout");
       } else if (p !== null && p !== undefined) {
-        this.shade(index, "p", (interval ? "≈" : "") + cellPercent(p), p, Boolean(interval));
+        // coloured by the percent shown, so that a cell whose percent stays keeps its shade
+        this.shade(index, "p", (interval ? "≈" : "") + cellPercent(p), Math.round(100 * p) / 100, Boolean(interval));
         this.addNote(index, interval
           ? `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`
           : `${percent(p)} chance of a mine`);
@@ -294,6 +309,7 @@ export class Board {
       this.mark([record.best], "best", "suggested next click");
     }
     this.showCandidates(record.candidates || [], record.candidates_rung);
+    delete this.root.dataset.stale;
     this.refreshFocused();
   }
 

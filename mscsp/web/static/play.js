@@ -275,7 +275,7 @@ function onCellKey(x, y, event) {
 function hintPending() {
   if (!state.hint) return;
   state.hintVersion += 1; // an answer still on its way is for an older position
-  showReport(null, report);
+  showReport(null, report, true);
   $("summary").textContent = "Updating the hint…";
   boardEl.dataset.hint = "pending";
 }
@@ -293,7 +293,10 @@ async function refreshHint() {
     revealBest(record, board);
     boardEl.dataset.hint = "done";
   } catch (err) {
-    if (version === state.hintVersion) showError(`No hint: ${err.message}`);
+    if (version === state.hintVersion) {
+      board.clearOverlay();
+      showError(`No hint: ${err.message}`);
+    }
     boardEl.dataset.hint = "error";
   }
 }

@@ -37,10 +37,13 @@ function strong(text) {
  * Show an analysis record around the board.
  * @param {object} record - the `mscsp solve --json` object, or null to clear
  * @param {object} parts - {board, summary, notices, why, whyEmpty}
+ * @param {boolean} stale - with no record: the board's shades are kept, drawn as
+ *   covered cells, for the next record to change (see Board.stale)
  */
-export function showReport(record, parts) {
+export function showReport(record, parts, stale = false) {
   const { board, summary, notices, why, whyEmpty } = parts;
-  board.showAnalysis(record);
+  if (record || !stale) board.showAnalysis(record);
+  else board.stale();
   notices.replaceChildren();
   why.replaceChildren();
   if (!record) {
