@@ -160,6 +160,20 @@ def percent(p: float) -> str:
     return f"{int(pct + 0.5)}%"  # JavaScript's Math.round: halves go up
 
 
+def cover_pixel(page, x: int, y: int) -> list[int] | None:
+    """The colour the canvas beneath the board draws near the top left corner of a cell
+    (clear of its digits or mark), or None when the cell is out of the frame's view."""
+    return page.evaluate("""([x, y]) => {
+        const canvas = document.querySelector('.board-canvas');
+        const c = document.querySelector(`#board .cell[data-x="${x}"][data-y="${y}"]`).getBoundingClientRect();
+        const r = canvas.getBoundingClientRect();
+        const ratio = canvas.width / r.width;
+        const px = Math.round((c.left - r.left + 2) * ratio), py = Math.round((c.top - r.top + 2) * ratio);
+        if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return null;
+        return [...canvas.getContext('2d').getImageData(px, py, 1, 1).data];
+    }""", [x, y])
+
+
 def cell_percent(p: float) -> str:
     """What a covered cell shows of its chance: the percent without its sign."""
     return percent(p)[:-1]
@@ -361,23 +375,14 @@ def test_estimates_are_labelled(page):
         assert shown[(0, 1)]["overlay"] == shown[(1, 1)]["overlay"] == "safe"
         assert shown[(2, 0)]["p"].startswith("≈") and shown[(2, 1)]["p"].startswith("≈")
         assert "still proven" in page.inner_text("#notices")
-        # the longest label an estimate can show fits its cell, in the cell's own font
+        # the longest label an estimate can show fits its cell, in the font the board draws it in
         for label in ["≈100", "≈>99", "≈<1"]:
-            width, room = page.eval_on_selector(
-                "#board .cell[data-estimate]",
-                """(c, label) => {
-                    const st = getComputedStyle(c, "::after");
-                    const s = document.createElement("span");
-                    for (const k of ["font", "fontStyle", "letterSpacing"]) s.style[k] = st[k];
-                    Object.assign(s.style, { position: "absolute", whiteSpace: "nowrap" });
-                    s.textContent = label;
-                    document.body.appendChild(s);
-                    const w = s.getBoundingClientRect().width;
-                    s.remove();
-                    return [w, c.clientWidth];
-                }""",
-                label,
-            )
+            width, room = page.eval_on_selector("#board .cell[data-estimate]", """async (c, label) => {
+                const { percentStyle } = await import('/static/cover.js');
+                const ctx = document.createElement('canvas').getContext('2d');
+                percentStyle(ctx, c.offsetWidth, true);
+                return [ctx.measureText(label).width, c.offsetWidth];
+            }""", label)
             assert width <= room - 2, (label, width, room)
     assert not problems
 
@@ -707,6 +712,9 @@ def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
     opened_with_hint(page, server, "beginner", 21, (4, 4))
     ring = [k for k, c in board_state(page).items() if "best" in c["classes"]]
     assert len(ring) == 1 and board_state(page)[ring[0]]["overlay"] == "safe"
+    # the hint's shades are drawn: a proven cell's apart from a chance's
+    shaded = {c["overlay"]: k for k, c in board_state(page).items() if c["overlay"]}
+    assert cover_pixel(page, *shaded["safe"]) != cover_pixel(page, *shaded["p"])
     held = []  # the next hint is held back, as a slow server would
     page.route("**/hint", lambda route: held.append(route))
     cell(page, *ring[0]).click()
@@ -715,11 +723,10 @@ def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
     assert shown[ring[0]]["value"] != "."
     assert not any("best" in c["classes"] or c["classes"] != ["cell"] for c in shown.values())
     # the old shades are kept for the next hint to change, but drawn as plain covered cells
-    drawn = page.eval_on_selector_all("#board .cell[data-value='.']", """els => els.map(c => [
-        getComputedStyle(c).backgroundImage, getComputedStyle(c, '::after').color, c.title])""")
-    assert len({bg for bg, _, _ in drawn}) == 1 and "url(" not in drawn[0][0]
-    assert all(colour == "rgba(0, 0, 0, 0)" for _, colour, _ in drawn)
-    x, y = next(k for k, c in shown.items() if c["value"] == ".")
+    page.wait_for_selector(".board-canvas[data-stale=true]")
+    covered = [k for k, c in shown.items() if c["value"] == "."]
+    assert len({tuple(cover_pixel(page, *k)) for k in covered}) == 1
+    x, y = covered[0]
     assert tooltip(page, x, y) == "hidden"
     assert page.get_attribute("#board", "data-hint") == "pending"
     assert page.inner_text("#summary") == "Updating the hint…" and page.locator("#why li").count() == 0
@@ -919,6 +926,16 @@ def test_a_move_on_a_100x100_board_is_drawn_quickly(server, page):
     print(f"100x100 moves: first {first:.0f} ms, median {np.median(times):.0f} ms, max {max(times):.0f} ms")
     assert page.get_attribute("#board", "data-status") == "playing"
     assert np.median(times) < 50, times
+    # with the hint on, a move also takes the old hint down (its shades of some 9,000
+    # cells drawn plain) before the new one comes, so it is allowed more
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    hinted = []
+    for c in [c for c in covered if not layout.mines[c] and near(c)][8:12]:
+        hinted.append(page.evaluate(MOVE_TIMER, [c % width, c // width, "left"]))
+        page.wait_for_selector("#board[data-hint=done]")
+    print(f"100x100 moves with the hint on: median {np.median(hinted):.0f} ms, max {max(hinted):.0f} ms")
+    assert np.median(hinted) < 150, hinted
     assert not problems
 
 
@@ -956,9 +973,15 @@ def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page)
                                        {box["y"] + box["height"] / 2}).closest('.cell');
                                        return [+c.dataset.x, +c.dataset.y]; }}""")
     assert under == [70, 66]
-    # at the default size a percentage is drawn in 12 px digits (the legend's cell is one)
-    size = page.eval_on_selector(".legend .cell[data-overlay=p]", "c => getComputedStyle(c, '::after').fontSize")
+    # at the default size a percentage is drawn in 12 px digits, in the legend as on the board
+    size = page.eval_on_selector(".legend .cell[data-legend=p]", "c => getComputedStyle(c, '::after').fontSize")
     assert float(size.rstrip("px")) >= 12
+    font = page.evaluate("async () => (await import('/static/cover.js')).percentFont(28, false)")
+    assert font.startswith("bold 12.0px")
+    # the canvas beneath the board draws the covered cells in view only
+    page.click("#zoom-in")
+    page.wait_for_function("+document.querySelector('.board-canvas').dataset.drawn > 0")
+    assert 0 < int(page.get_attribute(".board-canvas", "data-drawn")) < 5000
     assert not problems
 
 

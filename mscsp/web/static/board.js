@@ -11,6 +11,8 @@
 // (shades, marked, tagged), and a change touches those cells alone; a cell's words are
 // written into its title when it is pointed at or focused.
 
+import { CoverCanvas } from "./cover.js";
+
 const VALUE_WORDS = { ".": "hidden", "F": "flagged", "-": "not a cell" };
 
 /** Percent text of a mine probability, as `mscsp solve` prints it. */
@@ -65,7 +67,8 @@ export class Board {
     this.height = 0;
     this.cells = [];
     this.values = []; // what each cell shows, by flat index
-    this.shades = new Map(); // cell index -> its overlay as drawn (see shade), for cells that have one
+    this.shades = new Map(); // cell index -> its shade (see shade), for cells that have one
+    this.staleShades = false; // the shades are an old analysis', drawn as plain covered cells
     this.notes = new Map(); // cell index -> what the analysis says of it, in words
     this.marked = new Set(); // cells with a guessing mark
     this.badges = []; // the candidates' rank badges
@@ -74,6 +77,10 @@ export class Board {
     this.pressTimer = null;
     this.suppressClick = false;
     root.setAttribute("role", "grid");
+    const canvas = root.closest(".board-frame").querySelector("canvas.board-canvas");
+    this.cover = new CoverCanvas(canvas, root.parentElement, root, () => ({
+      width: this.width, height: this.height, values: this.values, shades: this.shades, stale: this.staleShades,
+    }));
     root.addEventListener("click", (e) => this.onClick(e));
     root.addEventListener("contextmenu", (e) => this.onContext(e));
     root.addEventListener("auxclick", (e) => this.onAux(e));
@@ -96,6 +103,7 @@ export class Board {
     this.cells = [];
     this.values = new Array(width * height).fill(".");
     this.shades.clear();
+    this.staleShades = false;
     this.notes.clear();
     this.marked.clear();
     this.badges = [];
@@ -123,6 +131,7 @@ export class Board {
     this.root.replaceChildren(...rows);
     this.root.setAttribute("aria-rowcount", height);
     this.root.setAttribute("aria-colcount", width);
+    this.cover.request();
     this.focusIndex = Math.min(this.focusIndex, this.cells.length - 1);
     if (this.focusIndex < 0) this.focusIndex = 0;
     if (this.cells.length) this.cells[this.focusIndex].tabIndex = 0;
@@ -143,6 +152,7 @@ export class Board {
     if (this.values[index] === value) return;
     this.values[index] = value;
     if (this.shades.has(index)) this.shade(index, null); // it said what the cell was
+    this.cover.request();
     const cell = this.cells[index];
     cell.dataset.value = value;
     cell.textContent = /[0-8]/.test(value) ? value : "";
@@ -209,24 +219,24 @@ export class Board {
 
   /**
    * Set the shade of a cell: its overlay ("safe", "mine", "p" or none), the percent
-   * text and the probability that colours it. Only what differs from what the cell
-   * shows already is written, so a new analysis of a big board changes few cells.
+   * text and the probability that colours it, drawn by the canvas beneath the grid
+   * (cover.js); the cell says them in data-overlay, data-p and data-estimate, which
+   * no style reads, so that writing them costs no restyling.
    */
   shade(index, overlay, text = null, p = null, estimate = false) {
     const want = overlay ? `${overlay}|${text}|${p}|${estimate}` : "";
-    const had = this.shades.get(index) || "";
-    if (had === want) return;
+    const had = this.shades.get(index);
+    if ((had ? had.key : "") === want) return;
     const cell = this.cells[index];
     if (overlay) cell.dataset.overlay = overlay;
     else delete cell.dataset.overlay;
     if (text) cell.dataset.p = text;
     else delete cell.dataset.p;
-    if (p !== null) cell.style.setProperty("--p", p);
-    else if (had.startsWith("p|")) cell.style.removeProperty("--p");
     if (estimate) cell.dataset.estimate = "";
     else delete cell.dataset.estimate;
-    if (want) this.shades.set(index, want);
+    if (want) this.shades.set(index, { key: want, overlay, text, p, estimate });
     else this.shades.delete(index);
+    this.cover.request();
   }
 
   /** Take the marks, badges, classes and notes of an analysis off (the shades stay). */
@@ -242,19 +252,19 @@ export class Board {
   clearOverlay() {
     this.clearMarks();
     for (const index of [...this.shades.keys()]) this.shade(index, null);
-    delete this.root.dataset.stale;
+    this.staleShades = false;
     this.refreshFocused();
   }
 
   /**
    * Take an analysis down until the next one comes: its marks, ring, badges and words
-   * go, and its shades are drawn as plain covered cells (style.css) but kept, so that
-   * the next analysis rewrites only the cells whose shade changed. On a 100x100 board
-   * this spares rewriting ten thousand cells twice a move.
+   * go, and its shades are drawn as plain covered cells but kept, so that the next
+   * analysis rewrites only the cells whose shade changed.
    */
   stale() {
     this.clearMarks();
-    if (this.shades.size) this.root.dataset.stale = "";
+    this.staleShades = true;
+    this.cover.request();
     this.refreshFocused();
   }
 
@@ -309,7 +319,8 @@ export class Board {
       this.mark([record.best], "best", "suggested next click");
     }
     this.showCandidates(record.candidates || [], record.candidates_rung);
-    delete this.root.dataset.stale;
+    this.staleShades = false;
+    this.cover.request();
     this.refreshFocused();
   }
 

@@ -15,7 +15,6 @@ export function setCellSize(board, px) {
   const size = Math.max(MIN, Math.min(MAX, Math.round(px)));
   board.style.setProperty("--cell", `${size}px`);
   board.dataset.cell = size;
-  board.classList.toggle("small-cells", size < 16); // percentages become unreadable specks: colour only
   return size;
 }
 
