@@ -700,6 +700,10 @@ def test_losing_shows_the_mines(server, page):
     assert "0 of 1 won (0%) on your own; 0 of 1 won (0%) with hints" in page.inner_text("#stats")
     assert "exploded" in shown[(mine % 9, mine // 9)]["classes"]
     assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
+    # the mines are drawn by their cells, above the canvas that draws covered cells
+    drawn = page.eval_on_selector_all("#board .cell.mine-shown, #board .cell.exploded",
+                                      "els => els.map(c => getComputedStyle(c).backgroundImage)")
+    assert len(drawn) == 10 and all("url(" in bg for bg in drawn)
     assert page.is_enabled("#save")
     with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as request:
         new_game(page)
