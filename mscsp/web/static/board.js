@@ -9,7 +9,9 @@
 // A 100x100 board has 10,000 cells, so nothing here walks them all after a move: the
 // board keeps what each cell shows (values) and which cells carry an overlay or a class
 // (shades, marked, tagged), and a change touches those cells alone; a cell's words are
-// written into its title when it is pointed at or focused.
+// written into its title when it is pointed at or focused. Covered cells are transparent:
+// they, their shades and their percentages are drawn on a canvas beneath the grid, for
+// the part in view only (cover.js).
 
 import { CoverCanvas } from "./cover.js";
 
