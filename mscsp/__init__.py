@@ -41,6 +41,7 @@ from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
 from .budget import Budget
 from .errors import (
     BudgetExceeded,
+    Clash,
     GenerationError,
     IllegalMove,
     InconsistentError,
@@ -141,7 +142,7 @@ __all__ = [
     "Budget",
     # errors
     "MscspError", "InputError", "ParseError", "IllegalMove", "InconsistentError", "GenerationError",
-    "BudgetExceeded", "Resource",
+    "BudgetExceeded", "Resource", "Clash",
     # loaded on first use
     *_LAZY,
 ]

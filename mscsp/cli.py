@@ -357,6 +357,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
     from .analysis.consistency import decide
     from .files import read_source
     from .position import parse_position
+    from .report import contradiction_record
 
     position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_SPARSE_CELLS)
     mapping = None
@@ -383,9 +384,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
             if assignment is not None:
                 record["assignment"] = {str(v): b for v, b in sorted(assignment.items())}
         else:
-            c = verdict.contradiction
-            record["contradiction"] = {"clues": [list(xy) for xy in c.clues], "total": c.uses_total,
-                                       "minimal": c.minimal, "text": c.text}
+            record["contradiction"] = contradiction_record(verdict.contradiction)
         sys.stdout.write(json.dumps(record) + "\n")
     elif verdict.consistent:
         if assignment is not None:

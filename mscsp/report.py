@@ -10,9 +10,10 @@ import sys
 
 from .analysis.explain import describe_gave_up, describe_model
 from .analysis.full import Analysis
+from .analysis.solvers.result import Contradiction
 from .position import Mark
 
-__all__ = ["solve_record", "solve_text", "error_record", "decimal"]
+__all__ = ["solve_record", "solve_text", "error_record", "contradiction_record", "decimal"]
 
 
 def decimal(n: int) -> str:
@@ -95,6 +96,21 @@ def _interval_rows(analysis: Analysis) -> list[list]:
              for c in range(y * g.width, (y + 1) * g.width)] for y in range(g.height)]
 
 
+def contradiction_record(contradiction: Contradiction) -> dict:
+    """A contradiction as JSON: ``clues``, ``total``, ``minimal``, ``text``, ``clash`` (how
+    it was found: ``overflagged``, ``undercovered``, ``flags-over-total``,
+    ``total-over-covered`` at a glance, ``no-layout`` by a search) and ``names_total``
+    (whether ``text`` names the mine total itself)."""
+    return {
+        "clues": _cells(contradiction.clues),
+        "total": contradiction.uses_total,
+        "minimal": contradiction.minimal,
+        "text": contradiction.text,
+        "clash": contradiction.clash.value,
+        "names_total": contradiction.names_total,
+    }
+
+
 def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool = False) -> dict:
     """The ``mscsp solve --json`` object for one analysed position.
 
@@ -120,14 +136,7 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
             {"cells": _cells(e.cells), "clues": _cells(e.clues), "total": e.uses_total, "text": e.text}
             for e in result.explanations
         ],
-        "contradiction": None
-        if result.contradiction is None
-        else {
-            "clues": _cells(result.contradiction.clues),
-            "total": result.contradiction.uses_total,
-            "minimal": result.contradiction.minimal,
-            "text": result.contradiction.text,
-        },
+        "contradiction": None if result.contradiction is None else contradiction_record(result.contradiction),
         "complete": result.complete,
     }
     if probs is not None and probs.model is not None:

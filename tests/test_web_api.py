@@ -24,7 +24,7 @@ from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
 from mscsp.play.verify import verify
-from mscsp.position import format_position, parse_position
+from mscsp.position import Position, format_position, parse_position
 from mscsp.report import solve_record
 from mscsp.rules import generate
 from mscsp.web.app import STATIC, create_app
@@ -171,6 +171,21 @@ def test_impossible_board_names_its_clues(client):
     assert record["contradiction"]["clues"] == [[0, 0]]
     assert "only two covered neighbours" in record["contradiction"]["text"]
     assert record["probability"] is None and record["best"] is None
+
+
+@pytest.mark.parametrize(("text", "clash", "names_total"), [
+    ("mines: 5\n3.1\n.11\n", "undercovered", False),
+    ("mines: 1\nFF\n22\n", "flags-over-total", True),
+    ("mines: 6\n1..\n...\n", "total-over-covered", True),
+    # a search: two clues and the total, each said in the sentence
+    ("mines: 1\n1..1\n", "no-layout", True),
+    # six clues and the total: the sentence is cut short before the total
+    ("mines: 5\n1..11..11..1\n", "no-layout", False),
+])
+def test_a_contradiction_says_how_it_was_found_and_whether_its_words_name_the_total(client, text, clash, names_total):
+    c = client.post("/api/analyse", json={"position": text}).json()["contradiction"]
+    assert (c["clash"], c["names_total"]) == (clash, names_total)
+    assert names_total <= c["total"]
 
 
 def test_estimates_are_labelled():
@@ -385,6 +400,125 @@ def test_win_a_seeded_game_then_replay_it(client):
     again = loaded.json()
     assert again["id"] != view["id"]
     assert (again["rows"], again["status"], again["layout"]) == (view["rows"], "won", view["layout"])
+
+
+def test_a_finished_game_gives_its_3bv_clicks_and_3bv_per_second(client):
+    from mscsp.metrics import bbbv
+
+    spec, seed = Spec(6, 5, 5), 3
+    layout = generate(spec, "opening", (2, 2), seed).layout
+    view = new_game(client, width=6, height=5, mines=5, rule="opening", seed=seed)
+    assert view["clicks"] == 0 and view["bbbv"] is None
+    view = move(client, view["id"], "reveal", 2, 2)
+    mine = np.flatnonzero(layout.mines).tolist()[0]
+    view = move(client, view["id"], "flag", mine % 6, mine // 6)
+    clicks = 2
+    assert view["clicks"] == clicks and view["bbbv"] is None and view["bbbv_per_s"] is None  # the 3BV waits for the end
+    covered = next((x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row) if ch == ".")
+    move(client, view["id"], "chord", *covered, status=409)  # refused: not a click
+    for cell in range(30):
+        x, y = cell % 6, cell // 6
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
+            view = move(client, view["id"], "reveal", x, y)
+            clicks += 1
+    assert view["status"] == "won" and view["clicks"] == clicks
+    assert view["bbbv"] == bbbv(layout) and abs(view["bbbv"] / view["bbbv_per_s"] - view["elapsed"]) < 1e-3
+    # a loss has its board's 3BV, and no rate
+    lost = new_game(client, width=6, height=5, mines=5, rule="opening", seed=seed)
+    move(client, lost["id"], "reveal", 2, 2)
+    lost = move(client, lost["id"], "reveal", mine % 6, mine // 6)
+    assert (lost["status"], lost["clicks"], lost["bbbv"], lost["bbbv_per_s"]) == ("lost", 2, bbbv(layout), None)
+    # a loaded replay counts its actions as clicks
+    loaded = client.post("/api/games/load", json=client.get(f"/api/games/{view['id']}/replay").json()).json()
+    assert loaded["clicks"] == clicks
+
+
+def test_auto_clear_opens_every_cell_proven_safe_and_trusts_no_flag(client):
+    from mscsp.web.jobs import proven_safe
+
+    # [0,2] is proven safe once [4,4] is open; a flag on it must not stop the clearing
+    layout = generate(Spec(9, 9, 10), "opening", (4, 4), 12345).layout
+    view = new_game(client, rule="opening", seed=12345)
+    none = client.post(f"/api/games/{view['id']}/clear").json()
+    assert none["opened"] == [] and none["game"]["status"] == "ready"
+    move(client, view["id"], "reveal", 4, 4)
+    before = move(client, view["id"], "flag", 0, 2)
+    answer = client.post(f"/api/games/{view['id']}/clear")
+    assert answer.status_code == 200, answer.text
+    cleared = answer.json()
+    after = cleared["game"]
+    assert cleared["opened"] and cleared["complete"] and after["clicks"] == 2
+    g = layout.geometry
+    assert not any(layout.mines[g.cell(tuple(c))] for c in cleared["opened"])
+    opened_now = {(x, y) for y, row in enumerate(after["rows"]) for x, ch in enumerate(row)
+                  if ch not in ".F" and before["rows"][y][x] == "."}
+    assert {tuple(c) for c in cleared["opened"]} <= opened_now and after["status"] != "lost"
+    assert after["rows"][2][0] == "F"
+    if after["status"] == "playing":  # nothing proven is left covered
+        text = format_position(Position.from_rows(after["rows"], mines=10))
+        assert [c for c in proven_safe(text, 5.0) if c != [0, 2]] == []
+    assert client.post("/api/games/nope/clear").status_code == 404
+
+
+def wait_for_run(client, run_id: str, seconds: float = 120.0) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        view = client.get(f"/api/runs/{run_id}").json()
+        if view["status"] != "running" or time.monotonic() > deadline:
+            return view
+        time.sleep(0.05)
+
+
+def test_a_bulk_run_plays_seeded_games_and_reports_its_wilson_interval(client):
+    from mscsp.stats import wilson
+    from mscsp.web.jobs import play_games
+
+    body = {"width": 9, "height": 9, "mines": 10, "rule": "opening", "policy": "least-p", "games": 40, "seed": 5}
+    answer = client.post("/api/runs", json=body)
+    assert answer.status_code == 201, answer.text
+    started = answer.json()
+    assert started["status"] == "running" and started["games"] == 40 and started["seed"] == 5
+    seen = [wait_for_run(client, started["id"], 0)]
+    done = wait_for_run(client, started["id"])
+    assert done["status"] == "done" and done["played"] == 40
+    # game i is the i-th child of SeedSequence(5), whatever the batches were
+    won = play_games(9, 9, 10, "opening", "least-p", 5, 0, 40, 30.0)
+    assert done["won"] == sum(won) and done["rate"] == sum(won) / 40
+    assert done["interval"] == list(wilson(sum(won), 40))
+    assert all(v["interval"] is None or v["played"] > 0 for v in seen)
+
+
+def test_a_bulk_run_is_cancelled_at_once_and_the_next_one_runs(client):
+    body = {"width": 30, "height": 16, "mines": 99, "rule": "opening", "policy": "+endgame", "games": 100000,
+            "seed": 1}
+    run = client.post("/api/runs", json=body).json()
+    again = client.post("/api/runs", json=body)
+    assert again.status_code == 409 and "cancel it" in again.json()["error"]
+    time.sleep(0.3)
+    started = time.monotonic()
+    cancelled = client.post(f"/api/runs/{run['id']}/cancel").json()
+    assert time.monotonic() - started < 1.0
+    assert cancelled["status"] == "cancelled" and cancelled["played"] < 100000
+    assert client.get(f"/api/runs/{run['id']}").json()["status"] == "cancelled"
+    small = {"width": 5, "height": 5, "mines": 3, "rule": "safe", "policy": "least-p", "games": 5, "seed": 2}
+    after = client.post("/api/runs", json=small)
+    assert after.status_code == 201
+    assert wait_for_run(client, after.json()["id"])["status"] == "done"
+
+
+@pytest.mark.parametrize(("fields", "status", "words"), [
+    ({"games": 0}, 400, "games must be between 1 and"),
+    ({"games": 10**6}, 400, "games must be between 1 and"),
+    ({"policy": "best"}, 400, "policy must be one of"),
+    ({"mines": 81}, 400, "mines fit"),
+    ({"width": 101}, 400, "width must be between"),
+])
+def test_bad_bulk_runs_are_refused(client, fields, status, words):
+    body = {"width": 9, "height": 9, "mines": 10, "rule": "safe", "policy": "least-p", "games": 5, **fields}
+    answer = client.post("/api/runs", json=body)
+    assert answer.status_code == status and words in answer.json()["error"], answer.text
+    assert client.get("/api/runs/nope").status_code == 404
+    assert client.post("/api/runs/nope/cancel").status_code == 404
 
 
 def test_loss_shows_the_mines_and_the_exploded_cell(client):

@@ -144,6 +144,12 @@ def cell(page, x: int, y: int):
     return page.get_by_role("gridcell", name=f"column {x}, row {y}", exact=True)
 
 
+def tooltip(page, x: int, y: int) -> str:
+    """What a cell says when pointed at (its title is written then)."""
+    cell(page, x, y).hover()
+    return cell(page, x, y).get_attribute("title")
+
+
 def percent(p: float) -> str:
     """The page's percent text (as ``mscsp solve`` prints percentages)."""
     pct = 100 * p
@@ -152,6 +158,25 @@ def percent(p: float) -> str:
     if 99 < pct < 100:
         return ">99%"
     return f"{int(pct + 0.5)}%"  # JavaScript's Math.round: halves go up
+
+
+def cover_pixel(page, x: int, y: int) -> list[int] | None:
+    """The colour the canvas beneath the board draws near the top left corner of a cell
+    (clear of its digits or mark), or None when the cell is out of the frame's view."""
+    return page.evaluate("""([x, y]) => {
+        const canvas = document.querySelector('.board-canvas');
+        const c = document.querySelector(`#board .cell[data-x="${x}"][data-y="${y}"]`).getBoundingClientRect();
+        const r = canvas.getBoundingClientRect();
+        const ratio = canvas.width / r.width;
+        const px = Math.round((c.left - r.left + 2) * ratio), py = Math.round((c.top - r.top + 2) * ratio);
+        if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return null;
+        return [...canvas.getContext('2d').getImageData(px, py, 1, 1).data];
+    }""", [x, y])
+
+
+def cell_percent(p: float) -> str:
+    """What a covered cell shows of its chance: the percent without its sign."""
+    return percent(p)[:-1]
 
 
 def screenshots(tmp_path: Path) -> Path:
@@ -200,7 +225,7 @@ def check_overlay(page, position: Position) -> dict:
             elif (x, y) in mine or (p == 1 and not estimate):
                 assert c["overlay"] == "mine", (x, y)
             else:
-                assert c["overlay"] == "p" and c["p"] == ("≈" if estimate else "") + percent(p), (x, y, p, c)
+                assert c["overlay"] == "p" and c["p"] == ("≈" if estimate else "") + cell_percent(p), (x, y, p, c)
             assert ("best" in c["classes"]) == (record["best"] == [x, y]), (x, y)
     texts = page.locator("#why button").all_inner_texts()
     assert [t.rstrip(".").lower() for t in texts] == [e["text"].rstrip(".").lower() for e in record["explanations"]]
@@ -350,23 +375,14 @@ def test_estimates_are_labelled(page):
         assert shown[(0, 1)]["overlay"] == shown[(1, 1)]["overlay"] == "safe"
         assert shown[(2, 0)]["p"].startswith("≈") and shown[(2, 1)]["p"].startswith("≈")
         assert "still proven" in page.inner_text("#notices")
-        # the longest label an estimate can show fits its cell, in the cell's own font
-        for label in ["≈100%", "≈>99%", "≈<1%"]:
-            width, room = page.eval_on_selector(
-                "#board .cell[data-estimate]",
-                """(c, label) => {
-                    const st = getComputedStyle(c, "::after");
-                    const s = document.createElement("span");
-                    for (const k of ["font", "fontStyle", "letterSpacing"]) s.style[k] = st[k];
-                    Object.assign(s.style, { position: "absolute", whiteSpace: "nowrap" });
-                    s.textContent = label;
-                    document.body.appendChild(s);
-                    const w = s.getBoundingClientRect().width;
-                    s.remove();
-                    return [w, c.clientWidth];
-                }""",
-                label,
-            )
+        # the longest label an estimate can show fits its cell, in the font the board draws it in
+        for label in ["≈100", "≈>99", "≈<1"]:
+            width, room = page.eval_on_selector("#board .cell[data-estimate]", """async (c, label) => {
+                const { percentStyle } = await import('/static/cover.js');
+                const ctx = document.createElement('canvas').getContext('2d');
+                percentStyle(ctx, c.offsetWidth, true);
+                return [ctx.measureText(label).width, c.offsetWidth];
+            }""", label)
             assert width <= room - 2, (label, width, room)
     assert not problems
 
@@ -397,6 +413,12 @@ def test_the_words_at_the_edges(server, page):
     summary, notices = show("mines: 1\nFF\n22\n")
     assert "two flags are placed but the board has only one mine." in notices
     assert "together with the mine total" not in notices
+    # clues and the total found together by a search: the sentence names the total itself
+    summary, notices = show("mines: 1\n1..1\n")
+    assert "one mine is left on the whole board" in notices and "together with the mine total" not in notices
+    # a sentence cut short before the total names it: the page adds it
+    summary, notices = show("mines: 5\n1..11..11..1\n")
+    assert "and 3 more constraints: no layout satisfies them all (together with the mine total)." in notices
     # the Mines field takes digits only: "1e1" and "e" are errors, not 10 and "no total"
     show("mines: 1\n1..\n...\n")
     for typed in ["1e1", "e"]:
@@ -678,6 +700,10 @@ def test_losing_shows_the_mines(server, page):
     assert "0 of 1 won (0%) on your own; 0 of 1 won (0%) with hints" in page.inner_text("#stats")
     assert "exploded" in shown[(mine % 9, mine // 9)]["classes"]
     assert sum("mine-shown" in c["classes"] for c in shown.values()) == 9
+    # the mines are drawn by their cells, above the canvas that draws covered cells
+    drawn = page.eval_on_selector_all("#board .cell.mine-shown, #board .cell.exploded",
+                                      "els => els.map(c => getComputedStyle(c).backgroundImage)")
+    assert len(drawn) == 10 and all("url(" in bg for bg in drawn)
     assert page.is_enabled("#save")
     with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as request:
         new_game(page)
@@ -690,13 +716,22 @@ def test_a_move_takes_the_old_hint_down_until_the_new_one_comes(server, page):
     opened_with_hint(page, server, "beginner", 21, (4, 4))
     ring = [k for k, c in board_state(page).items() if "best" in c["classes"]]
     assert len(ring) == 1 and board_state(page)[ring[0]]["overlay"] == "safe"
+    # the hint's shades are drawn: a proven cell's apart from a chance's
+    shaded = {c["overlay"]: k for k, c in board_state(page).items() if c["overlay"]}
+    assert cover_pixel(page, *shaded["safe"]) != cover_pixel(page, *shaded["p"])
     held = []  # the next hint is held back, as a slow server would
     page.route("**/hint", lambda route: held.append(route))
     cell(page, *ring[0]).click()
     settle(page)  # the move is answered and drawn
     shown = board_state(page)
     assert shown[ring[0]]["value"] != "."
-    assert not any("best" in c["classes"] or c["overlay"] or c["p"] for c in shown.values())
+    assert not any("best" in c["classes"] or c["classes"] != ["cell"] for c in shown.values())
+    # the old shades are kept for the next hint to change, but drawn as plain covered cells
+    page.wait_for_selector(".board-canvas[data-stale=true]")
+    covered = [k for k, c in shown.items() if c["value"] == "."]
+    assert len({tuple(cover_pixel(page, *k)) for k in covered}) == 1
+    x, y = covered[0]
+    assert tooltip(page, x, y) == "hidden"
     assert page.get_attribute("#board", "data-hint") == "pending"
     assert page.inner_text("#summary") == "Updating the hint…" and page.locator("#why li").count() == 0
     assert held
@@ -741,7 +776,7 @@ def test_guessing_marks_on_the_analysis_page(server, page, text, marks, words):
     import_position(page, text)
     assert marks_shown(page) == marks
     for (x, y), said in words.items():
-        assert said in cell(page, x, y).get_attribute("title")
+        assert said in tooltip(page, x, y)
     legend = page.inner_text(".legend")
     assert "dead" in legend and "50/50" in legend and "pseudo-50/50" in legend
     assert not problems
@@ -793,7 +828,7 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     first = move.candidates[0]
     (x, y) = g.coords(first.cell)
     assert "best" in board_state(page)[(x, y)]["classes"]
-    title = cell(page, x, y).get_attribute("title")
+    title = tooltip(page, x, y)
     assert f"candidate 1 of the {move.rung.value} player" in title
     look = first.lookahead
     assert f"survives it and the best next click {percent(float(look))}" in title
@@ -819,9 +854,9 @@ def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
     page.wait_for_selector("#board[data-hint=done]")
     g = game.position().geometry
     for c in move.candidates:
-        title = cell(page, *g.coords(c.cell)).get_attribute("title")
+        title = tooltip(page, *g.coords(c.cell))
         assert f"wins {percent(float(c.win))} ({c.win.numerator}/{c.win.denominator}) clicked now" in title, title
-    assert "candidate 1 of the +endgame player" in cell(page, *g.coords(move.cell)).get_attribute("title")
+    assert "candidate 1 of the +endgame player" in tooltip(page, *g.coords(move.cell))
     assert not problems
 
 
@@ -851,4 +886,178 @@ def test_screenshots_of_both_pages(server, page, tmp_path):
     page.mouse.move(0, 0)
     page.screenshot(path=str(out / "play.png"), full_page=True)
     assert (out / "analysis.png").stat().st_size > 10_000 and (out / "play.png").stat().st_size > 10_000
+    assert not problems
+
+
+# how long a move takes in the page, from the click to the frame that shows its answer
+MOVE_TIMER = """async ([x, y, button]) => {
+    const board = document.querySelector('#board');
+    const settled = () => new Promise((resolve) => {
+        const check = () => board.dataset.pending === '0';
+        if (check()) return resolve();
+        const seen = new MutationObserver(() => { if (check()) { seen.disconnect(); resolve(); } });
+        seen.observe(board, { attributes: true, attributeFilter: ['data-pending'] });
+    });
+    const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const target = board.querySelector(`.cell[data-x="${x}"][data-y="${y}"]`);
+    const started = performance.now();
+    target.dispatchEvent(new MouseEvent(button === 'right' ? 'contextmenu' : 'click',
+                                        { bubbles: true, cancelable: true, button: button === 'right' ? 2 : 0 }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settled();
+    await painted();
+    return performance.now() - started;
+}"""
+
+
+def test_a_move_on_a_100x100_board_is_drawn_quickly(server, page):
+    page, problems = page
+    width = height = 100
+    mines, seed, click = 1500, 5, (50, 50)
+    layout = generate(Spec(width, height, mines), "opening", click, seed).layout
+    custom_game(page, server, width, height, mines, seed)
+    first = page.evaluate(MOVE_TIMER, [*click, "left"])
+    settle(page)
+    rows = page.eval_on_selector_all("#board .row", "rs => rs.map(r => [...r.children].map(c => c.dataset.value).join(''))")
+    # safe covered cells next to the opened area, and mines to flag
+    g = layout.geometry
+    near = lambda c: any(rows[n // width][n % width] not in ".F" for n in g.neighbours(c))  # noqa: E731
+    covered = [c for c in range(g.area) if rows[c // width][c % width] == "."]
+    safe = [c for c in covered if not layout.mines[c] and near(c)][:8]
+    flags = [c for c in covered if layout.mines[c] and near(c)][:4]
+    times = [page.evaluate(MOVE_TIMER, [c % width, c // width, "left"]) for c in safe]
+    times += [page.evaluate(MOVE_TIMER, [c % width, c // width, "right"]) for c in flags]
+    print(f"100x100 moves: first {first:.0f} ms, median {np.median(times):.0f} ms, max {max(times):.0f} ms")
+    assert page.get_attribute("#board", "data-status") == "playing"
+    assert np.median(times) < 50, times
+    # with the hint on, a move also takes the old hint down (its shades of some 9,000
+    # cells drawn plain) before the new one comes, so it is allowed more
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    hinted = []
+    for c in [c for c in covered if not layout.mines[c] and near(c)][8:12]:
+        hinted.append(page.evaluate(MOVE_TIMER, [c % width, c // width, "left"]))
+        page.wait_for_selector("#board[data-hint=done]")
+    print(f"100x100 moves with the hint on: median {np.median(hinted):.0f} ms, max {max(hinted):.0f} ms")
+    assert np.median(hinted) < 150, hinted
+    assert not problems
+
+
+def centre_cell(page) -> tuple[int, int]:
+    """The cell at the centre of the board's frame."""
+    return tuple(page.eval_on_selector(".board-wrap", """f => {
+        const r = f.getBoundingClientRect();
+        const c = document.elementFromPoint(r.left + f.clientLeft + f.clientWidth / 2,
+                                            r.top + f.clientTop + f.clientHeight / 2).closest('.cell');
+        return [+c.dataset.x, +c.dataset.y];
+    }"""))
+
+
+def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page):
+    page, problems = page
+    custom_game(page, server, 100, 100, 1500, 5)
+    cell(page, 75, 70).click()  # far from the top left corner
+    settle(page)
+    page.eval_on_selector(f'#board .cell[data-x="75"][data-y="70"]',
+                          "c => c.scrollIntoView({block: 'center', inline: 'center'})")
+    start = centre_cell(page)
+    for button in ["#zoom-in", "#zoom-in", "#zoom-out", "#zoom-out", "#zoom-out"]:
+        page.click(button)
+        x, y = centre_cell(page)
+        assert abs(x - start[0]) <= 1 and abs(y - start[1]) <= 1, (button, (x, y), start)
+    # Ctrl+wheel keeps the cell under the pointer under it
+    target = page.locator('#board .cell[data-x="70"][data-y="66"]')
+    box = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_function("document.querySelector('#board').dataset.cell != '22'")
+    under = page.evaluate(f"""() => {{ const c = document.elementFromPoint({box["x"] + box["width"] / 2},
+                                       {box["y"] + box["height"] / 2}).closest('.cell');
+                                       return [+c.dataset.x, +c.dataset.y]; }}""")
+    assert under == [70, 66]
+    # at the default size a percentage is drawn in 12 px digits, in the legend as on the board
+    size = page.eval_on_selector(".legend .cell[data-legend=p]", "c => getComputedStyle(c, '::after').fontSize")
+    assert float(size.rstrip("px")) >= 12
+    font = page.evaluate("async () => (await import('/static/cover.js')).percentFont(28, false)")
+    assert font.startswith("bold 12.0px")
+    # the canvas beneath the board draws the covered cells in view only
+    page.click("#zoom-in")
+    page.wait_for_function("+document.querySelector('.board-canvas').dataset.drawn > 0")
+    assert 0 < int(page.get_attribute(".board-canvas", "data-drawn")) < 5000
+    assert not problems
+
+
+def test_efficiency_statistics_and_auto_clear(server, page):
+    from mscsp.metrics import bbbv
+
+    page, problems = page
+    width, height, mines, seed, click = 6, 5, 5, 3, (2, 2)
+    layout = generate(Spec(width, height, mines), "opening", click, seed).layout
+    custom_game(page, server, width, height, mines, seed)
+    # auto-clear opens every proven cell after the first click: this board needs no more
+    page.check("#auto-clear")
+    cell(page, *click).click()
+    settle(page)
+    page.wait_for_selector("#board[data-status=won]")
+    assert page.inner_text("#efficiency").startswith(f"3BV {bbbv(layout)} · 1 click · 3BV/s ")
+    stats = page.inner_text("#stats")
+    assert "1 of 1 won (100%) with auto-clear" in stats and "own" not in stats
+
+    # the same board by hand: the clicks count while it runs, and the end gives 3BV/s and efficiency
+    page.uncheck("#auto-clear")
+    page.click("#again")
+    page.wait_for_selector("#board[data-status=ready]")
+    cell(page, *click).click()
+    settle(page)
+    assert page.inner_text("#efficiency") == "1 click"
+    clicks = 1
+    for c in range(width * height):
+        x, y = c % width, c // width
+        if not layout.mines[c] and board_state(page)[(x, y)]["value"] == ".":
+            cell(page, x, y).click()
+            settle(page)
+            clicks += 1
+    page.wait_for_selector("#board[data-status=won]")
+    words = page.inner_text("#efficiency").split(" · ")
+    assert words[:2] == [f"3BV {bbbv(layout)}", f"{clicks} clicks"] and words[2].startswith("3BV/s ")
+    assert words[3] == f"efficiency {round(100 * bbbv(layout) / clicks)}%"
+    rate = words[2].removeprefix("3BV/s ")
+    assert f"1 of 1 won (100%) on your own, best {rate} 3BV/s; 1 of 1 won (100%) with auto-clear" in page.inner_text("#stats")
+    assert not problems
+
+
+def test_a_bulk_run_in_the_page_grows_and_can_be_cancelled(server, page):
+    page, problems = page
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "expert")
+    page.select_option("#rule", "opening")
+    page.fill("#run-games", "30")
+    page.fill("#run-seed", "3")
+    # every count of games the page shows, in order
+    page.eval_on_selector("#run", """r => { window.counts = [];
+        new MutationObserver(() => window.counts.push(+r.dataset.played))
+            .observe(r, { attributes: true, attributeFilter: ['data-played'] }); }""")
+    page.click("#run-start")
+    page.wait_for_selector("#run[data-status=done]", timeout=120_000)
+    counts = page.evaluate("window.counts")
+    assert counts == sorted(counts) and len(set(counts)) >= 3 and counts[-1] == 30, counts
+    run = page.request.get(f"{server}/api/runs/{page.get_attribute('#run', 'data-run')}").json()
+    assert (run["games"], run["played"], run["policy"], run["seed"], run["width"]) == (30, 30, "+endgame", 3, 30)
+    lo, hi = run["interval"]
+    assert page.inner_text("#run-result").startswith(
+        f"30 of 30 games played by +endgame (30x16, 99 mines, opening rule, seed 3): {run['won']} won, "
+        f"{100 * run['won'] / 30:.1f}% (95% Wilson interval {100 * lo:.1f}% to {100 * hi:.1f}%). Done in ")
+
+    # a long run is cancelled from the page; what was played stands
+    page.fill("#run-games", "100000")
+    page.click("#run-start")
+    page.wait_for_selector("#run[data-status=running]:not([data-played='0'])")
+    page.click("#run-cancel")
+    page.wait_for_selector("#run[data-status=cancelled]")
+    text = page.inner_text("#run-result")
+    assert text.endswith("Cancelled.") and " of 100000 games" in text
+    assert page.is_enabled("#run-start") and page.is_disabled("#run-cancel")
     assert not problems

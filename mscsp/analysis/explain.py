@@ -36,8 +36,8 @@ if TYPE_CHECKING:  # the equations and counting's answers are read, never built,
     from .constraints import ConstraintSystem
     from .counting.combine import GaveUp, NoTotalModel
 
-__all__ = ["describe_deduction", "describe_contradiction", "describe_model", "describe_gave_up", "cells_text",
-           "clash_text", "cell_name", "clue_name", "number_word", "count_words"]
+__all__ = ["describe_deduction", "describe_contradiction", "contradiction_words", "TOTAL_CLASHES", "describe_model",
+           "describe_gave_up", "cells_text", "clash_text", "cell_name", "clue_name", "number_word", "count_words"]
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -201,21 +201,45 @@ def describe_deduction(
 
 def describe_contradiction(position: Position, system: ConstraintSystem | None, clues: tuple[int, ...], uses_total: bool) -> str:
     """A sentence saying which clues (and the total) cannot all hold."""
+    return contradiction_words(position, system, clues, uses_total)[0]
+
+
+def contradiction_words(position: Position, system: ConstraintSystem | None, clues: tuple[int, ...],
+                        uses_total: bool) -> tuple[str, bool]:
+    """:func:`describe_contradiction`'s sentence, and whether it names the mine total
+    itself (a long set is cut short before the total is named), so that a reader who
+    shows the sentence knows whether to add that the total takes part.
+
+    Examples
+    --------
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> from mscsp.position import parse_position
+    >>> p = parse_position("mines: 1\\n1..11..11..1\\n")
+    >>> contradiction_words(p, build_constraints(p), (0, 3), True)
+    ('the 1 at [0,0] needs one mine at [1,0]; the 1 at [3,0] needs one mine at [2,0]; one mine is left on the whole
+    board, flags aside: no layout satisfies them all', True)
+    >>> contradiction_words(p, build_constraints(p), (0, 3, 4, 7, 8, 11), True)[1]
+    False
+    """
     if system is None:
         names = ", ".join(clue_name(position, c) for c in clues)
-        return f"no layout satisfies {names}" + (" and the mine total" if uses_total else "")
+        return f"no layout satisfies {names}" + (" and the mine total" if uses_total else ""), uses_total
     if len(clues) + uses_total > 6:
         shown = "; ".join(_need(position, system, c) for c in clues[:4])
         more = len(clues) - 4 + uses_total
-        return f"{shown}; and {more} more constraints: no layout satisfies them all"
+        return f"{shown}; and {more} more constraints: no layout satisfies them all", False
     parts = [_need(position, system, c) for c in clues]
     if uses_total:
         parts.append(_total_text(system))
     if not parts:
-        return "no layout satisfies the position"
+        return "no layout satisfies the position", False
     if len(parts) == 1:
-        return f"{parts[0]}, which is impossible"
-    return "; ".join(parts) + ": no layout satisfies them all"
+        return f"{parts[0]}, which is impossible", uses_total
+    return "; ".join(parts) + ": no layout satisfies them all", uses_total
+
+
+#: The clashes seen at a glance whose sentence is about the mine total alone.
+TOTAL_CLASHES = frozenset({Clash.FLAGS_OVER_TOTAL, Clash.TOTAL_OVER_COVERED})
 
 
 def describe_model(model: NoTotalModel) -> str:

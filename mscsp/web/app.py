@@ -32,8 +32,18 @@ POST     ``/api/games/{id}/hint``    the analysis record of the current position
 POST     ``/api/games/{id}/solver``  ``{"policy"}``: the strongest player's next move, played;
                                      answers ``{"move", "game"}`` (the move's cells and why),
                                      or 409 when the flags contradict the numbers
+POST     ``/api/games/{id}/clear``   auto-clear: opens every cell proven safe (flags
+                                     aside), round after round; answers ``{"opened",
+                                     "complete", "game"}``, or 409 as the solver
 GET      ``/api/games/{id}/replay``  the replay of a finished game
 POST     ``/api/games/load``         a saved replay: a new game in its final state
+POST     ``/api/runs``               ``{"width", "height", "mines", "rule", "policy",
+                                     "games", "seed"}``: a bulk run of games played by
+                                     one rung of the ladder (see :mod:`mscsp.web.runs`),
+                                     409 while another runs
+GET      ``/api/runs/{id}``          how far it has come: games played and won, the
+                                     win rate and its Wilson interval
+POST     ``/api/runs/{id}/cancel``   stop it; what was played stands
 =======  ==========================  ==================================================
 
 Every error is ``{"error": message}`` with a 4xx status for the client's mistakes
@@ -65,7 +75,7 @@ from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
 from ..foreign import read_jsminesweeper, read_mbf
-from ..game import ActionKind, Game
+from ..game import ActionKind, Game, Status
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
@@ -73,6 +83,7 @@ from ..sampling import fresh_seed
 from . import jobs
 from .games import GameEntry, GameStore, game_view, play_move, replay_record
 from .replays import load_replay
+from .runs import Run, RunStore, run_view
 from .settings import Settings
 from .validate import (
     RequestError,
@@ -136,6 +147,9 @@ class _Api:
         # slow positions wait for their own workers, never for ordinary ones (see route)
         self.large_pool = WorkerPool(settings.large_workers, warm=("mscsp.web.jobs",))
         self.games = GameStore(settings.max_games)
+        self.runs = RunStore(settings.max_runs)
+        self.run_pool: WorkerPool | None = None  # started at the first bulk run
+        self._run_pool_started = asyncio.Lock()
 
     # -- helpers -------------------------------------------------------------------
     async def body(self, request: Request) -> dict:
@@ -351,6 +365,7 @@ class _Api:
         async with entry.lock:
             cell = field_cell(data, "cell", entry.game.geometry)
             await play_move(entry, kind, cell, self.make_board)
+            entry.clicks += 1
             return JSONResponse(game_view(entry))
 
     async def make_board(self, entry: GameEntry, cell: int):
@@ -393,19 +408,8 @@ class _Api:
             if entry.game.status.over:
                 raise RequestError(409, "the game is over")
             text = format_position(entry.game.position())
-            pool, options = self.route(text)
-            try:
-                move = await pool.run(jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
-                                      timeout=s.analysis_timeout, **options)
-            except JobTimeout as exc:
-                if exc.busy:
-                    raise _busy(exc) from None
-                raise RequestError(503, f"the solver's move was stopped: {exc}") from None
-            except JobFailed as exc:
-                if exc.kind == "inconsistent":  # the numbers are the layout's: a flag is wrong
-                    raise RequestError(409, f"the flags contradict the numbers, so the solver cannot move: {exc}; "
-                                            "take the wrong flag off first") from None
-                raise RequestError(500, f"the solver's move failed: {exc}") from None
+            move = await self.game_job(text, jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
+                                       s.analysis_timeout, "the solver's move", "the solver cannot move")
             g = entry.game.geometry
             for x, y in move["flag"]:
                 if not entry.game.flagged[g.cell((x, y))]:
@@ -417,6 +421,87 @@ class _Api:
                 if entry.game.position().grid[cell] == Mark.COVERED:
                     await play_move(entry, ActionKind.REVEAL, cell, self.make_board)
             return JSONResponse({"move": move, "game": game_view(entry)})
+
+    async def game_job(self, text: str, func, args: tuple, timeout: float, what: str, cannot: str):
+        """A job on the position of a game in play (``text``), its failures as answers:
+        503 when it was stopped, 409 when the flags contradict the numbers (they are the
+        layout's, so a flag is wrong), 500 otherwise; ``what`` names the job and
+        ``cannot`` what a wrong flag prevents."""
+        pool, options = self.route(text)
+        try:
+            return await pool.run(func, args, timeout=timeout, **options)
+        except JobTimeout as exc:
+            if exc.busy:
+                raise _busy(exc) from None
+            raise RequestError(503, f"{what} was stopped: {exc}") from None
+        except JobFailed as exc:
+            if exc.kind == "inconsistent":
+                raise RequestError(409, f"the flags contradict the numbers, so {cannot}: {exc}; "
+                                        "take the wrong flag off first") from None
+            raise RequestError(500, f"{what} failed: {exc}") from None
+
+    async def clear(self, request: Request) -> Response:
+        """Auto-clear: open every cell proven safe from the numbers and the total (flags
+        aside), then again with the numbers that opened, until none is left or the
+        analysis time is spent. These cells are not the player's clicks.
+
+        Answers ``{"opened": [[x, y], ...], "complete": bool, "game": view}``;
+        ``complete`` is false when time ran out with cells perhaps still to prove.
+        """
+        entry = self.entry(request)
+        s = self.settings
+        async with entry.lock:
+            game = entry.game
+            deadline = time.perf_counter() + s.analysis_timeout
+            opened: list[list[int]] = []
+            complete = True
+            while game.status is Status.PLAYING:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    complete = False
+                    break
+                text = format_position(game.position())
+                try:
+                    safe = await self.game_job(text, jobs.proven_safe, (text, min(s.sat_time_limit, left)), left,
+                                               "auto-clear", "auto-clear cannot open cells")
+                except RequestError as exc:
+                    if exc.status != 503 or not opened:
+                        raise
+                    complete = False  # time ran out: what was opened stands
+                    break
+                safe = [xy for xy in safe if game.position().grid[game.geometry.cell(tuple(xy))] == Mark.COVERED]
+                if not safe:
+                    break
+                for x, y in safe:
+                    if game.status is Status.PLAYING:
+                        await play_move(entry, ActionKind.REVEAL, game.geometry.cell((x, y)), self.make_board)
+                        opened.append([x, y])
+            return JSONResponse({"opened": opened, "complete": complete, "game": game_view(entry)})
+
+    # -- bulk runs ---------------------------------------------------------------------
+    async def new_run(self, request: Request) -> Response:
+        data = await self.body(request)
+        s = self.settings
+        rule = field_choice(data, "rule", FirstClickRule, FirstClickRule.SAFE)
+        spec = read_spec(data, s, rule)
+        policy = field_choice(data, "policy", Policy, HINT_POLICY)
+        games = field_int(data, "games", 1, s.max_run_games)
+        seed = field_int(data, "seed", 0, _SEED_MAX, default=fresh_seed())
+        async with self._run_pool_started:
+            if self.run_pool is None:
+                self.run_pool = WorkerPool(s.run_workers, warm=("mscsp.web.jobs", "mscsp.play.loop"))
+                await self.run_pool.start()
+        run = self.runs.add(lambda rid: Run(rid, spec, rule, policy, games, seed, s.run_game_time_limit))
+        run.start(self.run_pool)
+        return JSONResponse(run_view(run), status_code=201)
+
+    async def show_run(self, request: Request) -> Response:
+        return JSONResponse(run_view(self.runs.get(request.path_params["run_id"])))
+
+    async def cancel_run(self, request: Request) -> Response:
+        run = self.runs.get(request.path_params["run_id"])
+        await run.cancel()
+        return JSONResponse(run_view(run))
 
     async def save_replay(self, request: Request) -> Response:
         entry = self.entry(request)
@@ -434,8 +519,9 @@ class _Api:
             loaded = load_replay(data)
         except InputError as exc:
             raise RequestError(400, f"cannot load this replay: {exc}") from None
-        entry = self.games.add(
-            lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee)
+        entry = self.games.add(  # the replay's actions were its player's clicks
+            lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee,
+                                  len(loaded.game.actions))
         )
         return JSONResponse(game_view(entry), status_code=201)
 
@@ -528,8 +614,11 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         try:
             yield
         finally:
+            await api.runs.close()
             await api.pool.close()
             await api.large_pool.close()
+            if api.run_pool is not None:
+                await api.run_pool.close()
 
     routes = [
         Route("/", _page("index.html")),
@@ -546,7 +635,11 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/games/{game_id}/move", api.move, methods=["POST"]),
         Route("/api/games/{game_id}/hint", api.hint, methods=["POST"]),
         Route("/api/games/{game_id}/solver", api.solver, methods=["POST"]),
+        Route("/api/games/{game_id}/clear", api.clear, methods=["POST"]),
         Route("/api/games/{game_id}/replay", api.save_replay),
+        Route("/api/runs", api.new_run, methods=["POST"]),
+        Route("/api/runs/{run_id}", api.show_run),
+        Route("/api/runs/{run_id}/cancel", api.cancel_run, methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     middleware.append(Middleware(_SecurityHeaders))

@@ -15,16 +15,19 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Generic, TypeVar
 
 from ..board import Spec
 from ..errors import IllegalMove, InputError
-from ..game import ActionKind, Game
+from ..game import ActionKind, Game, Status
+from ..metrics import bbbv
 from ..play.noguess import NoGuessBoard
 from ..rules import FirstClickRule
 from .validate import RequestError
 
-__all__ = ["GameEntry", "GameStore", "game_view", "play_move", "replay_record"]
+__all__ = ["GameEntry", "GameStore", "Kept", "game_view", "play_move", "replay_record"]
+
+T = TypeVar("T")
 
 #: Makes the no-guess board of a game for its first click (a flat index).
 BoardMaker = Callable[["GameEntry", int], Awaitable[NoGuessBoard]]
@@ -47,6 +50,9 @@ class GameEntry:
         The seed of the board, when known.
     guarantee : str, optional
         For a no-guess board, what was checked ("solvable by complete deduction ...").
+    clicks : int
+        The player's clicks so far (reveals, flags, unflags and chords asked for),
+        without the cells the solver or auto-clear opened.
     """
 
     def __init__(
@@ -57,6 +63,7 @@ class GameEntry:
         no_guess: bool,
         seed: int | None,
         guarantee: str | None = None,
+        clicks: int = 0,
     ):
         self.id = game_id
         self.game = game
@@ -64,8 +71,17 @@ class GameEntry:
         self.no_guess = no_guess
         self.seed = seed
         self.guarantee = guarantee
+        self.clicks = clicks
         self.board_made = not no_guess or _has_layout(game)
         self.lock = asyncio.Lock()
+        self._bbbv: int | None = None
+
+    @property
+    def bbbv(self) -> int:
+        """The 3BV of the layout (:func:`mscsp.metrics.bbbv`), once it is placed."""
+        if self._bbbv is None:
+            self._bbbv = bbbv(self.game.layout())
+        return self._bbbv
 
     @property
     def spec(self) -> Spec:
@@ -81,7 +97,41 @@ def _has_layout(game: Game) -> bool:
     return True
 
 
-class GameStore:
+class Kept(Generic[T]):
+    """Things of one server under random ids (128 bits, so they cannot be guessed),
+    the least recently used dropped beyond ``limit``; ``missing`` is the message of
+    the 404 for an id not (or no longer) kept."""
+
+    def __init__(self, limit: int, missing: str):
+        self._limit = limit
+        self._missing = missing
+        self._kept: OrderedDict[str, T] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def values(self) -> list[T]:
+        return list(self._kept.values())
+
+    def add(self, make: Callable[[str], T]) -> T:
+        """Store ``make(new_id)`` under a fresh random id."""
+        key = secrets.token_urlsafe(16)
+        thing = make(key)
+        self._kept[key] = thing
+        while len(self._kept) > self._limit:
+            self._kept.popitem(last=False)
+        return thing
+
+    def get(self, key: str) -> T:
+        """The thing with this id; RequestError 404 when there is none."""
+        thing = self._kept.get(key)
+        if thing is None:
+            raise RequestError(404, self._missing)
+        self._kept.move_to_end(key)
+        return thing
+
+
+class GameStore(Kept[GameEntry]):
     """The games of one server, dropping the least recently used beyond ``limit``.
 
     Examples
@@ -98,30 +148,7 @@ class GameStore:
     """
 
     def __init__(self, limit: int):
-        self._limit = limit
-        self._games: OrderedDict[str, GameEntry] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def add(self, make: Callable[[str], GameEntry]) -> GameEntry:
-        """Store the entry ``make(new_id)`` under a fresh random id."""
-        game_id = secrets.token_urlsafe(16)
-        entry = make(game_id)
-        self._games[game_id] = entry
-        while len(self._games) > self._limit:
-            self._games.popitem(last=False)
-        return entry
-
-    def get(self, game_id: str) -> GameEntry:
-        """The game with this id; RequestError 404 when there is none."""
-        entry = self._games.get(game_id)
-        if entry is None:
-            raise RequestError(
-                404, f"no game with this id (games are kept while the server runs, up to {self._limit} at once)"
-            )
-        self._games.move_to_end(game_id)
-        return entry
+        super().__init__(limit, f"no game with this id (games are kept while the server runs, up to {limit} at once)")
 
 
 def game_view(entry: GameEntry) -> dict:
@@ -130,14 +157,18 @@ def game_view(entry: GameEntry) -> dict:
     Keys: ``id``, ``width``, ``height``, ``mines``, ``rule``, ``no_guess``,
     ``status`` (ready, playing, won, lost), ``elapsed`` (seconds), ``flags``,
     ``mines_left`` (mines minus flags), ``rows`` (the position's text rows),
-    ``guarantee``, and, only when the game is over, ``layout`` (rows of ``*`` and
-    ``.``), ``exploded`` (``[x, y]`` or null) and ``seed``; null while it runs.
+    ``guarantee``, ``clicks`` (the player's, see :class:`GameEntry`), and, only when
+    the game is over, ``layout`` (rows of ``*`` and ``.``), ``exploded`` (``[x, y]``
+    or null), ``seed`` and ``bbbv`` (the board's 3BV: the least clicks that clear it),
+    null while it runs, and ``bbbv_per_s`` (3BV over the time taken), for a won game
+    only.
     """
     game = entry.game
     g = game.geometry
     over = game.status.over
     flags = int(game.flagged.sum())
     exploded = game.exploded
+    won = game.status is Status.WON
     return {
         "id": entry.id,
         "width": g.width,
@@ -154,6 +185,9 @@ def game_view(entry: GameEntry) -> dict:
         "layout": game.layout().rows() if over else None,
         "exploded": list(g.coords(exploded)) if over and exploded is not None else None,
         "seed": entry.seed if over else None,
+        "clicks": entry.clicks,
+        "bbbv": entry.bbbv if over else None,
+        "bbbv_per_s": round(entry.bbbv / game.elapsed, 3) if won and game.elapsed > 0 else None,
     }
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from ..analysis.full import analyse
 from ..board import Spec
 from ..errors import BudgetExceeded, InconsistentError
@@ -20,7 +22,7 @@ from ..position import parse_position
 from ..report import solve_record
 from ..rules import FirstClickRule
 
-__all__ = ["analyse_text", "no_guess_board", "solver_move", "MARKS_SHARE"]
+__all__ = ["analyse_text", "no_guess_board", "solver_move", "proven_safe", "play_games", "game_seed", "MARKS_SHARE"]
 
 #: Share of the analysis time limit the dead-cell checks of ``guesses`` may use.
 MARKS_SHARE = 0.05
@@ -222,6 +224,76 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
         answer["candidates"] = [_candidate(g, i, c) for i, c in enumerate(move.candidates, 1)]
         answer["candidates_rung"] = move.rung.value
     return answer
+
+
+def proven_safe(text: str, time_limit: float) -> list[list[int]]:
+    """The covered cells of a position, given as text, that complete deduction proves
+    safe from its numbers and mine total alone, as ``[x, y]``: its flags are read as
+    covered cells, so a flag the player is not sure of opens nothing on its word.
+
+    Raises
+    ------
+    InconsistentError
+        When no layout fits the numbers and the total.
+
+    Examples
+    --------
+    >>> proven_safe("mines: 1\\n.1..\\n", 5.0)
+    [[3, 0]]
+    >>> proven_safe("mines: 2\\nF1..\\n", 5.0)  # [2,0] is safe only if the flag is right
+    []
+    """
+    from ..analysis import deduce
+    from ..position import Mark
+
+    position = parse_position(text)
+    unflagged = position.from_rows([row.replace("F", ".") for row in position.rows()], position.mines)
+    known = deduce(unflagged, "sat", use_total=True, time_limit=time_limit).by_index
+    g = position.geometry
+    return [list(g.coords(c)) for c in sorted(known) if not known[c] and position.grid[c] == Mark.COVERED]
+
+
+def game_seed(seed: int, i: int) -> np.random.SeedSequence:
+    """The seed of game ``i`` of a bulk run: ``SeedSequence(seed).spawn(n)[i]``, made
+    without spawning the ``i`` before it.
+
+    Examples
+    --------
+    >>> spawned = np.random.SeedSequence(7).spawn(3)[2]
+    >>> bool((game_seed(7, 2).generate_state(2) == spawned.generate_state(2)).all())
+    True
+    """
+    return np.random.SeedSequence(seed, spawn_key=(i,))
+
+
+def play_games(width: int, height: int, mines: int, rule: str, policy: str, seed: int, start: int, stop: int,
+               time_limit: float) -> list[bool]:
+    """Games ``start`` to ``stop - 1`` of a bulk run, each won or lost.
+
+    Game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` for the first click of
+    ``rule`` (:meth:`~mscsp.rules.FirstClickRule.first_click`) and played to its end
+    by the rung ``policy`` of the player ladder (:func:`mscsp.play.loop.play_game`,
+    proofs first, ``time_limit`` seconds a game), as in the win-rate experiment.
+
+    Examples
+    --------
+    >>> three = play_games(9, 9, 10, "opening", "least-p", 1, 0, 3, 30.0)
+    >>> three[1:] == play_games(9, 9, 10, "opening", "least-p", 1, 1, 3, 30.0)  # game by game
+    True
+    """
+    from ..game import Game
+    from ..play.loop import play_game
+    from ..rules import generate
+
+    spec = Spec(width, height, mines)
+    first = FirstClickRule.parse(rule)
+    click = first.first_click(spec.geometry)
+    won = []
+    for i in range(start, stop):
+        board = generate(spec, first, click, np.random.Generator(np.random.PCG64(game_seed(seed, i))))
+        won.append(play_game(Game.from_board(board, record=False), board.cell, policy=policy,
+                             time_limit=time_limit).won)
+    return won
 
 
 def _unranked(rank: bool) -> dict:

@@ -60,6 +60,15 @@ class Settings:
         (an Expert game in play has at most about a hundred).
     max_games : int
         Games kept at once; the least recently used game is dropped beyond it.
+    run_workers : int
+        Worker processes of the bulk runs (started at the first run), so that a run
+        never makes an analysis wait.
+    max_run_games : int
+        Most games one bulk run may ask for.
+    run_game_time_limit : float
+        Seconds one game of a bulk run may take (its proofs and guesses together).
+    max_runs : int
+        Bulk runs kept (finished ones for their figures); one runs at a time.
 
     Examples
     --------
@@ -81,6 +90,10 @@ class Settings:
     first_slice: float = 0.5
     large_border: int = 200
     max_games: int = 500
+    run_workers: int = 1
+    max_run_games: int = 100_000
+    run_game_time_limit: float = 30.0
+    max_runs: int = 20
 
     @property
     def generation_timeout(self) -> float:

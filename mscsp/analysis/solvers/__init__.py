@@ -23,7 +23,7 @@ from ...budget import DEFAULT_STATE_LIMIT
 from ...errors import BudgetExceeded, Clash, InconsistentError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
-from ..explain import describe_contradiction, describe_deduction
+from ..explain import TOTAL_CLASHES, contradiction_words, describe_deduction
 from .propagation import Propagator, minimal_reason
 from .result import (
     Contradiction,
@@ -57,11 +57,12 @@ def contradiction(position: Position, system: ConstraintSystem | None, err: Inco
     clue by clue (:func:`~mscsp.analysis.explain.describe_contradiction`).
     """
     if err.clash is not Clash.NO_LAYOUT or system is None:
-        text = str(err)
+        text, names_total = str(err), err.clash in TOTAL_CLASHES
     else:
-        text = describe_contradiction(position, system, err.clues, err.uses_total)
+        text, names_total = contradiction_words(position, system, err.clues, err.uses_total)
     coords = position.geometry.coords
-    return Contradiction(tuple(coords(c) for c in sorted(err.clues)), err.uses_total, text, err.minimal)
+    return Contradiction(tuple(coords(c) for c in sorted(err.clues)), err.uses_total, text, err.minimal,
+                         err.clash, names_total)
 
 
 def deduce(

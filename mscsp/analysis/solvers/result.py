@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
-from ...errors import Choice
+from ...errors import Choice, Clash
 
 __all__ = ["SolverName", "Engine", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
 
@@ -79,12 +79,18 @@ class Contradiction:
 
     ``minimal`` says whether it was shrunk until no clue (nor the total) could be
     dropped; a set too large to shrink in time is still checked to hold no layout.
+    ``clash`` says how it was found (at a glance on one number or on the counter, or
+    by a search over several clues), and ``names_total`` whether ``text`` names the
+    mine total itself, so that one who shows ``text`` need not read it to know
+    whether to add that the total takes part.
     """
 
     clues: tuple[tuple[int, int], ...]
     uses_total: bool
     text: str
     minimal: bool = True
+    clash: Clash = Clash.NO_LAYOUT
+    names_total: bool = False
 
 
 @dataclass(frozen=True)

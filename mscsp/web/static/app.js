@@ -74,9 +74,7 @@ function place(x, y, value) {
   const i = y * state.width + x;
   if (state.cells[i] === value) return;
   state.cells[i] = value;
-  const cell = board.cellAt(x, y);
-  delete cell.dataset.overlay; // stale until the new analysis arrives
-  cell.classList.remove("best");
+  board.cellAt(x, y).classList.remove("best"); // its shade goes with its value (Board.setValue)
   board.setValue(x, y, value);
   changed();
 }

@@ -5,6 +5,15 @@
 // solver's explanations). One cell at a time is in the tab order (a roving tab
 // stop); the arrow keys, Home and End move it. What a cell shows is its
 // data-value: "." covered, "F" flag, "0"-"8" a number, "-" no cell.
+//
+// A 100x100 board has 10,000 cells, so nothing here walks them all after a move: the
+// board keeps what each cell shows (values) and which cells carry an overlay or a class
+// (shades, marked, tagged), and a change touches those cells alone; a cell's words are
+// written into its title when it is pointed at or focused. Covered cells are transparent:
+// they, their shades and their percentages are drawn on a canvas beneath the grid, for
+// the part in view only (cover.js).
+
+import { CoverCanvas } from "./cover.js";
 
 const VALUE_WORDS = { ".": "hidden", "F": "flagged", "-": "not a cell" };
 
@@ -14,6 +23,12 @@ export function percent(p) {
   if (pct > 0 && pct < 1) return "<1%";
   if (pct > 99 && pct < 100) return ">99%";
   return `${Math.round(pct)}%`;
+}
+
+/** The percent a covered cell shows: without its sign (the legend and the cell's words
+ * say it is a percentage), so that the digits can be large enough to read. */
+export function cellPercent(p) {
+  return percent(p).slice(0, -1);
 }
 
 const key = (x, y) => `${x},${y}`;
@@ -53,15 +68,30 @@ export class Board {
     this.width = 0;
     this.height = 0;
     this.cells = [];
+    this.values = []; // what each cell shows, by flat index
+    this.shades = new Map(); // cell index -> its shade (see shade), for cells that have one
+    this.staleShades = false; // the shades are an old analysis', drawn as plain covered cells
+    this.notes = new Map(); // cell index -> what the analysis says of it, in words
+    this.marked = new Set(); // cells with a guessing mark
+    this.badges = []; // the candidates' rank badges
+    this.tagged = new Map(); // class name -> the cells that have it
     this.focusIndex = 0;
     this.pressTimer = null;
     this.suppressClick = false;
     root.setAttribute("role", "grid");
+    const canvas = root.closest(".board-frame").querySelector("canvas.board-canvas");
+    this.cover = new CoverCanvas(canvas, root.parentElement, root, () => ({
+      width: this.width, height: this.height, values: this.values, shades: this.shades, stale: this.staleShades,
+    }));
     root.addEventListener("click", (e) => this.onClick(e));
     root.addEventListener("contextmenu", (e) => this.onContext(e));
     root.addEventListener("auxclick", (e) => this.onAux(e));
     root.addEventListener("keydown", (e) => this.onKey(e));
     root.addEventListener("focusin", (e) => this.onFocus(e));
+    root.addEventListener("pointerover", (e) => {
+      const at = this.target(e);
+      if (at) this.describe(this.cellAt(...at));
+    });
     root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
       root.addEventListener(type, () => this.cancelPress());
@@ -73,6 +103,13 @@ export class Board {
     this.width = width;
     this.height = height;
     this.cells = [];
+    this.values = new Array(width * height).fill(".");
+    this.shades.clear();
+    this.staleShades = false;
+    this.notes.clear();
+    this.marked.clear();
+    this.badges = [];
+    this.tagged.clear();
     const rows = [];
     for (let y = 0; y < height; y++) {
       const row = document.createElement("div");
@@ -96,6 +133,7 @@ export class Board {
     this.root.replaceChildren(...rows);
     this.root.setAttribute("aria-rowcount", height);
     this.root.setAttribute("aria-colcount", width);
+    this.cover.request();
     this.focusIndex = Math.min(this.focusIndex, this.cells.length - 1);
     if (this.focusIndex < 0) this.focusIndex = 0;
     if (this.cells.length) this.cells[this.focusIndex].tabIndex = 0;
@@ -105,44 +143,137 @@ export class Board {
     return this.cells[y * this.width + x];
   }
 
-  /** Set what a cell shows and refresh its description. */
-  setValue(x, y, value) {
-    const cell = this.cellAt(x, y);
-    if (cell.dataset.value === value) return;
-    cell.dataset.value = value;
-    cell.textContent = /[0-8]/.test(value) ? value : "";
-    this.describe(cell);
+  /** What the cell at (x, y) shows. */
+  valueAt(x, y) {
+    return this.values[y * this.width + x];
   }
 
-  /** Show rows of position characters ("." "F" "0"-"8" "-"). */
+  /** Set what a cell shows and refresh its description. */
+  setValue(x, y, value) {
+    const index = y * this.width + x;
+    if (this.values[index] === value) return;
+    this.values[index] = value;
+    if (this.shades.has(index)) this.shade(index, null); // it said what the cell was
+    this.cover.request();
+    const cell = this.cells[index];
+    cell.dataset.value = value;
+    cell.textContent = /[0-8]/.test(value) ? value : "";
+    if (index === this.focusIndex) this.describe(cell);
+  }
+
+  /** Show rows of position characters ("." "F" "0"-"8" "-"); only the cells that changed are touched. */
   setRows(rows) {
     for (let y = 0; y < this.height; y++) {
-      for (let x = 0; x < this.width; x++) this.setValue(x, y, rows[y][x]);
+      const row = rows[y];
+      for (let x = 0; x < this.width; x++) {
+        if (this.values[y * this.width + x] !== row[x]) this.setValue(x, y, row[x]);
+      }
     }
   }
 
-  /** The cell's state in words, as its accessible description and tooltip. */
+  /** Give a cell a class, remembered so that untag() finds it without looking at every cell. */
+  tag(x, y, className) {
+    if (!(x >= 0 && x < this.width && y >= 0 && y < this.height)) return null;
+    const index = y * this.width + x;
+    const cell = this.cells[index];
+    cell.classList.add(className);
+    if (!this.tagged.has(className)) this.tagged.set(className, new Set());
+    this.tagged.get(className).add(index);
+    return cell;
+  }
+
+  /** Take classes off every cell that has them. */
+  untag(...classNames) {
+    for (const className of classNames) {
+      for (const index of this.tagged.get(className) || []) this.cells[index].classList.remove(className);
+      this.tagged.delete(className);
+    }
+  }
+
+  /** The cells that have a class, as [x, y]. */
+  taggedWith(className) {
+    return [...(this.tagged.get(className) || [])].map((i) => [i % this.width, Math.floor(i / this.width)]);
+  }
+
+  /** The cell's state in words, as its accessible description and tooltip; written when
+   * the cell is pointed at or focused, so that an overlay of 10,000 cells writes no text. */
   describe(cell) {
-    const v = cell.dataset.value;
+    const index = +cell.dataset.y * this.width + +cell.dataset.x;
+    const v = this.values[index];
     const parts = [/[0-8]/.test(v) ? `shows ${v}` : VALUE_WORDS[v]];
-    if (cell.dataset.note) parts.push(cell.dataset.note);
-    cell.title = parts.join("; ");
+    parts.push(...(this.notes.get(index) || []));
+    const title = parts.join("; ");
+    if (cell.title !== title) cell.title = title;
+  }
+
+  /** The words for a cell, as `describe` will put them (for the page's own tests and screen readers). */
+  note(x, y) {
+    return (this.notes.get(y * this.width + x) || []).join("; ");
+  }
+
+  addNote(index, note) {
+    if (!this.notes.has(index)) this.notes.set(index, []);
+    const notes = this.notes.get(index);
+    if (!notes.includes(note)) notes.push(note);
   }
 
   // -- the analysis overlay -----------------------------------------------------
 
+  /**
+   * Set the shade of a cell: its overlay ("safe", "mine", "p" or none), the percent
+   * text and the probability that colours it, drawn by the canvas beneath the grid
+   * (cover.js); the cell says them in data-overlay, data-p and data-estimate, which
+   * no style reads, so that writing them costs no restyling.
+   */
+  shade(index, overlay, text = null, p = null, estimate = false) {
+    const want = overlay ? `${overlay}|${text}|${p}|${estimate}` : "";
+    const had = this.shades.get(index);
+    if ((had ? had.key : "") === want) return;
+    const cell = this.cells[index];
+    if (overlay) cell.dataset.overlay = overlay;
+    else delete cell.dataset.overlay;
+    if (text) cell.dataset.p = text;
+    else delete cell.dataset.p;
+    if (estimate) cell.dataset.estimate = "";
+    else delete cell.dataset.estimate;
+    if (want) this.shades.set(index, { key: want, overlay, text, p, estimate });
+    else this.shades.delete(index);
+    this.cover.request();
+  }
+
+  /** Take the marks, badges, classes and notes of an analysis off (the shades stay). */
+  clearMarks() {
+    for (const index of this.marked) delete this.cells[index].dataset.mark;
+    this.marked.clear();
+    for (const badge of this.badges) badge.remove();
+    this.badges = [];
+    this.notes.clear();
+    this.untag("best", "hl-cell", "hl-clue", "bad-clue", "fifty", "mark-dead", "mark-pseudo", "candidate");
+  }
+
   clearOverlay() {
-    for (const cell of this.cells) {
-      delete cell.dataset.overlay;
-      delete cell.dataset.p;
-      delete cell.dataset.estimate;
-      delete cell.dataset.note;
-      delete cell.dataset.mark;
-      for (const badge of cell.querySelectorAll(".rank")) badge.remove();
-      cell.style.removeProperty("--p");
-      cell.classList.remove("best", "hl-cell", "hl-clue", "bad-clue", "fifty", "mark-dead", "mark-pseudo", "candidate");
-      this.describe(cell);
-    }
+    this.clearMarks();
+    for (const index of [...this.shades.keys()]) this.shade(index, null);
+    this.staleShades = false;
+    this.refreshFocused();
+  }
+
+  /**
+   * Take an analysis down until the next one comes: its marks, ring, badges and words
+   * go, and its shades are drawn as plain covered cells but kept, so that the next
+   * analysis rewrites only the cells whose shade changed.
+   */
+  stale() {
+    this.clearMarks();
+    this.staleShades = true;
+    this.cover.request();
+    this.refreshFocused();
+  }
+
+  /** Rewrite the description of the focused cell (the one a screen reader is on). */
+  refreshFocused() {
+    const cell = this.cells[this.focusIndex];
+    if (cell) this.describe(cell);
   }
 
   /**
@@ -152,46 +283,47 @@ export class Board {
    * board, the clues that cannot all hold are outlined.
    */
   showAnalysis(record) {
-    this.clearOverlay();
-    if (!record) return;
-    if (!record.consistent) {
-      if (record.contradiction) this.mark(record.contradiction.clues, "bad-clue", "a clue that cannot hold");
+    if (!record || !record.consistent) {
+      this.clearOverlay();
+      if (record && record.contradiction) this.mark(record.contradiction.clues, "bad-clue", "a clue that cannot hold");
       return;
     }
+    this.clearMarks();
     const safe = new Set(record.safe.map(([x, y]) => key(x, y)));
     const mine = new Set(record.mine.map(([x, y]) => key(x, y)));
-    for (const cell of this.cells) {
-      if (cell.dataset.value !== ".") continue;
-      const x = +cell.dataset.x;
-      const y = +cell.dataset.y;
+    for (let index = 0; index < this.cells.length; index++) {
+      if (this.values[index] !== ".") {
+        if (this.shades.has(index)) this.shade(index, null);
+        continue;
+      }
+      const x = index % this.width;
+      const y = Math.floor(index / this.width);
       const p = record.probability ? record.probability[y][x] : null;
       const interval = record.interval ? record.interval[y][x] : null; // only estimates have one
       if (safe.has(key(x, y)) || (p === 0 && !interval)) {
-        cell.dataset.overlay = "safe";
-        cell.dataset.note = "safe in every layout";
+        this.shade(index, "safe");
+        this.addNote(index, "safe in every layout");
       } else if (mine.has(key(x, y)) || (p === 1 && !interval)) {
-        cell.dataset.overlay = "mine";
-        cell.dataset.note = "a mine in every layout";
+        this.shade(index, "mine");
+        this.addNote(index, "a mine in every layout");
       } else if (p !== null && p !== undefined) {
-        cell.dataset.overlay = "p";
-        cell.dataset.p = (interval ? "≈" : "") + percent(p);
-        cell.style.setProperty("--p", p);
-        cell.dataset.note = interval
+        // coloured by the percent shown, so that a cell whose percent stays keeps its shade
+        this.shade(index, "p", (interval ? "≈" : "") + cellPercent(p), Math.round(100 * p) / 100, Boolean(interval));
+        this.addNote(index, interval
           ? `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`
-          : `${percent(p)} chance of a mine`;
-        if (interval) cell.dataset.estimate = "";
+          : `${percent(p)} chance of a mine`);
+      } else if (this.shades.has(index)) {
+        this.shade(index, null);
       }
-      this.describe(cell);
     }
     if (record.guesses) this.showGuesses(record.guesses);
     if (record.best) {
-      const [x, y] = record.best;
-      const cell = this.cellAt(x, y);
-      cell.classList.add("best");
-      cell.dataset.note = (cell.dataset.note ? cell.dataset.note + "; " : "") + "suggested next click";
-      this.describe(cell);
+      this.mark([record.best], "best", "suggested next click");
     }
     this.showCandidates(record.candidates || [], record.candidates_rung);
+    this.staleShades = false;
+    this.cover.request();
+    this.refreshFocused();
   }
 
   /**
@@ -200,33 +332,36 @@ export class Board {
    * 50/50 when two), and pseudo-50/50s; a set's mark wins over the others.
    */
   showGuesses(guesses) {
-    const at = ([x, y]) => this.cellAt(x, y);
-    for (const xy of guesses.dead || []) at(xy).dataset.mark = "dead";
-    for (const xy of guesses.pseudo || []) at(xy).dataset.mark = "pseudo";
+    const kind = new Map(); // cell index -> its mark
+    const at = ([x, y]) => y * this.width + x;
+    for (const xy of guesses.dead || []) kind.set(at(xy), "dead");
+    for (const xy of guesses.pseudo || []) kind.set(at(xy), "pseudo");
     for (const cells of guesses.unavoidable || []) {
       const what = cells.length === 2 ? "a 50/50" : `one of ${cells.length} cells`;
       for (const xy of cells) {
-        at(xy).dataset.mark = "fifty";
+        kind.set(at(xy), "fifty");
         this.mark([xy], "fifty", `${what} walled off, which no click elsewhere can tell apart: a guess among them is due sooner or later`);
       }
     }
-    for (const [x, y] of [...(guesses.dead || []), ...(guesses.pseudo || [])]) {
-      const cell = this.cellAt(x, y);
-      const note = MARK_NOTES[cell.dataset.mark];
-      if (note && !(cell.dataset.note || "").includes(note)) this.mark([[x, y]], `mark-${cell.dataset.mark}`, note);
+    for (const [index, mark] of kind) {
+      this.cells[index].dataset.mark = mark;
+      this.marked.add(index);
+      const x = index % this.width;
+      const y = Math.floor(index / this.width);
+      if (MARK_NOTES[mark]) this.mark([[x, y]], `mark-${mark}`, MARK_NOTES[mark]);
     }
   }
 
   /** Number the top three candidates of a hint and put every candidate's values in its description. */
   showCandidates(candidates, rung) {
     for (const c of candidates) {
-      const cell = this.cellAt(...c.cell);
       if (c.rank <= 3) {
         const badge = document.createElement("span");
         badge.className = "rank";
         badge.setAttribute("aria-hidden", "true");
         badge.textContent = c.rank;
-        cell.appendChild(badge);
+        this.cellAt(...c.cell).appendChild(badge);
+        this.badges.push(badge);
       }
       this.mark([c.cell], "candidate", candidateNote(c, rung));
     }
@@ -235,11 +370,10 @@ export class Board {
   /** Add a class (and a note) to the cells listed as [x, y]. */
   mark(cells, className, note) {
     for (const [x, y] of cells) {
-      const cell = this.cellAt(x, y);
+      const cell = this.tag(x, y, className);
       if (!cell) continue;
-      cell.classList.add(className);
       if (note) {
-        cell.dataset.note = (cell.dataset.note ? cell.dataset.note + "; " : "") + note;
+        this.addNote(y * this.width + x, note);
         this.describe(cell);
       }
     }
@@ -247,7 +381,7 @@ export class Board {
 
   /** Highlight one explanation: its clues and the cells it decides. */
   highlight(explanation) {
-    for (const cell of this.cells) cell.classList.remove("hl-cell", "hl-clue");
+    this.untag("hl-cell", "hl-clue");
     if (!explanation) return;
     this.mark(explanation.cells, "hl-cell");
     this.mark(explanation.clues, "hl-clue");
@@ -285,6 +419,7 @@ export class Board {
       this.focusIndex = index;
       this.cells[index].tabIndex = 0;
     }
+    this.describe(this.cells[index]);
   }
 
   onClick(event) {

@@ -21,7 +21,7 @@ const PRESETS = {
 
 const state = {
   view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0,
-  helped: new Map(), // game id -> "hint" or "solver": who else had a hand in it (the solver outranks a hint)
+  helped: new Map(), // game id -> "auto", "hint" or "solver": who else had a hand in it (the strongest help)
 };
 
 const boardEl = $("board");
@@ -64,23 +64,22 @@ function show(view) {
   if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
     board.build(view.width, view.height);
   }
-  for (const cell of board.cells) cell.classList.remove("mine-shown", "exploded", "wrong-flag");
+  board.untag("mine-shown", "exploded", "wrong-flag");
   board.setRows(view.rows);
   if (view.layout) {
     for (let y = 0; y < view.height; y++) {
       for (let x = 0; x < view.width; x++) {
         const shown = view.rows[y][x];
         const mine = view.layout[y][x] === "*";
-        const cell = board.cellAt(x, y);
         if (mine && shown === ".") {
           // a win flags the mines still covered, as the classic game does; a loss shows them
           if (view.status === "won") board.setValue(x, y, "F");
-          else cell.classList.add("mine-shown");
+          else board.tag(x, y, "mine-shown");
         }
-        if (!mine && shown === "F") cell.classList.add("wrong-flag");
+        if (!mine && shown === "F") board.tag(x, y, "wrong-flag");
       }
     }
-    if (view.exploded) board.cellAt(...view.exploded).classList.add("exploded");
+    if (view.exploded) board.tag(...view.exploded, "exploded");
   }
   boardEl.dataset.game = view.id;
   boardEl.dataset.status = view.status;
@@ -99,12 +98,15 @@ function show(view) {
 
 // -- the end of a game: its seed, playing it again, statistics ---------------------------
 // Statistics per board size, in this browser: the player's own games apart from those
-// played with a hint and those the solver played (any of its moves), so help never
-// flatters the player's record. Stored as {played, won, hinted: {played, won},
-// solver: {played, won}}, the first two the player's own.
+// played with auto-clear, with a hint and those the solver played (any of its moves), so
+// help never flatters the player's record. Stored as {played, won, best, auto: {played,
+// won}, hinted: {played, won}, solver: {played, won}}, the first three the player's own
+// (best: the highest 3BV/s of a won game).
 
 const STATS_KEY = "mscsp-play-statistics";
-const HELP_WORDS = { hinted: "with hints", solver: "played by the solver" };
+const HELP_WORDS = { auto: "with auto-clear", hinted: "with hints", solver: "played by the solver" };
+const HELP_RANK = { auto: 1, hint: 2, solver: 3 };
+const HELP_TALLY = { auto: "auto", hint: "hinted", solver: "solver" };
 
 function readStats() {
   try {
@@ -118,18 +120,19 @@ function sizeKey(v) {
   return `${v.width}x${v.height}, ${v.mines} mines`;
 }
 
-/** Who else had a hand in a game: "hint" or "solver"; a solver's move outranks a hint. */
+/** Who else had a hand in a game: "auto" (auto-clear), "hint" or "solver"; the stronger help is kept. */
 function helped(id, by) {
-  if (state.helped.get(id) !== "solver") state.helped.set(id, by);
+  if ((HELP_RANK[state.helped.get(id)] || 0) < HELP_RANK[by]) state.helped.set(id, by);
 }
 
 function countGame(v) {
   const all = readStats();
   const s = all[sizeKey(v)] || { played: 0, won: 0 };
-  const by = { hint: "hinted", solver: "solver" }[state.helped.get(v.id)];
+  const by = HELP_TALLY[state.helped.get(v.id)];
   const tally = by ? (s[by] = s[by] || { played: 0, won: 0 }) : s;
   tally.played += 1;
   tally.won += v.status === "won" ? 1 : 0;
+  if (!by && v.bbbv_per_s !== null) s.best = Math.max(s.best || 0, v.bbbv_per_s);
   all[sizeKey(v)] = s;
   try {
     localStorage.setItem(STATS_KEY, JSON.stringify(all));
@@ -142,15 +145,32 @@ function showStats(v) {
   const s = readStats()[sizeKey(v)];
   const won = (t) => `${t.won} of ${t.played} won (${Math.round((100 * t.won) / t.played)}%)`;
   const parts = [];
-  if (s && s.played) parts.push(`${won(s)} on your own`);
+  if (s && s.played) parts.push(`${won(s)} on your own` + (s.best ? `, best ${s.best.toFixed(2)} 3BV/s` : ""));
   for (const [by, words] of Object.entries(HELP_WORDS)) {
     if (s && s[by] && s[by].played) parts.push(`${won(s[by])} ${words}`);
   }
   $("stats").textContent = parts.length ? `${sizeKey(v)} in this browser: ${parts.join("; ")}.` : "";
 }
 
+/**
+ * The efficiency of a game: its clicks while it runs; at the end also the board's 3BV
+ * (the least clicks that clear it), 3BV/s and the efficiency (3BV over clicks) of a win.
+ */
+function showEfficiency(v) {
+  const clicks = `${v.clicks} ${v.clicks === 1 ? "click" : "clicks"}`;
+  if (v.bbbv === null) {
+    $("efficiency").textContent = v.status === "playing" ? clicks : "";
+    return;
+  }
+  const parts = [`3BV ${v.bbbv}`, clicks];
+  if (v.bbbv_per_s !== null) parts.push(`3BV/s ${v.bbbv_per_s.toFixed(2)}`);
+  if (v.status === "won" && v.clicks) parts.push(`efficiency ${Math.round((100 * v.bbbv) / v.clicks)}%`);
+  $("efficiency").textContent = parts.join(" · ");
+}
+
 function showEnd(v) {
   const over = isOver(v);
+  showEfficiency(v);
   showStats(v);
   // the seed rebuilds the board, so it is shown only once the game is over
   $("board-info").hidden = !(over && v.seed !== null);
@@ -211,7 +231,13 @@ function send(action, x, y) {
       if (action === "reveal" && state.view.no_guess && state.view.status === "ready") {
         $("status").textContent = "Making a no-guess board for this click…";
       }
-      show(await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] }));
+      const view = await postJSON(`/api/games/${id}/move`, { action, cell: [x, y] });
+      show(view);
+      if ($("auto-clear").checked && view.status === "playing" && (action === "reveal" || action === "chord")) {
+        const cleared = await postJSON(`/api/games/${id}/clear`, {});
+        if (cleared.opened.length) helped(id, "auto");
+        if (cleared.opened.length && state.view.id === id) show(cleared.game);
+      }
     } catch (err) {
       if (state.hint && !over()) refreshHint(); // the move was refused: the position stands
       showError(err.message);
@@ -249,7 +275,7 @@ function onCellKey(x, y, event) {
 function hintPending() {
   if (!state.hint) return;
   state.hintVersion += 1; // an answer still on its way is for an older position
-  showReport(null, report);
+  showReport(null, report, true);
   $("summary").textContent = "Updating the hint…";
   boardEl.dataset.hint = "pending";
 }
@@ -267,7 +293,10 @@ async function refreshHint() {
     revealBest(record, board);
     boardEl.dataset.hint = "done";
   } catch (err) {
-    if (version === state.hintVersion) showError(`No hint: ${err.message}`);
+    if (version === state.hintVersion) {
+      board.clearOverlay();
+      showError(`No hint: ${err.message}`);
+    }
     boardEl.dataset.hint = "error";
   }
 }
@@ -298,8 +327,8 @@ function logMove(move) {
   const log = $("solver-log");
   log.prepend(li);
   while (log.children.length > 500) log.lastChild.remove();
-  for (const c of board.cells) c.classList.remove("solver-guess");
-  if (move.kind === "guess") board.cellAt(...move.open[0]).classList.add("solver-guess");
+  board.untag("solver-guess");
+  if (move.kind === "guess") board.tag(...move.open[0], "solver-guess");
 }
 
 function setWatching(on) {
@@ -331,17 +360,105 @@ async function watch() {
 }
 $("watch").addEventListener("click", watch);
 
+// -- bulk runs ---------------------------------------------------------------------------
+// The server plays the games (workers of their own) and the page asks how far it has come
+// a few times a second. The run's id is kept in this browser, so a reload finds it again.
+
+const RUN_KEY = "mscsp-bulk-run";
+const runEl = $("run");
+
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+
+function runText(r) {
+  const board = `${r.width}x${r.height}, ${r.mines} mines, ${r.rule} rule`;
+  const head = `${r.played} of ${r.games} games played by ${r.policy} (${board}, seed ${r.seed})`;
+  const rate = r.played
+    ? `: ${r.won} won, ${pct(r.rate)} (95% Wilson interval ${pct(r.interval[0])} to ${pct(r.interval[1])})`
+    : "";
+  const end = { done: ` Done in ${r.elapsed.toFixed(1)} s.`, cancelled: " Cancelled.", failed: ` Stopped: ${r.error}.` };
+  return head + rate + "." + (end[r.status] || "");
+}
+
+function showRun(r) {
+  runEl.dataset.run = r.id;
+  runEl.dataset.status = r.status;
+  runEl.dataset.played = r.played;
+  $("run-progress").hidden = false;
+  $("run-progress").max = r.games;
+  $("run-progress").value = r.played;
+  $("run-result").textContent = runText(r);
+  const running = r.status === "running";
+  $("run-start").disabled = running;
+  $("run-cancel").disabled = !running;
+}
+
+async function followRun(id) {
+  state.run = id;
+  try {
+    for (;;) {
+      const r = await getJSON(`/api/runs/${id}`);
+      if (state.run !== id) return;
+      showRun(r);
+      if (r.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (err) {
+    $("run-result").textContent = `The bulk run cannot be followed: ${err.message}`;
+    runEl.dataset.status = "error";
+    $("run-start").disabled = false;
+    $("run-cancel").disabled = true;
+  }
+  localStorage.removeItem(RUN_KEY);
+}
+
+$("run-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const body = { ...boardRequest(), policy: $("run-policy").value, games: Number($("run-games").value) };
+    const typed = $("run-seed").value.trim();
+    if (typed !== "") {
+      if (!/^\d+$/.test(typed)) throw new ApiError("the seed must be a whole number, or empty for random boards", 400);
+      body.seed = Number(typed);
+    }
+    const r = await postJSON("/api/runs", body);
+    try {
+      localStorage.setItem(RUN_KEY, r.id);
+    } catch {
+      /* storage refused: a reload just loses sight of the run */
+    }
+    showRun(r);
+    followRun(r.id);
+  } catch (err) {
+    runEl.dataset.status = "error";
+    $("run-result").textContent = `No bulk run: ${err.message}`;
+  }
+});
+
+$("run-cancel").addEventListener("click", async () => {
+  if (!state.run) return;
+  try {
+    showRun(await postJSON(`/api/runs/${state.run}/cancel`, {}));
+  } catch (err) {
+    $("run-result").textContent = `Cannot cancel: ${err.message}`;
+  }
+});
+
 // -- new games, replays ----------------------------------------------------------------
 
-/** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
-function setupRequest(seed) {
+/** The board and first click rule the form asks for. */
+function boardRequest() {
   const preset = PRESETS[$("size").value];
   const spec = preset || {
     width: Number($("width").value),
     height: Number($("height").value),
     mines: Number($("mines").value),
   };
-  const body = { ...spec, rule: $("rule").value, no_guess: $("no-guess").checked };
+  return { ...spec, rule: $("rule").value };
+}
+
+/** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
+function setupRequest(seed) {
+  const body = { ...boardRequest(), no_guess: $("no-guess").checked };
   if (seed !== undefined && seed !== null) {
     body.seed = seed;
     return body;
@@ -417,6 +534,8 @@ $("load").addEventListener("change", async (e) => {
 // -- start: the game in the address (after a reload), else a new beginner game ----------
 
 async function start() {
+  const run = localStorage.getItem(RUN_KEY);
+  if (run) followRun(run);
   const id = location.hash.slice(1);
   if (id) {
     try {

@@ -37,10 +37,13 @@ function strong(text) {
  * Show an analysis record around the board.
  * @param {object} record - the `mscsp solve --json` object, or null to clear
  * @param {object} parts - {board, summary, notices, why, whyEmpty}
+ * @param {boolean} stale - with no record: the board's shades are kept, drawn as
+ *   covered cells, for the next record to change (see Board.stale)
  */
-export function showReport(record, parts) {
+export function showReport(record, parts, stale = false) {
   const { board, summary, notices, why, whyEmpty } = parts;
-  board.showAnalysis(record);
+  if (record || !stale) board.showAnalysis(record);
+  else board.stale();
   notices.replaceChildren();
   why.replaceChildren();
   if (!record) {
@@ -51,8 +54,8 @@ export function showReport(record, parts) {
   if (!record.consistent) {
     const c = record.contradiction || { text: "no mine layout fits these numbers", total: false, clues: [] };
     summary.textContent = "This position is impossible: no mine layout fits it.";
-    // a clash of the total alone already says so ("five mines are left to place but ...", "two flags are placed but the board has only one mine")
-    const extra = c.total && !/mine total|left to place|but the board has/.test(c.text) ? " (together with the mine total)" : "";
+    // the server says whether its sentence names the total (a long set is cut short before it)
+    const extra = c.total && !c.names_total ? " (together with the mine total)" : "";
     const where = c.clues.length ? ` The ${c.clues.length === 1 ? "clue involved is" : "clues involved are"} outlined in red.` : "";
     notices.append(notice("impossible", [strong("Impossible: "), `${c.text}${extra}.${where}`]));
     if (whyEmpty) whyEmpty.hidden = true;
