@@ -1,7 +1,9 @@
 """Exact mine probabilities on Expert positions from real play: mscsp against ms_toollib.
 
-The corpus is built by playing seeded Expert games (30x16, 99 mines, opening rule
-at the centre [15,8]) with the complete solver: proven-safe cells are opened and
+The corpus is built by playing seeded games with the complete solver (by default
+Expert, 30x16 with 99 mines, opening rule at the centre [15,8]; ``--stages`` adds
+classic Expert, the first click safe at the corner [0,0], and Beginner-sized random
+8x8 boards with 10 mines): proven-safe cells are opened and
 proven mines flagged (``mscsp.analysis.solvers.deduce``); when nothing is proven, the covered
 cell with the least mine probability (mscsp's engine) is opened, and a mine ends the
 game. The player's position is kept after the opening, every few solver rounds and
@@ -20,10 +22,14 @@ Every covered unflagged cell must agree to 1e-9, for the counting engine and for
 proven safe cells and mines must be exactly those the complete SAT solver proves
 (``mscsp.analysis.solvers.deduce``, timed apart). Prints median, p90 and max milliseconds per
 position for each, the ratios of medians to ms_toollib, and the same timing and
-check on ``examples/positions/long_frontier.txt``. Needs ``pip install ms-toollib``
-(a benchmark-only dependency).
+check on ``examples/positions/long_frontier.txt``. With ``--stages`` it also prints
+the medians and ratios by start and by stage of the game: *early* while less than a
+third of the safe cells is open (right after the opening, or after a corner click
+that showed a number), *mid* up to two thirds, *late* beyond. Needs
+``pip install ms-toollib`` (a benchmark-only dependency).
 
     python benchmarks/probability.py --positions 200 --seed 2026 --repeat 3
+    python benchmarks/probability.py --positions 150 --stages --repeat 3
 """
 
 from __future__ import annotations
@@ -79,15 +85,35 @@ def _play(board, every: int):
                 game.reveal_index(c)
 
 
-def build_corpus(n: int, seed: int, every: int = SNAPSHOT_EVERY) -> tuple[list[Position], int]:
-    """The first ``n`` distinct positions of seeded Expert games, and the games played."""
-    spec, click = Spec.preset("expert"), (15, 8)
+#: The corpora of ``--stages``: name -> (board, first-click rule, first click).
+STARTS = {
+    "modern Expert": (Spec.preset("expert"), "opening", (15, 8)),
+    "classic Expert": (Spec.preset("expert"), "safe", (0, 0)),
+    "small 8x8/10": (Spec(8, 8, 10), "safe", (3, 3)),
+}
+
+#: Stages of a game by the share of its safe cells open (upper bounds).
+STAGES = (("early", 1 / 3), ("mid", 2 / 3), ("late", 1.0))
+
+
+def stage(position: Position) -> str:
+    """The stage of the game a position is in, by the share of its safe cells open."""
+    safe = position.geometry.area - position.mines
+    share = int(position.revealed.sum()) / safe
+    return next(name for name, top in STAGES if share < top or top == 1.0)
+
+
+def build_corpus(n: int, seed: int, every: int = SNAPSHOT_EVERY, spec: Spec | None = None, rule: str = "opening",
+                 click: tuple[int, int] = (15, 8)) -> tuple[list[Position], int]:
+    """The first ``n`` distinct positions of seeded games (Expert, opening at the centre,
+    unless told otherwise), and the games played."""
+    spec = spec or Spec.preset("expert")
     root = np.random.SeedSequence(seed)
     corpus: dict[Position, None] = {}
     games = 0
     while len(corpus) < n:
         (ss,) = root.spawn(1)  # the same children as root.spawn(games), one at a time
-        board = generate(spec, "opening", click, np.random.default_rng(ss))
+        board = generate(spec, rule, click, np.random.default_rng(ss))
         games += 1
         for position in _play(board, every):
             corpus.setdefault(position)
@@ -192,6 +218,8 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--stages", action="store_true", help="also time corpora of classic Expert and small "
+                        "boards, and report every corpus by stage of the game")
     args = parser.parse_args(argv)
     if args.positions < 2 or args.repeat < 1:
         parser.error("need --positions >= 2 and --repeat >= 1")
@@ -250,7 +278,33 @@ def main(argv=None) -> int:
           f"ms_toollib {max(b):.3f} ms")
     for d in bad[:SHOW]:
         print(_describe(position, LONG_FRONTIER.name, *d))
+    if args.stages:
+        print(stage_table(args.positions, args.seed, args.repeat))
     return 0
+
+
+def stage_table(n: int, seed: int, repeat: int) -> str:
+    """Medians by start and stage: ``n`` positions of each start, timed as above."""
+    lines = ["| start | stage | positions | mscsp ms | analyse ms | ms_toollib ms | mscsp / ms_toollib | "
+             "analyse / ms_toollib | disagreements |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, (spec, rule, click) in STARTS.items():
+        corpus, _ = build_corpus(n, seed, spec=spec, rule=rule, click=click)
+        rows: dict[str, list[tuple[float, float, float, bool]]] = {s: [] for s, _ in STAGES}
+        for position in corpus:
+            ours, theirs, a, b = time_both(position, repeat)
+            analysis, c = time_analyse(position, repeat)
+            bad = bool(disagreements(position, ours, theirs) or disagreements(position, analysis.probabilities, theirs))
+            rows[stage(position)].append((min(a), min(c), min(b), bad))
+        for stage_name, _ in STAGES:
+            got = rows[stage_name]
+            if not got:
+                continue
+            ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
+            lines.append(f"| {name} | {stage_name} | {len(got)} | {ours_ms:.3f} | {analyse_ms:.3f} | "
+                         f"{theirs_ms:.3f} | {ours_ms / theirs_ms:.2f}x | {analyse_ms / theirs_ms:.2f}x | "
+                         f"{sum(r[3] for r in got)} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

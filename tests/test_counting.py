@@ -421,3 +421,21 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
         except InconsistentError:
             layouts = 0
         assert layouts == brute_force(fresh)["count"]
+
+
+def test_the_probability_benchmark_sorts_positions_by_stage_and_start():
+    """benchmarks/probability.py --stages: a stage is the share of safe cells open
+    (worked out by hand here), and each corpus keeps its start's first click."""
+    from conftest import benchmark
+
+    from mscsp.position import parse_position
+
+    module = benchmark("probability")
+    # 9 cells, 1 mine: 8 safe; 2 open is a quarter (early), 3 is 3/8 (mid), 6 is 3/4 (late)
+    assert module.stage(parse_position("mines: 1\n01.\n...\n...\n")) == "early"
+    assert module.stage(parse_position("mines: 1\n011\n...\n...\n")) == "mid"
+    assert module.stage(parse_position("mines: 1\n011\n011\n...\n")) == "late"
+    spec, rule, click = module.STARTS["classic Expert"]
+    corpus, games = module.build_corpus(3, 7, spec=spec, rule=rule, click=click)
+    assert len(corpus) == 3 and games >= 1
+    assert all(p.revealed.reshape(spec.height, spec.width)[click[1], click[0]] for p in corpus)
