@@ -224,7 +224,7 @@ class Chains:
         self.x[chains, where] = np.where(take[..., None], cl.patterns[i][chosen], self.x[chains, where])
         self.k = np.where(accept, proposed, self.k)
 
-    def walk_step(self, i: int, low: int, high: int, tilt: float = 1.0) -> None:
+    def walk_step(self, i: int, low: int, high: int, tilt: float = 3.0) -> None:
         """Move the mine count of every chain outside ``[low, high]`` towards it: the
         blocks of class ``i`` draw their patterns tilted by ``exp(tilt)`` a mine in
         the direction wanted, each taking part with probability ``distance /

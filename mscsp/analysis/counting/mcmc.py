@@ -49,8 +49,9 @@ CHAINS = 32
 RHAT_CONVERGED = 1.05
 #: Share of the time left that finding starts and walking to the total may use.
 _START_SHARE = 0.5
-#: Share of that which the solver may spend on different starting layouts.
-_WITNESS_SHARE = 0.8
+#: Share of that which the solver may spend on more starting layouts after the first
+#: (which may take all of it).
+_WITNESS_SHARE = 0.2
 #: Random partitions of the clues into blocks (a class of updates each).
 TILINGS = 8
 #: Joint values a block may have before its clues prune them: larger blocks mix
@@ -210,8 +211,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         return failed(NoEstimate(Why.NO_TIME_TO_START))
     start_budget = budget.share(_START_SHARE)
     # several layouts, so that chains stuck in different places disagree (and R-hat says so)
-    starts = witness_values(model, system, components, start_budget.share(_WITNESS_SHARE), total=False, count=n,
-                            rng=streams[-1])
+    starts = witness_values(model, system, components, start_budget, total=False, count=n, rng=streams[-1],
+                            more=start_budget.share(_WITNESS_SHARE))
     details["start"] = f"{len(starts)} SAT layouts without the total"
     if not starts:
         return failed(NoEstimate(Why.NO_START if start_budget.seconds_left() > 0 else Why.NO_TIME_TO_START,
@@ -231,24 +232,28 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     store = _Run(np.zeros((capacity, n, model.size), dtype=np.int8), np.zeros((capacity, n), dtype=np.int64))
     first = time.perf_counter()
     check = _FIRST_CHECK
+    look = 0.0  # what the last look at the diagnostics took
     while sweeps is None or store.seen < sweeps:
         try:
             run.sweep(budget)
         except BudgetExceeded:
             break
         store.record(run)
-        if sweeps is None and store.seen >= check:
+        if sweeps is None and store.seen >= check and budget.seconds_left() > 4 * look:
             # enough once converged with every interval within the precision asked;
             # looked at when the sweeps double, so the looks cost less than the sweeps
             check *= 2
+            looked = time.perf_counter()
             found = _summary(model, rest, store, dict(details), started)
+            look = time.perf_counter() - looked
             if found.details["converged"] and _widest(found) <= 2 * precision:
                 details["sweeps"] = store.seen
                 return replace(found, details={**found.details, "sweeps": store.seen})
         if budget.deadline is not None:
-            # keep back about one sweep and a look at the diagnostics
-            per = (time.perf_counter() - first) / max(store.seen, 1)
-            if budget.seconds_left() < 2 * per + 0.02 * max(budget.deadline - started, 0.0):
+            # keep back about one sweep and the last look at the diagnostics (twice:
+            # the draws grow), and a little for the rest of the analysis
+            per = (time.perf_counter() - first - look) / max(store.seen, 1)
+            if budget.seconds_left() < 2 * per + 2 * look + 0.02 * max(budget.deadline - started, 0.0):
                 break
     details["sweeps"] = store.seen
     return _summary(model, rest, store, details, started)

@@ -37,11 +37,13 @@ def _values(model: Model, layout: dict[int, bool]) -> np.ndarray:
 
 
 def witness_values(model: Model, system: ConstraintSystem, components: list[tuple[int, ...]], budget: Budget, *,
-                   total: bool, count: int = 1, rng: np.random.Generator | None = None) -> list[np.ndarray]:
+                   total: bool, count: int = 1, rng: np.random.Generator | None = None,
+                   more: Budget | None = None) -> list[np.ndarray]:
     """Up to ``count`` values of every variable of ``model`` (the variables of
     ``components``, in order) satisfying every clue, and the mine total when
     ``total``: different layouts where the solver finds them (random phases from
-    ``rng``), fewer when ``budget``'s deadline passes, none when none is found.
+    ``rng``), fewer when ``budget``'s deadline passes (or ``more``'s, after the
+    first), none when none is found.
 
     Without the total only the sampled components' clues are given to the solver.
 
@@ -69,7 +71,8 @@ def witness_values(model: Model, system: ConstraintSystem, components: list[tupl
     engine = SatEngine(sub, use_total=total, time_limit=seconds if seconds != float("inf") else 600.0,
                        memory_limit=budget.resident)
     try:
-        layouts = engine.witnesses(count, rng if rng is not None else np.random.default_rng(0))
+        layouts = engine.witnesses(count, rng if rng is not None else np.random.default_rng(0),
+                                   None if more is None else more.deadline)
     except (BudgetExceeded, InconsistentError):
         return []
     return [_values(model, layout) for layout in layouts]

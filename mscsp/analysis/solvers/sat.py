@@ -539,7 +539,7 @@ class SatEngine:
             self.close()
         return values
 
-    def witnesses(self, count: int, rng) -> list[dict[int, bool]]:
+    def witnesses(self, count: int, rng, more_until: float | None = None) -> list[dict[int, bool]]:
         """Up to ``count`` assignments of the frontier satisfying every clue (and the
         total's bounds), each found with random phases (a numpy Generator's coin for
         every variable's first value), so that they tend to differ: starts for the
@@ -555,6 +555,8 @@ class SatEngine:
         try:
             self._build(merged=True)
             for _ in range(count):
+                if found and more_until is not None and time.perf_counter() > more_until:
+                    break
                 values: dict[int, bool] = {}
                 for part in self.parts:
                     top = part.solver.nof_vars()
