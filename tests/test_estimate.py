@@ -128,6 +128,12 @@ def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():
     assert est.stats["estimate"]["failed"] == str(failed)
 
 
+def test_every_reason_for_no_estimate_has_its_sentence():
+    for why in EstimateFailure:
+        text = str(NoEstimate(why, runs=3, good=1, effective=1.5))
+        assert text and text[0].islower() and not text.endswith(".")
+
+
 def test_why_counting_gave_up_is_a_value_and_explain_says_it_as_before():
     # the sentences are those the reason field held when it was a string, word for word
     est = probabilities(parse_position("mines: 1\n.1...\n"), state_limit=0)

@@ -251,23 +251,21 @@ def describe_no_estimate(failed: NoEstimate) -> str:
     >>> describe_no_estimate(NoEstimate(EstimateFailure.NO_START_WITH_TOTAL))
     'no layout that meets the mine total was found within the time'
     """
-    from .counting.combine import EstimateFailure as Why
-
     what = "every clue and the mine total" if failed.total else "every clue"
     sentences = {
-        Why.PILOT_OUT_OF_TIME: "the time ran out during the pilot sampling run",
-        Why.TOO_FEW_RUNS: f"only {failed.runs} sampling runs fitted in the time left",
-        Why.NO_PATH: f"no sampled path satisfied {what}",
-        Why.FEW_PATHS: f"only {failed.good} of {failed.runs} sampling runs found a path satisfying {what}",
-        Why.RUNS_DISAGREE: (f"the sampling runs disagree: {failed.effective or 0.0:.1f} of {failed.runs} runs "
-                            "carry the weight"),
-        Why.TOTAL_OUT_OF_REACH: "the part that could not be counted cannot hold a mine count the total allows",
-        Why.NO_TIME_TO_START: "the time ran out before the layout chains could start",
-        Why.NO_START: f"the solver found no layout satisfying {what} to start the layout chains from",
-        Why.NO_START_WITH_TOTAL: "no layout that meets the mine total was found within the time",
-        Why.NO_SWEEP: "the time ran out before the layout chains finished one sweep",
+        "PILOT_OUT_OF_TIME": "the time ran out during the pilot sampling run",
+        "TOO_FEW_RUNS": f"only {failed.runs} sampling runs fitted in the time left",
+        "NO_PATH": f"no sampled path satisfied {what}",
+        "FEW_PATHS": f"only {failed.good} of {failed.runs} sampling runs found a path satisfying {what}",
+        "RUNS_DISAGREE": (f"the sampling runs disagree: {failed.effective or 0.0:.1f} of {failed.runs} runs "
+                          "carry the weight"),
+        "TOTAL_OUT_OF_REACH": "the part that could not be counted cannot hold a mine count the total allows",
+        "NO_TIME_TO_START": "the time ran out before the layout chains could start",
+        "NO_START": f"the solver found no layout satisfying {what} to start the layout chains from",
+        "NO_START_WITH_TOTAL": "no layout that meets the mine total was found within the time",
+        "NO_SWEEP": "the time ran out before the layout chains finished one sweep",
     }
-    return sentences[failed.why]
+    return sentences[failed.why.name]  # by name: explain reads counting's values, never imports them
 
 
 def describe_gave_up(gave_up: GaveUp) -> str:
