@@ -5,7 +5,11 @@ writes (seeded, so the corpus is the same on every machine):
 
 - *hard positions*: a lattice of clues with a covered cell between every two of them
   (30x6 and a whole 30x16 Expert board), a strip of clues over a row of covered cells
-  (1500 and 5000 cells), each with and without its mine total;
+  (1500 and 5000 cells), each with and without its mine total; estimates where exact
+  counting gives up: a 30x16 lattice of numbers 1 to 7 from 168 mines (no zero
+  anywhere) and sparse 100x100 lattices of 1200 and 3000 mines, under the time limits
+  a page would give (for ``solve --json`` cases the table also gives the widest
+  interval, the largest R-hat and the suggested click);
 - *compiled boards*: random 3-CNF formulas compiled by ``mscsp from-cnf`` (Kaye's
   reduction), solved, counted and decided, satisfiable and not, with a short
   ``--time-limit`` on the largest;
@@ -101,6 +105,27 @@ def lattice(width: int, height: int, mines: int, seed: int, total: bool = True) 
     return _position(clue, layout.reshape(height, width), total)
 
 
+def no_zero_lattice(width: int, height: int, mines: int, seed: int) -> str:
+    """A :func:`lattice` whose every clue shows 1 to 7: the first seed from ``seed`` on
+    whose layout puts no 0 and no 8 on a clue (a dense layout, no opening anywhere)."""
+    while True:
+        text = lattice(width, height, mines, seed)
+        if not any(ch in "08" for line in text.splitlines()[1:] for ch in line):
+            return text
+        seed += 1
+
+
+def checkerboard(width: int, height: int, mines: int, seed: int, shown: float = 0.6) -> str:
+    """Clues on a share ``shown`` of the cells of one colour of a checkerboard, chosen at
+    random; every other cell covered."""
+    rng = np.random.default_rng(seed)
+    clue = (np.add.outer(np.arange(height), np.arange(width)) % 2 == 0) & (rng.random((height, width)) < shown)
+    free = np.flatnonzero(~clue.ravel())
+    layout = np.zeros(height * width, dtype=bool)
+    layout[rng.choice(free, size=mines, replace=False)] = True
+    return _position(clue, layout.reshape(height, width), True)
+
+
 def strip(length: int, density: float, seed: int, total: bool = True) -> str:
     """A row of clues over a row of covered cells."""
     rng = np.random.default_rng(seed)
@@ -171,6 +196,16 @@ def build_corpus(folder: Path) -> list[Case]:
                        ("lattice 30x16/68", expert), ("lattice 30x16 no total", expert_nt)):
         cases.append(Case(f"solve {name}", ["solve", "--json", path], (0,)))
     cases.append(Case("count lattice 30x6", ["count", lat], (0,)))
+    # estimates: a dense Expert lattice without a zero (every cell a number 1-7 or
+    # covered) and sparse 100x100 lattices, with the time limits a page would give
+    nozero = write("nozero30x16.txt", no_zero_lattice(30, 16, 168, seed=1))
+    for limit in ("2", "5"):
+        cases.append(Case(f"solve no-zero 30x16/168 --time-limit {limit}",
+                          ["solve", "--json", "--time-limit", limit, nozero], (0,)))
+    for mines in (1200, 3000):
+        sparse = write(f"lattice100x100_{mines}.txt", lattice(100, 100, mines, seed=7))
+        cases.append(Case(f"solve lattice 100x100/{mines} --time-limit 10",
+                          ["solve", "--json", "--time-limit", "10", sparse], (0,)))
     for n in (1500, 5000):
         s = write(f"strip{n}.txt", strip(n, 0.3, seed=n))
         cases.append(Case(f"solve strip {n}x2", ["solve", "--json", s], (0,)))
@@ -231,6 +266,35 @@ class Run:
     peak_mb: float
     problems: list[str]
     stderr_tail: str
+    answer: str = ""
+
+
+def estimate_summary(stdout: str) -> tuple[str, list[str]]:
+    """What a ``solve --json`` record says of its probabilities: exact or not, the
+    widest 95% interval, the largest split R-hat, the suggested click; and the
+    problems with it (a covered cell without a number, no suggested click)."""
+    try:
+        record = json.loads(stdout.splitlines()[0])
+    except (ValueError, IndexError):
+        return "", []
+    if not isinstance(record, dict) or record.get("probability") is None:
+        return "", []
+    covered = [p for row in record["probability"] for p in row]
+    problems = []
+    if record.get("consistent") and record.get("best") is None:
+        problems.append("no suggested click")
+    if record.get("exact"):
+        return "exact", problems
+    estimate = record.get("estimate", {})
+    widths = [hi - lo for row in record.get("interval") or [] for cell in row if cell for lo, hi in [cell]]
+    missing = sum(1 for row, irow in zip(record["probability"], record.get("interval") or []) for p, i in zip(row, irow)
+                  if p is None and i is None) if estimate.get("failed") else 0
+    if estimate.get("failed"):
+        problems.append(f"no estimate ({missing or len(covered)} cells without a number)")
+    widest = f"+-{max(widths) / 2:.3f}" if widths else "-"
+    rhat = estimate.get("rhat")
+    return (f"estimate: widest {widest}, R-hat {rhat if rhat is not None else '-'}, "
+            f"best {record.get('best')}"), problems
 
 
 def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: int) -> Run:
@@ -265,7 +329,9 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
         seconds = time.perf_counter() - started
         err.seek(0)
         stderr = err.read().decode(errors="replace")
-    problems = []
+        out.seek(0)
+        answer, wrong = estimate_summary(out.read().decode(errors="replace"))
+    problems = list(wrong)
     if status is None:
         problems.append(f"killed after {timeout:.0f} s")
     elif status not in case.ok:
@@ -280,7 +346,7 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
         problems.append(f"over {SECONDS:.0f} s")
     if peak > MEMORY_MB:
         problems.append(f"over {MEMORY_MB} MB")
-    return Run(status, seconds, peak, problems, lines[-1][:100] if lines else "")
+    return Run(status, seconds, peak, problems, lines[-1][:100] if lines else "", answer)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -309,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
                      f" {base.seconds / now.seconds:7.2f} {base.peak_mb / now.peak_mb:6.2f}")
             if base.problems:
                 line += f"  [before: {'; '.join(base.problems)}]"
+        if now.answer:
+            line += f"  {now.answer}"
         if now.problems:
             line += f"  {'; '.join(now.problems)}: {now.stderr_tail}"
         print(line, flush=True)

@@ -81,6 +81,8 @@ _LAZY = {
     "Probabilities": ("analysis", "Probabilities"),
     "NoTotalModel": ("analysis", "NoTotalModel"),
     "GaveUp": ("analysis", "GaveUp"),
+    "NoEstimate": ("analysis", "NoEstimate"),
+    "EstimateFailure": ("analysis", "EstimateFailure"),
     "decide": ("analysis", "decide"),
     "Verdict": ("analysis", "Verdict"),
     "ConstraintSystem": ("analysis", "ConstraintSystem"),

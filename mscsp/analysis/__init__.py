@@ -30,7 +30,9 @@ from .constraints import Constraint, ConstraintSystem, build_constraints
 from .counting import (
     DEFAULT_STATE_LIMIT,
     Counts,
+    EstimateFailure,
     GaveUp,
+    NoEstimate,
     NoTotalModel,
     Probabilities,
     count_components,
@@ -56,7 +58,8 @@ from .survey import Survey
 __all__ = [
     "analyse", "Analysis",
     "deduce", "Proven", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
-    "probabilities", "count_layouts", "count_components", "Probabilities", "NoTotalModel", "GaveUp", "Counts",
+    "probabilities", "count_layouts", "count_components", "Probabilities", "NoTotalModel", "GaveUp",
+    "NoEstimate", "EstimateFailure", "Counts",
     "DEFAULT_STATE_LIMIT",
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",

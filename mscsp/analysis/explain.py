@@ -12,8 +12,9 @@ is needed); this module says it in words, naming numbers and cells as ``[x,y]``:
 It is also the one place a position's impossibility is put into words: what is seen at
 a glance (:func:`clash_text`: "the 1 at [0,0] already touches two flags") and what a
 search finds (:func:`describe_contradiction`); and the one place counting's answers
-are: how layouts are weighed without a mine total (:func:`describe_model`) and why a
-count is not exact (:func:`describe_gave_up`). And it names things the same way
+are: how layouts are weighed without a mine total (:func:`describe_model`), why a
+count is not exact (:func:`describe_gave_up`) and why an estimate could not be made
+either (:func:`describe_no_estimate`). And it names things the same way
 everywhere: a cell ``[x,y]`` as players and the JSON output write it, a clue ``the 3
 at [x,y]``, counts up to eight in words.
 
@@ -34,10 +35,11 @@ from ..position import Position
 
 if TYPE_CHECKING:  # the equations and counting's answers are read, never built, here
     from .constraints import ConstraintSystem
-    from .counting.combine import GaveUp, NoTotalModel
+    from .counting.combine import GaveUp, NoEstimate, NoTotalModel
 
 __all__ = ["describe_deduction", "describe_contradiction", "contradiction_words", "TOTAL_CLASHES", "describe_model",
-           "describe_gave_up", "cells_text", "clash_text", "cell_name", "clue_name", "number_word", "count_words"]
+           "describe_gave_up", "describe_no_estimate", "cells_text", "clash_text", "cell_name", "clue_name",
+           "number_word", "count_words"]
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -262,6 +264,34 @@ def describe_model(model: NoTotalModel) -> str:
             "conditioned on the clues")
 
 
+def describe_no_estimate(failed: NoEstimate) -> str:
+    """Why no estimate could be made, in words.
+
+    Examples
+    --------
+    >>> from mscsp.analysis.counting.combine import EstimateFailure, NoEstimate
+    >>> describe_no_estimate(NoEstimate(EstimateFailure.FEW_PATHS, runs=16, good=1, total=True))
+    'only 1 of 16 sampling runs found a path satisfying every clue and the mine total'
+    >>> describe_no_estimate(NoEstimate(EstimateFailure.NO_START_WITH_TOTAL))
+    'no layout that meets the mine total was found within the time'
+    """
+    what = "every clue and the mine total" if failed.total else "every clue"
+    sentences = {
+        "PILOT_OUT_OF_TIME": "the time ran out during the pilot sampling run",
+        "TOO_FEW_RUNS": f"only {failed.runs} sampling runs fitted in the time left",
+        "NO_PATH": f"no sampled path satisfied {what}",
+        "FEW_PATHS": f"only {failed.good} of {failed.runs} sampling runs found a path satisfying {what}",
+        "RUNS_DISAGREE": (f"the sampling runs disagree: {failed.effective or 0.0:.1f} of {failed.runs} runs "
+                          "carry the weight"),
+        "TOTAL_OUT_OF_REACH": "the part that could not be counted cannot hold a mine count the total allows",
+        "NO_TIME_TO_START": "the time ran out before the layout chains could start",
+        "NO_START": f"the solver found no layout satisfying {what} to start the layout chains from",
+        "NO_START_WITH_TOTAL": "no layout that meets the mine total was found within the time",
+        "NO_SWEEP": "the time ran out before the layout chains finished one sweep",
+    }
+    return sentences[failed.why.name]  # by name: explain reads counting's values, never imports them
+
+
 def describe_gave_up(gave_up: GaveUp) -> str:
     """Why a count is not exact, in words: the parts and budgets, and a failed estimate.
 
@@ -271,8 +301,9 @@ def describe_gave_up(gave_up: GaveUp) -> str:
     >>> from mscsp.analysis.counting.combine import GaveUp
     >>> describe_gave_up(GaveUp(1, (Resource.STATES,), "a counting table passed 0 states"))
     'exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)'
+    >>> from mscsp.analysis.counting.combine import EstimateFailure, NoEstimate
     >>> print(describe_gave_up(GaveUp(2, (Resource.MEMORY, Resource.TIME), "exact counting ran out of time",
-    ...                               "only 1 sampling runs fitted in the time left")))
+    ...                               NoEstimate(EstimateFailure.TOO_FEW_RUNS, runs=1))))
     exact counting of 2 parts of the frontier ran out of its memory and time budget (exact counting
     ran out of time); no estimate either: only 1 sampling runs fitted in the time left
     """

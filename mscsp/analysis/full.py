@@ -10,8 +10,8 @@ time limit:
   count; SAT is then only asked for explanations (a minimal set of clues per cell),
   and only for the cells no single clue forces;
 - when some component cannot be counted within its budget, the complete solver
-  proves cells as it always did, under its share of the time limit, and counting
-  estimates what it could not count in what is left: probabilities are then
+  proves cells as it always did, under a smaller share of the time limit, and
+  counting estimates what it could not count in what is left: probabilities are then
   estimates with 95% intervals (or missing, with the reason), and cells the complete
   solver proves keep their exact 0 or 1 — estimates never overrule proofs.
 """
@@ -30,15 +30,20 @@ from .constraints import build_constraints
 from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
 from .solvers import Contradiction, Explanation, SolveResult, SolverName, deduce, solve
 
-__all__ = ["Analysis", "analyse", "PROOF_SHARE", "EXACT_SHARE"]
+__all__ = ["Analysis", "analyse", "PROOF_SHARE", "PROOF_SHARE_ESTIMATED", "EXACT_SHARE"]
 
 #: Share of the time limit the proofs (and their explanations) may use when counting
-#: is not exact; estimates get the rest, and at least ``1 - EXACT_SHARE - PROOF_SHARE``.
+#: is exact, or when it found the position inconsistent.
 PROOF_SHARE = 0.5
 
 #: Share of the time limit exact counting may use before the proofs: when it is
 #: not enough, the stages get the shares they had when the proofs ran first.
 EXACT_SHARE = 0.3
+
+#: Share of the time limit the proofs may use when counting gave up: the estimates,
+#: which must give every covered cell a number, get the rest, and at least
+#: ``1 - EXACT_SHARE - PROOF_SHARE_ESTIMATED``.
+PROOF_SHARE_ESTIMATED = 0.35
 
 
 @dataclass(frozen=True)
@@ -219,11 +224,11 @@ def analyse(
                        proven=proven)
         best = probs.best({c for c, mine in proven.items() if not mine})
         return Analysis(position, result, probs, None if best is None else coords(best))
-    result = solve(position, solver, explain=explain, time_limit=PROOF_SHARE * time_limit, system=system)
+    result = solve(position, solver, explain=explain, time_limit=PROOF_SHARE_ESTIMATED * time_limit, system=system)
     if not result.consistent:
         return Analysis(position, result, None, None)
     try:
-        probs = counts.probabilities(budget=Budget.of(left(1 - EXACT_SHARE - PROOF_SHARE), memory_limit))
+        probs = counts.probabilities(budget=Budget.of(left(1 - EXACT_SHARE - PROOF_SHARE_ESTIMATED), memory_limit))
     except InconsistentError:  # pragma: no cover - the solver decides consistency first
         return Analysis(position, result, None, None)
     if solver is SolverName.SAT:
@@ -231,7 +236,7 @@ def analyse(
         proven = {index(*xy): True for xy in result.mines} | {index(*xy): False for xy in result.safe}
     else:
         # counting gave up already, so SAT decides (the same cells a count would give)
-        proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE * time_limit,
+        proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE_ESTIMATED * time_limit,
                         system=system).by_index
     cells = dict(probs.cells)
     intervals = dict(probs.intervals)

@@ -17,7 +17,9 @@ engines, with exact integers throughout:
    grows.
 5. **Estimates** (:mod:`~mscsp.analysis.counting.estimate`) — where a component is too wide
    for its budget, sequential Monte Carlo gives every probability with a 95%
-   interval, labelled as an estimate; or no number, with the reason.
+   interval, labelled as an estimate; where its paths die, Markov chains over
+   layouts (:mod:`~mscsp.analysis.counting.mcmc`) do, with their convergence
+   diagnostics; or no number, with the reason.
 6. **Combination** (:mod:`~mscsp.analysis.counting.combine`) — components convolve over the
    mine count, the unconstrained cells add ``C(U, u)``, the total picks the
    coefficient: exact :class:`fractions.Fraction` probabilities and an exact layout
@@ -43,8 +45,10 @@ from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
 from .combine import (
+    EstimateFailure,
     GaveUp,
     Group,
+    NoEstimate,
     NoTotalModel,
     Probabilities,
     Tally,
@@ -56,6 +60,7 @@ from .combine import (
 )
 from .estimate import Estimate, rest_of_board, smc_estimate
 from .listing import list_layouts, list_walled
+from .mcmc import chain_estimate
 from .order import Order, choose_order
 from .search import COMPILED as COMPILED_SEARCH
 from .search import TooBig, search
@@ -70,6 +75,8 @@ __all__ = [
     "Probabilities",
     "NoTotalModel",
     "GaveUp",
+    "NoEstimate",
+    "EstimateFailure",
     "Counts",
     "StateLimit",
     "tally_component",
@@ -96,6 +103,16 @@ _EXACT_SHARE = 0.6
 ESTIMATE_SECONDS = 2.0
 
 _METHOD = "sequential Monte Carlo (resampled importance sampling) along the counting order, 16 runs"
+_CHAIN_METHOD = ("Markov chains over layouts (block Gibbs updates, the rest of the board weighed exactly), "
+                 "{chains} chains, split R-hat and effective sample size")
+
+#: Share of the estimates' time that sequential Monte Carlo may use before the layout
+#: chains take over (it is quick where it works, and says so when it does not).
+_SMC_SHARE = 0.15
+
+#: An estimate whose widest 95% interval is at most this wide is kept as it is; a
+#: wider one is compared with the layout chains' in the time left.
+_NARROW = 0.1
 
 
 def _groups_of(problem: Problem) -> tuple[Group, ...]:
@@ -387,6 +404,39 @@ def probabilities(
     return counts.probabilities(samples=samples, seed=seed, budget=budget)
 
 
+def _widest(est: Estimate) -> float:
+    """The widest 95% interval of an estimate (infinite when there is none)."""
+    if est.cells is None:
+        return float("inf")
+    return max((hi - lo for _, lo, hi in est.cells.values()), default=0.0)
+
+
+def _estimate(system: ConstraintSystem, parts: list, components: list, rest, weights: tuple[int, int],
+              samples: int, seed: int, budget: Budget) -> tuple[Estimate, Estimate | None]:
+    """The estimate kept and, when the layout chains were kept, the sequential Monte
+    Carlo estimate made before them (for its count of layouts).
+
+    Sequential Monte Carlo goes first, in a share of the time: where its paths
+    survive it is quick and honest. When it gives no estimate, or one with an
+    interval wider than ``_NARROW``, the layout chains take the time left, and the
+    estimate with the narrower widest interval is kept (both are honest; the chains
+    converge where the paths die, on lattices of clues).
+    """
+    arith = Arithmetic(0, mine=weights[0], safe=weights[1])
+    try:
+        smc = smc_estimate(parts, rest, samples=samples, rng=np.random.default_rng(seed),
+                           budget=budget.share(_SMC_SHARE), arith=arith)
+    except BudgetExceeded:  # pragma: no cover - the estimator checks its deadline itself
+        smc = Estimate(None, None, None, 0, 0, 0.0, 0.0, NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME))
+    if _widest(smc) <= _NARROW or budget.expired():
+        return smc, None
+    chain = chain_estimate([p for p, _ in parts], components, system, rest, seed=seed, budget=budget,
+                           weights=weights)
+    if chain.cells is None or _widest(smc) <= _widest(chain):
+        return (smc, None) if smc.cells is not None else (chain, None)
+    return chain, smc
+
+
 def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
                gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], density, weights: tuple[int, int],
                samples: int, seed: int, budget: Budget, started: float,
@@ -405,12 +455,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     else:
         rest = rest_of_board([], (), None, sampled_max)
     est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
-    try:
-        est = smc_estimate(parts, rest, samples=samples, rng=np.random.default_rng(seed), budget=est_budget,
-                       arith=Arithmetic(0, mine=weights[0], safe=weights[1]))
-    except BudgetExceeded as exc:  # pragma: no cover - the estimator checks its deadline itself
-        est = Estimate(None, None, None, 0, 0, 0.0, 0.0, str(exc))
-    cells: dict[int, Fraction | None] = {}
+    est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget)
+    cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}
     model = None
     if remaining is None:
@@ -421,24 +467,28 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
             cells[c] = None
     else:
         for c, (p, lo, hi) in est.cells.items():
-            cells[c] = Fraction(p)
+            cells[c] = p  # an estimate is a float: only exact values are Fractions
             intervals[c] = (lo, hi)
+    counted = smc if smc is not None else est
     stats = {
         "estimate": {
-            "method": _METHOD,
+            "method": _CHAIN_METHOD.format(**est.details) if "chains" in est.details else _METHOD,
             "samples": est.samples,
             "paths_satisfying": est.live,
             "effective_runs": round(est.effective, 1),
             "seed": seed,
-            "seconds": round(est.seconds, 3),
+            "seconds": round(est.seconds + (smc.seconds if smc is not None else 0.0), 3),
             "confidence": 0.95,
-            "layouts": None if est.layouts is None else f"{est.layouts:.4g}",
-            "layouts_interval": None if est.layouts_interval is None else [f"{x:.4g}" for x in est.layouts_interval],
+            "layouts": None if counted.layouts is None else f"{counted.layouts:.4g}",
+            "layouts_interval": None if counted.layouts_interval is None
+            else [f"{x:.4g}" for x in counted.layouts_interval],
+            **{k: v for k, v in est.details.items() if k in ("chains", "sweeps", "rhat", "effective_size",
+                                                               "converged", "start")},
         },
         "seconds": time.perf_counter() - started,
     }
     if est.reason:
-        stats["estimate"]["failed"] = est.reason
+        stats["estimate"]["failed"] = str(est.reason)
     resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
     reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), est.reason or None)
     return Probabilities(cells, None, False, model, stats, intervals, reason, geometry=system.position.geometry)

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
 from math import comb
 from typing import NamedTuple
 
 from ...board import Geometry
 from ...errors import InconsistentError, InputError, Resource
-from ..explain import describe_gave_up, describe_model
+from ..explain import describe_gave_up, describe_model, describe_no_estimate
 
-__all__ = ["Group", "Tally", "Probabilities", "NoTotalModel", "GaveUp", "with_total", "without_total",
+__all__ = ["Group", "Tally", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
+           "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support"]
 
 
@@ -51,6 +53,64 @@ class NoTotalModel:
         return describe_model(self)
 
 
+class EstimateFailure(Enum):
+    """Why an estimate could not be made (:class:`NoEstimate` holds the numbers)."""
+
+    #: sequential Monte Carlo: the deadline passed during its pilot run
+    PILOT_OUT_OF_TIME = "pilot out of time"
+    #: sequential Monte Carlo: fewer than four runs fitted in the time
+    TOO_FEW_RUNS = "too few runs"
+    #: sequential Monte Carlo: no path satisfied every clue (and the total)
+    NO_PATH = "no path"
+    #: sequential Monte Carlo: fewer than two runs found a satisfying path
+    FEW_PATHS = "few paths"
+    #: sequential Monte Carlo: a few runs outweigh the others
+    RUNS_DISAGREE = "runs disagree"
+    #: the sampled components cannot hold a mine count that the total allows
+    TOTAL_OUT_OF_REACH = "total out of reach"
+    #: the deadline passed before the chains could start
+    NO_TIME_TO_START = "no time to start"
+    #: the solver found no layout of the sampled components to start from
+    NO_START = "no start"
+    #: neither the chains nor the solver found a layout that meets the total
+    NO_START_WITH_TOTAL = "no start with the total"
+    #: the deadline passed before the chains finished one sweep
+    NO_SWEEP = "no sweep"
+
+
+@dataclass(frozen=True)
+class NoEstimate:
+    """Why there is no estimate: a reason and its numbers.
+
+    Attributes
+    ----------
+    why : EstimateFailure
+    runs : int or None
+        Sampling runs made (where it matters).
+    good : int or None
+        Runs that found a path satisfying everything.
+    effective : float or None
+        The effective number of runs.
+    total : bool
+        Whether the mine total was part of what had to be satisfied.
+
+    Examples
+    --------
+    >>> failed = NoEstimate(EstimateFailure.RUNS_DISAGREE, runs=7, effective=2.4)
+    >>> print(failed)  # the sentence of mscsp.analysis.explain.describe_no_estimate
+    the sampling runs disagree: 2.4 of 7 runs carry the weight
+    """
+
+    why: EstimateFailure
+    runs: int | None = None
+    good: int | None = None
+    effective: float | None = None
+    total: bool = True
+
+    def __str__(self) -> str:
+        return describe_no_estimate(self)
+
+
 @dataclass(frozen=True)
 class GaveUp:
     """Why counting was not exact: the parts of the frontier that ran out of budget.
@@ -63,7 +123,7 @@ class GaveUp:
         The budgets they ran out of, each once, in the order of their names.
     detail : str
         The message of the first part that gave up (how far it got).
-    estimate_failed : str or None
+    estimate_failed : NoEstimate or None
         Why no estimate could be made either; None when the estimate was made.
 
     Examples
@@ -79,7 +139,7 @@ class GaveUp:
     parts: int
     resources: tuple[Resource, ...]
     detail: str
-    estimate_failed: str | None = None
+    estimate_failed: NoEstimate | None = None
 
     def __str__(self) -> str:
         return describe_gave_up(self)

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...budget import Budget
 from ...errors import BudgetExceeded
-from .combine import conditional_given_rest, poly_mul
+from .combine import EstimateFailure, NoEstimate, conditional_given_rest, poly_mul
 from .sweep import Arithmetic, _Plan
 from .variables import Problem
 
@@ -65,9 +65,17 @@ class RestOfBoard:
     conditional_fn: object
     total: bool = True
     cache: dict = field(default_factory=dict, compare=False)
+    log_weights_fn: object = None
 
     def weight(self, k: int) -> int:
         return self.weight_fn(k)
+
+    def log_weights(self, kmax: int) -> np.ndarray:
+        """``log weight(k)`` for ``k = 0..kmax`` in floating point (``-inf`` where the
+        total cannot be met), without the big integers of :meth:`weight`."""
+        if self.log_weights_fn is None:
+            return np.zeros(kmax + 1)
+        return self.log_weights_fn(kmax)
 
     def conditional(self, k: int) -> np.ndarray:
         if k not in self.cache:
@@ -84,6 +92,8 @@ class Estimate:
     ``layouts`` and ``layouts_interval`` estimate the weighted number of layouts;
     ``samples`` counts the paths of all runs, ``live`` those that satisfied every
     clue, ``effective`` the effective number of runs (runs weigh by their total).
+    ``details`` holds what an estimator reports beyond these (the layout chains'
+    diagnostics).
     """
 
     cells: dict[int, tuple[float, float, float]] | None
@@ -93,7 +103,8 @@ class Estimate:
     live: int
     effective: float
     seconds: float
-    reason: str | None = None
+    reason: NoEstimate | None = None
+    details: dict = field(default_factory=dict)
 
 
 class _Sampler:
@@ -352,7 +363,7 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
             _replicate(samplers, rest, 128, rng, windows, log_rest, budget=budget)
     except BudgetExceeded:
         return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
-                        "the time ran out during the pilot sampling run")
+                        NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME))
     per_path = (time.perf_counter() - pilot_started) / 128
     left = budget.seconds_left()
     if left != float("inf"):
@@ -371,12 +382,11 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
     drawn = per_run * len(runs)
     seconds = time.perf_counter() - started
     good = [(z, p) for z, p in runs if p is not None]
-    what = "every clue and the mine total" if rest.total else "every clue"
     if len(runs) < 4 or len(good) < 2:
-        why = (f"only {len(runs)} sampling runs fitted in the time left" if len(runs) < 4 else
-               f"no sampled path satisfied {what}" if not good else
-               f"only {len(good)} of {len(runs)} sampling runs found a path satisfying {what}")
-        return Estimate(None, None, None, drawn, live, 0.0, seconds, why)
+        why = (EstimateFailure.TOO_FEW_RUNS if len(runs) < 4 else
+               EstimateFailure.NO_PATH if not good else EstimateFailure.FEW_PATHS)
+        return Estimate(None, None, None, drawn, live, 0.0, seconds,
+                        NoEstimate(why, runs=len(runs), good=len(good), total=rest.total))
     logs = np.asarray([z for z, _ in runs])
     top = logs[np.isfinite(logs)].max()
     z = np.exp(logs - top)  # each run's weight, relative; 0 for a run whose paths all died
@@ -384,7 +394,7 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
     if effective < MIN_EFFECTIVE_RUNS * len(runs) / replicates:
         # a few runs outweigh the rest: their spread says nothing of the error
         return Estimate(None, None, None, drawn, live, effective, seconds,
-                        f"the sampling runs disagree: {effective:.1f} of {len(runs)} runs carry the weight")
+                        NoEstimate(EstimateFailure.RUNS_DISAGREE, runs=len(runs), effective=effective))
     probs = np.vstack([p if p is not None else np.zeros(len(kinds)) for _, p in runs])
     r = len(runs)
     p = (z @ probs) / z.sum()
@@ -434,4 +444,25 @@ def rest_of_board(exact: list, unconstrained: tuple[int, ...], remaining: int | 
     def conditional(k: int) -> list[float]:
         return [float(p) for p in conditional_given_rest(exact, unconstrained, remaining, k)]
 
-    return RestOfBoard((span_lo, min(window_hi, remaining)), kinds, weight, conditional)
+    def log_weights(kmax: int) -> np.ndarray:
+        # log sum_j every[j] C(u, R - k - j) by log-gamma, one row a k
+        js = np.asarray([j for j, w in enumerate(every) if w], dtype=float)
+        logs = np.asarray([math.log(w) for w in every if w])
+        left = remaining - np.arange(kmax + 1, dtype=float)[:, None] - js[None, :]
+        fits = (left >= 0) & (left <= u)
+        safe_left = np.where(fits, left, 0.0)
+        terms = np.where(fits, logs[None, :] + _log_comb(u, safe_left), -np.inf)
+        top = terms.max(axis=1, initial=-np.inf)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = top + np.log(np.exp(terms - np.where(np.isfinite(top), top, 0.0)[:, None]).sum(axis=1))
+        return np.where(np.isfinite(top), out, -np.inf)
+
+    return RestOfBoard((span_lo, min(window_hi, remaining)), kinds, weight, conditional, log_weights_fn=log_weights)
+
+
+def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
+    """``log C(n, k)`` elementwise, for integers ``0 <= k <= n`` (as floats)."""
+    values, back = np.unique(k, return_inverse=True)
+    logs = np.asarray([math.lgamma(v + 1.0) + math.lgamma(n - v + 1.0) for v in values.tolist()])
+    return math.lgamma(n + 1.0) - logs[back].reshape(k.shape)
+

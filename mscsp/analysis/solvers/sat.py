@@ -571,6 +571,42 @@ class SatEngine:
         return InconsistentError("no layout satisfies these clues together",
                                  tuple(sorted(s.constraints[e].clue for e in eq_ids)), minimal=minimal)
 
+    def witnesses(self, count: int, rng, more_until: float | None = None) -> list[dict[int, bool]]:
+        """Up to ``count`` assignments of the frontier satisfying every clue (and the
+        total's bounds), each found with random phases (a numpy Generator's coin for
+        every variable's first value), so that they tend to differ: starts for the
+        layout chains, several so that chains stuck apart show it. Fewer when the
+        time limit passes (none when not even the first was found).
+
+        Raises
+        ------
+        InconsistentError
+            When no assignment exists (naming every clue of the part that has none).
+        """
+        found: list[dict[int, bool]] = []
+        try:
+            self._build(merged=True)
+            for _ in range(count):
+                if found and more_until is not None and time.perf_counter() > more_until:
+                    break
+                values: dict[int, bool] = {}
+                for part in self.parts:
+                    top = part.solver.nof_vars()
+                    part.solver.set_phases([v if flip else -v for v, flip in
+                                            zip(range(1, top + 1), (rng.random(top) < 0.5).tolist())])
+                    res = part.solve(part.selectors() + part.total_assumptions(), self.budget, self.deadline)
+                    if res is None:
+                        return found
+                    if res is False:
+                        raise InconsistentError("no layout satisfies these clues together",
+                                                tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
+                                                uses_total=part.total is not None, minimal=False)
+                    values.update(part.model_values())
+                found.append(values)
+        finally:
+            self.close()
+        return found
+
     def _merged_clash(self, part: "_MergedPart") -> InconsistentError:
         """The clash of an unsatisfiable merged part, made small.
 

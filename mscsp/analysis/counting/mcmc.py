@@ -1,0 +1,327 @@
+"""Counting, stage 5: estimates from Markov chains over layouts, with their diagnostics.
+
+Where exact counting gives up, several chains (:mod:`~mscsp.analysis.counting.chain`)
+sample the layouts of the components it could not count, each layout weighed by the
+exact weight of the rest of the board; a cell's mine probability is its mean mine
+fraction over the draws, and a cell of the exactly counted part (or away from every
+clue) gets the mean of its exact conditional probability given the sampled mine count
+(a Rao–Blackwellised mean; A. E. Gelfand and A. F. M. Smith, "Sampling-based approaches
+to calculating marginal densities", JASA 85, 1990).
+
+The chains start from layouts found by SAT without the mine total, as many different
+ones as the time allows (:mod:`~mscsp.analysis.counting.start`): each chain first walks its mine count into
+the range the total allows (block updates tilted towards more or fewer mines, see
+:meth:`~mscsp.analysis.counting.chain.Chains.walk`). The first half of what follows is
+warm-up, discarded; the second half gives the estimates. The
+convergence diagnostics are split R-hat and the effective sample size of every
+probability (:mod:`~mscsp.analysis.counting.diagnostics`, after Vehtari et al. 2021),
+and each 95% interval is Wilson's for the effective number of draws: chains that
+disagree, or that move slowly, give wide intervals rather than false precision.
+``tests/test_estimate.py`` measures how often these intervals cover the exact value.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ...budget import Budget
+from ...errors import BudgetExceeded
+from ..constraints import ConstraintSystem
+from .blocks import Model, build_classes, build_model
+from .chain import Chains
+from .diagnostics import summarise, wilson_intervals
+from .combine import EstimateFailure as Why
+from .combine import NoEstimate
+from .estimate import Estimate, RestOfBoard
+from .start import witness_values
+from .variables import Problem
+
+__all__ = ["chain_estimate", "CHAINS", "RHAT_CONVERGED"]
+
+#: Chains run side by side (fewer on large components, see :func:`_chains_for`).
+CHAINS = 32
+#: Split R-hat below which every probability counts as converged (Vehtari et al. 2021
+#: recommend 1.01 with an effective size of 400; a wider bar for a time-bounded run).
+RHAT_CONVERGED = 1.05
+#: Share of the time left that finding starts and walking to the total may use.
+_START_SHARE = 0.5
+#: Share of that which the solver may spend on more starting layouts after the first
+#: (which may take all of it).
+_WITNESS_SHARE = 0.2
+#: Random partitions of the clues into blocks (a class of updates each).
+TILINGS = 8
+#: Joint values a block may have before its clues prune them: larger blocks mix
+#: faster on lattices of clues but cost more to list, so large components get smaller ones.
+BLOCK_RAW = 1 << 12
+BLOCK_RAW_LARGE = 1 << 9
+#: Variables from which a component counts as large.
+LARGE = 2000
+#: Sweeps before the first look at whether the chains may stop (then at every doubling).
+_FIRST_CHECK = 64
+#: Bytes the recorded draws may hold.
+_DRAW_BYTES = 1 << 27
+
+
+def _chains_for(model: Model) -> int:
+    """Chains for a model: 32 on an Expert board, 8 on a 100x100 one (their cost grows
+    with the variables, and a few chains suffice where each sweep is long)."""
+    return int(min(CHAINS, max(8, (1 << 16) // max(model.size, 1))))
+
+
+@dataclass
+class _Run:
+    """The recorded draws: variables' values ``(draws, chains, variables)`` and the
+    mine counts ``(draws, chains)``, thinned by two whenever the store fills."""
+
+    values: np.ndarray
+    mines: np.ndarray
+    held: int = 0
+    every: int = 1
+    seen: int = 0
+
+    def record(self, chains: Chains) -> None:
+        self.seen += 1
+        if (self.seen - 1) % self.every:
+            return
+        if self.held == len(self.values):
+            self.values[: self.held // 2] = self.values[0:self.held:2].copy()
+            self.mines[: self.held // 2] = self.mines[0:self.held:2].copy()
+            self.held //= 2
+            self.every *= 2
+            if (self.seen - 1) % self.every:
+                return
+        self.values[self.held] = chains.values()
+        self.mines[self.held] = chains.k
+        self.held += 1
+
+
+def _walk(chains: Chains, log_rest: np.ndarray, budget: Budget) -> int:
+    """:meth:`Chains.walk`; when the deadline passes with some chains at the total,
+    the others take their states. The sweeps it took.
+
+    Raises
+    ------
+    BudgetExceeded
+        When no chain meets the total by the deadline.
+    """
+    try:
+        return chains.walk(budget)
+    except BudgetExceeded:
+        inside = np.flatnonzero(np.isfinite(log_rest[chains.k]))
+        if not len(inside):
+            raise
+        outside = np.flatnonzero(~np.isfinite(log_rest[chains.k]))
+        donors = inside[np.arange(len(outside)) % len(inside)]
+        chains.x[outside] = chains.x[donors]
+        chains.k[outside] = chains.k[donors]
+        return -1
+
+
+def _kind_draws(model: Model, values: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Mine fractions of ``kinds`` in every draw: ``(kinds, chains, draws)``."""
+    var = model.kind_var[kinds]
+    chosen = values[:, :, var]  # (draws, chains, kinds)
+    return model.fraction[var[None, None, :], chosen, model.kind_slot[kinds][None, None, :]].transpose(2, 1, 0)
+
+
+def _rest_draws(rest: RestOfBoard, mines: np.ndarray) -> np.ndarray:
+    """The exact part's conditional probabilities given each draw's mine count:
+    ``(rest kinds, chains, draws)``."""
+    out = np.zeros((len(rest.kinds), mines.shape[1], mines.shape[0]))
+    for k in np.unique(mines).tolist():
+        where = mines.T == k
+        out[:, where] = np.asarray(rest.conditional(int(k)))[:, None]
+    return out
+
+
+def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], system: ConstraintSystem,
+                   rest: RestOfBoard, *, seed: int | np.random.SeedSequence, budget: Budget,
+                   weights: tuple[int, int] = (1, 1), chains: int | None = None,
+                   sweeps: int | None = None, precision: float = 0.05) -> Estimate:
+    """Probabilities of the sampled components and of the rest, from Markov chains.
+
+    Parameters
+    ----------
+    problems, components
+        The components to sample, as counting's problems and as clue indices.
+    system : ConstraintSystem
+        The whole position's equations (a start layout is found on them).
+    rest : RestOfBoard
+        The exactly known rest of the board.
+    seed : int or SeedSequence
+        Every chain's stream is a child of it (``SeedSequence.spawn``).
+    budget : Budget
+        The chains stop at its deadline; what they drew by then is the estimate.
+    weights : (int, int)
+        The weights of a mine and of a safe cell (a density's odds without a total).
+    chains, sweeps : int, optional
+        How many chains, and how many sweeps after the walk to the total (by
+        default, until the deadline or until ``precision`` is met).
+    precision : float
+        Without ``sweeps``, the chains stop early once they have converged (split
+        R-hat below ``RHAT_CONVERGED`` everywhere) and every 95% interval is at most
+        ``2 * precision`` wide.
+
+    Returns
+    -------
+    Estimate
+        ``cells`` maps every cell of ``problems`` and of ``rest.kinds`` to ``(p, low,
+        high)``; ``layouts`` is None (a chain weighs layouts against each other, never
+        counts them). ``reason`` says why there is no estimate when there is none.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.estimate import rest_of_board
+    >>> from mscsp.analysis.counting import probabilities
+    >>> position = parse_position("mines: 3\\n.1.2..\\n......\\n")
+    >>> s = build_constraints(position)
+    >>> problems = [build_problem(s, c) for c in s.components]
+    >>> rest = rest_of_board([], s.unconstrained, s.remaining, sum(p.ncells for p in problems))
+    >>> est = chain_estimate(problems, list(s.components), s, rest, seed=1, budget=Budget.of(5), sweeps=300)
+    >>> exact = probabilities(position).cells
+    >>> all(low - 1e-9 <= exact[c] <= high + 1e-9 for c, (p, low, high) in est.cells.items())
+    True
+    >>> est.details["converged"], est.layouts
+    (True, None)
+    """
+    started = time.perf_counter()
+    model = build_model(problems, math.log(weights[0]), math.log(weights[1]))
+    log_rest = rest.log_weights(model.ncells)
+    n = chains or _chains_for(model)
+    children = (seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)).spawn(n + 1)
+    streams = [np.random.default_rng(c) for c in children]
+    details = {"chains": n, "sweeps": 0, "start": None}
+
+    def failed(why: NoEstimate) -> Estimate:
+        return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started, why, details)
+
+    if not np.isfinite(log_rest).any():
+        return failed(NoEstimate(Why.TOTAL_OUT_OF_REACH))
+    try:
+        classes = build_classes(model, streams[-1], budget=budget, tilings=TILINGS,
+                                max_raw=BLOCK_RAW if model.size < LARGE else BLOCK_RAW_LARGE)
+    except BudgetExceeded:
+        return failed(NoEstimate(Why.NO_TIME_TO_START))
+    start_budget = budget.share(_START_SHARE)
+    # several layouts, so that chains stuck in different places disagree (and R-hat says so)
+    starts = witness_values(model, system, components, start_budget, total=False, count=n, rng=streams[-1],
+                            more=start_budget.share(_WITNESS_SHARE))
+    details["start"] = f"{len(starts)} SAT layouts without the total"
+    if not starts:
+        return failed(NoEstimate(Why.NO_START if start_budget.seconds_left() > 0 else Why.NO_TIME_TO_START,
+                                 total=False))
+    run = Chains(model, classes, log_rest, np.asarray(starts), streams)
+    try:
+        details["walk_sweeps"] = _walk(run, log_rest, start_budget)
+    except BudgetExceeded:
+        # the chains could not reach the total: ask the solver for layouts that meet it
+        starts = witness_values(model, system, components, budget.share(0.5), total=True, count=n,
+                                rng=streams[-1])
+        if not starts:
+            return failed(NoEstimate(Why.NO_START_WITH_TOTAL))
+        details["start"] = f"{len(starts)} SAT layouts with the total"
+        run = Chains(model, classes, log_rest, np.asarray(starts), streams)
+    capacity = max(8, _DRAW_BYTES // max(n * model.size, 1))
+    store = _Run(np.zeros((capacity, n, model.size), dtype=np.int8), np.zeros((capacity, n), dtype=np.int64))
+    first = time.perf_counter()
+    check = _FIRST_CHECK
+    look = 0.0  # what the last look at the diagnostics took
+    while sweeps is None or store.seen < sweeps:
+        try:
+            run.sweep(budget)
+        except BudgetExceeded:
+            break
+        store.record(run)
+        if sweeps is None and store.seen >= check and budget.seconds_left() > 4 * look:
+            # enough once converged with every interval within the precision asked;
+            # looked at when the sweeps double, so the looks cost less than the sweeps
+            check *= 2
+            looked = time.perf_counter()
+            found = _summary(model, rest, store, dict(details), started)
+            look = time.perf_counter() - looked
+            if found.details["converged"] and _widest(found) <= 2 * precision:
+                details["sweeps"] = store.seen
+                return replace(found, details={**found.details, "sweeps": store.seen})
+        if budget.deadline is not None:
+            # keep back about one sweep and the last look at the diagnostics (twice:
+            # the draws grow), and a little for the rest of the analysis
+            per = (time.perf_counter() - first - look) / max(store.seen, 1)
+            if budget.seconds_left() < 2 * per + 2 * look + 0.02 * max(budget.deadline - started, 0.0):
+                break
+    details["sweeps"] = store.seen
+    return _summary(model, rest, store, details, started)
+
+
+def _widest(est: Estimate) -> float:
+    return max((hi - lo for _, lo, hi in est.cells.values()), default=0.0) if est.cells else float("inf")
+
+
+def _summary(model: Model, rest: RestOfBoard, store: _Run, details: dict, started: float) -> Estimate:
+    """Means, diagnostics and intervals of what the chains drew (the first half is warm-up)."""
+    held = store.held
+    n = store.values.shape[1]
+    keep = slice(held // 2, held) if held >= 8 else slice(0, held)
+    values, mines = store.values[keep], store.mines[keep]
+    draws = values.shape[0]
+    details["draws"] = draws * n
+    if draws == 0:
+        return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
+                        NoEstimate(Why.NO_SWEEP), details)
+    kinds = np.arange(len(model.kinds))
+    columns: tuple[list, ...] = ([], [], [], [], [], [])
+    for lo in range(0, len(kinds), 256):
+        _collect(_kind_draws(model, values, kinds[lo:lo + 256]), columns, draws)
+    if rest.kinds:
+        _collect(_rest_draws(rest, mines), columns, draws)
+    mean, plus, ess, rhat, least, most = (np.concatenate(c) if c else np.zeros(0) for c in columns)
+    varying = np.isfinite(ess)
+    # where nothing varied, the least effective size of what did stands for the draws;
+    # with nothing varying at all, one draw (the chains may be stuck)
+    reference = float(ess[varying].min()) if varying.any() else 1.0
+    finite = rhat[np.isfinite(rhat)]
+    converged = bool(draws >= 4 and varying.any() and np.isfinite(rhat[varying]).all()
+                     and finite.max() < RHAT_CONVERGED)
+    if not converged:
+        # one slow quantity means a slow chain: a probability whose own draws look
+        # mixed may still move with it, so every one counts the least effective size
+        ess = np.minimum(ess, reference)
+    low, high = wilson_intervals(mean, plus, ess, reference)
+    # where the chains disagree (R-hat over the bar, or stuck apart), the estimate is a
+    # mixture of what each found, weighed by where they started: the interval reaches
+    # the least and the most of their means at least
+    apart = ~(rhat < RHAT_CONVERGED) & np.isfinite(plus) & (plus > 1e-12)
+    low = np.where(apart, np.minimum(low, least), low)
+    high = np.where(apart, np.maximum(high, most), high)
+    all_kinds = list(model.kinds) + list(rest.kinds)
+    cells: dict[int, tuple[float, float, float]] = {}
+    for kind, p, lo_, hi_ in zip(all_kinds, mean.tolist(), low.tolist(), high.tolist()):
+        entry = (min(max(p, 0.0), 1.0), lo_, hi_)
+        for c in kind:
+            cells[c] = entry
+    details["rhat"] = round(float(finite.max()), 3) if len(finite) else None
+    details["effective_size"] = round(reference, 1)
+    details["converged"] = converged
+    return Estimate(cells, None, None, draws * n, draws * n, reference, time.perf_counter() - started, None,
+                    details)
+
+
+def _collect(batch: np.ndarray, columns: tuple[list, ...], draws: int) -> None:
+    """Summaries of one batch of quantities ``(quantities, chains, draws)`` into
+    ``columns`` (mean, ``var+``, effective size, R-hat, least and most chain mean);
+    with fewer than four draws a chain, no variance (so the widest interval)."""
+    chain_means = batch.mean(axis=2)
+    if draws >= 4:
+        s = summarise(batch)
+        found = (s.mean, s.plus, s.ess, s.rhat)
+    else:
+        nothing = np.full(len(batch), np.nan)
+        found = (chain_means.mean(axis=1), np.zeros(len(batch)), nothing, nothing)
+    for column, value in zip(columns, (*found, chain_means.min(axis=1), chain_means.max(axis=1))):
+        column.append(value)
