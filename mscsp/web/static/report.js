@@ -100,7 +100,7 @@ export function showReport(record, parts, stale = false) {
       `${estimate.reason || "an undecided area is too large to count every layout"}. ` +
         (widest === null
           ? "Covered cells without a number could not be weighed. "
-          : "Percentages marked ≈ are estimates (sequential Monte Carlo), each with a 95% interval " +
+          : `Percentages marked ≈ are estimates (${estimate.method || "sampling"}), each with a 95% interval ` +
             `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points. `) +
         "Cells marked safe or mine are still proven.",
     ]));
