@@ -11,7 +11,7 @@ Skipped when Playwright or ``/usr/bin/chromium`` is missing, unless
 ``MSCSP_REQUIRE_BROWSER=1`` (CI sets it, so that a missing browser fails instead of
 passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the README's pictures (both
 pages, a 100x100 board, the solver at play) in DIR; they are made with
-``MSCSP_SCREENSHOTS=results/screenshots`` and ``-k "screenshots or big_board or watch"``.
+``MSCSP_SCREENSHOTS=results/screenshots`` and ``-k "screenshots or big_board or watch or hard_position"``.
 """
 
 from __future__ import annotations
@@ -1063,4 +1063,29 @@ def test_a_bulk_run_in_the_page_grows_and_can_be_cancelled(server, page):
     text = page.inner_text("#run-result")
     assert text.endswith("Cancelled.") and " of 100000 games" in text
     assert page.is_enabled("#run-start") and page.is_disabled("#run-cancel")
+    assert not problems
+
+
+def test_a_hard_position_shows_an_estimate_on_every_cell_and_a_suggested_click(server, page, tmp_path):
+    # an Expert-sized board with no zero: a number on every other cell of every other row,
+    # far too many layouts to count; every covered cell still gets an estimated chance
+    # (marked ≈, its interval in its words) and the page suggests a click
+    from conftest import benchmark
+
+    page, problems = page
+    text = benchmark("stress").no_zero_lattice(30, 16, 168, seed=1)
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", text)
+    page.click("#import")
+    page.wait_for_selector("#board[data-analysis=done]", timeout=30_000)
+    shown = board_state(page)
+    covered = [xy for xy, c in shown.items() if c["overlay"] in ("p", "safe", "mine")]
+    estimated = [xy for xy, c in shown.items() if c["overlay"] == "p"]
+    assert estimated and all(shown[xy]["p"].startswith("≈") for xy in estimated)
+    assert len(covered) == sum(ch == "." for ch in text.split("\n", 1)[1])
+    assert page.query_selector("#board .cell.best") is not None
+    notices = page.inner_text("#notices")
+    assert "estimates" in notices.lower() and "percentages say how likely" not in notices
+    page.screenshot(path=str(screenshots(tmp_path) / "estimates.png"))
     assert not problems
