@@ -210,15 +210,15 @@ def _family(kind: str, rng):
 
 
 def test_chain_intervals_cover_the_exact_probability_on_lattices_checkerboards_and_no_zero_boards():
-    """One open cell a position (so the checks are independent), 32 positions of each
-    hard family and 32 ordinary ones (with the total, without it, and with a density),
+    """One open cell a position (so the checks are independent), 20 positions of each
+    hard family and 20 ordinary ones (with the total, without it, and with a density),
     against the exact engine; the chains run 100 sweeps, so many have not converged,
-    and their intervals must say so by their width. (``benchmarks/estimates.py`` runs
-    the same check on many more positions.)"""
+    and their intervals must say so by their width. (With 32 a family, 116 of 120
+    covered; the suite's time allows 20.)"""
     rng = np.random.default_rng(31)
     hits: dict[str, list[bool]] = {}
-    ordinary = _positions(40, seed=12)
-    for k in range(32):
+    ordinary = _positions(25, seed=12)
+    for k in range(20):
         for kind in ("lattice", "checkerboard", "no zero", "ordinary"):
             position = next(ordinary) if kind == "ordinary" else _family(kind, rng)
             density = Fraction(1, 5) if kind == "ordinary" and position.mines is None and k % 2 else None
@@ -235,8 +235,8 @@ def test_chain_intervals_cover_the_exact_probability_on_lattices_checkerboards_a
             hits.setdefault(kind, []).append(low - 1e-12 <= exact[c] <= high + 1e-12)
     every = [h for found in hits.values() for h in found]
     rates = {kind: f"{sum(found)}/{len(found)}" for kind, found in hits.items()}
-    assert len(every) >= 120 and sum(every) / len(every) >= 0.95, rates
-    assert all(sum(found) / len(found) >= 0.85 for found in hits.values()), rates  # ~30 checks a family
+    assert len(every) >= 72 and sum(every) / len(every) >= 0.95, rates
+    assert all(sum(found) / len(found) >= 0.85 for found in hits.values()), rates  # ~18 checks a family
 
 
 def test_chains_that_run_long_enough_converge_to_the_exact_probabilities():
