@@ -171,11 +171,17 @@ def test_a_wide_lattice_is_answered_within_the_time_asked():
     n = 100
     rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
     position = parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
-    started = time.perf_counter()
-    a = analyse(position, time_limit=1.0)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1.6, f"a one-second analysis took {elapsed:.2f} s"
-    assert not a.exact and a.layouts is None
+    # wall time: a second try when the first overran, so that a moment of a busy machine
+    # is not taken for the overrun of 2.5 s this guards against
+    took = []
+    for _ in range(2):
+        started = time.perf_counter()
+        a = analyse(position, time_limit=1.0)
+        took.append(time.perf_counter() - started)
+        assert not a.exact and a.layouts is None
+        if took[-1] < 1.6:
+            break
+    assert min(took) < 1.6, f"a one-second analysis took {min(took):.2f} s"
 
 
 # -- the layout chains alone --------------------------------------------------------------
