@@ -552,17 +552,8 @@ class SatEngine:
         the check runs out of time), then shrunk wire by wire and by deletion while time
         allows; what is left when time runs out is still a clash (``minimal`` False)."""
         s = self.system
-        cells = sorted({c for e in hint for c in s.constraints[e].cells})
-        try:
-            check = _MergedPart(s, hint, cells, total=None, backend=self.backend, encoding=self.encoding,
-                                limits=self.limits)
-        except BudgetExceeded:
+        if not self._clashes_alone(hint, None):
             return None
-        try:
-            if check.solve(check.selectors(), self.budget, self.deadline) is not False:
-                return None
-        finally:
-            check.delete()
         left = max(self.deadline - time.perf_counter(), 0.0)
         found = wire_clash(s, sorted(hint), deadline=time.perf_counter() + 0.8 * left)
         eq_ids, minimal = found if found is not None else (sorted(hint), False)
@@ -650,6 +641,21 @@ class SatEngine:
             return None
         return total[0], len(self.system.covered) - len(cells)
 
+    def _clashes_alone(self, eq_ids: list[int], total) -> bool:
+        """Whether ``eq_ids`` (and the total, when given) hold no layout by themselves,
+        checked on a merged encoding of their own; False when the check runs out of time."""
+        s = self.system
+        cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
+        try:
+            check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
+                                encoding=self.encoding, limits=self.limits)
+        except BudgetExceeded:
+            return False
+        try:
+            return check.solve(check.selectors() + check.total_assumptions(), self.budget, self.deadline) is False
+        finally:
+            check.delete()
+
     def _shrink_candidate(self, eq_ids: list[int], total, group: list[int]) -> InconsistentError:
         """A clash among ``eq_ids`` (and the total), checked and shrunk as time allows.
 
@@ -664,19 +670,8 @@ class SatEngine:
                 return InconsistentError("no layout satisfies these clues together",
                                          tuple(sorted(s.constraints[e].clue for e in group)),
                                          uses_total=total is not None, minimal=False)
-            cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
-            try:
-                check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
-                                    encoding=self.encoding, limits=self.limits)
-            except BudgetExceeded:  # no time to check the smaller set: the group it came from clashes
-                check = None
-            if check is not None:
-                try:
-                    if check.solve(check.selectors() + check.total_assumptions(), self.budget,
-                                   self.deadline) is False:
-                        chosen = eq_ids
-                finally:
-                    check.delete()
+            if self._clashes_alone(eq_ids, total):  # else (or no time to check) the group clashes
+                chosen = eq_ids
         if len(chosen) <= _SHRINK_LIMIT:
             cells = sorted({c for e in chosen for c in s.constraints[e].cells})
             try:
