@@ -143,9 +143,7 @@ class Played:
 def _java_boards(build: Path, lines: list[str], warmup: int) -> subprocess.Popen:
     """Hill's solver started on the given boards (read from a file, so that it plays
     while this process plays the same boards)."""
-    classpath = os.pathsep.join([str(build / "hill"), str(build / "driver")])
-    cmd = ["java", "-Xss16m", "-XX:ActiveProcessorCount=1", "-XX:+UseSerialGC", "-cp", classpath, "HillPlay",
-           "boards", str(warmup)]
+    cmd = _java_command(build, "boards", str(warmup))
     with tempfile.TemporaryFile("w+") as boards:
         boards.write("".join(lines))
         boards.seek(0)
@@ -269,12 +267,17 @@ def _args(start: Start, games: int, seed: int, warmup: int) -> list[str]:
             str(games), str(seed), str(warmup)]
 
 
-def play_java(build: Path, start: Start, games: int, seed: int, warmup: int) -> Row:
+def _java_command(build: Path, *args: str) -> list[str]:
+    """The driver run on the built classes with ``args``."""
     classpath = os.pathsep.join([str(build / "hill"), str(build / "driver")])
     # one processor for the JVM's own helpers too: the solver runs single-threaded
-    cmd = ["java", "-Xss16m", "-XX:ActiveProcessorCount=1", "-XX:+UseSerialGC", "-cp", classpath, "HillPlay",
-           *_args(start, games, seed, warmup)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return ["java", "-Xss16m", "-XX:ActiveProcessorCount=1", "-XX:+UseSerialGC", "-cp", classpath, "HillPlay",
+            *args]
+
+
+def play_java(build: Path, start: Start, games: int, seed: int, warmup: int) -> Row:
+    out = subprocess.run(_java_command(build, *_args(start, games, seed, warmup)), capture_output=True, text=True,
+                         check=True)
     return _parse("Hill Java", start, out.stdout, games)
 
 

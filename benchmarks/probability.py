@@ -232,6 +232,7 @@ def main(argv=None) -> int:
     corpus, games = build_corpus(args.positions, args.seed)
     t_ours, t_theirs, t_analyse = [], [], []
     bad_positions, bad_analyses, bad_proofs, shown, inexact = 0, 0, 0, [], 0
+    timed = []  # by stage, when asked: this corpus is the modern Expert one
     for i, position in enumerate(corpus):
         ours, theirs, a, b = time_both(position, args.repeat)
         analysis, c = time_analyse(position, args.repeat)
@@ -242,10 +243,11 @@ def main(argv=None) -> int:
         bad = disagreements(position, ours, theirs)
         bad_positions += bool(bad)
         shown.extend(_describe(position, i, *d) for d in bad[: SHOW - len(shown)])
-        bad = disagreements(position, analysis.probabilities, theirs)
-        bad_analyses += bool(bad)
-        shown.extend(_describe(position, f"{i} (analyse)", *d) for d in bad[: SHOW - len(shown)])
+        bad_analysed = disagreements(position, analysis.probabilities, theirs)
+        bad_analyses += bool(bad_analysed)
+        shown.extend(_describe(position, f"{i} (analyse)", *d) for d in bad_analysed[: SHOW - len(shown)])
         bad_proofs += proof_mismatch(analysis)
+        timed.append((stage(position), min(a), min(c), min(b), bool(bad or bad_analysed)))
 
     n = len(corpus)
     covered = [p.covered_count for p in corpus]
@@ -279,25 +281,30 @@ def main(argv=None) -> int:
     for d in bad[:SHOW]:
         print(_describe(position, LONG_FRONTIER.name, *d))
     if args.stages:
-        print(stage_table(args.positions, args.seed, args.repeat))
+        print(stage_table(args.positions, args.seed, args.repeat, {"modern Expert": timed}))
     return 0
 
 
-def stage_table(n: int, seed: int, repeat: int) -> str:
-    """Medians by start and stage: ``n`` positions of each start, timed as above."""
+def stage_table(n: int, seed: int, repeat: int, timed: dict[str, list] | None = None) -> str:
+    """Medians by start and stage: ``n`` positions of each start, timed as above.
+    ``timed`` holds starts already timed (their ``(stage, mscsp ms, analyse ms,
+    ms_toollib ms, disagreed)`` a position), which are not played and timed again."""
+    timed = dict(timed or {})
     lines = ["| start | stage | positions | mscsp ms | analyse ms | ms_toollib ms | mscsp / ms_toollib | "
              "analyse / ms_toollib | disagreements |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, (spec, rule, click) in STARTS.items():
-        corpus, _ = build_corpus(n, seed, spec=spec, rule=rule, click=click)
-        rows: dict[str, list[tuple[float, float, float, bool]]] = {s: [] for s, _ in STAGES}
-        for position in corpus:
-            ours, theirs, a, b = time_both(position, repeat)
-            analysis, c = time_analyse(position, repeat)
-            bad = bool(disagreements(position, ours, theirs) or disagreements(position, analysis.probabilities, theirs))
-            rows[stage(position)].append((min(a), min(c), min(b), bad))
+        if name not in timed:
+            corpus, _ = build_corpus(n, seed, spec=spec, rule=rule, click=click)
+            timed[name] = []
+            for position in corpus:
+                ours, theirs, a, b = time_both(position, repeat)
+                analysis, c = time_analyse(position, repeat)
+                bad = bool(disagreements(position, ours, theirs)
+                           or disagreements(position, analysis.probabilities, theirs))
+                timed[name].append((stage(position), min(a), min(c), min(b), bad))
         for stage_name, _ in STAGES:
-            got = rows[stage_name]
+            got = [r[1:] for r in timed[name] if r[0] == stage_name]
             if not got:
                 continue
             ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
@@ -305,7 +312,6 @@ def stage_table(n: int, seed: int, repeat: int) -> str:
                          f"{theirs_ms:.3f} | {ours_ms / theirs_ms:.2f}x | {analyse_ms / theirs_ms:.2f}x | "
                          f"{sum(r[3] for r in got)} |")
     return "\n".join(lines)
-
 
 if __name__ == "__main__":
     sys.exit(main())
