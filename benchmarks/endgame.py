@@ -57,7 +57,7 @@ def _positions(games: int, seed: int) -> list:
             for i in range(games):
                 ss = np.random.SeedSequence(seed, spawn_key=(s, i))
                 board = generate(PRESETS["expert"], rule, click, np.random.Generator(np.random.PCG64(ss)))
-                play_game(Game.from_board(board, record=False), board.cell, policy="+endgame")
+                play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
     finally:
         policies.solve_endgame = search
     return seen

@@ -70,7 +70,7 @@ def play_chunk(start: str, policy: str, seed: int, first: int, count: int) -> di
     for i in range(first, first + count):
         ss = np.random.SeedSequence(seed, spawn_key=(key, i))
         board = generate(spec, rule, click, np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.cell, policy=policy)
+        record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         won.append("1" if record.won else "0")
     return {"won": "".join(won), "cpu": time.process_time() - began}
 

@@ -117,7 +117,7 @@ def play_mscsp(start: Start, games: int, warmup: int, seed: int, policy: str, in
         ss = np.random.SeedSequence(seed, spawn_key=(index, i))
         board = generate(start.spec, start.rule, start.click, np.random.Generator(np.random.PCG64(ss)))
         began = time.process_time()
-        record = play_game(Game.from_board(board, record=False), board.cell, policy=policy)
+        record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         spent = time.process_time() - began
         if i >= warmup:
             wins += record.won
@@ -186,7 +186,7 @@ def same_boards(build: Path, start: Start, games: int, seed: int, policy: str, w
     ours = []
     for i, board in enumerate(warm[:warmup] + boards):
         began = time.process_time_ns()
-        record = play_game(Game.from_board(board, record=False), board.cell, policy=policy)
+        record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         if i >= warmup:
             ours.append(Played(record.won, time.process_time_ns() - began, record.guessed))
     theirs = _java_results(proc, games)

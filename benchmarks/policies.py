@@ -77,7 +77,7 @@ def stalls(games: int, seed: int) -> list:
             for i in range(games):
                 rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(s, i))))
                 board = generate(PRESETS["expert"], rule, click, rng)
-                loop.play_game(Game.from_board(board, record=False), board.cell, policy="+endgame")
+                loop.play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
     finally:
         loop.choose = choose
     return found

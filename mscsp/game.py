@@ -215,8 +215,21 @@ class Game:
         return self._status
 
     @property
-    def exploded(self) -> int | None:
-        """The mine that ended a lost game."""
+    def exploded(self) -> tuple[int, int] | None:
+        """The mine ``(x, y)`` that ended a lost game (None otherwise).
+
+        Examples
+        --------
+        >>> g = Game(Layout.from_rows(["*..", "..."]))
+        >>> _ = g.reveal((0, 0))
+        >>> g.status.value, g.exploded, g.exploded_index
+        ('lost', (0, 0), 0)
+        """
+        return None if self._exploded is None else self._geometry.coords(self._exploded)
+
+    @property
+    def exploded_index(self) -> int | None:
+        """:attr:`exploded` as a flat index, for code that works in indices."""
         return self._exploded
 
     @property

@@ -51,7 +51,7 @@ def render(game: Game, *, reveal_mines: bool = False, color: bool = False) -> st
         for x in range(g.width):
             i = y * g.width + x
             code = int(position.grid[i])
-            if layout is not None and i == game.exploded:
+            if layout is not None and i == game.exploded_index:
                 ch = "X"
             elif layout is not None and code == Mark.FLAG and not layout.mines[i]:
                 ch = "!"

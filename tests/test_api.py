@@ -167,6 +167,10 @@ def test_opening_probability_takes_the_click_as_x_y():
     ("mscsp.parse_layout('*.\\n').mine_cells()", "mine_cells() is deprecated"),
     ("[g := mscsp.Game(mscsp.parse_layout('*.\\n')), g.is_flagged(0)][1] is False", "is_flagged() is deprecated"),
     ("mscsp.parse_dimacs('p cnf 1 1\\n1 0\\n').to_pysat()", "to_pysat() is deprecated"),
+    ("mscsp.analysis.Survey(pos).opened(0, 1)", "Survey.opened takes the cell as (x, y); a flat index is deprecated"),
+    ("mscsp.analysis.Survey(pos).flagged([0])", "Survey.flagged takes the cell as (x, y); a flat index is deprecated"),
+    ("mscsp.play.play_game(mscsp.Game(mscsp.parse_layout('*..\\n...\\n')), 2)",
+     "play_game takes the cell as (x, y); a flat index is deprecated"),
 ])
 def test_old_names_keep_working_for_a_release_with_a_warning(use, message):
     pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
@@ -191,6 +195,9 @@ def test_the_old_answers_are_the_new_ones():
         game.reveal((2, 1))
         shown = [game.shown(c) for c in range(6)]
         revealed = [game.is_revealed(c) for c in range(6)]
+        survey = mscsp.analysis.Survey(pos)
+        surveyed = [survey.opened(0, 1).layouts, survey.flagged([1, 3]).layouts]
+        played = mscsp.play.play_game(mscsp.Game(mscsp.parse_layout("..*\n...\n...\n")), 6)
     assert known == mscsp.deduce(pos).by_index and complete
     assert verdict == mscsp.decide(pos).__class__(verdict.consistent, verdict.witness, None, verdict.seconds)
     assert board.layout == mscsp.generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=5).layout
@@ -202,6 +209,21 @@ def test_the_old_answers_are_the_new_ones():
     assert flagged == pos.with_flags([(0, 0), (4, 1)]) == pos.with_flags_index([0, 9])
     assert shown == [game.shown((x, y)) for y in range(2) for x in range(3)] == [None, 1, 0, None, 1, 0]
     assert revealed == [game.is_revealed((x, y)) for y in range(2) for x in range(3)] == [False, True, True] * 2
+    # by hand: the 1-2-1 under five covered cells has one layout, mines at [1,0] and [3,0]
+    assert surveyed == [survey.opened((0, 0), 1).layouts, survey.flagged([(1, 0), (3, 0)]).layouts] == [1, 1]
+    with pytest.raises(mscsp.InconsistentError):
+        survey.flagged([(0, 0)]).layouts
+    # the click [0,2] opens everything but the mine's corner
+    again = mscsp.play.play_game(mscsp.Game(mscsp.parse_layout("..*\n...\n...\n")), (0, 2))
+    assert [(r.won, r.guesses, r.opened, r.guessed) for r in (played, again)] == [(True, 0, 8, ())] * 2
+
+
+def test_the_exploded_mine_is_named_by_x_y():
+    game = mscsp.Game(mscsp.parse_layout("...\n..*\n"))
+    assert game.exploded is None and game.exploded_index is None
+    game.reveal((2, 1))
+    assert game.status is mscsp.Status.LOST
+    assert (game.exploded, game.exploded_index) == ((2, 1), 5)
 
 
 def _mscsp_types(annotation: str) -> set[str]:

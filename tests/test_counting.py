@@ -306,7 +306,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     parent = Survey(position)
     parent.system  # noqa: B018 - made first, so the opened survey derives its own from it
     try:
-        layouts = parent.opened(cell, number).probabilities.layouts
+        layouts = parent.opened_index(cell, number).probabilities.layouts
     except InconsistentError:
         layouts = 0
     if position.mines is not None:
@@ -417,7 +417,7 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
         parent = Survey(position)
         parent.system  # noqa: B018 - made first, so the flagged survey derives its own from it
         try:
-            layouts = parent.flagged(cells).layouts
+            layouts = parent.flagged_index(cells).layouts
         except InconsistentError:
             layouts = 0
         assert layouts == brute_force(fresh)["count"]

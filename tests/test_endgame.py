@@ -228,7 +228,7 @@ def test_the_compiled_search_on_endgames_of_real_play(monkeypatch):
     monkeypatch.setattr(policies, "solve_endgame", record)
     for i in range(6):
         board = generate(PRESETS["expert"], "safe", (0, 0), np.random.default_rng(i))
-        play_game(Game.from_board(board, record=False), board.cell, policy="+endgame")
+        play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
     assert len(searched) >= 3
     for position in searched:
         for nodes in (None, 200):

@@ -59,7 +59,7 @@ def test_flood_fill_on_a_huge_empty_board_needs_no_recursion():
 def test_reveal_mine_loses_and_game_is_then_over():
     game = Game(Layout.from_rows(["*.", ".."]))
     assert game.reveal((0, 0)) == ((0, 0),)
-    assert game.status is Status.LOST and game.exploded == 0
+    assert game.status is Status.LOST and game.exploded == (0, 0)
     with pytest.raises(IllegalMove, match="over"):
         game.reveal(game.geometry.coords(1))
     assert game.position().grid[0] == Mark.FLAG  # the player saw the mine
@@ -90,7 +90,7 @@ def test_chord_with_a_wrong_flag_loses():
     game.reveal(game.geometry.coords(4))
     game.flag(game.geometry.coords(1))  # wrong flag
     game.chord(game.geometry.coords(4))
-    assert game.status is Status.LOST and game.exploded == 0
+    assert game.status is Status.LOST and game.exploded == (0, 0)
 
 
 def test_chord_needs_an_open_cell_and_flag_needs_a_covered_one():

@@ -45,7 +45,7 @@ def play(start: int, policy: str) -> list[str]:
     for i in range(games):
         ss = np.random.SeedSequence(SEED, spawn_key=(start, i))
         board = generate(PRESETS[preset], rule, click, np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.cell, policy=policy)
+        record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         lines.append(" ".join([f"{x},{y}" for x, y in record.guessed] + ["won" if record.won else "lost"]))
     return lines
 

@@ -21,7 +21,7 @@ Examples
 >>> s = Survey(parse_position("mines: 1\\n...\\n"))
 >>> s.layouts, s.probabilities.probability((0, 0))
 (3, Fraction(1, 3))
->>> after = s.opened(0, 1)  # [0,0] opened showing a 1: the mine is at [1,0]
+>>> after = s.opened((0, 0), 1)  # [0,0] opened showing a 1: the mine is at [1,0]
 >>> after.layouts, after.least()
 (1, (1, Fraction(0, 1)))
 """
@@ -32,6 +32,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 
+from .._moved import index_of
 from ..errors import InconsistentError
 from ..position import Position
 from .constraints import ConstraintSystem, build_constraints, flagged_system, opened_system
@@ -142,22 +143,56 @@ class Survey:
         for k in range(len(safes) + 1):
             for extra in combinations(safes, k):
                 try:
-                    n = self.flagged(list(mines) + list(extra)).layouts
+                    n = self.flagged_index(list(mines) + list(extra)).layouts
                 except InconsistentError:
                     n = 0
                 total += (-1) ** k * n
         return total
 
     # -- the positions one step away -------------------------------------------------------
-    def opened(self, cell: int, number: int) -> "Survey":
-        """The survey of the position with ``cell`` open and showing ``number``."""
+    def opened(self, cell: tuple[int, int], number: int) -> "Survey":
+        """The survey of the position with the covered cell ``(x, y)`` open and showing
+        ``number`` (InputError otherwise, as :meth:`Position.opened` says).
+
+        A flat index still works for one release, with a DeprecationWarning; code that
+        works in flat indices (the policies) calls :meth:`opened_index`.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> Survey(parse_position("mines: 1\\n...\\n")).opened((2, 0), 0).layouts
+        1
+        """
+        index = index_of(self.position.geometry, cell, "Survey.opened", "Survey.opened_index")
+        return self.opened_index(index, number)
+
+    def opened_index(self, cell: int, number: int) -> "Survey":
+        """:meth:`opened` by flat index (no checks)."""
         after = Survey(self.position.opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = opened_system(self.system, after.position, cell)
         return after
 
-    def flagged(self, cells: list[int]) -> "Survey":
-        """The survey of the position with ``cells`` flagged."""
+    def flagged(self, cells) -> "Survey":
+        """The survey of the position with the covered ``cells``, pairs ``(x, y)``,
+        flagged (InputError otherwise, as :meth:`Position.with_flags` says).
+
+        Flat indices still work for one release, with a DeprecationWarning; code that
+        works in flat indices calls :meth:`flagged_index`.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> Survey(parse_position("mines: 1\\n...\\n")).flagged([(1, 0)]).layouts
+        1
+        """
+        indices = []
+        for cell in cells:  # a loop, not a comprehension: the warning names the caller of flagged
+            indices.append(index_of(self.position.geometry, cell, "Survey.flagged", "Survey.flagged_index"))
+        return self.flagged_index(indices)
+
+    def flagged_index(self, cells: list[int]) -> "Survey":
+        """:meth:`flagged` by flat indices (no checks)."""
         cells = tuple(cells)
         after = Survey(self.position.with_flags_index(cells), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again

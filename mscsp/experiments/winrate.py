@@ -112,7 +112,7 @@ def _games(chunk: Chunk) -> dict:
     won = []  # game by game, so that two policies can be compared on the same boards
     for ss in _board_seeds(chunk):
         board = generate(spec, p["rule"], tuple(p["click"]), np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.cell, policy=p["policy"])
+        record = play_game(Game.from_board(board, record=False), board.click, policy=p["policy"])
         out["n"] += 1
         out["k"] += int(record.won)
         out["guesses"] += record.guesses

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._moved import index_of
 from ..analysis import Propagator, SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
@@ -211,17 +212,28 @@ class GameRecord:
     guessed: tuple[tuple[int, int], ...] = ()
 
 
-def play_game(game: Game, click: int, *, solver: SolverName | str = SolverName.SAT, use_total: bool = True,
-              time_limit: float = 30.0, policy: "Policy | str" = "least-p") -> GameRecord:
-    """Play to the end: the first click, then proofs, and the policy's guess when stuck.
+def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
+              use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p") -> GameRecord:
+    """Play to the end: the first click ``(x, y)``, then proofs, and the policy's
+    guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
-    position only. The first click is not counted as a guess.
+    position only. The first click is not counted as a guess. A flat index as the
+    click still works for one release, with a DeprecationWarning.
+
+    Examples
+    --------
+    >>> from mscsp.rules import generate
+    >>> from mscsp.board import Spec
+    >>> board = generate(Spec(9, 9, 10), "opening", (4, 4), seed=1)
+    >>> record = play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
+    >>> record.safe_cells, record.won in (True, False)
+    (71, True)
     """
 
     started = time.perf_counter()
     solver = SolverName.parse(solver)
-    game.reveal_index(click)
+    game.reveal_index(index_of(game.geometry, click, "play_game", "pass (x, y)"))
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
     deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []

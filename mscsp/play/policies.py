@@ -137,7 +137,7 @@ def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
     covered = sum(position.grid[n] == Mark.COVERED for n in neighbours)
     for v in range(flags, flags + covered + 1):
         try:
-            layouts, least = survey.opened(cell, v).least()
+            layouts, least = survey.opened_index(cell, v).least()
         except InconsistentError:
             continue
         if layouts:

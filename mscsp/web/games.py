@@ -183,7 +183,7 @@ def game_view(entry: GameEntry) -> dict:
         "rows": game.position().rows(),
         "guarantee": entry.guarantee,
         "layout": game.layout().rows() if over else None,
-        "exploded": list(g.coords(exploded)) if over and exploded is not None else None,
+        "exploded": list(exploded) if over and exploded is not None else None,
         "seed": entry.seed if over else None,
         "clicks": entry.clicks,
         "bbbv": entry.bbbv if over else None,

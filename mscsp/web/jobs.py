@@ -291,7 +291,7 @@ def play_games(width: int, height: int, mines: int, rule: str, policy: str, seed
     won = []
     for i in range(start, stop):
         board = generate(spec, first, click, np.random.Generator(np.random.PCG64(game_seed(seed, i))))
-        won.append(play_game(Game.from_board(board, record=False), board.cell, policy=policy,
+        won.append(play_game(Game.from_board(board, record=False), board.click, policy=policy,
                              time_limit=time_limit).won)
     return won
 
