@@ -314,6 +314,58 @@ def test_opened_survey_counts_the_opened_position(position, data):
     assert fresh.covered.tolist() == position.opened_index(cell, number).covered.tolist()
 
 
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_every_number_a_cell_can_show_counts_as_brute_force_does(position, data):
+    """The surveys of one cell opened with each number in turn share their first
+    one's components and problems (only the counts of the cell's equation change):
+    each still counts what brute force counts on its own position, and each lent
+    problem is the one a fresh build makes."""
+    from mscsp.analysis import Survey
+    from mscsp.analysis.counting.variables import build_problem
+
+    covered = np.flatnonzero(position.covered).tolist()
+    if not covered or position.mines is None:
+        return
+    try:
+        build_constraints(position)
+    except InconsistentError:
+        return
+    cell = data.draw(st.sampled_from(covered))
+    parent = Survey(position)
+    parent.system  # noqa: B018 - made first, so the opened surveys derive theirs from it
+    for number in data.draw(st.permutations(range(9))):
+        try:
+            after = parent.opened_index(cell, number)
+            layouts = after.counts.probabilities().layouts or 0
+        except InconsistentError:
+            after, layouts = None, 0
+        grid = position.grid.copy()
+        grid[cell] = number
+        assert layouts == brute_force(type(position)(position.geometry, grid, position.mines))["count"]
+        if after is not None and "counts" in after.__dict__:
+            for comp, problem in after.counts.problems.items():
+                fresh = build_problem(after.system, comp)
+                assert (problem.variables, problem.targets, problem.constraint_ids) == (
+                    fresh.variables, fresh.targets, fresh.constraint_ids)
+
+
+@pytest.mark.parametrize("numbers", [(1, 0, 2), (0, 1, 2), (2, 1, 0)])
+def test_a_link_shown_by_one_number_is_no_link_for_the_next(numbers):
+    """[1,0] of five covered cells in a row, opened: a 1 links its two neighbours
+    (one two-valued chain), a 0 or a 2 does not, so no problem is lent between them.
+    Counted by hand, two mines in all: a 0 leaves both to [3,0] and [4,0] (one
+    layout), a 1 puts one on [0,0] or [2,0] and one on [3,0] or [4,0] (four), a 2
+    both on [0,0] and [2,0] (one)."""
+    from mscsp.analysis import Survey
+
+    parent = Survey(parse_position("mines: 2\n.....\n"))
+    parent.system  # noqa: B018 - made first, so the opened surveys derive theirs from it
+    expected = {0: 1, 1: 4, 2: 1}
+    for n in numbers:
+        layouts = parent.opened_index(1, n).counts.probabilities().layouts
+        assert layouts == expected[n], n
+
+
 @settings(max_examples=EXAMPLES)
 @given(position=small_positions(max_covered=12), data=st.data())
 def test_opened_system_keeps_frontier_and_remainder(position, data):

@@ -62,6 +62,8 @@ class Survey:
     def __init__(self, position: Position, *, cache: dict | None = None):
         self.position = position
         self.cache = {} if cache is None else cache
+        self._siblings: dict[int, Survey] = {}  # per opened cell, the survey of the first number shown
+        self._sibling: Counts | None = None  # of a survey whose equations are on the same cells
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -72,7 +74,7 @@ class Survey:
     @cached_property
     def counts(self) -> Counts:
         """Every component's tally (looked up in the cache where it was counted before)."""
-        return count_components(self.position, system=self.system, cache=self.cache)
+        return count_components(self.position, system=self.system, cache=self.cache, sibling=self._sibling)
 
     @cached_property
     def probabilities(self) -> Probabilities:
@@ -170,7 +172,17 @@ class Survey:
         """:meth:`opened` by flat index (no checks)."""
         after = Survey(self.position.opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
-            after.__dict__["system"] = opened_system(self.system, after.position, cell)
+            system = after.__dict__["system"] = opened_system(self.system, after.position, cell)
+            first = self._siblings.setdefault(cell, after)
+            if first is not after and _same_cells(first.system, system):
+                # the numbers a cell can show change the counts of its equation only, so
+                # the equations' cells, and with them the components, are the first one's
+                known = first.system.__dict__
+                for name in ("by_cell", "components"):
+                    if name in known:
+                        system.__dict__[name] = known[name]
+                if "counts" in first.__dict__:
+                    after._sibling = first.counts
         return after
 
     def flagged(self, cells) -> "Survey":
@@ -198,3 +210,9 @@ class Survey:
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after
+
+
+def _same_cells(a: ConstraintSystem, b: ConstraintSystem) -> bool:
+    """Whether two systems have equations on the same cells, in the same order."""
+    return len(a.constraints) == len(b.constraints) and all(
+        x.cells == y.cells for x, y in zip(a.constraints, b.constraints))

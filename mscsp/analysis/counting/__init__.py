@@ -134,7 +134,9 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
     took one, goes into ``orders`` by the problem's clues, so that an estimate of a component that
     gives up need not choose it again."""
     ncells = problem.ncells
-    groups = _groups_of(problem)
+    groups = problem.memo.get("groups")
+    if groups is None:
+        groups = problem.memo["groups"] = _groups_of(problem)
     length = ncells + 1 if arith.kmax is None else min(ncells, arith.kmax) + 1
     try:
         ways, kinds = search(problem, min(backtrack_nodes, state_limit), length if arith.by_count else None)
@@ -269,6 +271,7 @@ def count_components(
     estimate: bool = True,
     backtrack_nodes: int = BACKTRACK_NODES,
     cache: dict | None = None,
+    sibling: "Counts | None" = None,
 ) -> Counts:
     """The exact stage of :func:`probabilities`: every component counted within ``budget``.
 
@@ -277,6 +280,9 @@ def count_components(
     raised. ``cache``, a dict the caller keeps, holds each component's tally by its
     clue equations (and the mines left), so positions that differ in a few clues
     (a guessing policy's look-ahead) count only the components that changed.
+    ``sibling``, the counts of a system whose equations are on the same cells (the
+    same cell opened showing another number), lends its problems, so that the
+    components are not built again, only given their new counts.
 
     Raises
     ------
@@ -311,7 +317,9 @@ def count_components(
                 tallies[comp] = cache[key]
                 continue
         # a cached component needs no problem: building one costs as much as a small count
-        problems[comp] = build_problem(system, comp)
+        lent = sibling.problems.get(comp) if sibling is not None else None
+        problem = lent.retargeted(system, sibling.system, comp) if lent is not None else None
+        problems[comp] = problem if problem is not None else build_problem(system, comp)
         todo.append((comp, key))
     # small components first, so a hard one meets the deadline last
     for comp, key in sorted(todo, key=lambda ck: problems[ck[0]].ncells):

@@ -180,22 +180,26 @@ def _compiled(problem: Problem, nodes: int, length: int) -> tuple[list[int], lis
     """:func:`search` in C: the same values tried in the same order, so the same
     tallies and the same node budget."""
     variables = problem.variables
-    group, size = array("i"), array("i")
-    starts, clues = array("i", [0]), array("i")
-    options, mines, adds, kinds = array("i", [0]), array("i"), array("i"), array("i")
-    rows = array("i", [0])
-    for v in variables:
-        group.append(v.group)
-        size.append(v.size)
-        clues.extend(v.clues)
-        starts.append(len(clues))
-        if not v.group:  # a chain: its two options spelled out
-            for o in v.options:
-                mines.append(o.mines)
-                adds.extend(o.adds)
-                kinds.extend(o.kind_mines)
-        options.append(len(mines))
-        rows.append(rows[-1] + len(v.kinds))
+    arrays = problem.memo.get("compiled")  # the variables as arrays: shared by retargeted problems
+    if arrays is None:
+        group, size = array("i"), array("i")
+        starts, clues = array("i", [0]), array("i")
+        options, mines, adds, kinds = array("i", [0]), array("i"), array("i"), array("i")
+        rows = array("i", [0])
+        for v in variables:
+            group.append(v.group)
+            size.append(v.size)
+            clues.extend(v.clues)
+            starts.append(len(clues))
+            if not v.group:  # a chain: its two options spelled out
+                for o in v.options:
+                    mines.append(o.mines)
+                    adds.extend(o.adds)
+                    kinds.extend(o.kind_mines)
+            options.append(len(mines))
+            rows.append(rows[-1] + len(v.kinds))
+        arrays = problem.memo["compiled"] = (group, size, starts, clues, options, mines, adds, kinds, rows)
+    group, size, starts, clues, options, mines, adds, kinds, rows = arrays
     out = _search.search(group, size, starts, clues, array("i", problem.targets), options, mines, adds, kinds, rows,
                          nodes, length)
     if out is None:

@@ -77,9 +77,32 @@ class Problem:
     constraint_ids: tuple[int, ...]
     clue_cells: tuple[int, ...] = ()
     ncells: int = field(init=False)
+    #: what later stages derive from the variables alone, kept for the problems that
+    #: share them (see :meth:`retargeted`)
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ncells", sum(v.size for v in self.variables))
+
+    def retargeted(self, system: ConstraintSystem, template: ConstraintSystem,
+                   component: tuple[int, ...]) -> "Problem | None":
+        """This problem of ``component``, built from ``template``'s equations, for
+        ``system``'s: the same variables with ``system``'s counts, when the
+        component's equations are on the same cells in both and the same of them are
+        links (so :func:`build_problem` would build the same variables); None
+        otherwise.
+
+        The numbers one cell can show give such systems: a look-ahead counts each.
+        """
+        new, old = system.constraints, template.constraints
+        if len(new) != len(old):
+            return None
+        for e in component:
+            a, b = new[e], old[e]
+            if a.cells != b.cells or (a.count != b.count and (is_link(a) or is_link(b))):
+                return None
+        return Problem(self.variables, tuple(new[e].count for e in self.constraint_ids), self.constraint_ids,
+                       self.clue_cells, self.memo)
 
     def clue_members(self) -> list[list[int]]:
         """For each clue, the variables that touch it."""
