@@ -10,8 +10,9 @@ never does); and see an impossible board outlined.
 Skipped when Playwright or ``/usr/bin/chromium`` is missing, unless
 ``MSCSP_REQUIRE_BROWSER=1`` (CI sets it, so that a missing browser fails instead of
 passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the README's pictures (both
-pages, a 100x100 board, the solver at play) in DIR; they are made with
-``MSCSP_SCREENSHOTS=results/screenshots`` and ``-k "screenshots or big_board or watch or hard_position"``.
+pages, a 100x100 board, the solver at play, estimates, the hint's ranked candidates, the
+marks for guessing) in DIR; they are made with ``MSCSP_SCREENSHOTS=results/screenshots``
+and ``-k "screenshot or big_board or watch or hard_position"``.
 """
 
 from __future__ import annotations
@@ -150,6 +151,45 @@ def tooltip(page, x: int, y: int) -> str:
     return cell(page, x, y).get_attribute("title")
 
 
+def drawn_tooltip(page, x: int, y: int) -> str:
+    """Point at a cell and draw its title below the pointer, as a browser shows it on
+    hover: a headless browser draws no tooltips, so a picture would miss it. Returns the
+    title."""
+    title = tooltip(page, x, y)
+    page.eval_on_selector(f'#board .cell[data-x="{x}"][data-y="{y}"]', """(c, title) => {
+        const r = c.getBoundingClientRect();
+        const tip = document.createElement('div');
+        tip.className = 'drawn-tooltip';
+        tip.textContent = title;
+        // styled as Chromium's own tooltip, through the style object: the page's CSP
+        // refuses style attributes
+        Object.assign(tip.style, {
+            position: 'absolute', left: `${r.left + window.scrollX + r.width / 2 + 6}px`,
+            top: `${r.bottom + window.scrollY + 4}px`, maxWidth: '380px', padding: '3px 6px',
+            font: '12px "DejaVu Sans", sans-serif', color: '#222', background: '#fff',
+            border: '1px solid #767676', boxShadow: '1px 2px 4px rgb(0 0 0 / 30%)',
+            zIndex: 100, pointerEvents: 'none',
+        });
+        document.body.appendChild(tip);
+    }""", title)
+    return title
+
+
+def board_picture(page, path: Path, legend: bool = True) -> None:
+    """Save a picture of the board and the summary under it, with the legend beside them
+    (the side panel scrolled to bring it level with the board) unless ``legend`` is
+    false: the forms and panels around them would make the file large."""
+    clip = page.evaluate("""(legend) => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+        if (legend) document.querySelector('.side-col').scrollTop += box('.legend').top - box('.board-frame').top;
+        const parts = [box('.board-frame'), box('#summary')].concat(legend ? [box('.legend')] : []);
+        const left = Math.min(...parts.map((r) => r.left)) - 8, top = Math.min(...parts.map((r) => r.top)) - 8;
+        return {x: left, y: top, width: Math.max(...parts.map((r) => r.right)) + 8 - left,
+                height: Math.max(...parts.map((r) => r.bottom)) + 8 - top};
+    }""", legend)
+    page.screenshot(path=str(path), clip=clip)
+
+
 def percent(p: float) -> str:
     """The page's percent text (as ``mscsp solve`` prints percentages)."""
     pct = 100 * p
@@ -236,6 +276,23 @@ def dealt(width, height, mines, click, seed) -> Position:
     board = generate(Spec(width, height, mines), "opening", click, seed)
     game = Game.from_board(board)
     game.reveal(board.click)
+    return game.position()
+
+
+def cleared(size: str, seed: int, click: tuple[int, int]) -> Position:
+    """A preset game under the opening rule, opened at ``click`` and then at every cell
+    proven safe until none is left, as the play page's auto-clear leaves it, with every
+    proven mine flagged."""
+    from mscsp.board import PRESETS
+    from mscsp.web.jobs import proven_safe
+
+    game = Game.from_board(generate(PRESETS[size], "opening", click, seed))
+    game.reveal(click)
+    while safe := proven_safe(format_position(game.position()), 5.0):
+        for x, y in safe:
+            game.reveal((x, y))
+    for x, y in expected(game.position())["mine"]:
+        game.flag((x, y))
     return game.position()
 
 
@@ -554,14 +611,19 @@ def custom_game(page, server, width: int, height: int, mines: int, seed: int):
     new_game(page)
 
 
-def opened_with_hint(page, server, size: str, seed: int, click: tuple[int, int]):
-    """A new game of the play page under the opening rule, opened at ``click``, the hint on and drawn."""
+def preset_game(page, server, size: str, seed: int):
+    """A new game of a preset size on the play page under the opening rule."""
     page.goto(f"{server}/play")
     page.wait_for_selector("#board[data-game]")
     page.select_option("#size", size)
     page.select_option("#rule", "opening")
     page.fill("#seed", str(seed))
     new_game(page)
+
+
+def opened_with_hint(page, server, size: str, seed: int, click: tuple[int, int]):
+    """A new game of the play page under the opening rule, opened at ``click``, the hint on and drawn."""
+    preset_game(page, server, size, seed)
     cell(page, *click).click()
     settle(page)
     page.click("#hint")
@@ -634,12 +696,7 @@ def test_play_a_seeded_game_to_a_win(server, page, tmp_path):
 @pytest.mark.parametrize("seed,result", [(2, "won"), (7, "lost")])
 def test_watch_the_solver_play_a_game(server, page, seed, result, tmp_path):
     page, problems = page
-    page.goto(f"{server}/play")
-    page.wait_for_selector("#board[data-game]")
-    page.select_option("#size", "intermediate")
-    page.select_option("#rule", "opening")
-    page.fill("#seed", str(seed))
-    new_game(page)
+    preset_game(page, server, "intermediate", seed)
     page.select_option("#speed", "fast")
     page.click("#watch")
     assert page.get_attribute("#watch", "aria-pressed") == "true"
@@ -889,6 +946,80 @@ def test_screenshots_of_both_pages(server, page, tmp_path):
     page.mouse.move(0, 0)
     page.screenshot(path=str(out / "play.png"), full_page=True)
     assert (out / "analysis.png").stat().st_size > 10_000 and (out / "play.png").stat().st_size > 10_000
+    assert not problems
+
+
+def test_screenshot_of_the_ranked_hint(server, page, tmp_path):
+    """The README's picture of a hint that weighs its candidates, pointed at the first."""
+    from mscsp.play.policies import decide
+
+    page, problems = page
+    # Intermediate, seed 5, opened at (8,8), cleared and its mines flagged: nothing is left
+    # to prove, and the +lookahead rung weighs six cells, the first far safer than the rest
+    size, seed, click = "intermediate", 5, (8, 8)
+    position = cleared(size, seed, click)
+    g = position.geometry
+    move = decide(position, "+endgame", rank=True)
+    ranked = [(g.coords(c.cell), c) for c in move.candidates]
+    page.set_viewport_size({"width": 1360, "height": 1000})  # the summary under the board in view
+    preset_game(page, server, size, seed)
+    page.check("#auto-clear")
+    cell(page, *click).click()
+    settle(page)
+    for x, y in [(x, y) for y, row in enumerate(position.rows()) for x, ch in enumerate(row) if ch == "F"]:
+        cell(page, x, y).click(button="right")
+    settle(page)
+    shown = board_state(page)
+    assert ["".join(shown[(x, y)]["value"] for x in range(g.width)) for y in range(g.height)] == position.rows()
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    badges = page.eval_on_selector_all(
+        "#board .cell .rank", "els => els.map(b => [+b.parentElement.dataset.x, +b.parentElement.dataset.y, +b.textContent])")
+    assert sorted(badges) == sorted([x, y, rank] for rank, ((x, y), _) in enumerate(ranked[:3], 1))
+    assert len(ranked) == 6 and f"6 candidates weighed by {move.rung.value}" in page.inner_text("#summary")
+    for rank, ((x, y), c) in enumerate(ranked, 1):
+        title = tooltip(page, x, y)
+        assert f"candidate {rank} of the {move.rung.value} player" in title
+        for words, value in (("survives it and the best next click", c.lookahead), ("safe with progress", c.progress)):
+            assert f"{words} {percent(float(value))} ({value.numerator}/{value.denominator})" in title, title
+    (x, y), first = ranked[0]
+    assert (x, y) == (0, 8) and "best" in board_state(page)[(x, y)]["classes"]
+    assert first.probability < min(c.probability for _, c in ranked[1:])
+    drawn_tooltip(page, x, y)
+    out = screenshots(tmp_path) / "hint.png"
+    board_picture(page, out, legend=False)
+    assert 10_000 < out.stat().st_size < 150_000
+    assert not problems
+
+
+def test_screenshot_of_the_guessing_marks(page, tmp_path):
+    """The README's picture of the marks for guessing: dead cells, a 50/50, pseudo-50/50s."""
+    from mscsp.analysis import Survey
+    from mscsp.play.marks import guess_marks
+
+    page, problems = page
+    # Expert, seed 182, opened at (15,8), cleared and its mines flagged: one board with
+    # each kind of mark
+    position = cleared("expert", 182, (15, 8))
+    found = guess_marks(Survey(position))
+    g = position.geometry
+    marks = {g.coords(c): "dead" for c in found.dead}
+    marks |= {g.coords(c): "pseudo" for c in found.pseudo}  # a set's mark wins over the others, as on the page
+    marks |= {g.coords(c): "fifty" for cells in found.unavoidable for c in cells}
+    assert found.complete and marks == {(28, 15): "fifty", (29, 15): "fifty", (10, 0): "pseudo", (10, 1): "pseudo",
+                                        (8, 8): "dead", (9, 8): "dead"}
+    # the dead-cell checks get 5% of the analysis time: the default 2 s leaves 0.1 s, and
+    # this board's take about 0.7 s
+    with running_server(Settings(workers=1, sat_time_limit=40.0, analysis_timeout=30.0)) as url:
+        page.goto(f"{url}/")
+        wait_analysed(page)
+        import_position(page, format_position(position))
+        assert marks_shown(page) == marks
+        assert "1 50/50, 4 pseudo-50/50s, 4 dead cells" in page.inner_text("#summary")
+        page.mouse.move(0, 0)
+        out = screenshots(tmp_path) / "marks.png"
+        board_picture(page, out)
+    assert 10_000 < out.stat().st_size < 150_000
     assert not problems
 
 
