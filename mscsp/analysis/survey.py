@@ -62,7 +62,7 @@ class Survey:
     def __init__(self, position: Position, *, cache: dict | None = None):
         self.position = position
         self.cache = {} if cache is None else cache
-        self._siblings: dict[int, Survey] = {}  # per opened cell, the survey of the first number shown
+        self._siblings: dict[int, list[Survey]] = {}  # per opened cell, the surveys of the numbers shown
         self._sibling: Counts | None = None  # of a survey whose equations are on the same cells
 
     # -- what is built once -------------------------------------------------------------
@@ -173,16 +173,20 @@ class Survey:
         after = Survey(self.position.opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             system = after.__dict__["system"] = opened_system(self.system, after.position, cell)
-            first = self._siblings.setdefault(cell, after)
-            if first is not after and _same_cells(first.system, system):
+            before = self._siblings.setdefault(cell, [])
+            for other in reversed(before):
+                if not _same_cells(other.system, system):
+                    continue
                 # the numbers a cell can show change the counts of its equation only, so
-                # the equations' cells, and with them the components, are the first one's
-                known = first.system.__dict__
+                # the equations' cells, and with them the components, are the other's
+                known = other.system.__dict__
                 for name in ("by_cell", "components"):
                     if name in known:
                         system.__dict__[name] = known[name]
-                if "counts" in first.__dict__:
-                    after._sibling = first.counts
+                if "counts" in other.__dict__:  # not when no layout showed its number
+                    after._sibling = other.counts
+                    break
+            before.append(after)
         return after
 
     def flagged(self, cells) -> "Survey":
