@@ -18,7 +18,8 @@ player loses at least ``P(t is a mine)`` on them whatever they do, and guessing
 committed, and the number it shows (when ``t`` is safe) helps the rest of the
 board at once. David Hill's JSMinesweeper solver calls these "pseudo-50/50s" and
 plays them before any other guess (its ``LongTermRiskHelper``); the test here is
-exact: two layout counts of the same engine must be equal.
+exact: with ``t`` flagged, the engine's exact probabilities must put a mine on every
+other mine and wall of the structure and none on its safe side.
 
 Examples
 --------
@@ -69,6 +70,12 @@ PATTERNS = tuple(_structure(m, s) for m, s in (
     (((1, 0), (0, 1)), ((0, 0), (1, 1))),
 ))
 
+#: Every way to lay a structure over a cell ``t`` on its mine side: the offsets from
+#: ``t`` of its mines, its safe cells and its walls.
+PLACEMENTS = tuple(
+    tuple(tuple((dx - ox, dy - oy) for dx, dy in part) for part in (mines, safes, walls))
+    for mines, safes, walls in PATTERNS for ox, oy in mines)
+
 _UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
 
 #: A structure needing more than this many walls that are not yet proven mines is
@@ -96,7 +103,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     list of int
         Flat indices, ascending. Every cell returned qualifies: the layouts with it
         a mine number exactly the layouts with one structure's mines, safe cells and
-        walls as that structure needs (two exact counts). Some qualifying cells may
+        walls as that structure needs (one exact count, with it flagged). Some qualifying cells may
         be missed, because a structure is skipped when more than
         :data:`MAX_MISSING` of its walls are not yet proven mines, or when it ties
         cells of different clue components (or cells away from the numbers) while
@@ -131,30 +138,31 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     # only cells next to the numbers can qualify
     candidates = sorted(c for c in p if state[c] == _UNDECIDED and (c in component or loose <= 2))
 
-    def at(x: int, y: int) -> int | None:
-        """The flat index of (x, y); None off the board or in a hole."""
-        if 0 <= x < width and 0 <= y < height and mask[y * width + x]:
-            return y * width + x
-        return None
-
     found: set[int] = set()
+    given: dict[int, dict | None] = {}  # t -> the probabilities with t a mine
     for t in candidates:
         tx, ty = t % width, t // width
         pt = p[t]
-        for mine_at, safe_at, walls_at in PATTERNS:
-            for ox, oy in mine_at:  # every way the structure can hold t on its mine side
-                if t in found:
-                    break
-                x, y = tx - ox, ty - oy
-                mines = [at(x + dx, y + dy) for dx, dy in mine_at]
-                safes = [at(x + dx, y + dy) for dx, dy in safe_at]
-                if any(c is None or state[c] != _UNDECIDED for c in mines + safes):
-                    continue
+        for mine_rel, safe_rel, walls_rel in PLACEMENTS:
+            if t in found:
+                break
+            # the structure's cells, each undecided (t among its mines), by flat index
+            inside = []
+            for rx, ry in mine_rel + safe_rel:
+                x, y = tx + rx, ty + ry
+                if not (0 <= x < width and 0 <= y < height) or state[y * width + x] != _UNDECIDED:
+                    break  # off the board or in a hole (never undecided), or decided
+                inside.append(y * width + x)
+            else:
+                mines, safes = inside[:len(mine_rel)], inside[len(mine_rel):]
                 missing = []
-                for dx, dy in walls_at:
-                    c = at(x + dx, y + dy)
-                    if c is None or state[c] == _MINE:
-                        continue  # off the board, or a mine already: a wall
+                for rx, ry in walls_rel:
+                    x, y = tx + rx, ty + ry
+                    if not (0 <= x < width and 0 <= y < height) or not mask[y * width + x]:
+                        continue  # off the board or in a hole: a wall
+                    c = y * width + x
+                    if state[c] == _MINE:
+                        continue  # a mine already: a wall
                     if state[c] == _BLOCKED:
                         break
                     missing.append(c)
@@ -169,7 +177,25 @@ def pseudo_fifties(survey: Survey) -> list[int]:
                     # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
                     if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
                         continue
-                    if survey.layouts_with(mines + missing, safes) == probs.layouts * pt:
+                    if _implied(survey, t, mines + missing, safes, given):
                         found.add(t)
     return sorted(found)
+
+
+def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: dict) -> bool:
+    """Whether every layout with ``t`` a mine has ``mines`` mines and ``safes`` safe.
+
+    That is the test of the module's docstring, layouts with the structure equal to
+    layouts with ``t`` a mine, asked of one count: with ``t`` flagged, each cell of
+    ``mines`` must be a mine with probability 1 and each of ``safes`` with 0. The
+    count with ``t`` flagged serves every structure tried for ``t`` (``given``
+    keeps it); where it is not exact the two counts are compared instead.
+    """
+    if t not in given:
+        probs = survey.flagged_index([t]).probabilities
+        given[t] = probs.cells if probs.exact else None
+    cells = given[t]
+    if cells is None:
+        return survey.layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.cells[t]
+    return all(c == t or cells[c] == 1 for c in mines) and all(cells[c] == 0 for c in safes)
 
