@@ -42,6 +42,9 @@ class Mark(IntEnum):
     HOLE = -3
 
 
+#: Mark.COVERED as a plain int, for comparisons in loops (an enum member is looked up each time).
+_COVERED = int(Mark.COVERED)
+
 _CHAR_OF = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: "-"}
 _CODE_OF = {".": Mark.COVERED, "F": Mark.FLAG, "-": Mark.HOLE, **{str(d): d for d in range(9)}}
 
@@ -169,7 +172,7 @@ class Position:
         >>> parse_position("mines: 1\\n...\\n").opened_index(0, 1).covered_xy
         ((1, 0), (2, 0))
         """
-        if self.grid[cell] != Mark.COVERED or not 0 <= number <= 8:
+        if self.grid[cell] != _COVERED or not 0 <= number <= 8:
             raise InputError(f"cannot open the cell {self.geometry.coords(cell)} with {number}: "
                              "it must be covered and the number 0-8")
         return self._changed([cell], number, (("revealed", True), ("covered", False)))

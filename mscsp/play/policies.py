@@ -132,9 +132,8 @@ def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
     """The outcomes of :func:`outcomes` one at a time, least number first, so that a
     caller can stop once the rest cannot change its choice."""
     position = survey.position
-    neighbours = position.geometry.neighbours(cell)
-    flags = sum(position.grid[n] == Mark.FLAG for n in neighbours)
-    covered = sum(position.grid[n] == Mark.COVERED for n in neighbours)
+    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
+    flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for v in range(flags, flags + covered + 1):
         try:
             layouts, least = survey.opened_index(cell, v).least()
