@@ -35,6 +35,7 @@ that showed a number), *mid* up to two thirds, *late* beyond. Needs
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -220,6 +221,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--stages", action="store_true", help="also time corpora of classic Expert and small "
                         "boards, and report every corpus by stage of the game")
+    parser.add_argument("--json", metavar="PATH", help="also write the medians (by start and stage) here")
     args = parser.parse_args(argv)
     if args.positions < 2 or args.repeat < 1:
         parser.error("need --positions >= 2 and --repeat >= 1")
@@ -280,19 +282,26 @@ def main(argv=None) -> int:
           f"ms_toollib {max(b):.3f} ms")
     for d in bad[:SHOW]:
         print(_describe(position, LONG_FRONTIER.name, *d))
+    rows = [_medians("modern Expert", "all", [t[1:] for t in timed])]
     if args.stages:
-        print(stage_table(args.positions, args.seed, args.repeat, {"modern Expert": timed}))
+        rows = stage_rows(args.positions, args.seed, args.repeat, {"modern Expert": timed})
+        print(stage_table(rows))
+    rows.append({"start": LONG_FRONTIER.stem, "stage": "all", "positions": 1, "mscsp_ms": round(min(a), 4),
+                 "analyse_ms": round(min(c), 4), "ms_toollib_ms": round(min(b), 4),
+                 "ratio": round(min(a) / min(b), 3), "analyse_ratio": round(min(c) / min(b), 3),
+                 "disagreements": int(bool(bad))})
+    if args.json:
+        Path(args.json).write_text(json.dumps({"benchmark": "probability", "seed": args.seed, "repeat": args.repeat,
+                                               "rows": rows}, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
-def stage_table(n: int, seed: int, repeat: int, timed: dict[str, list] | None = None) -> str:
-    """Medians by start and stage: ``n`` positions of each start, timed as above.
-    ``timed`` holds starts already timed (their ``(stage, mscsp ms, analyse ms,
-    ms_toollib ms, disagreed)`` a position), which are not played and timed again."""
+def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = None) -> list[dict]:
+    """Medians by start and stage, one dict a row: ``n`` positions of each start, timed
+    as above. ``timed`` holds starts already timed (their ``(stage, mscsp ms, analyse
+    ms, ms_toollib ms, disagreed)`` a position), which are not played and timed again."""
     timed = dict(timed or {})
-    lines = ["| start | stage | positions | mscsp ms | analyse ms | ms_toollib ms | mscsp / ms_toollib | "
-             "analyse / ms_toollib | disagreements |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
     for name, (spec, rule, click) in STARTS.items():
         if name not in timed:
             corpus, _ = build_corpus(n, seed, spec=spec, rule=rule, click=click)
@@ -303,15 +312,33 @@ def stage_table(n: int, seed: int, repeat: int, timed: dict[str, list] | None = 
                 bad = bool(disagreements(position, ours, theirs)
                            or disagreements(position, analysis.probabilities, theirs))
                 timed[name].append((stage(position), min(a), min(c), min(b), bad))
-        for stage_name, _ in STAGES:
-            got = [r[1:] for r in timed[name] if r[0] == stage_name]
-            if not got:
-                continue
-            ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
-            lines.append(f"| {name} | {stage_name} | {len(got)} | {ours_ms:.3f} | {analyse_ms:.3f} | "
-                         f"{theirs_ms:.3f} | {ours_ms / theirs_ms:.2f}x | {analyse_ms / theirs_ms:.2f}x | "
-                         f"{sum(r[3] for r in got)} |")
+        for stage_name in [s for s, _ in STAGES] + ["all"]:
+            got = [r[1:] for r in timed[name] if stage_name in ("all", r[0])]
+            if got:
+                rows.append(_medians(name, stage_name, got))
+    return rows
+
+
+def _medians(start: str, stage_name: str, got: list[tuple]) -> dict:
+    """One row of the table by stage: the medians of ``(mscsp ms, analyse ms,
+    ms_toollib ms, disagreed)`` tuples and their ratios."""
+    ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
+    return {"start": start, "stage": stage_name, "positions": len(got), "mscsp_ms": round(ours_ms, 4),
+            "analyse_ms": round(analyse_ms, 4), "ms_toollib_ms": round(theirs_ms, 4),
+            "ratio": round(ours_ms / theirs_ms, 3), "analyse_ratio": round(analyse_ms / theirs_ms, 3),
+            "disagreements": sum(r[3] for r in got)}
+
+
+def stage_table(rows: list[dict]) -> str:
+    """The rows of :func:`stage_rows` as a Markdown table."""
+    lines = ["| start | stage | positions | mscsp ms | analyse ms | ms_toollib ms | mscsp / ms_toollib | "
+             "analyse / ms_toollib | disagreements |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += [f"| {r['start']} | {r['stage']} | {r['positions']} | {r['mscsp_ms']:.3f} | {r['analyse_ms']:.3f} | "
+              f"{r['ms_toollib_ms']:.3f} | {r['ratio']:.2f}x | {r['analyse_ratio']:.2f}x | {r['disagreements']} |"
+              for r in rows]
     return "\n".join(lines)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,9 +21,11 @@ ratio of medians. Needs ``pip install ms-toollib`` (a benchmark-only dependency)
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -51,6 +53,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", metavar="PATH", help="also write each engine's medians and answers here")
     args = parser.parse_args(argv)
     try:
         import ms_toollib as ms
@@ -99,6 +102,13 @@ def main(argv=None) -> int:
         f"{labels[k].removeprefix('mscsp verify sat, ')} "
         f"{engines[k]['structure']}/{engines[k]['compiled']}/{engines[k]['python']}"
         for k in names))
+    if args.json:
+        rows = [{"engine": key, "label": label, "boards": n, "median_ms": round(statistics.median(times[key]), 4),
+                 "p90_ms": round(statistics.quantiles(times[key], n=10)[8], 4), "accepted": accepted[key],
+                 "ratio": round(statistics.median(times[key]) / base, 3)} for key, label in labels.items()]
+        Path(args.json).write_text(json.dumps({"benchmark": "verify", "seed": args.seed, "rows": rows,
+                                               "only_total": only_total, "disagreements": disagree}, indent=1) + "\n",
+                                   encoding="utf-8")
     return 0
 
 

@@ -116,8 +116,8 @@ def summary_row(board: str, spec, rule: str, first_click: tuple[int, int] | None
 
 
 def _fmt(value, digits: int) -> str:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
-        return ""
+    if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
+        return ""  # a missing value, also of a nullable integer column
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)

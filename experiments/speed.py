@@ -1,0 +1,167 @@
+"""Speed beside the peers: the benchmarks' figures as a results folder the paper quotes.
+
+Runs three benchmarks of ``benchmarks/`` on this machine, one after another, and
+writes what they measured to ``--out`` (``results/speed`` by default):
+
+- ``benchmarks/probability.py --stages``: exact mine probabilities (the counting
+  engine alone, and the whole ``analyse`` with its SAT proofs) against
+  ms_toollib's ``cal_probability_onboard`` on positions from real play, modern and
+  classic Expert and 8x8 boards, by stage of the game, median milliseconds;
+- ``benchmarks/verify.py``: whether an Expert board can be finished without a guess,
+  against ms_toollib's ``is_solvable``, median milliseconds;
+- ``benchmarks/players.py --same-boards``: the ``+endgame`` player against David
+  Hill's Java solver on the same boards (CPU milliseconds per game, win rates and
+  the paired difference), when a checkout of his solver is given with
+  ``--hill-java`` (built there with ``javac``).
+
+ms_toollib (PyPI ``ms-toollib``) is a benchmark dependency only. Every figure is a
+timing of this machine, so the whole folder is timing files: ``summary.csv`` (one
+row a comparison, corpus and stage; ``ratio`` is mscsp's time over the peer's:
+below 1, mscsp is faster), each benchmark's printed report (``*.txt``) and
+``run.json`` (command, machine, package and peer versions, git revision).
+``mscsp reproduce`` does not run it: the peers are not dependencies of the toolkit.
+
+    python experiments/speed.py --hill-java PATH            # about 25 minutes
+    python experiments/speed.py --quick --out /tmp/speed    # a minute: the plumbing
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+from mscsp.experiments.output import RUN_FILE, markdown_table, provenance
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = HERE.parent / "benchmarks"
+
+#: The columns of summary.csv, in order.
+COLUMNS = ["comparison", "corpus", "stage", "n", "mscsp_ms", "peer", "peer_ms", "ratio",
+           "mscsp_wins", "peer_wins", "diff", "low", "high"]
+
+#: How large each benchmark runs: the full size and ``--quick``.
+SIZES = {
+    "full": {"positions": 200, "repeat": 3, "boards": 1000, "games": 2000},
+    "quick": {"positions": 6, "repeat": 1, "boards": 20, "games": 10},
+}
+
+SEED = 2026
+
+
+def _run(name: str, args: list[str], out: Path, work: Path) -> dict:
+    """Run ``benchmarks/NAME.py`` with ``args`` and ``--json``; keep its report as
+    ``NAME.txt`` in ``out``; return what it wrote as JSON."""
+    answer = work / f"{name}.json"
+    command = [sys.executable, str(BENCHMARKS / f"{name}.py"), *args, "--json", str(answer)]
+    print(f"speed: {' '.join(command[1:])}", file=sys.stderr, flush=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"speed: benchmarks/{name}.py failed (exit {done.returncode}): "
+                         f"{done.stderr.strip().splitlines()[-1] if done.stderr.strip() else 'no message'}")
+    (work / f"{name}.txt").write_text(done.stdout, encoding="utf-8")
+    return json.loads(answer.read_text(encoding="utf-8"))
+
+
+def probability_rows(found: dict) -> list[dict]:
+    """summary.csv rows of the probability benchmark: the engine and ``analyse``."""
+    rows = []
+    for r in found["rows"]:
+        for comparison, column, ratio in (("probabilities", "mscsp_ms", "ratio"),
+                                          ("analyse", "analyse_ms", "analyse_ratio")):
+            rows.append({"comparison": comparison, "corpus": r["start"], "stage": r["stage"], "n": r["positions"],
+                         "mscsp_ms": r[column], "peer": "ms_toollib", "peer_ms": r["ms_toollib_ms"],
+                         "ratio": r[ratio]})
+    return rows
+
+
+def verify_rows(found: dict) -> list[dict]:
+    """summary.csv rows of the verification benchmark: each mscsp mode against
+    ms_toollib (which does not use the mine total)."""
+    by = {r["engine"]: r for r in found["rows"]}
+    theirs = by.pop("ms")
+    modes = {"local": "no total", "total": "total", "quick_local": "quick, no total", "quick": "quick, total"}
+    return [{"comparison": "verification", "corpus": "modern Expert", "stage": modes[key], "n": r["boards"],
+             "mscsp_ms": r["median_ms"], "peer": "ms_toollib", "peer_ms": theirs["median_ms"], "ratio": r["ratio"],
+             "mscsp_wins": r["accepted"], "peer_wins": theirs["accepted"]} for key, r in by.items()]
+
+
+def player_rows(found: list[dict]) -> list[dict]:
+    """summary.csv rows of the same-boards player comparison: CPU per game, the
+    wins of each and the paired difference in win rate (mscsp minus Java)."""
+    return [{"comparison": "player", "corpus": r["start"], "stage": "whole game", "n": r["games"],
+             "mscsp_ms": round(r["mscsp_ms"], 3), "peer": "Hill Java", "peer_ms": round(r["java_ms"], 3),
+             "ratio": round(r["mscsp_ms"] / r["java_ms"], 3), "mscsp_wins": r["mscsp_wins"],
+             "peer_wins": r["java_wins"], "diff": round(r["diff"], 5), "low": round(r["low"], 5),
+             "high": round(r["high"], 5)} for r in found]
+
+
+def _peer_versions(hill_java: Path | None) -> dict:
+    versions = {}
+    try:
+        versions["ms-toollib"] = metadata.version("ms-toollib")
+    except metadata.PackageNotFoundError:
+        versions["ms-toollib"] = None
+    if hill_java is not None:
+        commit = subprocess.run(["git", "-C", str(hill_java), "rev-parse", "HEAD"], capture_output=True, text=True)
+        java = subprocess.run(["java", "-version"], capture_output=True, text=True)
+        versions["hill_java_commit"] = commit.stdout.strip() or None
+        versions["java"] = (java.stderr.strip().splitlines() or [None])[0]
+    return versions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("results/speed"))
+    parser.add_argument("--hill-java", type=Path, metavar="PATH",
+                        help="a checkout of David Hill's Java solver (GitHub DavidNHill/Minesweeper)")
+    parser.add_argument("--quick", action="store_true", help="a few positions, boards and games: the plumbing only")
+    args = parser.parse_args(argv)
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        print("speed: ms_toollib is not installed: pip install ms-toollib", file=sys.stderr)
+        return 2
+    if args.hill_java is not None and shutil.which("javac") is None:
+        print("speed: --hill-java needs a JDK (javac on PATH)", file=sys.stderr)
+        return 2
+    size = SIZES["quick" if args.quick else "full"]
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="mscsp-speed-") as tmp:
+        work = Path(tmp)
+        rows = probability_rows(_run("probability", ["--stages", "--positions", str(size["positions"]),
+                                                     "--repeat", str(size["repeat"]), "--seed", str(SEED)],
+                                     args.out, work))
+        rows += verify_rows(_run("verify", ["--boards", str(size["boards"]), "--seed", str(SEED)], args.out, work))
+        if args.hill_java is not None:
+            rows += player_rows(_run("players", ["--same-boards", "--hill-java", str(args.hill_java),
+                                                 "--games", str(size["games"]), "--seed", "2"], args.out, work))
+        table = pd.DataFrame(rows, columns=COLUMNS).astype({"n": "Int64", "mscsp_wins": "Int64", "peer_wins": "Int64"})
+        run = {"experiment": "speed", "quick": args.quick, "seed": SEED,
+               "wall_seconds": round(time.perf_counter() - started, 1), **provenance(),
+               "peers": _peer_versions(args.hill_java)}
+        # everything is written at the end, whole: a failed benchmark leaves the old folder as it was
+        args.out.mkdir(parents=True, exist_ok=True)
+        for report in work.glob("*.txt"):
+            shutil.copy(report, args.out / report.name)
+        table.to_csv(args.out / "summary.csv", index=False)
+        (args.out / RUN_FILE).write_text(json.dumps(run, indent=2) + "\n", encoding="utf-8")
+        (args.out / "README.md").write_text(
+            "# speed\n\nmscsp beside its peers on this machine (see `run.json`): median milliseconds "
+            "(CPU milliseconds per game for the player); `ratio` is mscsp's time over the peer's, below 1 "
+            "mscsp is faster. Made by `python experiments/speed.py`; each benchmark's own report is "
+            "beside this file.\n\n" + markdown_table(table, digits=3) + "\n", encoding="utf-8")
+    print(markdown_table(table, digits=3))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
