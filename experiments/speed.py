@@ -21,7 +21,7 @@ below 1, mscsp is faster), each benchmark's printed report (``*.txt``) and
 ``run.json`` (command, machine, package and peer versions, git revision).
 ``mscsp reproduce`` does not run it: the peers are not dependencies of the toolkit.
 
-    python experiments/speed.py --hill-java PATH            # about 25 minutes
+    python experiments/speed.py --hill-java PATH            # about four minutes
     python experiments/speed.py --quick --out /tmp/speed    # a minute: the plumbing
 """
 

@@ -117,17 +117,23 @@ SOURCES = [
             **{f"boards_{arm}": "int" for arm in ("uniform", "retry", "perturb")},
             "ks_distance_3bv": "dec3", "ks_p_3bv": "sig2"}),
     Source("noguess_cost/timings.csv", ("board", "method"), {"mean_s": "sig2", "median_s": "sig2", "p90_s": "sig2"}),
+    Source("speed/summary.csv", ("comparison", "corpus", "stage"),
+           {"n": "int", "mscsp_ms": "sig2", "peer_ms": "sig2", "ratio": "dec2", "mscsp_wins": "int",
+            "peer_wins": "int", "diff": "pp2", "low": "pp2", "high": "pp2"}),
 ]
 
 #: Phrases the prose takes from the statistics rather than typing them: (file, row
 #: keys, column, style). ``vs-interval`` places the row's value of ``column`` against
 #: the row's 95% interval ``[low, high]`` (the measured rate against a record);
 #: ``vs-zero`` places zero against it (a paired difference); ``vs-alpha`` reads a
-#: p-value at the 5% level. Each is quoted as ``\\R{...}/verdict``.
+#: p-value at the 5% level; ``vs-one`` reads a ratio of times (mscsp's over a
+#: peer's). Each is quoted as ``\\R{...}/verdict``, or by the name given last.
 VERDICTS = [
-    ("winrate/summary.csv", ("board", "rule", "policy"), "record", "vs-interval"),
-    ("winrate/paired.csv", ("board", "rule", "policy", "against"), "diff", "vs-zero"),
-    ("first_click/fit.csv", (), "p", "vs-alpha"),
+    ("winrate/summary.csv", ("board", "rule", "policy"), "record", "vs-interval", "verdict"),
+    ("winrate/paired.csv", ("board", "rule", "policy", "against"), "diff", "vs-zero", "verdict"),
+    ("first_click/fit.csv", (), "p", "vs-alpha", "verdict"),
+    ("speed/summary.csv", ("comparison", "corpus", "stage"), "diff", "vs-zero", "verdict"),
+    ("speed/summary.csv", ("comparison", "corpus", "stage"), "ratio", "vs-one", "pace"),
 ]
 
 
@@ -142,7 +148,12 @@ def verdict(row: dict, column: str, style: str) -> str:
     'no significant difference'
     >>> verdict({"p": "0.356"}, "p", "vs-alpha")
     'no more than chance alone produces'
+    >>> verdict({"ratio": "0.62"}, "ratio", "vs-one"), verdict({"ratio": "1.03"}, "ratio", "vs-one")
+    ('faster than', 'about as fast as')
     """
+    if style == "vs-one":  # within 5% either way is no difference worth a word on one machine
+        ratio = float(row[column])
+        return "faster than" if ratio < 0.95 else "slower than" if ratio > 1.05 else "about as fast as"
     if style == "vs-alpha":
         return "no more than chance alone produces" if float(row[column]) >= 0.05 else \
             "more than chance alone produces at the 5\\% level"
@@ -157,7 +168,7 @@ def verdict(row: dict, column: str, style: str) -> str:
 
 
 #: Results folders whose machine the paper names, from their ``run.json``.
-MACHINES = ["winrate", "noguess_cost", "consistency", "completion"]
+MACHINES = ["winrate", "noguess_cost", "consistency", "completion", "speed"]
 
 
 def machine(run: dict) -> str:
@@ -311,13 +322,13 @@ def numbers(results: Path = RESULTS) -> list[Number]:
                 if row[column] != "":
                     out.append(Number(f"{stem}/{_key_part(column)}", source.file, selector, column, style,
                                       render(row[column], style)))
-    for file, keys, column, style in VERDICTS:
+    for file, keys, column, style, name in VERDICTS:
         for row in read_table(results, file):
             if row.get(column, "") == "":
                 continue
             selector = tuple((k, row[k]) for k in keys)
             stem = "/".join([_prefix(file), *(_key_part(v) for _, v in selector)])
-            out.append(Number(f"{stem}/verdict", file, selector, column, style, verdict(row, column, style)))
+            out.append(Number(f"{stem}/{name}", file, selector, column, style, verdict(row, column, style)))
     for folder in MACHINES:
         path = Path(results) / folder / "run.json"
         try:
@@ -521,6 +532,24 @@ def _noguess_bias(results: Path) -> str:
                                "border ratio [95\\%]"], body, breaks)
 
 
+def _speed(results: Path) -> str:
+    """mscsp's time against its peers' by comparison: the whole corpus of each start
+    (the stages are quoted in the text), verification, and the player."""
+    rows = [r for r in read_table(results, "speed/summary.csv")
+            if r["comparison"] in ("verification", "player") or r["stage"] == "all"]
+    body = []
+    for r in rows:
+        what = {"probabilities": "probabilities", "analyse": "analyse (with proofs)",
+                "verification": f"no-guess check ({r['stage']})", "player": "a game, CPU"}[r["comparison"]]
+        wins = ""
+        if r["comparison"] == "player":
+            wins = (f"{render(r['diff'], 'pp2')} [{render(r['low'], 'pp2')}, {render(r['high'], 'pp2')}]")
+        body.append([what, _tex(r["corpus"]), render(r["n"], "int"), render(r["mscsp_ms"], "sig2"),
+                     _tex(r["peer"]), render(r["peer_ms"], "sig2"), render(r["ratio"], "dec2"), wins])
+    return _tabular("llrrlrrc", ["task", "corpus", "$n$", "mscsp ms", "peer", "peer ms", "ratio",
+                                 "win rate difference, points [95\\%]"], body, _breaks(rows, "comparison"))
+
+
 #: One generated table per results table: (file name in paper/generated/, writer).
 TABLES = {
     "first_click.tex": _first_click,
@@ -533,6 +562,7 @@ TABLES = {
     "consistency.tex": _consistency,
     "noguess_cost.tex": _noguess,
     "noguess_bias.tex": _noguess_bias,
+    "speed.tex": _speed,
 }
 
 

@@ -185,3 +185,52 @@ def test_reproduce_quick(tmp_path, capsys):
     assert (tmp_path / "first_click" / "summary.csv").exists()
     assert (tmp_path / "completion_article" / "summary.csv").exists()
     assert cli_main(["reproduce", "--only", "nothing"]) == 2
+
+
+def _speed_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("speed", REPO / "experiments" / "speed.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_speed_results_agree_with_themselves():
+    """results/speed, as committed: every ratio is mscsp's median over the peer's,
+    every paired difference is the two win counts apart, inside its interval, and the
+    run names the machine and the peers' versions."""
+    from mscsp.stats import wilson
+
+    folder = REPO / "results" / "speed"
+    table = pd.read_csv(folder / "summary.csv")
+    assert list(table.columns) == _speed_module().COLUMNS
+    assert set(table["comparison"]) >= {"probabilities", "analyse", "verification"}
+    assert not table.duplicated(["comparison", "corpus", "stage"]).any()
+    ratio = table["mscsp_ms"] / table["peer_ms"]
+    assert ((ratio - table["ratio"]).abs() <= 0.002 * ratio + 0.002).all()
+    player = table[table["comparison"] == "player"]
+    for row in player.itertuples():
+        diff = (row.mscsp_wins - row.peer_wins) / row.n
+        assert abs(diff - row.diff) < 1e-4 and row.low <= row.diff <= row.high
+        # a paired interval is no wider than the two rates' own intervals put together
+        assert row.high - row.low <= sum(h - lo for lo, h in (wilson(row.mscsp_wins, row.n),
+                                                                wilson(row.peer_wins, row.n)))
+    run = json.loads((folder / "run.json").read_text())
+    assert run["experiment"] == "speed" and not run["quick"] and run["processor"] and run["peers"]["ms-toollib"]
+    assert player.empty or run["peers"]["hill_java_commit"]
+
+
+def test_the_speed_rows_say_which_side_is_faster():
+    speed = _speed_module()
+    found = {"rows": [{"start": "modern Expert", "stage": "all", "positions": 3, "mscsp_ms": 1.0, "analyse_ms": 3.0,
+                       "ms_toollib_ms": 2.0, "ratio": 0.5, "analyse_ratio": 1.5, "disagreements": 0}]}
+    rows = speed.probability_rows(found)
+    assert [(r["comparison"], r["mscsp_ms"], r["peer_ms"], r["ratio"]) for r in rows] == [
+        ("probabilities", 1.0, 2.0, 0.5), ("analyse", 3.0, 2.0, 1.5)]
+    verified = speed.verify_rows({"rows": [
+        {"engine": "ms", "boards": 4, "median_ms": 2.0, "accepted": 3, "ratio": 1.0},
+        {"engine": "total", "boards": 4, "median_ms": 1.0, "accepted": 4, "ratio": 0.5}]})
+    assert verified == [{"comparison": "verification", "corpus": "modern Expert", "stage": "total", "n": 4,
+                         "mscsp_ms": 1.0, "peer": "ms_toollib", "peer_ms": 2.0, "ratio": 0.5, "mscsp_wins": 4,
+                         "peer_wins": 3}]

@@ -123,8 +123,14 @@ def test_every_macro_is_its_csv_cell(generated):
         if column == "#count":
             value = str(len(rows))
         elif style.startswith("vs-"):
-            assert len(rows) == 1 and key.endswith("/verdict"), key
+            assert len(rows) == 1 and key.endswith("/pace" if style == "vs-one" else "/verdict"), key
             r = rows[0]
+            if style == "vs-one":  # a ratio of times: under 0.95 faster, over 1.05 slower
+                ratio = float(r[column])
+                expected = ["faster than", "about as fast as", "slower than"][(ratio >= 0.95) + (ratio > 1.05)]
+                if tex != expected:
+                    wrong.append(f"{key}: {tex!r} but {file} has ratio {r[column]}")
+                continue
             if style == "vs-alpha":
                 expected = "no more than chance alone produces" if float(r[column]) >= 0.05 else \
                     "more than chance alone produces at the 5\\% level"
