@@ -88,7 +88,8 @@ def verify_rows(found: dict) -> list[dict]:
     ms_toollib (which does not use the mine total)."""
     by = {r["engine"]: r for r in found["rows"]}
     theirs = by.pop("ms")
-    modes = {"local": "no total", "total": "total", "quick_local": "quick, no total", "quick": "quick, total"}
+    modes = {"local": "without total", "total": "with total", "quick_local": "quick without total",
+             "quick": "quick with total"}
     return [{"comparison": "verification", "corpus": "modern Expert", "stage": modes[key], "n": r["boards"],
              "mscsp_ms": r["median_ms"], "peer": "ms_toollib", "peer_ms": theirs["median_ms"], "ratio": r["ratio"],
              "mscsp_wins": r["accepted"], "peer_wins": theirs["accepted"]} for key, r in by.items()]

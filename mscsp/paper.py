@@ -532,22 +532,32 @@ def _noguess_bias(results: Path) -> str:
                                "border ratio [95\\%]"], body, breaks)
 
 
+#: How the player comparison's starts read in the paper.
+_STARTS = {"expert-modern": "modern Expert", "expert-classic": "classic Expert", "beginner-22": "Beginner (2,2)",
+           "beginner-33": "Beginner (3,3)", "intermediate-22": "Intermediate (2,2)",
+           "intermediate-33": "Intermediate (3,3)"}
+
+
 def _speed(results: Path) -> str:
-    """mscsp's time against its peers' by comparison: the whole corpus of each start
-    (the stages are quoted in the text), verification, and the player."""
+    """mscsp's time against its peers' by task: the whole corpus of each start (the
+    stages are quoted in the text), verification, and the player."""
+    tasks = {"probabilities": "probabilities", "analyse": "analyse, with proofs", "verification": "no-guess check",
+             "player": "a game, CPU"}
     rows = [r for r in read_table(results, "speed/summary.csv")
             if r["comparison"] in ("verification", "player") or r["stage"] == "all"]
+    rows.sort(key=lambda r: list(tasks).index(r["comparison"]))  # stable: each task's rows in table order
     body = []
     for r in rows:
-        what = {"probabilities": "probabilities", "analyse": "analyse (with proofs)",
-                "verification": f"no-guess check ({r['stage']})", "player": "a game, CPU"}[r["comparison"]]
-        wins = ""
+        what = tasks[r["comparison"]] + (f" ({r['stage']})" if r["comparison"] == "verification" else "")
+        difference = ""
         if r["comparison"] == "player":
-            wins = (f"{render(r['diff'], 'pp2')} [{render(r['low'], 'pp2')}, {render(r['high'], 'pp2')}]")
-        body.append([what, _tex(r["corpus"]), render(r["n"], "int"), render(r["mscsp_ms"], "sig2"),
-                     _tex(r["peer"]), render(r["peer_ms"], "sig2"), render(r["ratio"], "dec2"), wins])
-    return _tabular("llrrlrrc", ["task", "corpus", "$n$", "mscsp ms", "peer", "peer ms", "ratio",
-                                 "win rate difference, points [95\\%]"], body, _breaks(rows, "comparison"))
+            difference = f"{render(r['diff'], 'pp2')} [{render(r['low'], 'pp2')}, {render(r['high'], 'pp2')}]"
+        body.append([what, _tex(_STARTS.get(r["corpus"], r["corpus"])), render(r["n"], "int"),
+                     render(r["mscsp_ms"], "sig2"), render(r["peer_ms"], "sig2"), render(r["ratio"], "dec2"),
+                     difference])
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
+        "llrrrrc", ["task", "corpus", "$n$", "mscsp ms", "peer ms", "ratio", "difference, points [95\\%]"],
+        body, _breaks(rows, "comparison"))
 
 
 #: One generated table per results table: (file name in paper/generated/, writer).
