@@ -20,7 +20,7 @@ from mscsp.analysis.counting import (
 from mscsp.board import Spec
 from mscsp.errors import InconsistentError, InputError
 from mscsp.game import Game, Status
-from mscsp.position import parse_position
+from mscsp.position import Mark, parse_position
 from mscsp.rules import generate
 
 
@@ -347,6 +347,66 @@ def test_every_number_a_cell_can_show_counts_as_brute_force_does(position, data)
                 fresh = build_problem(after.system, comp)
                 assert (problem.variables, problem.targets, problem.constraint_ids) == (
                     fresh.variables, fresh.targets, fresh.constraint_ids)
+
+
+def _least_by_brute_force(position, cell, number):
+    """Layouts and the least mine probability among covered cells that are not certain
+    mines, of ``position`` with ``cell`` opened showing ``number``, by enumeration."""
+    grid = position.grid.copy()
+    grid[cell] = number
+    truth = brute_force(type(position)(position.geometry, grid, position.mines))
+    if truth["count"] == 0:
+        return 0, None
+    risks = [Fraction(k, truth["count"]) for k in truth["per_cell"].values() if k != truth["count"]]
+    return truth["count"], min(risks) if risks else None
+
+
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
+    """``Survey.least_after`` weighs a cell away from the numbers without building the
+    position after it: its layouts and least probability are brute force's, for every
+    number the cell can show."""
+    from mscsp.analysis import Survey
+
+    covered = np.flatnonzero(position.covered).tolist()
+    if not covered or position.mines is None:
+        return
+    try:
+        survey = Survey(position)
+        survey.layouts  # noqa: B018 - an impossible position has no look-ahead
+    except InconsistentError:
+        return
+    cell = data.draw(st.sampled_from(covered))
+    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
+    flags, hidden = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
+    for number in range(flags, flags + hidden + 1):  # the numbers the look-ahead asks about
+        try:
+            got = survey.least_after(cell, number)
+        except InconsistentError:
+            got = (0, None)
+        expected = _least_by_brute_force(position, cell, number)
+        assert (got[0], got[1] if got[0] else None) == expected
+
+
+@pytest.mark.parametrize("cell", [(0, 0), (1, 0), (0, 1), (3, 0)])
+def test_a_cell_away_from_the_numbers_is_weighed_as_its_own_component(cell, monkeypatch):
+    """On a 7x3 board with one 1 in the corner and four mines, the cells at the left are
+    away from the number: their outcomes are weighed without the position after the
+    click (``opened_index`` is never called), and agree with brute force."""
+    from mscsp.analysis import Survey
+
+    position = parse_position("mines: 4\n.......\n.......\n......1\n")
+    survey = Survey(position)
+    survey.layouts  # noqa: B018
+    index = position.geometry.index(*cell)
+
+    def refuse(*args):
+        raise AssertionError("the position after the click was built")
+
+    monkeypatch.setattr(Survey, "opened_index", refuse)
+    for number in range(len(position.geometry.neighbours(index)) + 1):
+        got = survey.least_after(index, number)
+        assert (got[0], got[1] if got[0] else None) == _least_by_brute_force(position, index, number)
 
 
 @pytest.mark.parametrize("numbers", [(1, 0, 2), (0, 1, 2), (2, 1, 0)])

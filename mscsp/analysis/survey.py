@@ -31,15 +31,18 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
+from math import comb
 
 from .._moved import index_of
 from ..errors import InconsistentError
-from ..position import Position
+from ..position import Mark, Position
 from .constraints import ConstraintSystem, build_constraints, flagged_system, opened_system
 from .counting import Counts, Probabilities, count_components
 from .counting.combine import poly_mul, with_total
 
 __all__ = ["Survey"]
+
+_COVERED, _FLAG = Mark.COVERED.value, Mark.FLAG.value
 
 
 class Survey:
@@ -115,6 +118,44 @@ class Survey:
             if num != den and (best_num is None or num * best_den < best_num * den):
                 best_num, best_den = num, den
         return total, None if best_num is None else Fraction(best_num, best_den)
+
+    def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
+        """``self.opened_index(cell, number).least()``, without building that position
+        when ``cell`` and its covered neighbours are all away from the numbers.
+
+        Opening such a cell adds one equation on cells no other equation touches: a
+        component of its own in which each of its ``k`` covered neighbours is a mine
+        with probability ``m / k`` (``m`` the number less the flags around), in
+        ``C(k, m)`` ways with ``m`` mines in every one. Its mine-count polynomial is
+        that one term, so the rest of the board is weighed exactly as the same
+        tallies with ``m`` fewer mines left and ``k + 1`` fewer unconstrained cells,
+        and the layouts are that count times ``C(k, m)``. Same numbers, one weighing.
+        """
+        free = self._free
+        if free is None or cell not in free:
+            return self.opened_index(cell, number).least()
+        position = self.position
+        around = position.grid[list(position.geometry.neighbours(cell))].tolist()
+        covered = [c for c, v in zip(position.geometry.neighbours(cell), around) if v == _COVERED]
+        k, m = len(covered), number - around.count(_FLAG)
+        if not 0 <= m <= k or any(c not in free for c in covered):
+            return self.opened_index(cell, number).least()
+        system = self.system
+        parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
+                                  system.remaining - m, strict=False)
+        best_num, best_den = (m, k) if m != k else (None, None)
+        for _, num, den in parts:
+            if num != den and (best_num is None or num * best_den < best_num * den):
+                best_num, best_den = num, den
+        return total * comb(k, m), None if best_num is None else Fraction(best_num, best_den)
+
+    @cached_property
+    def _free(self) -> frozenset[int] | None:
+        """The unconstrained covered cells, when the tallies are exact and weighed with
+        the mine total (the case :meth:`least_after` shortens); None otherwise."""
+        if self._weighed is None or not all(t.by_count for t in self.counts.tallies):
+            return None
+        return frozenset(self.system.unconstrained)
 
     def mine_count_fixed(self, cells: list[int] | tuple[int, ...]) -> bool:
         """Whether the clue components with a cell in ``cells`` hold the same number of

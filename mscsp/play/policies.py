@@ -136,7 +136,7 @@ def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
     flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for v in range(flags, flags + covered + 1):
         try:
-            layouts, least = survey.opened_index(cell, v).least()
+            layouts, least = survey.least_after(cell, v)
         except InconsistentError:
             continue
         if layouts:
