@@ -973,6 +973,41 @@ def test_slow_analyses_cannot_make_ordinary_ones_wait():
         assert c.app.state.api.pool.moved == 0  # no slice was spent on them
 
 
+def test_slow_no_guess_boards_make_ordinary_analyses_wait_no_longer_than_a_slice():
+    # a no-guess 100x100 board with 2,500 mines takes the generator seconds (an Expert
+    # one milliseconds). Two of them, asked for by first clicks, with twenty Expert
+    # positions sent a moment later: each generation gives up its ordinary worker after
+    # the first slice, so every Expert answer comes back before either board is made
+    # (kept there, the two generations held both ordinary workers)
+    settings = Settings(workers=2, large_workers=1, generation_time_limit=60.0)
+    with TestClient(create_app(settings)) as c:
+        api = c.app.state.api
+        ordinary = expert_openings(20)
+        c.post("/api/analyse", json={"position": ordinary[0]})  # the workers are warm
+        games = [new_game(c, width=100, height=100, mines=2500, rule="opening", no_guess=True, seed=seed)["id"]
+                 for seed in (1, 2)]
+
+        def first_click(game_id):
+            move(c, game_id, "reveal", 50, 50)
+            return time.monotonic()
+
+        def analysed(text):
+            response = c.post("/api/analyse", json={"position": text})
+            return response.status_code, time.monotonic()
+
+        with ThreadPoolExecutor(len(games) + len(ordinary)) as ex:
+            made = [ex.submit(first_click, game_id) for game_id in games]
+            time.sleep(0.2)
+            answers = list(ex.map(analysed, ordinary))
+        boards_ready = min(f.result() for f in made)
+        assert all(status == 200 for status, _ in answers)
+        assert max(ended for _, ended in answers) < boards_ready
+        assert api.pool.moved == 2
+        for game_id in games:
+            view = c.get(f"/api/games/{game_id}").json()
+            assert view["status"] in ("playing", "won") and "solvable" in view["guarantee"]
+
+
 def lattice(width: int, height: int, mines: int) -> str:
     """A revealed 1 on every other cell of every other row, all else covered: every
     covered cell is on the border, in one linked part."""

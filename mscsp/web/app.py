@@ -373,10 +373,13 @@ class _Api:
         spec = entry.spec
         click = entry.game.geometry.coords(cell)
         try:
+            # like an analysis, a generation shows its cost only by running: one that
+            # outruns the first slice moves to the workers for slow jobs (a seeded
+            # search, so a restart there makes the same board)
             return await self.pool.run(
                 jobs.no_guess_board,
                 (spec.width, spec.height, spec.mines, entry.rule.value, click, entry.seed, s.generation_time_limit),
-                timeout=s.generation_timeout,
+                timeout=s.generation_timeout, first_slice=s.first_slice, overflow=self.large_pool,
             )
         except JobTimeout as exc:
             if exc.busy:

@@ -45,8 +45,8 @@ class Settings:
         Worker processes of their own for slow positions, so that a few slow
         analyses cannot make ordinary ones wait.
     first_slice : float
-        Seconds an analysis or a solver's move runs among the ordinary workers before
-        it counts as slow and moves to the workers for slow positions, with what is
+        Seconds an analysis, a solver's move or a no-guess board runs among the
+        ordinary workers before it counts as slow and moves to the workers for slow positions, with what is
         left of its timeout (its answer is the same), so that a slow position holds an
         ordinary worker this long only. An Expert position from play is analysed in
         7 ms median, 0.26 s at most, and the hint's move for it takes 38 ms median,
