@@ -13,7 +13,7 @@ import numpy as np
 
 from .board import Layout
 
-__all__ = ["openings", "bbbv"]
+__all__ = ["openings", "opening_regions", "bbbv"]
 
 
 def openings(layout: Layout) -> int:
@@ -24,25 +24,39 @@ def openings(layout: Layout) -> int:
     >>> openings(Layout.from_rows(["..*..", ".....", "*...."]))  # [0,0] alone, and the right side
     2
     """
+    return len(opening_regions(layout))
+
+
+def opening_regions(layout: Layout) -> list[tuple[int, ...]]:
+    """Every opening as the cells one click in it opens: its zero cells and the
+    numbers around them, ascending (flat indices), in the order of their first zero.
+
+    Examples
+    --------
+    >>> layout = Layout.from_rows(["..*..", ".....", "*...."])
+    >>> [[layout.geometry.coords(c) for c in cells] for cells in opening_regions(layout)]
+    [[(0, 0), (1, 0), (0, 1), (1, 1)], [(3, 0), (4, 0), (1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2), (3, 2), (4, 2)]]
+    """
     g = layout.geometry
     zero = (layout.numbers == 0) & ~layout.mines & g.mask
     seen = np.zeros(g.area, dtype=bool)
-    count = 0
+    regions = []
     neighbours = g.neighbours
     is_zero = zero.tolist()
     for start in np.flatnonzero(zero).tolist():
         if seen[start]:
             continue
-        count += 1
         seen[start] = True
-        stack = [start]
+        stack, opened = [start], {start}
         while stack:  # explicit stack, as the game's flood fill
             c = stack.pop()
             for n in neighbours(c):
+                opened.add(n)
                 if is_zero[n] and not seen[n]:
                     seen[n] = True
                     stack.append(n)
-    return count
+        regions.append(tuple(sorted(opened)))
+    return regions
 
 
 def bbbv(layout: Layout) -> int:

@@ -105,11 +105,25 @@ def test_other_tools_boards_import_as_positions(client):
     assert bad.status_code == 400 and (bad.json()["line"], bad.json()["column"]) == (3, 4)
     assert "unexpected character 'X'" in bad.json()["error"]
 
-    # a .mbf layout: what a player sees after clicking its first cell that shows 0
+    # a .mbf layout: what a player sees after clicking in its largest opening (here its only one)
     mbf = base64.b64encode(bytes([5, 4, 0, 2, 0, 0, 4, 3])).decode()
     answer = client.post("/api/import", json={"mbf": mbf}).json()
     assert answer["format"] == "mbf" and "opened at [2,0]" in answer["note"]
     assert parse_position(answer["position"]).rows() == [".1000", "11000", "00011", "0001."]
+    # a wall of mines down column 3 of a 9x3 board: the opening at the left (9 cells,
+    # first in row order) is smaller than the one at the right (15), which is opened
+    # unless the caller names the click
+    wall = base64.b64encode(bytes([9, 3, 0, 3, 3, 0, 3, 1, 3, 2])).decode()
+    answer = client.post("/api/import", json={"mbf": wall}).json()
+    assert "opened at [5,0], in its largest opening (15 cells)" in answer["note"]
+    assert parse_position(answer["position"]).rows() == ["....20000", "....30000", "....20000"]
+    answer = client.post("/api/import", json={"mbf": wall, "click": [0, 2]}).json()
+    assert "opened at [0,2] as asked" in answer["note"]
+    assert parse_position(answer["position"]).rows() == ["002......", "003......", "002......"]
+    on_a_mine = client.post("/api/import", json={"mbf": wall, "click": [3, 1]})
+    assert on_a_mine.status_code == 400 and "[3, 1] is a mine" in on_a_mine.json()["error"]
+    off = client.post("/api/import", json={"mbf": wall, "click": [9, 0]})
+    assert off.status_code == 400 and "not on this 9x3 board" in off.json()["error"]
     bad = client.post("/api/import", json={"mbf": base64.b64encode(bytes([5, 4, 0, 1, 7, 0])).decode()})
     assert bad.status_code == 400 and "off a board 5 wide" in bad.json()["error"]
     assert client.post("/api/import", json={"mbf": "not base64!"}).status_code == 400

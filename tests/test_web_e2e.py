@@ -858,7 +858,7 @@ def test_other_tools_boards_import_on_the_analysis_page(server, page, tmp_path):
     page.click("#import")
     page.wait_for_selector("#text-error:not([hidden])")
     assert "line 3:4" in page.inner_text("#text-error")
-    # Minesweeper Arbiter's board file, opened at its first cell showing 0
+    # Minesweeper Arbiter's board file, opened in its largest opening
     path = tmp_path / "board.mbf"
     path.write_bytes(bytes([5, 4, 0, 2, 0, 0, 4, 3]))
     page.set_input_files("#file", str(path))

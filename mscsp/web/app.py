@@ -12,7 +12,8 @@ POST     ``/api/parse``              ``{"position": text}``: the grid rows and t
 POST     ``/api/analyse``            ``{"position": text, "solver", "use_total"}``: the
                                      ``mscsp solve --json`` record
 POST     ``/api/import``             ``{"text": JSMinesweeper's text}`` or ``{"mbf":
-                                     base64 of a .mbf board}``: the position in this
+                                     base64 of a .mbf board, "click"}`` (opened at
+                                     ``click`` or in its largest opening): the position in this
                                      toolkit's text format, with ``format`` and ``note``
                                      (see :mod:`mscsp.foreign`), or a located error
 POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
@@ -76,6 +77,7 @@ from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
 from ..foreign import read_jsminesweeper, read_mbf
 from ..game import ActionKind, Game, Status
+from ..metrics import opening_regions
 from ..play.policies import Policy
 from ..position import Mark, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
@@ -314,7 +316,8 @@ class _Api:
                     raise RequestError(400, "mbf must be the board file's bytes in base64") from None
                 layout = read_mbf(raw)
                 check_size(layout.geometry.width, layout.geometry.height, self.settings)
-                position, note = _opened_at_a_zero(layout)
+                click = field_cell(data, "click", layout.geometry) if data.get("click") is not None else None
+                position, note = _opened_at_a_zero(layout, click)
                 kind = "mbf"
             else:
                 position = read_jsminesweeper(field_str(data, "text"))
@@ -529,19 +532,28 @@ class _Api:
         return JSONResponse(game_view(entry), status_code=201)
 
 
-def _opened_at_a_zero(layout) -> tuple:
-    """A full layout as a player would see it after clicking its first cell that shows 0
-    (in row order), which opens the area around it; all covered when none does. Returns
-    the position and a note saying which."""
+def _opened_at_a_zero(layout, click: int | None = None) -> tuple:
+    """A full layout as a player would see it after one click: at ``click`` when given
+    (a 400 if it is a mine), else in the largest opening (the one that opens the most
+    cells; the first in row order of those as large), at its first zero in row order;
+    all covered when no cell shows 0. Returns the position and a note saying which."""
     g = layout.geometry
-    numbers = layout.numbers
-    zero = next((c for c in range(g.area) if g.mask[c] and not layout.mines[c] and numbers[c] == 0), None)
     game = Game(layout)
-    if zero is None:
+    if click is not None:
+        x, y = g.coords(click)
+        if layout.mines[click]:
+            raise RequestError(400, f"click [{x}, {y}] is a mine of this board")
+        game.reveal((x, y))
+        return game.position(), f"a Minesweeper Board Format layout, opened at [{x},{y}] as asked"
+    regions = opening_regions(layout)
+    if not regions:
         return game.position(), "a Minesweeper Board Format layout, no cell of which shows 0: all covered"
+    cells = max(regions, key=len)  # the first of the largest
+    zero = next(c for c in cells if layout.numbers[c] == 0 and not layout.mines[c])
     x, y = g.coords(zero)
     game.reveal((x, y))
-    return game.position(), f"a Minesweeper Board Format layout, opened at [{x},{y}], its first cell showing 0"
+    return game.position(), (f"a Minesweeper Board Format layout, opened at [{x},{y}], in its largest "
+                             f"opening ({len(cells)} cells)")
 
 
 class _SecurityHeaders:
