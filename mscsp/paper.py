@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
+from .board import PRESETS
 from .errors import InputError, MscspError
 
 __all__ = ["Source", "Number", "SOURCES", "VERDICTS", "verdict", "render", "read_table", "numbers", "numbers_tex", "tables",
@@ -367,6 +368,25 @@ def _tex(text: str) -> str:
     return re.sub(r"([%&#_])", r"\\\1", text)
 
 
+def _board_label(row: dict) -> str:
+    """A board as every table names it, width x height / mines: ``9x9/10`` for
+    Beginner (and ``8x8/10`` for the older Beginner), ``30x16/130`` for a board of no
+    name (the paper's notation, defined in its introduction; the names would not fit
+    the wider tables); :func:`_tex` turns the ``x`` into a times sign."""
+    board = row["board"]
+    name = board.split()[0]
+    if name not in PRESETS:
+        return board
+    spec = PRESETS[name]
+    w, h, m = (row["width"], row["height"], row["mines"]) if row.get("width") else (spec.width, spec.height, spec.mines)
+    return f"{w}x{h}/{m}"
+
+
+def _labelled(rows: list[dict]) -> list[dict]:
+    """The rows with each board named by :func:`_board_label` (copies: the macros read the originals)."""
+    return [{**r, "board": _board_label(r)} for r in rows]
+
+
 def _tabular(spec: str, header: list[str], body: list[list[str]], rules_after: set[int] = frozenset()) -> str:
     """A booktabs tabular; ``rules_after`` puts a thin rule after those body rows."""
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
@@ -387,7 +407,7 @@ def _interval(row: dict, style: str) -> str:
 
 
 def _first_click(results: Path) -> str:
-    rows = read_table(results, "first_click/summary.csv")
+    rows = _labelled(read_table(results, "first_click/summary.csv"))
     # an interval that misses the exact value is marked, so that the one in twenty is seen
     body = [[_tex(r["board"]), r["rule"], render(r["exact"], "dec4"), render(r["p"], "dec4"),
              _interval(r, "dec4") + ("" if r["covers_exact"] == "True" else "$^{\\ast}$"),
@@ -397,7 +417,7 @@ def _first_click(results: Path) -> str:
 
 
 def _first_click_maps(results: Path) -> str:
-    rows = read_table(results, "first_click/maps.csv")
+    rows = _labelled(read_table(results, "first_click/maps.csv"))
     body = []
     for r in rows:
         kostka = (f"{render(r['kostka_min'], 'dec2')}--{render(r['kostka_max'], 'dec2')}"
@@ -410,9 +430,9 @@ def _first_click_maps(results: Path) -> str:
 
 
 def _first_click_article(results: Path) -> str:
-    rows = read_table(results, "first_click_article/summary.csv")
+    rows = _labelled(read_table(results, "first_click_article/summary.csv"))
     names = {"uniform": "random board", "safe": "click excluded"}
-    body = [[_tex(f"{r['board']} {r['width']}x{r['height']}/{r['mines']}"), names[r["rule"]],
+    body = [[_tex(r["board"]), names[r["rule"]],
              render(r["exact"], "dec4"), render(r["p"], "dec4"), render(r["ci95_normal"], "dec4"),
              render(r["delta"], "signed4")] for r in rows]
     return _tabular("llrrrr", ["board", "rule", "exact", "MC", "CI95", "delta"], body)
@@ -449,20 +469,20 @@ def _pivot_table(rows, keys, column, value, spec_keys: str, extra: tuple | None 
 
 
 def _completion(results: Path) -> str:
-    rows = read_table(results, "completion/summary.csv")
+    rows = _labelled(read_table(results, "completion/summary.csv"))
     return _pivot_table(rows, ["board", "rule", "click"], "solver", lambda r: render(r["p"], "pct1"), "lll")
 
 
 def _completion_article(results: Path) -> str:
-    rows = read_table(results, "completion_article/summary.csv")
-    body = [[_tex(f"{r['board']} {r['width']}x{r['height']}/{r['mines']}"),
+    rows = _labelled(read_table(results, "completion_article/summary.csv"))
+    body = [[_tex(r["board"]),
              f"{render(r['p'], 'dec3')} $\\pm$ {render(r['normal_halfwidth'], 'dec3')}", render(r["n"], "int"),
              _interval(r, "dec4")] for r in rows]
     return _tabular("lcrc", ["board", "finished (as printed)", "$n$", "Wilson 95\\%"], body)
 
 
 def _winrate(results: Path) -> str:
-    rows = read_table(results, "winrate/summary.csv")
+    rows = _labelled(read_table(results, "winrate/summary.csv"))
     for r in rows:
         r["start"] = f"{r['rule']} ({r['click_x']},{r['click_y']})"
     return _pivot_table(rows, ["board", "start"], "policy", lambda r: render(r["p"], "pct1"), "ll",
@@ -504,7 +524,7 @@ def _ratio(row: dict, column: str, low: str, high: str) -> str:
 
 
 def _noguess(results: Path) -> str:
-    rows = read_table(results, "noguess_cost/summary.csv")
+    rows = _labelled(read_table(results, "noguess_cost/summary.csv"))
     body = [[_tex(r["board"]), r["method"], f"{render(r['k'], 'int')}/{render(r['n'], 'int')}",
              _pm(r, "mean_attempts", "se_attempts", "sig2"), _pm(r, "mean_perturbations", "se_perturbations", "sig2"),
              _pm(r, "mean_3bv", "se_3bv", "dec1"),
@@ -517,7 +537,7 @@ def _noguess(results: Path) -> str:
 
 
 def _noguess_bias(results: Path) -> str:
-    rows = read_table(results, "noguess_cost/bias.csv")
+    rows = _labelled(read_table(results, "noguess_cost/bias.csv"))
     body, breaks = [], set()
     for r in rows:
         ks = f"{render(r['ks_distance_3bv'], 'dec3')} (p-value {render(r['ks_p_3bv'], 'sig2')})"
