@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES, benchmark, unavoidable_sets
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
 
@@ -345,3 +346,17 @@ def test_paired_benchmark_deals_the_same_boards_whatever_the_chunking():
     row = module.compare(lower, higher, ["beginner-safe"], 12, 0, 5, 2, 6)[0]
     assert row["diff"] == pytest.approx((row["b_only"] - row["a_only"]) / 12)
     assert row["b_wins"] - row["a_wins"] == row["b_only"] - row["a_only"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=40), st.randoms(use_true_random=False))
+def test_the_cells_ranked_by_group_are_the_cells_sorted(values, rng):
+    """Cells ranked by their groups' shared Fraction objects come out as a plain sort of
+    (probability, cell) without the certain mines, also when equal probabilities are
+    held by different objects (1/2 and 2/4) and objects are shared in any order."""
+    from mscsp.play.policies import _ranked
+
+    objects = [Fraction(min(n, d), d) for n, d in values]  # in [0, 1], 1 included
+    cells = {}
+    for c in rng.sample(range(200), len(values) * 2):
+        cells[c] = rng.choice(objects) if objects and rng.random() < 0.7 else Fraction(rng.randint(0, 4), 4)
+    assert _ranked(cells) == sorted((p, c) for c, p in cells.items() if p != 1)

@@ -312,7 +312,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         return Move(best, Policy.LEAST_P, candidates=listed[:candidates])
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
-    ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
+    ranked = _ranked(probs.cells)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
@@ -358,6 +358,31 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
     cell = _lookahead(survey, pool, skip_dead, weighed)
     return Move(cell, rung, walled=walled, pseudo=pseudo, candidates=_first(cell, weighed))
+
+
+def _ranked(cells: dict[int, Fraction]) -> list[tuple[Fraction, int]]:
+    """``sorted((p, c) for c, p in cells.items() if p != 1)``, comparing each group's
+    probability once: the cells of a group share one Fraction object, and there are
+    a few groups to a board of hundreds of cells."""
+    groups: dict[int, tuple[Fraction, list[int]]] = {}
+    for c, p in cells.items():
+        group = groups.get(id(p))
+        if group is None:
+            groups[id(p)] = (p, [c])
+        else:
+            group[1].append(c)
+    out: list[tuple[Fraction, int]] = []
+    last, merged = None, []
+    for p, members in sorted(groups.values(), key=lambda pm: pm[0]):
+        if last is not None and p == last:  # equal values held by different objects
+            merged.extend(members)
+            continue
+        if last is not None and last != 1:
+            out.extend((last, c) for c in sorted(merged))
+        last, merged = p, list(members)
+    if last is not None and last != 1:
+        out.extend((last, c) for c in sorted(merged))
+    return out
 
 
 def rank(position: Position, policy: Policy | str = Policy.ENDGAME, **options) -> list[Candidate]:

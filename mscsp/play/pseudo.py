@@ -122,11 +122,17 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     # what each cell can be in a structure, worked out once: undecided, a wall that is
     # already a mine, or neither (a number, a proven safe cell: no structure there)
     state = [_BLOCKED] * len(grid)
+    covered, flag = int(Mark.COVERED), int(Mark.FLAG)
+    # the cells of one group share one Fraction object: each is read once, not per cell
+    by_value: dict[int, int] = {}
     for c, q in p.items():
-        if grid[c] == Mark.COVERED:
-            state[c] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+        if grid[c] == covered:
+            s = by_value.get(id(q))
+            if s is None:
+                s = by_value[id(q)] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+            state[c] = s
     for c, v in enumerate(grid):
-        if v == Mark.FLAG:
+        if v == flag:
             state[c] = _MINE
     component = survey.component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
