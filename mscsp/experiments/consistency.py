@@ -10,7 +10,7 @@ assignment that must satisfy it. Rows give the share of satisfiable formulas
 (Wilson 95%), the board size, and the time to decide the board against the time to
 solve the formula directly.
 
-    python experiments/consistency.py --samples 30 --seed 42 --jobs 2 --out results/consistency
+    python experiments/consistency.py --samples 100 --seed 42 --jobs 2 --out results/consistency
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _timing_figure(timing: pd.DataFrame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = experiment_parser(NAME, __doc__, samples=30, seed=42, quick=2)
+    parser = experiment_parser(NAME, __doc__, samples=100, seed=42, quick=2)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = Path(args.out)
