@@ -19,6 +19,7 @@ mscsp's exactly (Ganak) or within the (1 + epsilon) factor (ApproxMC). Needs
 ``pip install pyganak pyapproxmc`` (benchmark-only dependencies).
 
     python benchmarks/counters.py --timeout 60
+    python benchmarks/counters.py --no-approxmc --only "strip 1500x2" --json counts.json
 """
 
 from __future__ import annotations
@@ -132,18 +133,31 @@ def _timed(target, text: str, total: bool, timeout: float):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a counter may take on one position")
+    parser.add_argument("--no-approxmc", action="store_true", help="run mscsp and Ganak only")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these positions only (names as printed)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    import json
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="mscsp-counters-"))
     positions = _positions(folder)
+    if args.only:
+        unknown = sorted(set(args.only) - set(positions))
+        if unknown:
+            parser.error(f"no position named {unknown[0]!r}; the names are {', '.join(map(repr, positions))}")
+        positions = {name: text for name, text in positions.items() if name in args.only}
     print(f"{'position':22} {'total':5} | {'mscsp s':>9} | {'ganak s':>9} {'agree':>5} | {'approxmc s':>10} "
           f"{'within':>6}")
+    found = []
     for name, text in positions.items():
         for total in (True, False) if "mines:" in text else (False,):
             m_s, m_n = _timed(_run_mscsp, text, total, args.timeout)
             g_s, g_n = _timed(_run_ganak, text, total, args.timeout)
-            a_s, a_n = _timed(_run_approxmc, text, total, args.timeout)
+            a_s, a_n = (None, "skipped") if args.no_approxmc else _timed(_run_approxmc, text, total, args.timeout)
+            found.append({"position": name, "total": total, "mscsp_s": m_s, "ganak_s": g_s,
+                          "ganak": None if g_s is not None else g_n, "agree": None if g_s is None or m_s is None
+                          else g_n == m_n, "approxmc_s": a_s})
 
             def fmt(s):
                 return f"{s:9.3f}" if isinstance(s, float) else f"{str(s):>9}"
@@ -154,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:22} {'yes' if total else 'no':5} | {fmt(m_s if m_s is not None else m_n)} | "
                   f"{fmt(g_s if g_s is not None else g_n)} {agree:>5} | "
                   f"{fmt(a_s if a_s is not None else a_n):>10} {within:>6}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"timeout": args.timeout, "rows": found}, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

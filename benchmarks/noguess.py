@@ -41,11 +41,13 @@ benchmark-only dependency).
 
     python benchmarks/noguess.py --seed 2026
     python benchmarks/noguess.py --rows 30x16/99,30x16/170 --boards 10
+    python benchmarks/noguess.py --rows 30x16/99 --boards 5 --json generation.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
 import statistics
 import sys
@@ -351,6 +353,8 @@ def main(argv=None) -> int:
                         help="stop a generator on a row after this many failures without a success (0: never)")
     parser.add_argument("--rows", default=DEFAULT_ROWS, help=f"comma-separated WxH/M (default {DEFAULT_ROWS})")
     parser.add_argument("--save-failures", metavar="DIR", help="write boards that fail a check as layout files")
+    parser.add_argument("--json", type=Path, metavar="PATH",
+                        help="also write each row and generator's figures as JSON (seconds per accepted board)")
     args = parser.parse_args(argv)
     try:
         rows = [Row.parse(t) for t in args.rows.split(",") if t.strip()]
@@ -405,6 +409,17 @@ def main(argv=None) -> int:
           f"{sum(bool(c.verify_ok) and not c.local_ok for c in checks)}.")
     print()
     print(REFERENCE)
+    if args.json:
+        found = []
+        for row, (n, per) in results.items():
+            for generator in GENERATORS:
+                accepted = [c for c in per[generator] if c.outcome.ok]
+                seconds = [c.outcome.seconds for c in accepted]
+                found.append({"row": row.name, "generator": generator, "boards": len(per[generator]),
+                              "made": len(accepted), "bad": sum(bool(c.problems) for c in accepted),
+                              "median_s": statistics.median(seconds) if seconds else None,
+                              "budget_s": _budget(generator, row, args)})
+        args.json.write_text(json.dumps({"seed": args.seed, "rows": found}, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

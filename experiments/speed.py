@@ -1,6 +1,6 @@
 """Speed beside the peers: the benchmarks' figures as a results folder the paper quotes.
 
-Runs three benchmarks of ``benchmarks/`` on this machine, one after another, and
+Runs five benchmarks of ``benchmarks/`` on this machine, one after another, and
 writes what they measured to ``--out`` (``results/speed`` by default):
 
 - ``benchmarks/probability.py --stages``: exact mine probabilities (the counting
@@ -9,19 +9,27 @@ writes what they measured to ``--out`` (``results/speed`` by default):
   classic Expert and 8x8 boards, by stage of the game, median milliseconds;
 - ``benchmarks/verify.py``: whether an Expert board can be finished without a guess,
   against ms_toollib's ``is_solvable``, median milliseconds;
+- ``benchmarks/counters.py --no-approxmc``: the exact layout count of hard positions
+  (lattices, a strip, a long frontier, a compiled formula, Expert stalls; with and
+  without the mine total) against the model counter Ganak (PyPI ``pyganak``) on the
+  position's DIMACS export, each given 60 s; the counts must agree;
+- ``benchmarks/noguess.py``: no-guess boards made by perturbation and by retry
+  against ms_toollib's ``laymine_solvable`` on 30x16/99 and 30x16/130, median
+  milliseconds per board made, every board checked again;
 - ``benchmarks/players.py --same-boards``: the ``+endgame`` player against David
   Hill's Java solver on the same boards (CPU milliseconds per game, win rates and
   the paired difference), when a checkout of his solver is given with
   ``--hill-java`` (built there with ``javac``).
 
-ms_toollib (PyPI ``ms-toollib``) is a benchmark dependency only. Every figure is a
+ms_toollib (PyPI ``ms-toollib``) and pyganak are benchmark dependencies only. Every figure is a
 timing of this machine, so the whole folder is timing files: ``summary.csv`` (one
 row a comparison, corpus and stage; ``ratio`` is mscsp's time over the peer's:
-below 1, mscsp is faster), each benchmark's printed report (``*.txt``) and
+below 1, mscsp is faster; ``limit_ms``, where set, is the time each side was given,
+and a peer time left blank means the peer did not finish within it), each benchmark's printed report (``*.txt``) and
 ``run.json`` (command, machine, package and peer versions, git revision).
 ``mscsp reproduce`` does not run it: the peers are not dependencies of the toolkit.
 
-    python experiments/speed.py --hill-java PATH            # about four minutes
+    python experiments/speed.py --hill-java PATH            # about ten minutes
     python experiments/speed.py --quick --out /tmp/speed    # a minute: the plumbing
 """
 
@@ -46,12 +54,14 @@ BENCHMARKS = HERE.parent / "benchmarks"
 
 #: The columns of summary.csv, in order.
 COLUMNS = ["comparison", "corpus", "stage", "n", "mscsp_ms", "peer", "peer_ms", "ratio",
-           "mscsp_wins", "peer_wins", "diff", "low", "high"]
+           "mscsp_wins", "peer_wins", "diff", "low", "high", "limit_ms"]
 
 #: How large each benchmark runs: the full size and ``--quick``.
 SIZES = {
-    "full": {"positions": 200, "repeat": 3, "boards": 1000, "games": 2000},
-    "quick": {"positions": 6, "repeat": 1, "boards": 20, "games": 10},
+    "full": {"positions": 200, "repeat": 3, "boards": 1000, "games": 2000, "counter_timeout": 60,
+             "counted": None, "generated": "30x16/99,30x16/130", "generator_boards": 20},
+    "quick": {"positions": 6, "repeat": 1, "boards": 20, "games": 10, "counter_timeout": 10,
+              "counted": ["strip 1500x2"], "generated": "30x16/99", "generator_boards": 2},
 }
 
 SEED = 2026
@@ -105,12 +115,57 @@ def player_rows(found: list[dict]) -> list[dict]:
              "high": round(r["high"], 5)} for r in found]
 
 
+def counting_rows(found: dict) -> list[dict]:
+    """summary.csv rows of the model-counter benchmark: mscsp's layout count (with every
+    cell's probability) against Ganak's count, per position, with and without the mine
+    total. A count Ganak did not finish within the timeout has no peer time and no
+    ratio; its ``limit_ms`` says how long it was given. A count that disagrees stops
+    the run: the comparison is of two exact answers."""
+    rows = []
+    for r in found["rows"]:
+        if r["agree"] is False:
+            raise SystemExit(f"speed: Ganak's count differs from mscsp's on {r['position']}")
+        if r["mscsp_s"] is None:
+            raise SystemExit(f"speed: mscsp did not count {r['position']} within {found['timeout']:g} s")
+        ganak = r["ganak_s"]
+        mscsp_ms = round(1000 * r["mscsp_s"], 3)
+        rows.append({"comparison": "counting", "corpus": r["position"],
+                     "stage": "with total" if r["total"] else "without total", "n": 1, "mscsp_ms": mscsp_ms,
+                     "peer": "Ganak", "peer_ms": None if ganak is None else round(1000 * ganak, 3),
+                     "ratio": None if ganak is None else round(r["mscsp_s"] / ganak, 3),
+                     "limit_ms": round(1000 * found["timeout"])})
+    return rows
+
+
+def generation_rows(found: dict) -> list[dict]:
+    """summary.csv rows of the no-guess generation benchmark: mscsp's perturbation and
+    retry against ms_toollib's rejection sampler (``laymine_solvable``), median seconds
+    per board made; the boards each made of those asked for."""
+    by = {(r["row"], r["generator"]): r for r in found["rows"]}
+    rows = []
+    for (board, generator), r in by.items():
+        if not generator.startswith("mscsp"):
+            continue
+        if r["bad"]:
+            raise SystemExit(f"speed: {generator} made {r['bad']} boards on {board} that fail a check")
+        theirs = by[board, "ms laymine_solvable"]
+        ours, peer = r["median_s"], theirs["median_s"]
+        rows.append({"comparison": "generation", "corpus": board, "stage": generator.split()[1], "n": r["boards"],
+                     "mscsp_ms": None if ours is None else round(1000 * ours, 3), "peer": "ms_toollib",
+                     "peer_ms": None if peer is None else round(1000 * peer, 3),
+                     "ratio": None if ours is None or peer is None else round(ours / peer, 3),
+                     "mscsp_wins": r["made"], "peer_wins": theirs["made"],
+                     "limit_ms": round(1000 * min(r["budget_s"], theirs["budget_s"]))})
+    return rows
+
+
 def _peer_versions(hill_java: Path | None) -> dict:
     versions = {}
-    try:
-        versions["ms-toollib"] = metadata.version("ms-toollib")
-    except metadata.PackageNotFoundError:
-        versions["ms-toollib"] = None
+    for package in ("ms-toollib", "pyganak"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
     if hill_java is not None:
         commit = subprocess.run(["git", "-C", str(hill_java), "rev-parse", "HEAD"], capture_output=True, text=True)
         java = subprocess.run(["java", "-version"], capture_output=True, text=True)
@@ -126,11 +181,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="a checkout of David Hill's Java solver (GitHub DavidNHill/Minesweeper)")
     parser.add_argument("--quick", action="store_true", help="a few positions, boards and games: the plumbing only")
     args = parser.parse_args(argv)
-    try:
-        import ms_toollib  # noqa: F401
-    except ImportError:
-        print("speed: ms_toollib is not installed: pip install ms-toollib", file=sys.stderr)
-        return 2
+    for module, package in (("ms_toollib", "ms-toollib"), ("pyganak", "pyganak")):
+        try:
+            __import__(module)
+        except ImportError:
+            print(f"speed: {module} is not installed: pip install {package}", file=sys.stderr)
+            return 2
     if args.hill_java is not None and shutil.which("javac") is None:
         print("speed: --hill-java needs a JDK (javac on PATH)", file=sys.stderr)
         return 2
@@ -142,10 +198,16 @@ def main(argv: list[str] | None = None) -> int:
                                                      "--repeat", str(size["repeat"]), "--seed", str(SEED)],
                                      args.out, work))
         rows += verify_rows(_run("verify", ["--boards", str(size["boards"]), "--seed", str(SEED)], args.out, work))
+        counted = ["--only", *size["counted"]] if size["counted"] else []
+        rows += counting_rows(_run("counters", ["--no-approxmc", "--timeout", str(size["counter_timeout"]), *counted],
+                                   args.out, work))
+        rows += generation_rows(_run("noguess", ["--rows", size["generated"], "--boards", str(size["generator_boards"]),
+                                                 "--seed", str(SEED)], args.out, work))
         if args.hill_java is not None:
             rows += player_rows(_run("players", ["--same-boards", "--hill-java", str(args.hill_java),
                                                  "--games", str(size["games"]), "--seed", "2"], args.out, work))
-        table = pd.DataFrame(rows, columns=COLUMNS).astype({"n": "Int64", "mscsp_wins": "Int64", "peer_wins": "Int64"})
+        table = pd.DataFrame(rows, columns=COLUMNS).astype({"n": "Int64", "mscsp_wins": "Int64", "peer_wins": "Int64",
+                                                            "limit_ms": "Int64"})
         run = {"experiment": "speed", "quick": args.quick, "seed": SEED,
                "wall_seconds": round(time.perf_counter() - started, 1), **provenance(),
                "peers": _peer_versions(args.hill_java)}

@@ -209,8 +209,15 @@ def test_the_speed_results_agree_with_themselves():
     keys = table[["comparison", "corpus", "stage"]]
     assert not keys.duplicated().any()
     assert not keys.apply(lambda column: column.str.contains(",")).any().any()  # the paper's selectors split on commas
-    ratio = table["mscsp_ms"] / table["peer_ms"]
-    assert ((ratio - table["ratio"]).abs() <= 0.002 * ratio + 0.002).all()
+    timed = table.dropna(subset=["mscsp_ms", "peer_ms"])
+    ratio = timed["mscsp_ms"] / timed["peer_ms"]
+    assert ((ratio - timed["ratio"]).abs() <= 0.002 * ratio + 0.002).all()
+    # a peer without a time did not finish within the time both were given, and mscsp did
+    unfinished = table[table["peer_ms"].isna() & (table["comparison"] == "counting")]
+    assert (unfinished["ratio"].isna() & (unfinished["mscsp_ms"] < unfinished["limit_ms"])).all()
+    assert set(table["comparison"]) >= {"counting", "generation"}
+    made = table[table["comparison"] == "generation"]
+    assert ((made["mscsp_wins"] <= made["n"]) & (made["peer_wins"] <= made["n"])).all()
     player = table[table["comparison"] == "player"]
     for row in player.itertuples():
         diff = (row.mscsp_wins - row.peer_wins) / row.n
@@ -236,3 +243,21 @@ def test_the_speed_rows_say_which_side_is_faster():
     assert verified == [{"comparison": "verification", "corpus": "modern Expert", "stage": "with total", "n": 4,
                          "mscsp_ms": 1.0, "peer": "ms_toollib", "peer_ms": 2.0, "ratio": 0.5, "mscsp_wins": 4,
                          "peer_wins": 3}]
+    counted = speed.counting_rows({"timeout": 60, "rows": [
+        {"position": "strip", "total": True, "mscsp_s": 0.05, "ganak_s": 0.5, "ganak": None, "agree": True},
+        {"position": "lattice", "total": False, "mscsp_s": 0.5, "ganak_s": None, "ganak": "timeout", "agree": None}]})
+    assert [(r["stage"], r["mscsp_ms"], r["peer_ms"], r["ratio"], r["limit_ms"]) for r in counted] == [
+        ("with total", 50.0, 500.0, 0.1, 60000), ("without total", 500.0, None, None, 60000)]
+    with pytest.raises(SystemExit, match="differs"):  # two exact counts that disagree stop the run
+        speed.counting_rows({"timeout": 60, "rows": [
+            {"position": "strip", "total": True, "mscsp_s": 0.05, "ganak_s": 0.5, "ganak": None, "agree": False}]})
+    made = speed.generation_rows({"rows": [
+        {"row": "30x16/99", "generator": "mscsp perturb", "boards": 4, "made": 4, "bad": 0, "median_s": 0.002,
+         "budget_s": 60},
+        {"row": "30x16/99", "generator": "ms laymine_solvable", "boards": 4, "made": 3, "bad": 0, "median_s": 0.008,
+         "budget_s": 60},
+        {"row": "30x16/99", "generator": "ms laymine_solvable_adjust", "boards": 4, "made": 4, "bad": 0,
+         "median_s": 0.004, "budget_s": 60}]})
+    assert made == [{"comparison": "generation", "corpus": "30x16/99", "stage": "perturb", "n": 4, "mscsp_ms": 2.0,
+                     "peer": "ms_toollib", "peer_ms": 8.0, "ratio": 0.25, "mscsp_wins": 4, "peer_wins": 3,
+                     "limit_ms": 60000}]
