@@ -119,12 +119,14 @@ def counting_rows(found: dict) -> list[dict]:
     """summary.csv rows of the model-counter benchmark: mscsp's layout count (with every
     cell's probability) against Ganak's count, per position, with and without the mine
     total. A count Ganak did not finish within the timeout has no peer time and no
-    ratio; its ``limit_ms`` says how long it was given. A count that disagrees stops
-    the run: the comparison is of two exact answers."""
+    ratio; its ``limit_ms`` says how long it was given. A count that disagrees, or a
+    counter that failed, stops the run: the comparison is of two exact answers."""
     rows = []
     for r in found["rows"]:
         if r["agree"] is False:
             raise SystemExit(f"speed: Ganak's count differs from mscsp's on {r['position']}")
+        if r["ganak"] == "failed":  # not a timeout: no time to bound, no count to compare
+            raise SystemExit(f"speed: Ganak failed on {r['position']}")
         if r["mscsp_s"] is None:
             raise SystemExit(f"speed: mscsp did not count {r['position']} within {found['timeout']:g} s")
         ganak = r["ganak_s"]

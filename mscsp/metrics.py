@@ -24,7 +24,7 @@ def openings(layout: Layout) -> int:
     >>> openings(Layout.from_rows(["..*..", ".....", "*...."]))  # [0,0] alone, and the right side
     2
     """
-    return len(opening_regions(layout))
+    return sum(1 for _ in _zero_regions(layout))
 
 
 def opening_regions(layout: Layout) -> list[tuple[int, ...]]:
@@ -37,26 +37,31 @@ def opening_regions(layout: Layout) -> list[tuple[int, ...]]:
     >>> [[layout.geometry.coords(c) for c in cells] for cells in opening_regions(layout)]
     [[(0, 0), (1, 0), (0, 1), (1, 1)], [(3, 0), (4, 0), (1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2), (3, 2), (4, 2)]]
     """
+    neighbours = layout.geometry.neighbours
+    return [tuple(sorted({n for c in zeros for n in neighbours(c)} | set(zeros))) for zeros in _zero_regions(layout)]
+
+
+def _zero_regions(layout: Layout):
+    """Each connected region of safe zero cells (8-connected) as a list of its cells,
+    in the order of their first cell."""
     g = layout.geometry
     zero = (layout.numbers == 0) & ~layout.mines & g.mask
     seen = np.zeros(g.area, dtype=bool)
-    regions = []
     neighbours = g.neighbours
     is_zero = zero.tolist()
     for start in np.flatnonzero(zero).tolist():
         if seen[start]:
             continue
         seen[start] = True
-        stack, opened = [start], {start}
+        stack, region = [start], [start]
         while stack:  # explicit stack, as the game's flood fill
             c = stack.pop()
             for n in neighbours(c):
-                opened.add(n)
                 if is_zero[n] and not seen[n]:
                     seen[n] = True
                     stack.append(n)
-        regions.append(tuple(sorted(opened)))
-    return regions
+                    region.append(n)
+        yield region
 
 
 def bbbv(layout: Layout) -> int:

@@ -251,6 +251,9 @@ def test_the_speed_rows_say_which_side_is_faster():
     with pytest.raises(SystemExit, match="differs"):  # two exact counts that disagree stop the run
         speed.counting_rows({"timeout": 60, "rows": [
             {"position": "strip", "total": True, "mscsp_s": 0.05, "ganak_s": 0.5, "ganak": None, "agree": False}]})
+    with pytest.raises(SystemExit, match="failed"):  # a crash is not a timeout
+        speed.counting_rows({"timeout": 60, "rows": [
+            {"position": "strip", "total": True, "mscsp_s": 0.05, "ganak_s": None, "ganak": "failed", "agree": None}]})
     made = speed.generation_rows({"rows": [
         {"row": "30x16/99", "generator": "mscsp perturb", "boards": 4, "made": 4, "bad": 0, "median_s": 0.002,
          "budget_s": 60},

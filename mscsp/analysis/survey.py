@@ -113,11 +113,7 @@ class Survey:
             known = [q for q in probs.cells.values() if q is not None and q != 1]
             return probs.layouts or 0, min(known) if known else None
         parts, total = self._weighed
-        best_num, best_den = None, None
-        for _, num, den in parts:
-            if num != den and (best_num is None or num * best_den < best_num * den):
-                best_num, best_den = num, den
-        return total, None if best_num is None else Fraction(best_num, best_den)
+        return total, _least(parts)
 
     def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
         """``self.opened_index(cell, number).least()``, without building that position
@@ -134,20 +130,16 @@ class Survey:
         free = self._free
         if free is None or cell not in free:
             return self.opened_index(cell, number).least()
-        position = self.position
-        around = position.grid[list(position.geometry.neighbours(cell))].tolist()
-        covered = [c for c, v in zip(position.geometry.neighbours(cell), around) if v == _COVERED]
+        neighbours = list(self.position.geometry.neighbours(cell))
+        around = self.position.grid[neighbours].tolist()
+        covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k or any(c not in free for c in covered):
             return self.opened_index(cell, number).least()
         system = self.system
         parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
                                   system.remaining - m, strict=False)
-        best_num, best_den = (m, k) if m != k else (None, None)
-        for _, num, den in parts:
-            if num != den and (best_num is None or num * best_den < best_num * den):
-                best_num, best_den = num, den
-        return total * comb(k, m), None if best_num is None else Fraction(best_num, best_den)
+        return total * comb(k, m), _least(parts + [((), m, k)])
 
     @cached_property
     def _free(self) -> frozenset[int] | None:
@@ -255,6 +247,16 @@ class Survey:
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after
+
+
+def _least(parts: list[tuple[tuple[int, ...], int, int]]) -> Fraction | None:
+    """The least of the parts' probabilities ``numerator / denominator`` that is not 1
+    (None when every one is), compared as cross products: one Fraction in all."""
+    best_num, best_den = None, None
+    for _, num, den in parts:
+        if num != den and (best_num is None or num * best_den < best_num * den):
+            best_num, best_den = num, den
+    return None if best_num is None else Fraction(best_num, best_den)
 
 
 def _same_cells(a: ConstraintSystem, b: ConstraintSystem) -> bool:
