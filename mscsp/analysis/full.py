@@ -41,9 +41,12 @@ PROOF_SHARE = 0.5
 EXACT_SHARE = 0.3
 
 #: Share of the time limit the proofs may use when counting gave up: the estimates,
-#: which must give every covered cell a number, get the rest, and at least
-#: ``1 - EXACT_SHARE - PROOF_SHARE_ESTIMATED``.
+#: which must give every covered cell a number, get the rest.
 PROOF_SHARE_ESTIMATED = 0.35
+
+#: Share of the time limit the estimates get even when the stages before them
+#: overran (a busy machine): they try, and the analysis ends at most this share late.
+ESTIMATE_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,7 @@ def analyse(
     if not result.consistent:
         return Analysis(position, result, None, None)
     try:
-        probs = counts.probabilities(budget=Budget.of(left(1 - EXACT_SHARE - PROOF_SHARE_ESTIMATED), memory_limit))
+        probs = counts.probabilities(budget=Budget.of(left(ESTIMATE_FLOOR), memory_limit))
     except InconsistentError:  # pragma: no cover - the solver decides consistency first
         return Analysis(position, result, None, None)
     if solver is SolverName.SAT:

@@ -147,7 +147,9 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
                      tuple((_plain(r, arith.mine, arith.safe, ncells),) for r in rows), by_count=False)
     except TooBig:
         pass
-    order = choose_order(problem, system.position.geometry.width)
+    # past the deadline already: the estimate chooses an order in its own time
+    budget.check_time("exact counting")
+    order = choose_order(problem, system.position.geometry.width, budget)
     if orders is not None:
         orders[problem.constraint_ids] = order
     result = sweep(problem, order.order, arith, budget=budget, state_limit=state_limit)
@@ -452,17 +454,19 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     """Probabilities when some components could not be counted: estimates with intervals."""
     remaining = system.remaining
     unconstrained = system.unconstrained
+    est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
     parts = []
     for comp, _ in gave_up:
         problem = problems[comp]
-        order = (orders or {}).get(problem.constraint_ids) or choose_order(problem, system.position.geometry.width)
+        # the order serves sequential Monte Carlo only, so it is chosen within its share
+        order = (orders or {}).get(problem.constraint_ids) or choose_order(
+            problem, system.position.geometry.width, est_budget.share(_SMC_SHARE))
         parts.append((problem, order.order))
     sampled_max = sum(p.ncells for p, _ in parts)
     if remaining is not None:
         rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)
     else:
         rest = rest_of_board([], (), None, sampled_max)
-    est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
     est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget)
     cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}

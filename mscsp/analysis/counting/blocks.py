@@ -377,7 +377,10 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
         # variables inside the fewest blocks so far seed first, the others at random
         seeds = np.lexsort((rng.random(model.size), inside[: model.size])).tolist()
         group: list[int] = []
-        for variables in _tile(model, seeds, neighbours, rng, max_raw):
+        for i, variables in enumerate(_tile(model, seeds, neighbours, rng, max_raw)):
+            if budget is not None and not i % 64:
+                # one tiling of a 100x100 lattice is thousands of blocks: a good part of a second
+                budget.check_time("building the chain's moves")
             add(variables, group)
         if group:
             groups.append(group)
@@ -391,7 +394,11 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
     if extra:
         groups.extend(_colour([blocks[b] for b in extra], extra, len(model.targets)))
     groups = [part for members in groups for part in _fitting(blocks, members)]
-    packed = [_pack(model, blocks, members) for members in groups]
+    packed = []
+    for members in groups:
+        if budget is not None:
+            budget.check_time("building the chain's moves")
+        packed.append(_pack(model, blocks, members))
     if not packed:
         return Classes([], [], [], [], [], [], [], [], [], [], [], [], [])
     return Classes(groups, *(list(column) for column in zip(*packed)))

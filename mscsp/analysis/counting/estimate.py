@@ -110,9 +110,9 @@ class Estimate:
 class _Sampler:
     """One component's processing order as arrays, to move many paths a step at a time."""
 
-    def __init__(self, problem: Problem, order, arith: Arithmetic):
+    def __init__(self, problem: Problem, order, arith: Arithmetic, budget: Budget):
         self.problem = problem
-        self.plan = _Plan(problem, order, arith)
+        self.plan = _Plan(problem, order, arith, budget, "sequential Monte Carlo")
         variables = problem.variables
         self.order = list(order)
         # mines the variables after step i can still place, at least and at most
@@ -123,7 +123,9 @@ class _Sampler:
         self.min_mines = sum(lo)
         self.max_mines = sum(hi)
         self.steps = []
-        for step in self.plan.steps:
+        for i, step in enumerate(self.plan.steps):
+            if not i % 1024:
+                budget.check_time("sequential Monte Carlo")
             var = variables[step.var]
             weight = np.asarray([float(factor) for _, _, factor, _, _ in step.options])
             mines = np.asarray([var.options[oi].mines for oi, _, _, _, _ in step.options], dtype=np.int64)
@@ -333,7 +335,11 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
     independent.
     """
     started = time.perf_counter()
-    samplers = [_Sampler(p, order, arith) for p, order in parts]
+    try:
+        samplers = [_Sampler(p, order, arith, budget) for p, order in parts]
+    except BudgetExceeded:  # arrays for tens of thousands of steps may take longer than the share
+        return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
+                        NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME))
     kinds = [kind for s in samplers for kind in s.kinds()] + list(rest.kinds)
     mins_after = np.cumsum([0] + [s.min_mines for s in samplers][::-1])[::-1][1:]
     maxs_after = np.cumsum([0] + [s.max_mines for s in samplers][::-1])[::-1][1:]

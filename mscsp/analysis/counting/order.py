@@ -32,7 +32,9 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import Callable
 
+from ...budget import UNLIMITED, Budget
 from .variables import Problem
 
 __all__ = ["Order", "candidate_orders", "score_order", "choose_order"]
@@ -202,29 +204,44 @@ def _by_clues(problem: Problem, members: list[list[int]], clue_order) -> list[in
     return order
 
 
-def candidate_orders(problem: Problem, width: int) -> dict[str, list[int]]:
-    """The candidate orders, by name; ``width`` is the board's, for the sweeps."""
+def _candidates(problem: Problem, width: int) -> list[tuple[str, Callable[[], list[int]]]]:
+    """The candidate orders as (name, maker), cheapest first: an order is only made
+    when it is about to be scored."""
     variables = problem.variables
     m = len(variables)
     members = problem.clue_members()
     firsts = [v.first_cell for v in variables]
-    out = {
-        "rows": sorted(range(m), key=lambda v: (firsts[v] // width, firsts[v] % width)),
-        "columns": sorted(range(m), key=lambda v: (firsts[v] % width, firsts[v] // width)),
-    }
+    out = [
+        ("rows", lambda: sorted(range(m), key=lambda v: (firsts[v] // width, firsts[v] % width))),
+        ("columns", lambda: sorted(range(m), key=lambda v: (firsts[v] % width, firsts[v] // width))),
+    ]
     clue_cells = problem.clue_cells
     if clue_cells:
         k = range(len(clue_cells))
-        out["clue rows"] = _by_clues(problem, members, sorted(k, key=lambda c: divmod(clue_cells[c], width)))
-        out["clue columns"] = _by_clues(problem, members, sorted(
-            k, key=lambda c: (clue_cells[c] % width, clue_cells[c] // width)))
+        out.append(("clue rows", lambda: _by_clues(problem, members, sorted(k, key=lambda c: divmod(clue_cells[c], width)))))
+        out.append(("clue columns", lambda: _by_clues(problem, members, sorted(
+            k, key=lambda c: (clue_cells[c] % width, clue_cells[c] // width)))))
     if m <= GREEDY_LIMIT:
-        out["greedy"] = _greedy(problem, members)
-    out["rcm"] = _rcm(problem, members)
+        out.append(("greedy", lambda: _greedy(problem, members)))
+    out.append(("rcm", lambda: _rcm(problem, members)))
     return out
 
 
-def choose_order(problem: Problem, width: int) -> Order:
-    """The candidate order with the smallest score (widest cut, then total work)."""
-    scored = [score_order(problem, order, name) for name, order in candidate_orders(problem, width).items()]
+def candidate_orders(problem: Problem, width: int) -> dict[str, list[int]]:
+    """The candidate orders, by name; ``width`` is the board's, for the sweeps."""
+    return {name: make() for name, make in _candidates(problem, width)}
+
+
+def choose_order(problem: Problem, width: int, budget: Budget = UNLIMITED) -> Order:
+    """The candidate order with the smallest score (widest cut, then total work).
+
+    Candidates are scored until ``budget``'s deadline passes (at least one is): on a
+    component of tens of thousands of variables scoring all of them takes a good
+    part of a second, which a caller near its deadline does not have.
+    """
+    scored: list[Order] = []
+    for name, make in _candidates(problem, width):
+        if scored and budget.expired():
+            break
+        scored.append(score_order(problem, make(), name))
     return heapq.nsmallest(1, scored, key=lambda o: (round(o.width_log2, 6), o.work_log2, o.name))[0]

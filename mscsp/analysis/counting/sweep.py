@@ -47,6 +47,9 @@ __all__ = ["Arithmetic", "SweepResult", "StateLimit", "sweep"]
 #: Bytes one table entry costs beyond its key's slots and its integer's digits
 #: (dict slot and hash, tuple and int headers), measured on CPython 3.11.
 _ENTRY_BYTES = 120
+#: How many steps of a plan are built between two checks of the budget.
+_PLAN_CHECK_EVERY = 1024
+
 #: How many new entries a step builds between two checks of its budget.
 _CHECK_EVERY = 8192
 
@@ -127,7 +130,8 @@ class _Plan:
     serve the whole order, and adding a value to a state is one addition.
     """
 
-    def __init__(self, problem: Problem, order: list[int] | tuple[int, ...], arith: Arithmetic):
+    def __init__(self, problem: Problem, order: list[int] | tuple[int, ...], arith: Arithmetic,
+                 budget: Budget = UNLIMITED, what: str = "exact counting"):
         variables = problem.variables
         targets = problem.targets
         m = len(order)
@@ -147,6 +151,9 @@ class _Plan:
         width = 0
         self.steps: list[_Step] = []
         for i, v in enumerate(order):
+            if not i % _PLAN_CHECK_EVERY:
+                # a plan of tens of thousands of steps takes a good part of a second
+                budget.check_time(what)
             var = variables[v]
             for c in var.clues:
                 if first[c] == i:
@@ -274,7 +281,7 @@ def sweep(problem: Problem, order: list[int] | tuple[int, ...], arith: Arithmeti
     limit = state_limit if state_limit is not None else 1 << 62
     m = len(order)
     meter = _Meter(budget, "exact counting")
-    plan = _Plan(problem, order, arith)
+    plan = _Plan(problem, order, arith, budget)
 
     def per_entry(table: dict) -> int:
         return _Meter.table_bytes(table) // max(len(table), 1) - _ENTRY_BYTES if table else 8
