@@ -10,6 +10,9 @@ writes (seeded, so the corpus is the same on every machine):
   anywhere) and sparse 100x100 lattices of 1200 and 3000 mines, under the time limits
   a page would give (for ``solve --json`` cases the table also gives the widest
   interval, the largest R-hat and the suggested click);
+- *lattices of 1s* from 100x100 to 1000x1000 (a million cells): ``solve``,
+  ``solve --json``, ``count``, ``consistent`` and ``solve --dimacs`` with
+  ``--time-limit 5``, each within its limit (plus 10% and half a second) and 1 GB;
 - *compiled boards*: random 3-CNF formulas compiled by ``mscsp from-cnf`` (Kaye's
   reduction), solved, counted and decided, satisfiable and not, with a short
   ``--time-limit`` on the largest;
@@ -47,6 +50,15 @@ REPO = Path(__file__).resolve().parent.parent
 #: The budgets every case must meet.
 SECONDS = 30.0
 MEMORY_MB = 2048
+#: A case run with --time-limit S must end within S * LIMIT_SLACK + LIMIT_GRACE seconds
+#: (starting Python and writing the answer are outside the analysis's own clock).
+LIMIT_SLACK = 1.1
+LIMIT_GRACE = 0.5
+#: Lattices of clues: a 1 on every other cell both ways, a quarter of the cells mines,
+#: by side; each command on them with this --time-limit, under this many megabytes.
+LATTICE_SIDES = (100, 200, 500, 1000)
+LATTICE_LIMIT = 5.0
+LATTICE_MEMORY_MB = 1024
 
 #: The 30x6 lattice from the bug report, with its total.
 LATTICE_30x6 = """mines: 32
@@ -69,6 +81,13 @@ class Case:
     stdin: str | None = None
     one_line: bool = False  # bad input: exactly one line on standard error
     notes: list[str] = field(default_factory=list)
+    #: the case's --time-limit: it must end within it plus 10% and half a second
+    limit: float | None = None
+    #: peak resident megabytes it must stay under, when stricter than MEMORY_MB
+    memory_mb: int | None = None
+    #: whether a ``solve --json`` answer without a number for every cell counts as a
+    #: failure (False: the case is about limits, and what is missing is only shown)
+    needs_numbers: bool = True
 
 
 # -- inputs -------------------------------------------------------------------------------
@@ -103,6 +122,13 @@ def lattice(width: int, height: int, mines: int, seed: int, total: bool = True) 
     layout = np.zeros(height * width, dtype=bool)
     layout[rng.choice(free, size=mines, replace=False)] = True
     return _position(clue, layout.reshape(height, width), total)
+
+
+def ones_lattice(n: int) -> str:
+    """An ``n`` by ``n`` position with a 1 on every other cell both ways and a quarter
+    of the cells mines: one component of every clue, which no exact count finishes."""
+    rows = ("".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n))
+    return f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n"
 
 
 def no_zero_lattice(width: int, height: int, mines: int, seed: int) -> str:
@@ -210,6 +236,16 @@ def build_corpus(folder: Path) -> list[Case]:
         s = write(f"strip{n}.txt", strip(n, 0.3, seed=n))
         cases.append(Case(f"solve strip {n}x2", ["solve", "--json", s], (0,)))
         cases.append(Case(f"count strip {n}x2", ["count", s], (0,)))
+
+    # lattices of 1s from 10^4 to 10^6 cells: every command ends within its time limit
+    # and a gigabyte, with what it proved (a count or a decision may give up: exit 3)
+    for n in LATTICE_SIDES:
+        path = write(f"ones{n}x{n}.txt", ones_lattice(n))
+        for command, ok in ((["solve"], (0,)), (["solve", "--json"], (0,)), (["count"], (0, 3)),
+                            (["consistent"], (0, 3)), (["solve", "--dimacs"], (0, 3))):
+            cases.append(Case(f"{' '.join(command)} ones {n}x{n} --time-limit {LATTICE_LIMIT:g}",
+                              [*command, "--time-limit", f"{LATTICE_LIMIT:g}", path], ok,
+                              limit=LATTICE_LIMIT, memory_mb=LATTICE_MEMORY_MB, needs_numbers=False))
 
     # compiled boards
     small, small_map = compile_board(cnf_with(12, 40, True, seed=12), folder, "cnf12x40")
@@ -331,7 +367,9 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
         stderr = err.read().decode(errors="replace")
         out.seek(0)
         answer, wrong = estimate_summary(out.read().decode(errors="replace"))
-    problems = list(wrong)
+    problems = list(wrong) if case.needs_numbers else []
+    if wrong and not case.needs_numbers:
+        answer += f" ({'; '.join(wrong)})"
     if status is None:
         problems.append(f"killed after {timeout:.0f} s")
     elif status not in case.ok:
@@ -344,8 +382,10 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
     peak = usage.ru_maxrss / 1024
     if seconds > SECONDS:
         problems.append(f"over {SECONDS:.0f} s")
-    if peak > MEMORY_MB:
-        problems.append(f"over {MEMORY_MB} MB")
+    if case.limit is not None and seconds > LIMIT_SLACK * case.limit + LIMIT_GRACE:
+        problems.append(f"over its --time-limit {case.limit:g} (+10%, +{LIMIT_GRACE:g} s)")
+    if peak > (case.memory_mb or MEMORY_MB):
+        problems.append(f"over {case.memory_mb or MEMORY_MB} MB")
     return Run(status, seconds, peak, problems, lines[-1][:100] if lines else "", answer)
 
 

@@ -14,6 +14,7 @@ import re
 import signal
 import sys
 import time
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from . import __version__
@@ -324,7 +325,10 @@ def _cmd_count(args: argparse.Namespace) -> int:
     position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS, max_area=MAX_AREA)
     if args.no_total:
         position = position.with_mines(None)
-    budget = Budget.of(args.time_limit, args.memory_limit)
+    # the whole process is bounded, not only the tables (their big numbers and the rest
+    # of the count took a third more than the tables' allowance); the tables stop at
+    # nine tenths of it, as they are measured between growths and the estimate needs room
+    budget = replace(Budget.of(args.time_limit, args.memory_limit), resident=int(0.9 * args.memory_limit))
     estimate = None
     try:
         probs = probabilities(position, backend=args.counter, budget=budget)
@@ -573,7 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
     add_time_limit(cnt, "for the count")
-    add_memory_limit(cnt, "of counting tables for the count", DEFAULT_MEMORY)
+    add_memory_limit(cnt, "the process may hold for the count", DEFAULT_MEMORY)
     cnt.set_defaults(func=_cmd_count)
 
     con = commands.add_parser("consistent", help="decide consistency: a checked witness or a minimal clash")

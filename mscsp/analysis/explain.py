@@ -288,6 +288,7 @@ def describe_no_estimate(failed: NoEstimate) -> str:
         "NO_START": f"the solver found no layout satisfying {what} to start the layout chains from",
         "NO_START_WITH_TOTAL": "no layout that meets the mine total was found within the time",
         "NO_SWEEP": "the time ran out before the layout chains finished one sweep",
+        "NOT_BUILT": "the time ran out while the part's equations were being gathered for sampling",
     }
     return sentences[failed.why.name]  # by name: explain reads counting's values, never imports them
 

@@ -311,7 +311,8 @@ def count_components(
     gave_up: list[tuple[tuple[int, ...], BudgetExceeded]] = []
     orders: dict[tuple[int, ...], Order] = {}  # those chosen, for the estimates
     todo = []
-    for comp in comps:
+    # small components first here too: building a problem of a million cells takes seconds
+    for comp in sorted(comps, key=len):
         key = None
         if cache is not None:
             key = (backend, remaining, density, tuple(system.constraints[e] for e in comp))
@@ -321,7 +322,17 @@ def count_components(
         # a cached component needs no problem: building one costs as much as a small count
         lent = sibling.problems.get(comp) if sibling is not None else None
         problem = lent.retargeted(system, sibling.system, comp) if lent is not None else None
-        problems[comp] = problem if problem is not None else build_problem(system, comp)
+        if problem is None:
+            try:
+                problem = build_problem(system, comp, budget=budget)
+            except BudgetExceeded as exc:
+                if not estimate:
+                    raise
+                # no problem to estimate from either: its cells get no number; kept
+                # without its traceback, whose frames would hold this one in a cycle
+                gave_up.append((comp, exc.with_traceback(None)))
+                continue
+        problems[comp] = problem
         todo.append((comp, key))
     # small components first, so a hard one meets the deadline last
     for comp, key in sorted(todo, key=lambda ck: problems[ck[0]].ncells):
@@ -336,7 +347,7 @@ def count_components(
         except BudgetExceeded as exc:
             if not estimate:
                 raise
-            gave_up.append((comp, exc))
+            gave_up.append((comp, exc.with_traceback(None)))
             continue
         if not any(tally.ways):
             truncated = tally.by_count and len(tally.ways) <= problem.ncells
@@ -455,6 +466,11 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     remaining = system.remaining
     unconstrained = system.unconstrained
     est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
+    unbuilt = [comp for comp, _ in gave_up if comp not in problems]
+    if unbuilt:
+        # a part too large to gather in the time: the total couples it to every other
+        # cell, so no cell away from the exactly counted parts gets a number
+        return _not_estimated(system, problems, exact_tallies, gave_up, unbuilt, density, seed, started)
     parts = []
     for comp, _ in gave_up:
         problem = problems[comp]
@@ -504,6 +520,34 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
     reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), est.reason or None)
     return Probabilities(cells, None, False, model, stats, intervals, reason, geometry=system.position.geometry)
+
+
+def _not_estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
+                   gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], unbuilt: list[tuple[int, ...]], density,
+                   seed: int, started: float) -> Probabilities:
+    """Probabilities when a part that gave up was not even built: no number for its
+    cells, nor (with a total, which couples them) for any cell outside the exact parts."""
+    failed = NoEstimate(EstimateFailure.NOT_BUILT)
+    cells: dict[int, Fraction | float | None] = {}
+    model = None
+    if system.remaining is None:
+        model = without_total(exact_tallies, system.unconstrained, density, cells)
+    else:
+        cells.update(dict.fromkeys(system.unconstrained))
+    for comp, _ in gave_up:
+        if comp in problems:
+            cells.update(dict.fromkeys(c for v in problems[comp].variables for kind in v.kinds for c in kind))
+    for comp in unbuilt:
+        cells.update(dict.fromkeys(system.component_cells(comp)))
+    if system.remaining is not None:
+        # the exactly counted parts' cells too: their weights depend on the mines the others hold
+        for tally in exact_tallies:
+            for group in tally.groups:
+                cells.update(dict.fromkeys(group.cells))
+    stats = {"estimate": {"seed": seed, "failed": str(failed)}, "seconds": time.perf_counter() - started}
+    resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
+    reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), failed)
+    return Probabilities(cells, None, False, model, stats, {}, reason, geometry=system.position.geometry)
 
 
 def forced_cells(position: Position, *, system: ConstraintSystem | None = None,

@@ -38,6 +38,9 @@ from .variables import Problem
 
 __all__ = ["Model", "Block", "Classes", "build_model", "build_classes"]
 
+#: Variables handled between two looks at the clock.
+_CHECK_EVERY = 4096
+
 #: Joint values a block may have before its clues prune them: a block of twelve cells.
 MAX_RAW = 1 << 12
 #: Variables a block may hold.
@@ -107,11 +110,18 @@ class Model:
         return sum(len(k) for k in self.kinds)
 
 
-def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float = 0.0) -> Model:
+def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float = 0.0,
+                budget: Budget | None = None) -> Model:
     """The variables of ``problems`` numbered together.
 
     A value of ``j`` mines among ``n`` cells weighs ``log(weight) + j * log_mine +
     (n - j) * log_safe`` (a density's odds without a total; 0 and 0 to count layouts).
+
+    Raises
+    ------
+    BudgetExceeded
+        When ``budget``'s deadline passes first (a model of a hundred thousand
+        variables takes seconds).
 
     Examples
     --------
@@ -131,6 +141,8 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
         members.extend([] for _ in problem.targets)
         for var in problem.variables:
             v = len(clues)
+            if budget is not None and not v % _CHECK_EVERY:
+                budget.check_time("building the chain's model")
             clues.append(tuple(base + c for c in var.clues))
             for c in var.clues:
                 members[base + c].append(v)
@@ -147,14 +159,19 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     logw = np.full((len(opts), width), -np.inf)
     fraction = np.zeros((len(opts), width, nk))
     for v, var in enumerate(opts):
+        if budget is not None and not v % _CHECK_EVERY:
+            budget.check_time("building the chain's model")
         for i, o in enumerate(var.options):
             mines[v, i] = o.mines
             logw[v, i] = math.log(o.weight) + o.mines * log_mine + (var.size - o.mines) * log_safe
             for j, kind in enumerate(var.kinds):
                 fraction[v, i, j] = o.kind_mines[j] / max(len(kind), 1)
     targets = np.asarray(targets, dtype=np.int64)
-    live = np.asarray([int((a <= targets[list(c)][None, :]).all(axis=1).sum()) if len(c) else len(a)
-                       for a, c in zip(adds, clues)], dtype=np.int64)
+    live = np.zeros(len(opts), dtype=np.int64)
+    for v, (a, c) in enumerate(zip(adds, clues)):
+        if budget is not None and not v % _CHECK_EVERY:
+            budget.check_time("building the chain's model")
+        live[v] = int((a <= targets[list(c)][None, :]).all(axis=1).sum()) if len(c) else len(a)
     return Model(clues, members, targets, adds, mines, logw,
                  np.asarray([len(v.options) for v in opts], dtype=np.int64), kinds,
                  np.asarray(kind_var, dtype=np.int64), fraction, np.asarray(kind_slot, dtype=np.int64), live)

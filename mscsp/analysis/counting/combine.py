@@ -74,6 +74,8 @@ class EstimateFailure(Enum):
     NO_START = "no start"
     #: neither the chains nor the solver found a layout that meets the total
     NO_START_WITH_TOTAL = "no start with the total"
+    #: the deadline passed while a part's equations were still being gathered
+    NOT_BUILT = "not built"
     #: the deadline passed before the chains finished one sweep
     NO_SWEEP = "no sweep"
 

@@ -192,15 +192,20 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     (True, None)
     """
     started = time.perf_counter()
-    model = build_model(problems, math.log(weights[0]), math.log(weights[1]))
-    log_rest = rest.log_weights(model.ncells)
-    n = chains or _chains_for(model)
-    children = (seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)).spawn(n + 1)
-    streams = [np.random.default_rng(c) for c in children]
-    details = {"chains": n, "sweeps": 0, "start": None}
+    details: dict = {"chains": chains or 0, "sweeps": 0, "start": None}  # none ran yet
 
     def failed(why: NoEstimate) -> Estimate:
         return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started, why, details)
+
+    try:
+        model = build_model(problems, math.log(weights[0]), math.log(weights[1]), budget=budget)
+    except BudgetExceeded:
+        return failed(NoEstimate(Why.NO_TIME_TO_START))
+    log_rest = rest.log_weights(model.ncells)
+    n = chains or _chains_for(model)
+    details["chains"] = n
+    children = (seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)).spawn(n + 1)
+    streams = [np.random.default_rng(c) for c in children]
 
     if not np.isfinite(log_rest).any():
         return failed(NoEstimate(Why.TOTAL_OUT_OF_REACH))

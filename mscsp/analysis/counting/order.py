@@ -35,9 +35,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...budget import UNLIMITED, Budget
+from ...errors import BudgetExceeded
 from .variables import Problem
 
 __all__ = ["Order", "candidate_orders", "score_order", "choose_order"]
+
+#: Variables looked at between two looks at the clock.
+_CHECK_EVERY = 4096
 
 #: Above this many variables the greedy candidate (quadratic in the worst case) is skipped.
 GREEDY_LIMIT = 4_000
@@ -53,8 +57,15 @@ class Order:
     work_log2: float
 
 
-def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str = "") -> Order:
+def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str = "",
+                budget: Budget = UNLIMITED) -> Order:
     """The table-size bound of an order (see the module docstring); linear in the component.
+
+    Raises
+    ------
+    BudgetExceeded
+        When ``budget``'s deadline passes first (a component of a hundred thousand
+        variables takes a second).
 
     Examples
     --------
@@ -74,6 +85,8 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     first = [m] * len(problem.targets)
     last = [-1] * len(problem.targets)
     for v, var in enumerate(variables):
+        if not v % _CHECK_EVERY:
+            budget.check_time("choosing a counting order")
         p = pos[v]
         for c in var.clues:
             if p < first[c]:
@@ -88,6 +101,8 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
             clue_delta[last[c]] -= w
     var_delta = [0.0] * (m + 1)
     for v, var in enumerate(variables):
+        if not v % _CHECK_EVERY:
+            budget.check_time("choosing a counting order")
         reach = max((last[c] for c in var.clues), default=pos[v])
         if reach > pos[v]:
             w = math.log2(len(var.options))
@@ -235,13 +250,20 @@ def candidate_orders(problem: Problem, width: int) -> dict[str, list[int]]:
 def choose_order(problem: Problem, width: int, budget: Budget = UNLIMITED) -> Order:
     """The candidate order with the smallest score (widest cut, then total work).
 
-    Candidates are scored until ``budget``'s deadline passes (at least one is): on a
-    component of tens of thousands of variables scoring all of them takes a good
-    part of a second, which a caller near its deadline does not have.
+    Candidates are scored until ``budget``'s deadline passes: on a component of tens
+    of thousands of variables scoring all of them takes a good part of a second,
+    which a caller near its deadline does not have. When the deadline passes while
+    the first is scored, the first is returned with infinite scores.
     """
     scored: list[Order] = []
     for name, make in _candidates(problem, width):
         if scored and budget.expired():
             break
-        scored.append(score_order(problem, make(), name))
+        order = make()
+        try:
+            scored.append(score_order(problem, order, name, budget))
+        except BudgetExceeded:
+            if not scored:  # out of time on the first: it is taken unscored
+                return Order(name, tuple(order), math.inf, math.inf)
+            break
     return heapq.nsmallest(1, scored, key=lambda o: (round(o.width_log2, 6), o.work_log2, o.name))[0]

@@ -76,6 +76,8 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     targets = problem.targets
     m = len(variables)
     ncells = problem.ncells
+    if m > nodes:  # one leaf takes a node a variable: give up before the linear set-up
+        raise TooBig()
     if _search is not None and ncells <= COMPILED_CELLS:
         return _compiled(problem, nodes, ncells + 1 if length is None else length)
     # the range each clue's partial sum must stay in after each variable; a group's

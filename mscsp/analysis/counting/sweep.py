@@ -141,7 +141,7 @@ class _Plan:
             for c in variables[v].clues:
                 first[c] = min(first[c], i)
                 last[c] = max(last[c], i)
-        after = room_after(problem, order)
+        after = room_after(problem, order, budget)
         bits = max(max(targets, default=1), 1).bit_length()
         self.field_bits = bits
         self.field_mask = (1 << bits) - 1
@@ -216,7 +216,7 @@ class _Meter:
         return len(table) * _ENTRY_BYTES + sum(p.bit_length() + s.bit_length() for s, p in table.items()) // 8
 
     def check(self, growing: int) -> None:
-        self.budget.check_time(self.what)
+        self.budget.check(self.what)  # the deadline, and the process's memory where it is bounded
         self.budget.check_memory(self.stored + growing, self.what)
 
 

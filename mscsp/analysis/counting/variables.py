@@ -25,9 +25,13 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
+from ...budget import UNLIMITED, Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 
 __all__ = ["Option", "Var", "Problem", "build_problem", "room_after"]
+
+#: Cells or equations handled between two looks at the clock.
+_CHECK_EVERY = 4096
 
 
 class Option(NamedTuple):
@@ -122,8 +126,15 @@ def _group(cells: tuple[int, ...], clues: tuple[int, ...]) -> Var:
     return Var((cells,), clues, _group_options(len(cells), len(clues)), len(cells), cells[0], True)
 
 
-def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge_chains: bool = True) -> Problem:
+def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge_chains: bool = True,
+                  budget: Budget = UNLIMITED) -> Problem:
     """The variables and clue equations of one component (linear in its size).
+
+    Raises
+    ------
+    BudgetExceeded
+        When ``budget``'s deadline passes first (a component of a million cells
+        takes seconds).
 
     Examples
     --------
@@ -140,16 +151,24 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
         # no links: groups straight from the system's clue sets
         local = {e: k for k, e in enumerate(component)}
         by_set: dict[tuple[int, ...], list[int]] = {}
-        for c in cells:
+        for n, c in enumerate(cells):
+            if not n % _CHECK_EVERY:
+                budget.check_time("building the counting problem")
             by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
-        variables = [_group(tuple(members), tuple(local[e] for e in key)) for key, members in by_set.items()]
+        variables = []
+        for key, members in by_set.items():
+            if not len(variables) % _CHECK_EVERY:
+                budget.check_time("building the counting problem")
+            variables.append(_group(tuple(members), tuple(local[e] for e in key)))
         return Problem(tuple(variables), tuple(constraints[e].count for e in component), tuple(component),
                        tuple(constraints[e].clue for e in component))
     index = {c: i for i, c in enumerate(cells)}
     forest = ParityForest(len(cells))
     kept: list[int] = []
     linked = [False] * len(cells)
-    for e in component:
+    for n, e in enumerate(component):
+        if not n % _CHECK_EVERY:
+            budget.check_time("building the counting problem")
         con = constraints[e]
         if merge_chains and is_link(con):
             a, b = index[con.cells[0]], index[con.cells[1]]
@@ -167,12 +186,18 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     groups: dict[tuple[int, ...], list[int]] = {}
     chains: dict[int, tuple[list[int], list[int]]] = {}
     for i, c in enumerate(cells):
+        if not i % _CHECK_EVERY:
+            budget.check_time("building the counting problem")
         if linked[i]:
             root, p = forest.find(i)
             chains.setdefault(root, ([], []))[p].append(c)
         else:
             groups.setdefault(tuple(by_cell.get(c, ())), []).append(c)
-    variables = [_group(tuple(members), key) for key, members in groups.items()]
+    variables = []
+    for key, members in groups.items():
+        if not len(variables) % _CHECK_EVERY:
+            budget.check_time("building the counting problem")
+        variables.append(_group(tuple(members), key))
     for on, off in chains.values():
         # "on": the root's side holds the mines; "off": the other side does
         adds: dict[int, list[int]] = {}
@@ -190,7 +215,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     return Problem(tuple(variables), targets, tuple(kept), tuple(constraints[e].clue for e in kept))
 
 
-def room_after(problem: Problem, order) -> list[list[tuple[int, int]]]:
+def room_after(problem: Problem, order, budget: Budget = UNLIMITED) -> list[list[tuple[int, int]]]:
     """For each step of ``order``, aligned with its variable's clues: the least and the
     most the variables after it can still add to each clue (linear in the component).
 
@@ -203,6 +228,8 @@ def room_after(problem: Problem, order) -> list[list[tuple[int, int]]]:
     variables = problem.variables
     out: list[list[tuple[int, int]]] = [[] for _ in order]
     for i in range(len(order) - 1, -1, -1):
+        if not i % _CHECK_EVERY:
+            budget.check_time("building the counting plan")
         var = variables[order[i]]
         out[i] = [(lo[c], hi[c]) for c in var.clues]
         for k, c in enumerate(var.clues):

@@ -80,7 +80,8 @@ def deduce(
     Play loops (verification, generation, win rates), analysis and the web all ask
     here. The answer names the proven covered cells as ``(x, y)`` (and by flat index
     in ``by_index``, for the play loops); ``complete`` is False when the SAT search
-    ran out of ``time_limit`` seconds (what it proved still holds).
+    ran out of ``time_limit`` seconds (what it proved still holds), or, on a board
+    of a million cells, the propagation of the lower rungs did.
 
     Parameters
     ----------
@@ -123,8 +124,9 @@ def deduce(
     system = system if system is not None else build_constraints(position)
     geometry = position.geometry
     if solver is not SolverName.SAT:
-        prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total).run()
-        return Proven.of(geometry, prop.known, True)
+        prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total,
+                          deadline=time.perf_counter() + time_limit).run()
+        return Proven.of(geometry, prop.known, prop.finished)
     if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
         from ..counting import (
             forced_cells,  # counting builds on the constraint layer, not on solvers
@@ -206,8 +208,8 @@ def solve(
             if clash is not None:
                 raise clash
             subset = solver is SolverName.SUBSET
-            prop = Propagator(system, subset=subset, use_total=use_total).run()
-            known, reason, complete, calls = prop.known, prop.reason, decided, engine.calls
+            prop = Propagator(system, subset=subset, use_total=use_total, deadline=started + time_limit).run()
+            known, reason, complete, calls = prop.known, prop.reason, decided and prop.finished, engine.calls
             if explain:  # each proven cell's reason, shrunk, while time allows; the rest say so
                 deadline = started + time_limit
                 shrunk = {}

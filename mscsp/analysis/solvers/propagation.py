@@ -86,6 +86,10 @@ class _Reasons(Mapping):
         return len(self._prop.known)
 
 
+#: Equations taken in or looked at between two looks at the clock.
+_CHECK_EVERY = 4096
+
+
 class Propagator:
     """Forward reasoning over the equations of one position.
 
@@ -104,11 +108,19 @@ class Propagator:
     reasons : bool
         Keep each proven cell's provenance (the default); a play loop, which never
         asks why, runs faster without it (``reason`` is then not available).
+    deadline : float, optional
+        ``time.perf_counter()`` value past which taking in the equations and
+        propagating stop (see :attr:`finished`): on a board of a million cells either
+        takes seconds.
 
     Attributes
     ----------
     known : dict
         cell -> True (mine) / False (safe) for every proven cell.
+    finished : bool
+        False when the deadline stopped the work: every cell in ``known`` is still
+        proven (each equation taken in holds, and the rules are sound on any set of
+        true equations), but more may follow from the clues.
     reason : Mapping
         cell -> (clues, uses_total) that prove it, read off the derivation graph on
         demand.
@@ -129,8 +141,10 @@ class Propagator:
     """
 
     def __init__(self, system: ConstraintSystem | None, *, subset: bool, use_total: bool = True,
-                 derived_limit: int | None = None, reasons: bool = True):
+                 derived_limit: int | None = None, reasons: bool = True, deadline: float | None = None):
         self.system = system
+        self.deadline = deadline
+        self.finished = True
         self.subset = subset
         self.use_total = use_total and system is not None and system.remaining is not None and subset
         self.known: dict[int, bool] = {}
@@ -138,16 +152,25 @@ class Propagator:
         # why each proven cell is proven: the equations and proven cells it follows
         # from, and whether the mine total was counted
         self._cause: dict[int, tuple] = {}
-        self.reason = _Reasons(self)
         self._eqs: list[_Equation] = []
         self._by_cell: dict[int, set[int]] = {}
         self._keys: set[frozenset[int]] = set()
         constraints = () if system is None else system.constraints
         self._derived_left = derived_limit if derived_limit is not None else 8 * len(constraints) + 64
-        for con in constraints:
+        for n, con in enumerate(constraints):
+            if deadline is not None and not n % _CHECK_EVERY and time.perf_counter() > deadline:
+                self.finished = False
+                break
             self._add(set(con.cells), con.count, con.clue)
         self._work: list[int] = list(range(len(self._eqs)))  # equations to look at again
         self._proven: list[int] = []  # cells the rules proved since take_proven last ran
+
+    @property
+    def reason(self) -> Mapping:
+        """cell -> (clues, uses_total) for every proven cell (see the class's attributes)."""
+        # made when asked for: a reference back from the propagator would make a cycle
+        # that only the garbage collector frees (over a second on a million-cell board)
+        return _Reasons(self)
 
     # -- events ----------------------------------------------------------------------
     def observe(self, cell: int, mine: bool) -> None:
@@ -354,7 +377,7 @@ class Propagator:
                     self._set(c, False, cause, work)
 
     def run(self) -> "Propagator":
-        """Propagate to a fixed point.
+        """Propagate to a fixed point, or until the deadline (:attr:`finished` is then False).
 
         Raises
         ------
@@ -362,8 +385,16 @@ class Propagator:
             With the clues whose equations clash.
         """
         work = self._work
+        deadline = self.deadline
+        if not self.finished:
+            return self
+        looked = 0
         while True:
             while work:
+                looked += 1
+                if deadline is not None and not looked % _CHECK_EVERY and time.perf_counter() > deadline:
+                    self.finished = False
+                    return self
                 i = work.pop()
                 eq = self._eqs[i]
                 if not eq.alive:

@@ -703,7 +703,7 @@ class SatEngine:
         """
         s = self.system
         try:
-            cheap = Propagator(s, subset=True, use_total=self.use_total).run()
+            cheap = Propagator(s, subset=True, use_total=self.use_total, deadline=self.deadline).run()
         except InconsistentError:
             clash = self.contradiction()
             if clash is None:  # pragma: no cover - the cheap rules are sound
@@ -713,9 +713,9 @@ class SatEngine:
         reason: dict[int, tuple[frozenset[int], bool] | None] = {}
         settled = len(known) == len(s.covered) and (
             not self.use_total or sum(known.values()) == s.remaining)
-        complete = True
+        complete = cheap.finished
         unconstrained = None
-        if not settled:
+        if not settled and cheap.finished:
             try:
                 self._build(merged=True)
                 for part in self.parts:
