@@ -41,6 +41,10 @@ UNDECIDED = 3
 #: Exit status of an internal error (EX_SOFTWARE): a bug, said in one line.
 INTERNAL = 70
 
+#: When the running command started (set by :func:`main`): a --time-limit counts from
+#: there, reading and parsing the input included.
+_STARTED = time.perf_counter()
+
 #: Default --time-limit of solve, count, verify, consistent and generate --no-guess:
 #: a command on the hardest input ends well inside half a minute.
 DEFAULT_SECONDS = 20.0
@@ -236,12 +240,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if len(args.files) != 1:
             raise InputError("--dimacs takes exactly one position file")
         name = args.files[0]
-        budget = Budget.of(args.time_limit, None)
         position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS, max_area=MAX_AREA)
+        budget = Budget.of(_left(args.time_limit, _STARTED), None)
         write_dimacs(position, sys.stdout, use_total=not args.no_total, budget=budget)
         return 0
     worst = 0
-    for name in args.files:
+    for k, name in enumerate(args.files):
+        since = _STARTED if k == 0 else time.perf_counter()  # each file has the whole limit
         try:
             position = parse_position(read_source(name), source=name, max_cells=MAX_CELLS, max_area=MAX_AREA)
         except InputError as exc:
@@ -256,8 +261,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             use_total=not args.no_total,
             backend=args.counter,
             density=args.density,
-            time_limit=args.time_limit,
+            time_limit=_left(args.time_limit, since),
             memory_limit=args.memory_limit,
+            # as count: the process is bounded, the tables stop at nine tenths of it
+            resident_limit=int(0.9 * args.memory_limit),
         )
         if not analysis.consistent:
             worst = max(worst, 1)
@@ -328,7 +335,8 @@ def _cmd_count(args: argparse.Namespace) -> int:
     # the whole process is bounded, not only the tables (their big numbers and the rest
     # of the count took a third more than the tables' allowance); the tables stop at
     # nine tenths of it, as they are measured between growths and the estimate needs room
-    budget = replace(Budget.of(args.time_limit, args.memory_limit), resident=int(0.9 * args.memory_limit))
+    budget = replace(Budget.of(_left(args.time_limit, _STARTED), args.memory_limit),
+                     resident=int(0.9 * args.memory_limit))
     estimate = None
     try:
         probs = probabilities(position, backend=args.counter, budget=budget)
@@ -370,13 +378,13 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
 
         mapping = read_map(read_source(args.decode), position.geometry, source=quoted(args.decode),
                            memory=args.memory_limit)
-    started = time.perf_counter()
+    started = _STARTED
     from .reduction.lift import lifted_core
 
     # a board compiled from a formula: the formula's own core, lifted, is where a small
     # reason is looked for first (a fifth of the time at most)
     hint = lifted_core(position, deadline=started + args.time_limit / 5)
-    verdict = decide(position, time_limit=args.time_limit - (time.perf_counter() - started),
+    verdict = decide(position, time_limit=_left(args.time_limit, started),
                      memory_limit=args.memory_limit, hint=hint)
     assignment = None
     if verdict.consistent and mapping is not None:
@@ -503,6 +511,12 @@ def _megabytes(text: str) -> int:
     return int(value * 2**20)
 
 
+def _left(limit: float, since: float) -> float:
+    """What is left of ``limit`` seconds counted from ``since`` (a twentieth at least,
+    so that a command given a moment still tries)."""
+    return max(limit - (time.perf_counter() - since), limit / 20)
+
+
 def add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
     """``--time-limit S``, default :data:`DEFAULT_SECONDS`, at most :data:`MAX_SECONDS`."""
     parser.add_argument("--time-limit", type=_positive_float, default=DEFAULT_SECONDS, metavar="S",
@@ -561,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5; "
                           f"at most {MAX_DENSITY_DIGITS} digits above and below its fraction line)")
     sol.add_argument("--fractions", action="store_true", help="add exact probabilities as 'p/q' strings (JSON)")
-    add_memory_limit(sol, "of counting tables per file", DEFAULT_MEMORY)
+    add_memory_limit(sol, "the process may hold per file", DEFAULT_MEMORY)
     sol.set_defaults(func=_cmd_solve)
 
     ver = commands.add_parser("verify", help="play a layout with a solver: no guess needed?")
@@ -623,6 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    global _STARTED
+    _STARTED = time.perf_counter()
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func

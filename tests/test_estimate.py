@@ -302,6 +302,25 @@ def test_propagation_stopped_by_its_deadline_proves_part_of_what_it_proves_in_fu
     assert checked  # some runs were stopped after proving something
 
 
+def test_a_process_over_its_memory_stops_counting_and_proving_and_keeps_what_it_proved():
+    """``resident_limit`` bounds the whole process (``mscsp solve`` and ``count`` pass
+    nine tenths of --memory-limit): with one byte allowed nothing grows, and the
+    analysis still answers, incomplete, with nothing wrong in it."""
+    from mscsp.analysis.solvers.propagation import Propagator
+    from mscsp.errors import Resource
+
+    text = (POSITIONS / "lattice_expert.txt").read_text()
+    position = parse_position(text)
+    system = build_constraints(position)
+    stopped = Propagator(system, subset=True, memory_limit=1).run()
+    assert not stopped.finished and not stopped.known
+    a = analyse(position, time_limit=5, resident_limit=1)
+    assert not a.exact and not a.result.complete
+    assert Resource.MEMORY in a.probabilities.reason.resources
+    full = analyse(position, time_limit=30)
+    assert set(a.safe) <= set(full.safe) and set(a.mines) <= set(full.mines)
+
+
 def test_a_search_with_fewer_nodes_than_variables_gives_up_at_once():
     from mscsp.analysis.counting.search import TooBig, search
 

@@ -162,6 +162,7 @@ def analyse(
     state_limit: int = DEFAULT_STATE_LIMIT,
     memory_limit: int | None = DEFAULT_MEMORY,
     counter: str | None = None,
+    resident_limit: int | None = None,
 ) -> Analysis:
     """Solve a position and weigh its covered cells, within ``time_limit`` seconds
     and about ``memory_limit`` bytes of counting tables.
@@ -189,6 +190,9 @@ def analyse(
         Bytes of counting tables, about.
     counter : str, optional
         The old name of ``backend``, kept for one release.
+    resident_limit : int, optional
+        Bytes the whole process may hold (measured) before counting and estimating
+        stop growing their tables; None bounds only the tables (``memory_limit``).
 
     Examples
     --------
@@ -205,14 +209,17 @@ def analyse(
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
 
+    def bounded(seconds: float) -> Budget:
+        return replace(Budget.of(seconds, memory_limit), resident=resident_limit)
+
     def refuted() -> Analysis:  # counting found no layout: the solver names the clues that clash
-        return Analysis(position, solve(position, solver, explain=explain, time_limit=PROOF_SHARE * time_limit),
-                        None, None)
+        return Analysis(position, solve(position, solver, explain=explain, memory_limit=resident_limit,
+                                        time_limit=PROOF_SHARE * time_limit), None, None)
 
     try:
         system = build_constraints(position)
         counts = count_components(position, system=system, backend=backend, density=density,
-                                  state_limit=state_limit, budget=Budget.of(EXACT_SHARE * time_limit, memory_limit))
+                                  state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
         probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
         return refuted()
@@ -223,15 +230,16 @@ def analyse(
     coords = position.geometry.coords
     if probs is not None:
         proven = probs.forced()
-        result = solve(position, solver, explain=explain, time_limit=left(PROOF_SHARE), system=system,
-                       proven=proven)
+        result = solve(position, solver, explain=explain, memory_limit=resident_limit, time_limit=left(PROOF_SHARE),
+                       system=system, proven=proven)
         best = probs.best({c for c, mine in proven.items() if not mine})
         return Analysis(position, result, probs, None if best is None else coords(best))
-    result = solve(position, solver, explain=explain, time_limit=PROOF_SHARE_ESTIMATED * time_limit, system=system)
+    result = solve(position, solver, explain=explain, memory_limit=resident_limit,
+                   time_limit=PROOF_SHARE_ESTIMATED * time_limit, system=system)
     if not result.consistent:
         return Analysis(position, result, None, None)
     try:
-        probs = counts.probabilities(budget=Budget.of(left(ESTIMATE_FLOOR), memory_limit))
+        probs = counts.probabilities(budget=bounded(left(ESTIMATE_FLOOR)))
     except InconsistentError:  # pragma: no cover - the solver decides consistency first
         return Analysis(position, result, None, None)
     if solver is SolverName.SAT:

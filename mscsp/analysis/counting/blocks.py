@@ -142,7 +142,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
         for var in problem.variables:
             v = len(clues)
             if budget is not None and not v % _CHECK_EVERY:
-                budget.check_time("building the chain's model")
+                budget.check("building the chain's model")
             clues.append(tuple(base + c for c in var.clues))
             for c in var.clues:
                 members[base + c].append(v)
@@ -160,7 +160,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     fraction = np.zeros((len(opts), width, nk))
     for v, var in enumerate(opts):
         if budget is not None and not v % _CHECK_EVERY:
-            budget.check_time("building the chain's model")
+            budget.check("building the chain's model")
         for i, o in enumerate(var.options):
             mines[v, i] = o.mines
             logw[v, i] = math.log(o.weight) + o.mines * log_mine + (var.size - o.mines) * log_safe
@@ -170,7 +170,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     live = np.zeros(len(opts), dtype=np.int64)
     for v, (a, c) in enumerate(zip(adds, clues)):
         if budget is not None and not v % _CHECK_EVERY:
-            budget.check_time("building the chain's model")
+            budget.check("building the chain's model")
         live[v] = int((a <= targets[list(c)][None, :]).all(axis=1).sum()) if len(c) else len(a)
     return Model(clues, members, targets, adds, mines, logw,
                  np.asarray([len(v.options) for v in opts], dtype=np.int64), kinds,
@@ -390,14 +390,14 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
 
     for _ in range(tilings):
         if budget is not None:
-            budget.check_time("building the chain's moves")
+            budget.check("building the chain's moves")
         # variables inside the fewest blocks so far seed first, the others at random
         seeds = np.lexsort((rng.random(model.size), inside[: model.size])).tolist()
         group: list[int] = []
         for i, variables in enumerate(_tile(model, seeds, neighbours, rng, max_raw)):
             if budget is not None and not i % 64:
                 # one tiling of a 100x100 lattice is thousands of blocks: a good part of a second
-                budget.check_time("building the chain's moves")
+                budget.check("building the chain's moves")
             add(variables, group)
         if group:
             groups.append(group)
@@ -406,7 +406,7 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
     extra: list[int] = []
     for v in np.flatnonzero(inside[: model.size] == 0).tolist():
         if budget is not None:
-            budget.check_time("building the chain's moves")
+            budget.check("building the chain's moves")
         add(_interior(model, v)[0], extra)
     if extra:
         groups.extend(_colour([blocks[b] for b in extra], extra, len(model.targets)))
@@ -414,7 +414,7 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
     packed = []
     for members in groups:
         if budget is not None:
-            budget.check_time("building the chain's moves")
+            budget.check("building the chain's moves")
         packed.append(_pack(model, blocks, members))
     if not packed:
         return Classes([], [], [], [], [], [], [], [], [], [], [], [], [])

@@ -125,7 +125,7 @@ class _Sampler:
         self.steps = []
         for i, step in enumerate(self.plan.steps):
             if not i % 1024:
-                budget.check_time("sequential Monte Carlo")
+                budget.check("sequential Monte Carlo")
             var = variables[step.var]
             weight = np.asarray([float(factor) for _, _, factor, _, _ in step.options])
             mines = np.asarray([var.options[oi].mines for oi, _, _, _, _ in step.options], dtype=np.int64)

@@ -86,7 +86,7 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     last = [-1] * len(problem.targets)
     for v, var in enumerate(variables):
         if not v % _CHECK_EVERY:
-            budget.check_time("choosing a counting order")
+            budget.check("choosing a counting order")
         p = pos[v]
         for c in var.clues:
             if p < first[c]:
@@ -102,7 +102,7 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     var_delta = [0.0] * (m + 1)
     for v, var in enumerate(variables):
         if not v % _CHECK_EVERY:
-            budget.check_time("choosing a counting order")
+            budget.check("choosing a counting order")
         reach = max((last[c] for c in var.clues), default=pos[v])
         if reach > pos[v]:
             w = math.log2(len(var.options))

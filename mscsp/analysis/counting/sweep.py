@@ -50,6 +50,9 @@ _ENTRY_BYTES = 120
 #: How many steps of a plan are built between two checks of the budget.
 _PLAN_CHECK_EVERY = 1024
 
+#: Bytes of new entries a step builds, at most, between two checks of its budget.
+_CHECK_BYTES = 8 << 20
+
 #: How many new entries a step builds between two checks of its budget.
 _CHECK_EVERY = 8192
 
@@ -153,7 +156,7 @@ class _Plan:
         for i, v in enumerate(order):
             if not i % _PLAN_CHECK_EVERY:
                 # a plan of tens of thousands of steps takes a good part of a second
-                budget.check_time(what)
+                budget.check(what)
             var = variables[v]
             for c in var.clues:
                 if first[c] == i:
@@ -228,7 +231,10 @@ def _advance(plan: _Plan, i: int, table: dict, arith: Arithmetic, meter: _Meter,
     mask = arith.mask
     cur: dict = {}
     get = cur.get
-    budget_at = _CHECK_EVERY
+    # entries between two checks: fewer where each holds a long polynomial, so that a
+    # table outgrows its allowance by some megabytes at most
+    every = max(64, min(_CHECK_EVERY, _CHECK_BYTES // (_ENTRY_BYTES + per_entry)))
+    budget_at = every
     for state, poly in table.items():
         for _, shift, factor, delta, touches in options:
             for off, add, lo, hi in touches:
@@ -242,7 +248,7 @@ def _advance(plan: _Plan, i: int, table: dict, arith: Arithmetic, meter: _Meter,
                     term &= mask
                 cur[nxt] = get(nxt, 0) + term
         if len(cur) >= budget_at:
-            budget_at += _CHECK_EVERY
+            budget_at += every
             if len(cur) > state_limit:
                 raise StateLimit(f"a counting table passed {state_limit} states")
             meter.check(len(cur) * (_ENTRY_BYTES + per_entry))

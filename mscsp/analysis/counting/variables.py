@@ -153,12 +153,12 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
         by_set: dict[tuple[int, ...], list[int]] = {}
         for n, c in enumerate(cells):
             if not n % _CHECK_EVERY:
-                budget.check_time("building the counting problem")
+                budget.check("building the counting problem")
             by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
         variables = []
         for key, members in by_set.items():
             if not len(variables) % _CHECK_EVERY:
-                budget.check_time("building the counting problem")
+                budget.check("building the counting problem")
             variables.append(_group(tuple(members), tuple(local[e] for e in key)))
         return Problem(tuple(variables), tuple(constraints[e].count for e in component), tuple(component),
                        tuple(constraints[e].clue for e in component))
@@ -168,7 +168,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     linked = [False] * len(cells)
     for n, e in enumerate(component):
         if not n % _CHECK_EVERY:
-            budget.check_time("building the counting problem")
+            budget.check("building the counting problem")
         con = constraints[e]
         if merge_chains and is_link(con):
             a, b = index[con.cells[0]], index[con.cells[1]]
@@ -187,7 +187,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     chains: dict[int, tuple[list[int], list[int]]] = {}
     for i, c in enumerate(cells):
         if not i % _CHECK_EVERY:
-            budget.check_time("building the counting problem")
+            budget.check("building the counting problem")
         if linked[i]:
             root, p = forest.find(i)
             chains.setdefault(root, ([], []))[p].append(c)
@@ -196,7 +196,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     variables = []
     for key, members in groups.items():
         if not len(variables) % _CHECK_EVERY:
-            budget.check_time("building the counting problem")
+            budget.check("building the counting problem")
         variables.append(_group(tuple(members), key))
     for on, off in chains.values():
         # "on": the root's side holds the mines; "off": the other side does
@@ -229,7 +229,7 @@ def room_after(problem: Problem, order, budget: Budget = UNLIMITED) -> list[list
     out: list[list[tuple[int, int]]] = [[] for _ in order]
     for i in range(len(order) - 1, -1, -1):
         if not i % _CHECK_EVERY:
-            budget.check_time("building the counting plan")
+            budget.check("building the counting plan")
         var = variables[order[i]]
         out[i] = [(lo[c], hi[c]) for c in var.clues]
         for k, c in enumerate(var.clues):

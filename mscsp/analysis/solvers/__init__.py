@@ -150,6 +150,7 @@ def solve(
     time_limit: float = 30.0,
     system: ConstraintSystem | None = None,
     proven: dict[int, bool] | None = None,
+    memory_limit: int | None = None,
 ) -> SolveResult:
     """Prove what can be proven about a position, with reasons.
 
@@ -174,6 +175,9 @@ def solve(
         counts as decided, and ``sat`` only explains these cells instead of
         proving them again. Wrong cells would be reported as proven: pass only
         what an exact method found.
+    memory_limit : int, optional
+        Bytes the process may hold while the clues are encoded for SAT; past it the
+        search stops there and reports itself incomplete.
 
     Returns
     -------
@@ -190,7 +194,7 @@ def solve(
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
         return SolveResult(solver, contradiction=contradiction(position, None, err))
-    engine = SatEngine(system, use_total=use_total, time_limit=time_limit)
+    engine = SatEngine(system, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
     try:
         if solver is SolverName.SAT and proven is not None:
             known, complete = dict(proven), True

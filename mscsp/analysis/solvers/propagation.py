@@ -35,6 +35,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ...budget import resident_bytes
 from ...errors import InconsistentError
 from ..constraints import ConstraintSystem
 
@@ -112,6 +113,9 @@ class Propagator:
         ``time.perf_counter()`` value past which taking in the equations and
         propagating stop (see :attr:`finished`): on a board of a million cells either
         takes seconds.
+    memory_limit : int, optional
+        Bytes the process may hold (measured where the deadline is looked at); past
+        them the work stops as at the deadline.
 
     Attributes
     ----------
@@ -141,9 +145,11 @@ class Propagator:
     """
 
     def __init__(self, system: ConstraintSystem | None, *, subset: bool, use_total: bool = True,
-                 derived_limit: int | None = None, reasons: bool = True, deadline: float | None = None):
+                 derived_limit: int | None = None, reasons: bool = True, deadline: float | None = None,
+                 memory_limit: int | None = None):
         self.system = system
         self.deadline = deadline
+        self.memory_limit = memory_limit
         self.finished = True
         self.subset = subset
         self.use_total = use_total and system is not None and system.remaining is not None and subset
@@ -158,7 +164,7 @@ class Propagator:
         constraints = () if system is None else system.constraints
         self._derived_left = derived_limit if derived_limit is not None else 8 * len(constraints) + 64
         for n, con in enumerate(constraints):
-            if deadline is not None and not n % _CHECK_EVERY and time.perf_counter() > deadline:
+            if not n % _CHECK_EVERY and self._spent():
                 self.finished = False
                 break
             self._add(set(con.cells), con.count, con.clue)
@@ -171,6 +177,15 @@ class Propagator:
         # made when asked for: a reference back from the propagator would make a cycle
         # that only the garbage collector frees (over a second on a million-cell board)
         return _Reasons(self)
+
+    def _spent(self) -> bool:
+        """Whether the deadline has passed or the process holds more than allowed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return True
+        if self.memory_limit is not None:
+            held = resident_bytes()
+            return held is not None and held > self.memory_limit
+        return False
 
     # -- events ----------------------------------------------------------------------
     def observe(self, cell: int, mine: bool) -> None:
@@ -377,7 +392,8 @@ class Propagator:
                     self._set(c, False, cause, work)
 
     def run(self) -> "Propagator":
-        """Propagate to a fixed point, or until the deadline (:attr:`finished` is then False).
+        """Propagate to a fixed point, or until the deadline or the memory limit (:attr:`finished`
+        is then False).
 
         Raises
         ------
@@ -385,14 +401,13 @@ class Propagator:
             With the clues whose equations clash.
         """
         work = self._work
-        deadline = self.deadline
         if not self.finished:
             return self
         looked = 0
         while True:
             while work:
                 looked += 1
-                if deadline is not None and not looked % _CHECK_EVERY and time.perf_counter() > deadline:
+                if not looked % _CHECK_EVERY and self._spent():
                     self.finished = False
                     return self
                 i = work.pop()

@@ -703,7 +703,8 @@ class SatEngine:
         """
         s = self.system
         try:
-            cheap = Propagator(s, subset=True, use_total=self.use_total, deadline=self.deadline).run()
+            cheap = Propagator(s, subset=True, use_total=self.use_total, deadline=self.deadline,
+                               memory_limit=self.limits.resident).run()
         except InconsistentError:
             clash = self.contradiction()
             if clash is None:  # pragma: no cover - the cheap rules are sound
