@@ -263,8 +263,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             density=args.density,
             time_limit=_left(args.time_limit, since),
             memory_limit=args.memory_limit,
-            # as count: the process is bounded, the tables stop at nine tenths of it
-            resident_limit=int(0.9 * args.memory_limit),
+            resident_limit=_growth_bound(args.memory_limit),
         )
         if not analysis.consistent:
             worst = max(worst, 1)
@@ -332,11 +331,8 @@ def _cmd_count(args: argparse.Namespace) -> int:
     position = parse_position(read_source(args.file), source=args.file, max_cells=MAX_CELLS, max_area=MAX_AREA)
     if args.no_total:
         position = position.with_mines(None)
-    # the whole process is bounded, not only the tables (their big numbers and the rest
-    # of the count took a third more than the tables' allowance); the tables stop at
-    # nine tenths of it, as they are measured between growths and the estimate needs room
     budget = replace(Budget.of(_left(args.time_limit, _STARTED), args.memory_limit),
-                     resident=int(0.9 * args.memory_limit))
+                     resident=_growth_bound(args.memory_limit))
     estimate = None
     try:
         probs = probabilities(position, backend=args.counter, budget=budget)
@@ -515,6 +511,15 @@ def _left(limit: float, since: float) -> float:
     """What is left of ``limit`` seconds counted from ``since`` (a twentieth at least,
     so that a command given a moment still tries)."""
     return max(limit - (time.perf_counter() - since), limit / 20)
+
+
+def _growth_bound(memory_limit: int) -> int:
+    """The resident bytes past which solve and count stop growing: nine tenths of
+    ``--memory-limit``, as the process is measured between growths and what follows
+    (the estimate, the answer) needs room. The whole process is bounded, not only the
+    counting tables: their big numbers and the rest of a count took a third more than
+    the tables' own allowance."""
+    return int(0.9 * memory_limit)
 
 
 def add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
