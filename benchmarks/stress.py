@@ -317,7 +317,9 @@ def estimate_summary(stdout: str) -> tuple[str, list[str]]:
         return "", []
     covered = [p for row in record["probability"] for p in row]
     problems = []
-    if record.get("consistent") and record.get("best") is None:
+    # no click to suggest is right only when every covered cell is a proven mine
+    if record.get("consistent") and record.get("best") is None and any(
+            isinstance(p, (int, float)) and p < 1 for p in covered):
         problems.append("no suggested click")
     if record.get("exact"):
         return "exact", problems

@@ -423,3 +423,15 @@ def test_the_same_seed_gives_the_same_estimate_and_another_seed_another():
     first = chain_alone(position, seed=9, sweeps=40)
     assert first.cells == chain_alone(position, seed=9, sweeps=40).cells
     assert first.cells != chain_alone(position, seed=10, sweeps=40).cells
+
+
+def test_the_stress_benchmark_asks_for_a_click_only_where_a_covered_cell_may_be_safe():
+    import json
+
+    stress = benchmark("stress")
+    all_mines = {"consistent": True, "exact": True, "best": None, "probability": [[1, None]]}
+    assert stress.estimate_summary(json.dumps(all_mines)) == ("exact", [])
+    unsure = dict(all_mines, probability=[[0.5, None, 0.5]])
+    assert stress.estimate_summary(json.dumps(unsure)) == ("exact", ["no suggested click"])
+    lattice = stress.ones_lattice(6)
+    assert lattice.splitlines()[0] == "mines: 9" and lattice.splitlines()[1] == "1.1.1."
