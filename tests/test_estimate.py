@@ -333,7 +333,7 @@ def test_a_part_too_large_to_gather_in_time_gets_no_number_and_says_why():
     from mscsp.analysis.counting import count_components
     from mscsp.errors import BudgetExceeded
 
-    position = _lattice_of_ones(40)
+    position = _lattice_of_ones(90)  # thousands of cells: small parts are built without a look at the clock
     system = build_constraints(position)
     with pytest.raises(BudgetExceeded):
         build_problem(system, system.components[0], budget=Budget.of(0))

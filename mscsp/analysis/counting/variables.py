@@ -147,17 +147,19 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     """
     constraints = system.constraints
     cells = system.component_cells(component)
+    # only a component of thousands of cells takes long enough to look at the clock
+    big = len(cells) + len(component) >= _CHECK_EVERY
     if not merge_chains or not any(is_link(constraints[e]) for e in component):
         # no links: groups straight from the system's clue sets
         local = {e: k for k, e in enumerate(component)}
         by_set: dict[tuple[int, ...], list[int]] = {}
         for n, c in enumerate(cells):
-            if not n % _CHECK_EVERY:
+            if big and not n % _CHECK_EVERY:
                 budget.check("building the counting problem")
             by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
         variables = []
         for key, members in by_set.items():
-            if not len(variables) % _CHECK_EVERY:
+            if big and not len(variables) % _CHECK_EVERY:
                 budget.check("building the counting problem")
             variables.append(_group(tuple(members), tuple(local[e] for e in key)))
         return Problem(tuple(variables), tuple(constraints[e].count for e in component), tuple(component),
@@ -167,7 +169,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     kept: list[int] = []
     linked = [False] * len(cells)
     for n, e in enumerate(component):
-        if not n % _CHECK_EVERY:
+        if big and not n % _CHECK_EVERY:
             budget.check("building the counting problem")
         con = constraints[e]
         if merge_chains and is_link(con):
@@ -186,7 +188,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     groups: dict[tuple[int, ...], list[int]] = {}
     chains: dict[int, tuple[list[int], list[int]]] = {}
     for i, c in enumerate(cells):
-        if not i % _CHECK_EVERY:
+        if big and not i % _CHECK_EVERY:
             budget.check("building the counting problem")
         if linked[i]:
             root, p = forest.find(i)
@@ -195,7 +197,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
             groups.setdefault(tuple(by_cell.get(c, ())), []).append(c)
     variables = []
     for key, members in groups.items():
-        if not len(variables) % _CHECK_EVERY:
+        if big and not len(variables) % _CHECK_EVERY:
             budget.check("building the counting problem")
         variables.append(_group(tuple(members), key))
     for on, off in chains.values():
