@@ -386,8 +386,9 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
         problems.append(f"over {SECONDS:.0f} s")
     if case.limit is not None and seconds > LIMIT_SLACK * case.limit + LIMIT_GRACE:
         problems.append(f"over its --time-limit {case.limit:g} (+10%, +{LIMIT_GRACE:g} s)")
-    if peak > (case.memory_mb or MEMORY_MB):
-        problems.append(f"over {case.memory_mb or MEMORY_MB} MB")
+    memory_mb = case.memory_mb or MEMORY_MB
+    if peak > memory_mb:
+        problems.append(f"over {memory_mb} MB")
     return Run(status, seconds, peak, problems, lines[-1][:100] if lines else "", answer)
 
 

@@ -16,10 +16,14 @@ from dataclasses import dataclass
 
 from .errors import BudgetExceeded, InputError, Resource
 
-__all__ = ["Budget", "DEFAULT_MEMORY", "DEFAULT_STATE_LIMIT", "UNLIMITED", "resident_bytes"]
+__all__ = ["Budget", "CHECK_EVERY", "DEFAULT_MEMORY", "DEFAULT_STATE_LIMIT", "UNLIMITED", "resident_bytes"]
 
 #: Default memory allowance of one computation: what a laptop can spare.
 DEFAULT_MEMORY = 1 << 30
+
+#: Items (cells, equations, variables, clues) a pass over a board handles between two
+#: looks at the clock: a board of a million cells takes seconds in any of them.
+CHECK_EVERY = 4096
 
 #: Default bound on the entries of one counting table (the ``state_limit`` of every
 #: function that counts) before a component is declared too large to count exactly.
@@ -92,11 +96,22 @@ class Budget:
         """Raise BudgetExceeded once the deadline has passed or the process holds more
         than its resident allowance."""
         self.check_time(what)
-        if self.resident is not None:
-            held = resident_bytes()
-            if held is not None and held > self.resident:
-                raise BudgetExceeded(f"{what} ran out of memory: the process holds {held >> 20} MB, more than "
-                                     f"its {self.resident >> 20} MB", Resource.MEMORY)
+        held = self._over_resident()
+        if held is not None:
+            raise BudgetExceeded(f"{what} ran out of memory: the process holds {held >> 20} MB, more than "
+                                 f"its {self.resident >> 20} MB", Resource.MEMORY)
+
+    def exceeded(self) -> bool:
+        """Whether :meth:`check` would raise: for work that stops with what it has
+        rather than giving up."""
+        return self.expired() or self._over_resident() is not None
+
+    def _over_resident(self) -> int | None:
+        """The bytes the process holds when they are over its resident allowance."""
+        if self.resident is None:
+            return None
+        held = resident_bytes()
+        return held if held is not None and held > self.resident else None
 
     def share(self, fraction: float) -> "Budget":
         """The same memory, and ``fraction`` of the time left."""

@@ -109,11 +109,15 @@ def test_the_expert_lattice_gets_a_number_for_every_cell_and_honest_intervals():
     assert np.mean(covered) >= 0.9
 
 
+def _lattice_of_ones(n: int):
+    """The n x n lattice of 1s of ``benchmarks/stress.py``, a quarter of its cells mines."""
+    return parse_position(benchmark("stress").ones_lattice(n))
+
+
 def _inconsistent_lattice() -> str:
     """A lattice of 1s with a quarter of the cells mines: its clues alone hold, but no
     layout has that many mines (a mine touches one 1 at most)."""
-    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(8)) for y in range(8)]
-    return "mines: 16\n" + "\n".join(rows) + "\n"
+    return benchmark("stress").ones_lattice(8)
 
 
 def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():
@@ -169,9 +173,7 @@ def test_a_wide_lattice_is_answered_within_the_time_asked():
     machine while its plans and orders were built without a look at the clock)."""
     import time
 
-    n = 100
-    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
-    position = parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
+    position = _lattice_of_ones(100)
     # wall time: a second try when the first overran, so that a moment of a busy machine
     # is not taken for the overrun of 2.5 s this guards against
     took = []
@@ -184,11 +186,8 @@ def test_a_wide_lattice_is_answered_within_the_time_asked():
             break
     assert min(took) < 1.6, f"a one-second analysis took {min(took):.2f} s"
 
-
-
 def _wide_lattice_problem(n: int = 60):
-    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
-    system = build_constraints(parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n"))
+    system = build_constraints(_lattice_of_ones(n))
     (component,) = system.components
     return system, build_problem(system, component)
 
@@ -224,11 +223,6 @@ def test_the_per_step_plans_stop_at_a_passed_deadline():
     est = smc_estimate([(problem, order)], rest, samples=100, rng=np.random.default_rng(0), budget=Budget.of(0))
     assert est.cells is None and est.reason == NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME)
 
-
-
-def _lattice_of_ones(n: int):
-    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
-    return parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
 
 
 def test_a_lattice_of_160_000_cells_is_answered_within_the_time_asked():
@@ -284,7 +278,7 @@ def test_propagation_stopped_by_its_deadline_proves_part_of_what_it_proves_in_fu
         game = Game.from_board(generate(Spec(16, 16, 40), "opening", (8, 8), seed=seed))
         game.reveal((8, 8))
         positions.append(game.position())
-    monkeypatch.setattr(propagation, "_CHECK_EVERY", 1)
+    monkeypatch.setattr(propagation, "CHECK_EVERY", 1)
     checked = 0
     for position in positions:
         system = build_constraints(position)
@@ -294,11 +288,11 @@ def test_propagation_stopped_by_its_deadline_proves_part_of_what_it_proves_in_fu
         monkeypatch.setattr(propagation.time, "perf_counter", lambda: next(ticks))
         for deadline in range(0, 4 * len(system.constraints) + 8, 3):
             ticks = iter(range(10**9))
-            late = propagation.Propagator(system, subset=True, deadline=deadline).run()
+            late = propagation.Propagator(system, subset=True, budget=Budget(deadline, None)).run()
             assert late.known.items() <= full.known.items()
             checked += bool(late.known) and not late.finished
         monkeypatch.undo()
-        monkeypatch.setattr(propagation, "_CHECK_EVERY", 1)
+        monkeypatch.setattr(propagation, "CHECK_EVERY", 1)
     assert checked  # some runs were stopped after proving something
 
 
@@ -312,7 +306,7 @@ def test_a_process_over_its_memory_stops_counting_and_proving_and_keeps_what_it_
     text = (POSITIONS / "lattice_expert.txt").read_text()
     position = parse_position(text)
     system = build_constraints(position)
-    stopped = Propagator(system, subset=True, memory_limit=1).run()
+    stopped = Propagator(system, subset=True, budget=Budget(None, None, 1)).run()
     assert not stopped.finished and not stopped.known
     a = analyse(position, time_limit=5, resident_limit=1)
     assert not a.exact and not a.result.complete

@@ -5,7 +5,7 @@ from functools import partial
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import (
@@ -228,9 +228,7 @@ def test_the_complete_solver_keeps_its_time_limit_on_a_clue_lattice():
     total, over 7,500 covered cells, is a native cardinality constraint, whose conflicts
     learn clauses thousands of literals long; every call must still stop at the
     deadline (a backend that ignored its interrupt ran on for minutes)."""
-    n = 100
-    rows = ["".join("1" if x % 2 == 0 and y % 2 == 0 else "." for x in range(n)) for y in range(n)]
-    p = parse_position(f"mines: {n * n // 4}\n" + "\n".join(rows) + "\n")
+    p = parse_position(benchmark("stress").ones_lattice(100))
     started = time.perf_counter()
     proven = deduce(p, "sat", engine="sat", time_limit=1.0)
     assert time.perf_counter() - started < 1.0 + 2.0  # the limit, and building the encoding

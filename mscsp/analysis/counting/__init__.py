@@ -517,9 +517,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     }
     if est.reason:
         stats["estimate"]["failed"] = str(est.reason)
-    resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
-    reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), est.reason or None)
-    return Probabilities(cells, None, False, model, stats, intervals, reason, geometry=system.position.geometry)
+    return Probabilities(cells, None, False, model, stats, intervals, _gave_up(gave_up, est.reason or None),
+                         geometry=system.position.geometry)
 
 
 def _not_estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
@@ -545,9 +544,15 @@ def _not_estimated(system: ConstraintSystem, problems: dict, exact_tallies: list
             for group in tally.groups:
                 cells.update(dict.fromkeys(group.cells))
     stats = {"estimate": {"seed": seed, "failed": str(failed)}, "seconds": time.perf_counter() - started}
+    return Probabilities(cells, None, False, model, stats, {}, _gave_up(gave_up, failed),
+                         geometry=system.position.geometry)
+
+
+def _gave_up(gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], failed: NoEstimate | None) -> GaveUp:
+    """Why counting was not exact: the parts that gave up, their budgets, and why there
+    is no estimate, if there is none."""
     resources = tuple(sorted({exc.resource for _, exc in gave_up}, key=lambda r: r.value))
-    reason = GaveUp(len(gave_up), resources, str(gave_up[0][1]), failed)
-    return Probabilities(cells, None, False, model, stats, {}, reason, geometry=system.position.geometry)
+    return GaveUp(len(gave_up), resources, str(gave_up[0][1]), failed)
 
 
 def forced_cells(position: Position, *, system: ConstraintSystem | None = None,

@@ -33,13 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...budget import Budget
+from ...budget import CHECK_EVERY, Budget
 from .variables import Problem
 
 __all__ = ["Model", "Block", "Classes", "build_model", "build_classes"]
-
-#: Variables handled between two looks at the clock.
-_CHECK_EVERY = 4096
 
 #: Joint values a block may have before its clues prune them: a block of twelve cells.
 MAX_RAW = 1 << 12
@@ -141,7 +138,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
         members.extend([] for _ in problem.targets)
         for var in problem.variables:
             v = len(clues)
-            if budget is not None and not v % _CHECK_EVERY:
+            if budget is not None and not v % CHECK_EVERY:
                 budget.check("building the chain's model")
             clues.append(tuple(base + c for c in var.clues))
             for c in var.clues:
@@ -159,7 +156,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     logw = np.full((len(opts), width), -np.inf)
     fraction = np.zeros((len(opts), width, nk))
     for v, var in enumerate(opts):
-        if budget is not None and not v % _CHECK_EVERY:
+        if budget is not None and not v % CHECK_EVERY:
             budget.check("building the chain's model")
         for i, o in enumerate(var.options):
             mines[v, i] = o.mines
@@ -169,7 +166,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     targets = np.asarray(targets, dtype=np.int64)
     live = np.zeros(len(opts), dtype=np.int64)
     for v, (a, c) in enumerate(zip(adds, clues)):
-        if budget is not None and not v % _CHECK_EVERY:
+        if budget is not None and not v % CHECK_EVERY:
             budget.check("building the chain's model")
         live[v] = int((a <= targets[list(c)][None, :]).all(axis=1).sum()) if len(c) else len(a)
     return Model(clues, members, targets, adds, mines, logw,

@@ -36,7 +36,7 @@ import numpy as np
 from ...budget import Budget
 from ...errors import BudgetExceeded
 from .combine import EstimateFailure, NoEstimate, conditional_given_rest, poly_mul
-from .sweep import Arithmetic, _Plan
+from .sweep import _PLAN_CHECK_EVERY, Arithmetic, _Plan
 from .variables import Problem
 
 __all__ = ["Estimate", "RestOfBoard", "smc_estimate", "rest_of_board"]
@@ -124,7 +124,7 @@ class _Sampler:
         self.max_mines = sum(hi)
         self.steps = []
         for i, step in enumerate(self.plan.steps):
-            if not i % 1024:
+            if not i % _PLAN_CHECK_EVERY:
                 budget.check("sequential Monte Carlo")
             var = variables[step.var]
             weight = np.asarray([float(factor) for _, _, factor, _, _ in step.options])

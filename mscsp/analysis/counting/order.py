@@ -34,14 +34,11 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from ...budget import UNLIMITED, Budget
+from ...budget import CHECK_EVERY, UNLIMITED, Budget
 from ...errors import BudgetExceeded
 from .variables import Problem
 
 __all__ = ["Order", "candidate_orders", "score_order", "choose_order"]
-
-#: Variables looked at between two looks at the clock.
-_CHECK_EVERY = 4096
 
 #: Above this many variables the greedy candidate (quadratic in the worst case) is skipped.
 GREEDY_LIMIT = 4_000
@@ -85,7 +82,7 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     first = [m] * len(problem.targets)
     last = [-1] * len(problem.targets)
     for v, var in enumerate(variables):
-        if not v % _CHECK_EVERY:
+        if not v % CHECK_EVERY:
             budget.check("choosing a counting order")
         p = pos[v]
         for c in var.clues:
@@ -101,7 +98,7 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
             clue_delta[last[c]] -= w
     var_delta = [0.0] * (m + 1)
     for v, var in enumerate(variables):
-        if not v % _CHECK_EVERY:
+        if not v % CHECK_EVERY:
             budget.check("choosing a counting order")
         reach = max((last[c] for c in var.clues), default=pos[v])
         if reach > pos[v]:

@@ -25,13 +25,10 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from ...budget import UNLIMITED, Budget
+from ...budget import CHECK_EVERY, UNLIMITED, Budget
 from ..constraints import ConstraintSystem, ParityForest, is_link
 
 __all__ = ["Option", "Var", "Problem", "build_problem", "room_after"]
-
-#: Cells or equations handled between two looks at the clock.
-_CHECK_EVERY = 4096
 
 
 class Option(NamedTuple):
@@ -148,18 +145,18 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     constraints = system.constraints
     cells = system.component_cells(component)
     # only a component of thousands of cells takes long enough to look at the clock
-    big = len(cells) + len(component) >= _CHECK_EVERY
+    big = len(cells) + len(component) >= CHECK_EVERY
     if not merge_chains or not any(is_link(constraints[e]) for e in component):
         # no links: groups straight from the system's clue sets
         local = {e: k for k, e in enumerate(component)}
         by_set: dict[tuple[int, ...], list[int]] = {}
         for n, c in enumerate(cells):
-            if big and not n % _CHECK_EVERY:
+            if big and not n % CHECK_EVERY:
                 budget.check("building the counting problem")
             by_set.setdefault(tuple(system.by_cell[c]), []).append(c)
         variables = []
         for key, members in by_set.items():
-            if big and not len(variables) % _CHECK_EVERY:
+            if big and not len(variables) % CHECK_EVERY:
                 budget.check("building the counting problem")
             variables.append(_group(tuple(members), tuple(local[e] for e in key)))
         return Problem(tuple(variables), tuple(constraints[e].count for e in component), tuple(component),
@@ -169,7 +166,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     kept: list[int] = []
     linked = [False] * len(cells)
     for n, e in enumerate(component):
-        if big and not n % _CHECK_EVERY:
+        if big and not n % CHECK_EVERY:
             budget.check("building the counting problem")
         con = constraints[e]
         if merge_chains and is_link(con):
@@ -188,7 +185,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
     groups: dict[tuple[int, ...], list[int]] = {}
     chains: dict[int, tuple[list[int], list[int]]] = {}
     for i, c in enumerate(cells):
-        if big and not i % _CHECK_EVERY:
+        if big and not i % CHECK_EVERY:
             budget.check("building the counting problem")
         if linked[i]:
             root, p = forest.find(i)
@@ -197,7 +194,7 @@ def build_problem(system: ConstraintSystem, component: tuple[int, ...], *, merge
             groups.setdefault(tuple(by_cell.get(c, ())), []).append(c)
     variables = []
     for key, members in groups.items():
-        if big and not len(variables) % _CHECK_EVERY:
+        if big and not len(variables) % CHECK_EVERY:
             budget.check("building the counting problem")
         variables.append(_group(tuple(members), key))
     for on, off in chains.values():
@@ -230,7 +227,7 @@ def room_after(problem: Problem, order, budget: Budget = UNLIMITED) -> list[list
     variables = problem.variables
     out: list[list[tuple[int, int]]] = [[] for _ in order]
     for i in range(len(order) - 1, -1, -1):
-        if not i % _CHECK_EVERY:
+        if not i % CHECK_EVERY:
             budget.check("building the counting plan")
         var = variables[order[i]]
         out[i] = [(lo[c], hi[c]) for c in var.clues]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from ...budget import DEFAULT_STATE_LIMIT
+from ...budget import DEFAULT_STATE_LIMIT, Budget
 from ...errors import BudgetExceeded, Clash, InconsistentError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
@@ -125,7 +125,7 @@ def deduce(
     geometry = position.geometry
     if solver is not SolverName.SAT:
         prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total,
-                          deadline=time.perf_counter() + time_limit).run()
+                          budget=Budget.of(time_limit, None)).run()
         return Proven.of(geometry, prop.known, prop.finished)
     if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
         from ..counting import (
@@ -212,7 +212,8 @@ def solve(
             if clash is not None:
                 raise clash
             subset = solver is SolverName.SUBSET
-            prop = Propagator(system, subset=subset, use_total=use_total, deadline=started + time_limit).run()
+            prop = Propagator(system, subset=subset, use_total=use_total,
+                              budget=Budget(started + time_limit, None)).run()
             known, reason, complete, calls = prop.known, prop.reason, decided and prop.finished, engine.calls
             if explain:  # each proven cell's reason, shrunk, while time allows; the rest say so
                 deadline = started + time_limit

@@ -35,7 +35,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ...budget import resident_bytes
+from ...budget import CHECK_EVERY, Budget
 from ...errors import InconsistentError
 from ..constraints import ConstraintSystem
 
@@ -87,10 +87,6 @@ class _Reasons(Mapping):
         return len(self._prop.known)
 
 
-#: Equations taken in or looked at between two looks at the clock.
-_CHECK_EVERY = 4096
-
-
 class Propagator:
     """Forward reasoning over the equations of one position.
 
@@ -109,20 +105,17 @@ class Propagator:
     reasons : bool
         Keep each proven cell's provenance (the default); a play loop, which never
         asks why, runs faster without it (``reason`` is then not available).
-    deadline : float, optional
-        ``time.perf_counter()`` value past which taking in the equations and
-        propagating stop (see :attr:`finished`): on a board of a million cells either
-        takes seconds.
-    memory_limit : int, optional
-        Bytes the process may hold (measured where the deadline is looked at); past
-        them the work stops as at the deadline.
+    budget : Budget, optional
+        Its deadline, and its resident allowance where it has one, stop taking in the
+        equations and propagating (see :attr:`finished`): on a board of a million
+        cells either takes seconds.
 
     Attributes
     ----------
     known : dict
         cell -> True (mine) / False (safe) for every proven cell.
     finished : bool
-        False when the deadline stopped the work: every cell in ``known`` is still
+        False when the budget stopped the work: every cell in ``known`` is still
         proven (each equation taken in holds, and the rules are sound on any set of
         true equations), but more may follow from the clues.
     reason : Mapping
@@ -145,11 +138,9 @@ class Propagator:
     """
 
     def __init__(self, system: ConstraintSystem | None, *, subset: bool, use_total: bool = True,
-                 derived_limit: int | None = None, reasons: bool = True, deadline: float | None = None,
-                 memory_limit: int | None = None):
+                 derived_limit: int | None = None, reasons: bool = True, budget: Budget | None = None):
         self.system = system
-        self.deadline = deadline
-        self.memory_limit = memory_limit
+        self.budget = budget
         self.finished = True
         self.subset = subset
         self.use_total = use_total and system is not None and system.remaining is not None and subset
@@ -164,7 +155,7 @@ class Propagator:
         constraints = () if system is None else system.constraints
         self._derived_left = derived_limit if derived_limit is not None else 8 * len(constraints) + 64
         for n, con in enumerate(constraints):
-            if not n % _CHECK_EVERY and self._spent():
+            if budget is not None and not n % CHECK_EVERY and budget.exceeded():
                 self.finished = False
                 break
             self._add(set(con.cells), con.count, con.clue)
@@ -177,15 +168,6 @@ class Propagator:
         # made when asked for: a reference back from the propagator would make a cycle
         # that only the garbage collector frees (over a second on a million-cell board)
         return _Reasons(self)
-
-    def _spent(self) -> bool:
-        """Whether the deadline has passed or the process holds more than allowed."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            return True
-        if self.memory_limit is not None:
-            held = resident_bytes()
-            return held is not None and held > self.memory_limit
-        return False
 
     # -- events ----------------------------------------------------------------------
     def observe(self, cell: int, mine: bool) -> None:
@@ -392,8 +374,8 @@ class Propagator:
                     self._set(c, False, cause, work)
 
     def run(self) -> "Propagator":
-        """Propagate to a fixed point, or until the deadline or the memory limit (:attr:`finished`
-        is then False).
+        """Propagate to a fixed point, or until the budget runs out (:attr:`finished` is
+        then False).
 
         Raises
         ------
@@ -401,15 +383,17 @@ class Propagator:
             With the clues whose equations clash.
         """
         work = self._work
+        budget = self.budget
         if not self.finished:
             return self
         looked = 0
         while True:
             while work:
-                looked += 1
-                if not looked % _CHECK_EVERY and self._spent():
-                    self.finished = False
-                    return self
+                if budget is not None:
+                    looked += 1
+                    if not looked % CHECK_EVERY and budget.exceeded():
+                        self.finished = False
+                        return self
                 i = work.pop()
                 eq = self._eqs[i]
                 if not eq.alive:

@@ -29,7 +29,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ...budget import Budget
+from ...budget import CHECK_EVERY, Budget
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ConstraintSystem, ParityForest, is_link
 from .encoding import MineTotal, exactly
@@ -55,9 +55,6 @@ _QUICK_CONFLICTS = 5_000
 
 #: Above this many clauses every SAT call runs under a deadline timer.
 _TIMER_CLAUSES = 100_000
-
-#: Clues encoded between two looks at the clock.
-_CHECK_EVERY = 4096
 
 #: A clash of at most this many clues is shrunk to a minimal one on the plain encoding.
 _SHRINK_LIMIT = 400
@@ -122,7 +119,7 @@ class _Part:
         clauses: list[list[int]] = []
         constraints, literal = system.constraints, self.lit
         for n, e in enumerate(eq_ids if encode is None else encode):
-            if n % _CHECK_EVERY == _CHECK_EVERY - 1:
+            if n % CHECK_EVERY == CHECK_EVERY - 1:
                 _check(limits, "encoding the clues for SAT")
             con = constraints[e]
             top += 1
@@ -703,8 +700,7 @@ class SatEngine:
         """
         s = self.system
         try:
-            cheap = Propagator(s, subset=True, use_total=self.use_total, deadline=self.deadline,
-                               memory_limit=self.limits.resident).run()
+            cheap = Propagator(s, subset=True, use_total=self.use_total, budget=self.limits).run()
         except InconsistentError:
             clash = self.contradiction()
             if clash is None:  # pragma: no cover - the cheap rules are sound
