@@ -12,6 +12,7 @@ from strategies import small_positions
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import (
     NoTotalModel,
+    count_components,
     count_layouts,
     forced_cells,
     probabilities,
@@ -363,9 +364,10 @@ def _least_by_brute_force(position, cell, number):
 
 @given(position=small_positions(max_covered=12), data=st.data())
 def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
-    """``Survey.least_after`` weighs a cell away from the numbers without building the
-    position after it: its layouts and least probability are brute force's, for every
-    number the cell can show."""
+    """``Survey.least_after`` weighs a click without building the position after it
+    (a cell away from the numbers as a component of its own, any other from one
+    search for every number): its layouts and least probability are brute force's,
+    for every number the cell can show."""
     from mscsp.analysis import Survey
 
     covered = np.flatnonzero(position.covered).tolist()
@@ -386,6 +388,90 @@ def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
             got = (0, None)
         expected = _least_by_brute_force(position, cell, number)
         assert (got[0], got[1] if got[0] else None) == expected
+
+
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_one_search_by_label_is_one_search_per_target(position, data):
+    """The compiled search that tallies a clue's assignments apart by the clue's sum
+    gives, for each sum, what the search with that sum as the clue's target gives."""
+    from dataclasses import replace
+
+    from mscsp.analysis.counting.search import COMPILED, search, search_by_label
+    from mscsp.analysis.counting.variables import build_problem
+
+    if not COMPILED:
+        pytest.skip("no compiled search here")
+    try:
+        system = build_constraints(position)
+    except InconsistentError:
+        return
+    if not system.components:
+        return
+    problem = build_problem(system, data.draw(st.sampled_from(system.components)))
+    if not problem.targets:
+        return
+    label = data.draw(st.integers(0, len(problem.targets) - 1))
+    nlabels = problem.ncells + 1
+    length = data.draw(st.integers(1, problem.ncells + 1))
+    found = search_by_label(problem, label, nlabels, 10_000, length)
+    for s, got in enumerate(found):
+        targets = list(problem.targets)
+        targets[label] = s
+        assert got == search(replace(problem, targets=tuple(targets)), 10_000, length)
+
+
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_weighing_one_changing_tally_is_weighing_them_all(position, data):
+    """The layouts and least probability with one component's tally changing are
+    those :func:`with_total` gives for the whole list."""
+    from mscsp.analysis.counting.combine import OneChanging, with_total
+
+    if position.mines is None:
+        return
+    try:
+        counts = count_components(position)
+    except InconsistentError:
+        return
+    tallies = counts.tallies
+    if not tallies or not counts.exact:
+        return
+    k = data.draw(st.integers(0, len(tallies) - 1))
+    system = counts.system
+    others = tallies[:k] + tallies[k + 1:]
+    got = OneChanging(others, len(tallies[k].ways), len(system.unconstrained), system.remaining).least(tallies[k])
+    parts, total = with_total(tallies, system.unconstrained, system.remaining, strict=False)
+    risks = [Fraction(n, d) for _, n, d in parts if d and n != d]
+    assert got == ((total, min(risks) if risks else None) if total else (0, None))
+
+
+def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):
+    """A cell beside a number: every number it can show is weighed from one search
+    (the position after the click is never built), each agreeing with brute force."""
+    from mscsp.analysis import Survey
+    from mscsp.analysis.counting.search import search_by_label as labelled
+
+    position = parse_position("mines: 4\n.......\n.......\n...1...\n")
+    survey = Survey(position)
+    survey.layouts  # noqa: B018
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return labelled(*args, **kwargs)
+
+    def refuse(*args):
+        raise AssertionError("the position after the click was built")
+
+    monkeypatch.setattr(Survey, "opened_index", refuse)
+    monkeypatch.setattr("mscsp.analysis.counting.search_by_label", counted)
+    index = position.geometry.index(2, 1)  # above-left of the 1, seven covered cells around
+    for number in range(8):
+        try:
+            got = survey.least_after(index, number)
+        except InconsistentError:
+            got = (0, None)
+        assert (got[0], got[1] if got[0] else None) == _least_by_brute_force(position, index, number)
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize("cell", [(0, 0), (1, 0), (0, 1), (3, 0)])

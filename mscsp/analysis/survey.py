@@ -28,21 +28,27 @@ Examples
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from operator import attrgetter
 
 from .._moved import index_of
 from ..errors import InconsistentError
 from ..position import Mark, Position
 from .constraints import ConstraintSystem, build_constraints, flagged_system, opened_system
-from .counting import Counts, Probabilities, count_components
-from .counting.combine import poly_mul, with_total
+from .counting import Counts, Probabilities, count_by_label, count_components
+from .counting.combine import OneChanging, poly_mul, with_total
 
 __all__ = ["Survey"]
 
 _COVERED, _FLAG = Mark.COVERED.value, Mark.FLAG.value
+
+#: What :meth:`Survey._tallies_by_number` gives when no number has a layout.
+_NO_LAYOUT = ("no layout",)
+_clue = attrgetter("clue")
 
 
 class Survey:
@@ -67,6 +73,8 @@ class Survey:
         self.cache = {} if cache is None else cache
         self._siblings: dict[int, list[Survey]] = {}  # per opened cell, the surveys of the numbers shown
         self._sibling: Counts | None = None  # of a survey whose equations are on the same cells
+        self._by_number: dict[int, tuple | None] = {}  # per opened cell, the tallies for every number
+        self._free_weighed: dict[tuple[int, int], tuple] = {}  # see least_after
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -116,30 +124,79 @@ class Survey:
         return total, _least(parts)
 
     def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
-        """``self.opened_index(cell, number).least()``, without building that position
-        when ``cell`` and its covered neighbours are all away from the numbers.
+        """``self.opened_index(cell, number).least()``, without building that position.
 
-        Opening such a cell adds one equation on cells no other equation touches: a
-        component of its own in which each of its ``k`` covered neighbours is a mine
-        with probability ``m / k`` (``m`` the number less the flags around), in
-        ``C(k, m)`` ways with ``m`` mines in every one. Its mine-count polynomial is
-        that one term, so the rest of the board is weighed exactly as the same
-        tallies with ``m`` fewer mines left and ``k + 1`` fewer unconstrained cells,
-        and the layouts are that count times ``C(k, m)``. Same numbers, one weighing.
+        When ``cell`` and its covered neighbours are all away from the numbers,
+        opening it adds one equation on cells no other equation touches: a component
+        of its own in which each of its ``k`` covered neighbours is a mine with
+        probability ``m / k`` (``m`` the number less the flags around), in ``C(k, m)``
+        ways with ``m`` mines in every one. Its mine-count polynomial is that one
+        term, so the rest of the board is weighed exactly as the same tallies with
+        ``m`` fewer mines left and ``k + 1`` fewer unconstrained cells, and the
+        layouts are that count times ``C(k, m)``.
+
+        Otherwise the positions after each number the cell can show differ only in
+        the count of the cell's own equation: the tallies for every number come from
+        one search (:func:`~mscsp.analysis.counting.count_by_label`), made the first
+        time the cell is asked about, and each number is one weighing. Same numbers
+        as the position after, counted again, would give.
+
+        Raises
+        ------
+        InconsistentError
+            When no layout shows ``number`` at ``cell``.
         """
         free = self._free
-        if free is None or cell not in free:
+        if free is None:
             return self.opened_index(cell, number).least()
         neighbours = list(self.position.geometry.neighbours(cell))
         around = self.position.grid[neighbours].tolist()
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
-        if not 0 <= m <= k or any(c not in free for c in covered):
+        if not 0 <= m <= k:
             return self.opened_index(cell, number).least()
         system = self.system
-        parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
-                                  system.remaining - m, strict=False)
-        return total * comb(k, m), _least(parts + [((), m, k)])
+        if cell in free and all(c in free for c in covered):
+            # cells with as many covered neighbours weigh the rest of the board alike
+            rest = self._free_weighed.get((k, m))
+            if rest is None:
+                parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
+                                          system.remaining - m, strict=False)
+                rest = self._free_weighed[k, m] = total, _least(parts)
+            total, least = rest
+            if m != k and (least is None or Fraction(m, k) < least):
+                least = Fraction(m, k)
+            return total * comb(k, m), least
+        if cell not in self._by_number:
+            self._by_number[cell] = self._tallies_by_number(cell, around.count(_FLAG))
+        found = self._by_number[cell]
+        if found is None:
+            return self.opened_index(cell, number).least()
+        if found is _NO_LAYOUT or found[1][m] is None:
+            raise InconsistentError("no layout shows this number here", ())
+        return found[0].least(found[1][m])
+
+    def _tallies_by_number(self, cell: int, flags: int) -> tuple | None:
+        """For :meth:`least_after`: the tallies the numbers ``cell`` can show leave alone,
+        the tallies of the component of its equation for each count of it, and the
+        cells then away from the numbers; None where that is not one search
+        (the numbers are then counted one by one), :data:`_NO_LAYOUT` when no number
+        has a layout."""
+        try:
+            # the equations after the cell shows its flags alone: only the count of
+            # the cell's own equation differs from those after any other number
+            system = opened_system(self.system, self.position.opened_index(cell, flags), cell)
+            label = bisect_left(system.constraints, cell, key=_clue)
+            if label == len(system.constraints) or system.constraints[label].clue != cell:
+                return None  # no covered neighbour: one number, counted as it is
+            found = count_by_label(system, label, cache=self.cache)
+        except InconsistentError:
+            return _NO_LAYOUT
+        if found is None:
+            return None
+        others, by_count = found
+        length = next(len(t.ways) for t in by_count if t is not None) if any(by_count) else 1
+        return OneChanging(others, length, len(system.unconstrained), system.remaining), by_count
 
     @cached_property
     def _free(self) -> frozenset[int] | None:

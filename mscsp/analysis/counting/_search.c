@@ -31,6 +31,7 @@ static u64 binom[MAX_CELLS + 1][MAX_CELLS + 1];
 /* The problem as flat arrays (see search() below for the layout). */
 typedef struct {
     int m, nclues, length;
+    int label, nlabels; /* the clue tallied by (its target ignored), -1 for none; its values */
     const int *group, *size, *cstart, *clues, *target;
     const int *ostart;   /* per var: its first option (chains; groups have none listed) */
     const int *omines;   /* per option: its mines */
@@ -90,12 +91,12 @@ static int run(const Problem *pb, long nodes, u64 *ways, u64 *rows) {
     while (i >= 0) {
         if (i == m) {
             u64 w = weight[m];
-            int k = count[m];
-            if (k < length) {
-                ways[k] += w;
+            int k = count[m], lab = pb->label >= 0 ? sums[pb->label] : 0;
+            if (k < length && lab < pb->nlabels) {
+                ways[(size_t)lab * length + k] += w;
                 for (int v = 0; v < m; v++) {
                     int o = choice[v];
-                    u64 *row = rows + (size_t)pb->kstart[v] * length + k;
+                    u64 *row = rows + ((size_t)lab * pb->kstart[m] + pb->kstart[v]) * length + k;
                     if (group[v]) {
                         if (o) row[0] += w * (u64)o;
                     } else {
@@ -114,6 +115,7 @@ static int run(const Problem *pb, long nodes, u64 *ways, u64 *rows) {
                 int lo = 0, hi = size[i];
                 for (int t = cstart[i]; t < cstart[i + 1]; t++) {
                     int c = clues[t], have = sums[c];
+                    if (c == pb->label) continue;
                     int clo = target[c] - hi_after[t], chi = target[c] - lo_after[t];
                     if (clo - have > lo) lo = clo - have;
                     if (chi - have < hi) hi = chi - have;
@@ -141,7 +143,7 @@ static int run(const Problem *pb, long nodes, u64 *ways, u64 *rows) {
                 for (int t = 0; t < nc && fits; t++) {
                     int ref = cstart[i] + t, c = clues[ref];
                     int v = sums[c] + adds[o * nc + t];
-                    fits = v >= target[c] - hi_after[ref] && v <= target[c] - lo_after[ref];
+                    fits = c == pb->label || (v >= target[c] - hi_after[ref] && v <= target[c] - lo_after[ref]);
                 }
                 if (fits) break;
             }
@@ -191,25 +193,30 @@ static PyObject *as_list(const u64 *values, int n) {
 }
 
 /* search(group, size, clue_starts, clues, targets, option_starts, option_mines, option_adds,
- *        option_kinds, kind_starts, nodes, length) -> (ways, rows) or None past the node budget.
+ *        option_kinds, kind_starts, nodes, length[, label, nlabels]) -> (ways, rows) or None past the
+ * node budget.
  * Every argument but the last two is an array('i'): per variable (m of them) whether it is
  * a group and its cells; clue_starts (m + 1) into clues, each variable's clue indices;
  * targets per clue; option_starts (m + 1) into the options, which chains list (two each:
  * their mines, their adds to each of their clues, the mines of each of their two kinds)
- * and groups do not; kind_starts (m + 1): each variable's first row. */
+ * and groups do not; kind_starts (m + 1): each variable's first row.
+ * With a label clue, that clue's target is not imposed: the assignments are tallied apart by
+ * the clue's sum s (0 <= s < nlabels), ways and rows then holding nlabels blocks one after
+ * another, block s the tally of the assignments that give the clue s. A look-ahead gets every
+ * number a clicked cell can show from one search: the cell's clue as the label. */
 static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     enum { NB = 10 };
     Py_buffer b[NB];
     long nodes;
-    int length;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*li", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7],
-                          &b[8], &b[9], &nodes, &length))
+    int length, label = -1, nlabels = 1;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*li|ii", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7],
+                          &b[8], &b[9], &nodes, &length, &label, &nlabels))
         return NULL;
     PyObject *result = NULL;
     u64 *ways = NULL, *rows = NULL;
     int n[NB];
     for (int j = 0; j < NB; j++) n[j] = (int)(b[j].len / sizeof(int));
-    Problem pb = {.m = n[0], .nclues = n[4], .length = length, .group = b[0].buf, .size = b[1].buf,
+    Problem pb = {.m = n[0], .nclues = n[4], .length = length, .label = label, .nlabels = nlabels, .group = b[0].buf, .size = b[1].buf,
                   .cstart = b[2].buf, .clues = b[3].buf, .target = b[4].buf, .ostart = b[5].buf,
                   .omines = b[6].buf, .oadds = b[7].buf, .okinds = b[8].buf, .kstart = b[9].buf};
     int m = pb.m, ncells = 0;
@@ -225,14 +232,16 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     ok = ok && ncells <= MAX_CELLS && n[3] == pb.cstart[m] && n[6] == pb.ostart[m] && n[7] == adds &&
          n[8] == 2 * pb.ostart[m];
+    ok = ok && label >= -1 && label < pb.nclues && nlabels >= 1 && nlabels <= MAX_CELLS + 1 &&
+         (label >= 0 || nlabels == 1);
     for (int t = 0; ok && t < pb.cstart[m]; t++) ok = pb.clues[t] >= 0 && pb.clues[t] < pb.nclues;
     for (int o = 0; ok && o < pb.ostart[m]; o++) ok = pb.omines[o] >= 0 && pb.omines[o] <= MAX_CELLS;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "search: malformed problem (or more than 56 cells)");
         goto out;
     }
-    int nrows = pb.kstart[m];
-    ways = calloc((size_t)length, sizeof(u64));
+    int nrows = pb.kstart[m] * nlabels; /* per label value, each variable's rows */
+    ways = calloc((size_t)length * nlabels, sizeof(u64));
     rows = calloc((size_t)nrows * length + 1, sizeof(u64));
     if (!ways || !rows) {
         PyErr_NoMemory();
@@ -250,7 +259,7 @@ static PyObject *search(PyObject *Py_UNUSED(self), PyObject *args) {
         result = Py_NewRef(Py_None);
         goto out;
     }
-    PyObject *w = as_list(ways, length), *r = PyList_New(nrows);
+    PyObject *w = as_list(ways, length * nlabels), *r = PyList_New(nrows);
     for (int v = 0; w && r && v < nrows; v++) {
         PyObject *row = as_list(rows + (size_t)v * length, length);
         if (!row) {
@@ -272,7 +281,7 @@ out:
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(group, size, clue_starts, clues, targets, option_starts, option_mines, option_adds, option_kinds, "
-     "kind_starts, nodes, length) -> (ways, rows) or None past the node budget"},
+     "kind_starts, nodes, length[, label, nlabels]) -> (ways, rows) or None past the node budget"},
     {NULL, NULL, 0, NULL},
 };
 

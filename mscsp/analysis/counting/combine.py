@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from math import comb
+from operator import mul
 from typing import NamedTuple
 
 from ...board import Geometry
 from ...errors import InconsistentError, InputError, Resource
 from ..explain import describe_gave_up, describe_model, describe_no_estimate
 
-__all__ = ["Group", "Tally", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
+__all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support"]
 
@@ -375,15 +376,7 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
     """
     u = len(unconstrained)
     parts: list[tuple[tuple[int, ...], int, int]] = []
-    # prefix / suffix products of the components' mine-count polynomials
-    polys = [list(t.ways) for t in tallies]
-    prefix = [[1]]
-    for p in polys:
-        prefix.append(poly_mul(prefix[-1], p))
-    suffix = [[1]]
-    for p in reversed(polys):
-        suffix.append(poly_mul(suffix[-1], p))
-    suffix.reverse()
+    prefix, suffix = _products(tallies)
     every = prefix[-1]
 
     # Ways to place the rest among the u unconstrained cells when the frontier holds j
@@ -391,17 +384,7 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
     # with L0 = R - jmax and D = R! / L0!. E[j] has about jmax * log2(R) bits whatever
     # u is, so a 1000x1000 board weighs its frontier as cheaply as an Expert one.
     span = len(every)
-    jmin, jmax = max(0, remaining - u), min(span - 1, remaining)
-    rest = [0] * span
-    if jmin <= jmax:
-        e = 1
-        for i in range(remaining - jmax + 1, remaining + 1):
-            e *= i
-        rest[jmax] = e
-        for j in range(jmax, jmin, -1):  # E[j-1] = E[j] * (u - L_j) / (L_j + 1), exactly
-            left = remaining - j
-            e = e * (u - left) // (left + 1)
-            rest[j - 1] = e
+    rest, jmin, jmax = _rest_weights(span, u, remaining)
     scaled_total = sum(w * r for w, r in zip(every, rest))
     if scaled_total == 0 and strict:
         raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
@@ -423,6 +406,112 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
         num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
         parts.append((unconstrained, num, u * scaled_total))
     return parts, total
+
+
+def _products(tallies: list[Tally]) -> tuple[list[list[int]], list[list[int]]]:
+    """The prefix and suffix products of the tallies' mine-count polynomials (each
+    component's product with all the others is a prefix times a suffix)."""
+    prefix = [[1]]
+    for t in tallies:
+        prefix.append(poly_mul(prefix[-1], list(t.ways)))
+    suffix = [[1]]
+    for t in reversed(tallies):
+        suffix.append(poly_mul(suffix[-1], list(t.ways)))
+    suffix.reverse()
+    return prefix, suffix
+
+
+def _rest_weights(span: int, unconstrained: int, remaining: int) -> tuple[list[int], int, int]:
+    """:func:`with_total`'s weights of the unconstrained cells when the frontier holds
+    ``j`` mines (``j < span``), up to one common factor, with ``jmin`` and ``jmax``."""
+    u = unconstrained
+    jmin, jmax = max(0, remaining - u), min(span - 1, remaining)
+    rest = [0] * span
+    if jmin <= jmax:
+        e = 1
+        for i in range(remaining - jmax + 1, remaining + 1):
+            e *= i
+        rest[jmax] = e
+        for j in range(jmax, jmin, -1):  # E[j-1] = E[j] * (u - L_j) / (L_j + 1), exactly
+            left = remaining - j
+            e = e * (u - left) // (left + 1)
+            rest[j - 1] = e
+    return rest, jmin, jmax
+
+
+class OneChanging:
+    """:func:`with_total`'s layouts and least probability for many sets of tallies that
+    share every component but one, each weighed in a few dot products.
+
+    A look-ahead weighs the position after each number a clicked cell can show; only
+    the tally of the component of the cell's own equation differs between them. What
+    depends on the other components alone (their product, each one's product with the
+    rest of them, the weights of the unconstrained cells) is computed here once;
+    :meth:`least` then takes the changing tally. Same integers as :func:`with_total`.
+
+    Parameters
+    ----------
+    others : list of Tally
+        The components that do not change (by mine count).
+    length : int
+        The length of every changing tally's ``ways``.
+    unconstrained, remaining : int
+        The cells away from the numbers, and the mines not flagged.
+
+    Examples
+    --------
+    >>> t = Tally((Group((0, 1), (0,)),), (0, 2), ((0, 2),))  # two cells, one mine
+    >>> OneChanging([], 2, 2, 2).least(t)  # and two cells away from it, one mine
+    (4, Fraction(1, 2))
+    >>> parts, total = with_total([t], (8, 9), 2)
+    >>> total, min(Fraction(n, d) for _, n, d in parts)
+    (4, Fraction(1, 2))
+    """
+
+    def __init__(self, others: list[Tally], length: int, unconstrained: int, remaining: int):
+        prefix, suffix = _products(others)
+        self.product = prefix[-1]
+        span = len(self.product) + length - 1
+        rest, jmin, jmax = _rest_weights(span, unconstrained, remaining)
+        self.rest = rest
+        self.scale = (comb(unconstrained, remaining - jmax), rest[jmax]) if jmin <= jmax else None
+        n = len(self.product)
+        # the weight of the rest of the board when the changing component holds k mines
+        self.weight = [sum(map(mul, self.product, rest[k:k + n])) for k in range(length)]
+        self.others = [(t, poly_mul(prefix[i], suffix[i + 1])) for i, t in enumerate(others)]
+        self.away = [(remaining - k) * r for k, r in enumerate(rest)] if unconstrained else None
+        self.unconstrained = unconstrained
+
+    def least(self, tally: Tally) -> tuple[int, Fraction | None]:
+        """The layouts and the least mine probability that is not 1 (None when every
+        one is, or when there is no layout), with ``tally`` as the changing component."""
+        ways = list(tally.ways)
+        every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
+        rest = self.rest
+        scaled = sum(map(mul, every, rest))
+        if not scaled or self.scale is None:
+            return 0, None
+        total = self.scale[0] * scaled // self.scale[1]
+        # each probability is num / (size * scaled): compared as num / size
+        best_num, best_size = None, None
+        weight = self.weight
+        for g, row in zip(tally.groups, tally.mines):
+            num, size = sum(map(mul, row, weight)), len(g.cells)
+            if num != size * scaled and (best_num is None or num * best_size < best_num * size):
+                best_num, best_size = num, size
+        for t, product in self.others:
+            others = poly_mul(product, ways)
+            n = len(others)
+            w = [sum(map(mul, others, rest[k:k + n])) for k in range(len(t.ways))]
+            for g, row in zip(t.groups, t.mines):
+                num, size = sum(map(mul, row, w)), len(g.cells)
+                if num != size * scaled and (best_num is None or num * best_size < best_num * size):
+                    best_num, best_size = num, size
+        if self.away is not None:
+            num, size = sum(map(mul, every, self.away)), self.unconstrained
+            if num != size * scaled and (best_num is None or num * best_size < best_num * size):
+                best_num, best_size = num, size
+        return total, None if best_num is None else Fraction(best_num, best_size * scaled)
 
 
 def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,

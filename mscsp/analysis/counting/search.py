@@ -27,7 +27,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _search = None
 
-__all__ = ["TooBig", "search", "COMPILED", "COMPILED_CELLS"]
+__all__ = ["TooBig", "search", "search_by_label", "COMPILED", "COMPILED_CELLS"]
 
 #: Whether the compiled search (``_search.c``) was built: it takes the components of
 #: at most :data:`COMPILED_CELLS` cells.
@@ -178,9 +178,55 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     return ways, kinds
 
 
-def _compiled(problem: Problem, nodes: int, length: int) -> tuple[list[int], list[list[list[int]]]]:
+def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int,
+                    length: int) -> list[tuple[list[int], list[list[list[int]]]]]:
+    """:func:`search` with local clue ``label``'s target left out, the assignments
+    tallied apart by that clue's sum: entry ``s`` of the list is what :func:`search`
+    gives when the clue's target is ``s`` (for ``s`` below ``nlabels``), from one search
+    instead of one per target.
+
+    A look-ahead asks for the tallies after each number a clicked cell can show; they
+    differ only in the target of the cell's own clue, so one search, tallying each
+    complete assignment under the sum it gives that clue, serves them all. Compiled
+    search only (components of at most :data:`COMPILED_CELLS` cells).
+
+    Raises
+    ------
+    TooBig
+        After ``nodes`` search nodes, or when the compiled search cannot take the
+        problem (the caller then searches once per target).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from dataclasses import replace
+    >>> s = build_constraints(parse_position(".2.\\n...\\n"))
+    >>> p = build_problem(s, s.components[0])
+    >>> [ways for ways, _ in search_by_label(p, 0, 6, 100, 6)] == [search(replace(p, targets=(t,)), 100)[0]
+    ...                                                             for t in range(6)]
+    True
+    """
+    if _search is None or problem.ncells > COMPILED_CELLS or len(problem.variables) > nodes:
+        raise TooBig()
+    out = _compiled(problem, nodes, length, label, nlabels)
+    ways, rows = out
+    nrows = len(rows) // nlabels
+    return [(ways[s * length:(s + 1) * length], _by_variable(problem, rows[s * nrows:(s + 1) * nrows]))
+            for s in range(nlabels)]
+
+
+def _by_variable(problem: Problem, flat: list) -> list[list[list[int]]]:
+    rows = problem.memo["compiled"][-1]
+    return [flat[rows[i]:rows[i + 1]] for i in range(len(problem.variables))]
+
+
+def _compiled(problem: Problem, nodes: int, length: int, label: int = -1,
+              nlabels: int = 1) -> tuple[list[int], list[list[list[int]]]] | tuple[list[int], list[list[int]]]:
     """:func:`search` in C: the same values tried in the same order, so the same
-    tallies and the same node budget."""
+    tallies and the same node budget. With a ``label`` (see :func:`search_by_label`),
+    the flat lists of every label value's block."""
     variables = problem.variables
     arrays = problem.memo.get("compiled")  # the variables as arrays: shared by retargeted problems
     if arrays is None:
@@ -203,8 +249,10 @@ def _compiled(problem: Problem, nodes: int, length: int) -> tuple[list[int], lis
         arrays = problem.memo["compiled"] = (group, size, starts, clues, options, mines, adds, kinds, rows)
     group, size, starts, clues, options, mines, adds, kinds, rows = arrays
     out = _search.search(group, size, starts, clues, array("i", problem.targets), options, mines, adds, kinds, rows,
-                         nodes, length)
+                         nodes, length, label, nlabels)
     if out is None:
         raise TooBig()
+    if label >= 0:
+        return out
     ways, flat = out
     return ways, [flat[rows[i]:rows[i + 1]] for i in range(len(variables))]
