@@ -1,8 +1,8 @@
-"""No-guess generation side by side: mscsp retry and perturb against ms_toollib.
+"""No-guess generation side by side: mscsp retry and perturb against ms_toollib and Simon Tatham's Mines.
 
 For each row (board size and mine count; the click at the centre [width//2,
 height//2], rule ``opening``: the 3x3 around the click is mine-free, as ms_toollib
-does) four generators make ``--boards`` boards each:
+does) four generators make ``--boards`` boards each, and a fifth with ``--tatham``:
 
 - ``mscsp retry``: :func:`mscsp.play.noguess.generate_no_guess` with ``method="retry"``
   (rejection sampling; complete SAT solver with the mine total);
@@ -13,6 +13,17 @@ does) four generators make ``--boards`` boards each:
   budget is spent;
 - ``ms laymine_solvable_adjust``: ms_toollib's adjusting generator (one call, no
   attempt bound of its own).
+- ``Tatham mines`` (with ``--tatham PATH``, the Mines program of Simon Tatham's
+  Portable Puzzle Collection, https://git.tartarus.org/?p=simon/puzzles.git; measured
+  here with release 20230122, commit 806ae71ca45f913ebfd4aa18c8f0c80a67738a13, as
+  Debian's package ``sgt-puzzles`` 20230122.806ae71-2 installs it, ``/usr/games/sgt-mines``):
+  his perturbing generator, whose solver uses the mine total. Each board is one run of
+  ``mines --generate 1 --time-generation --save FILE WxHnM#SEED`` (the seed
+  ``SEED.WxHnM.i``); the time is the one the program prints, its user CPU seconds
+  (``getrusage``) around the making of the game, and the board is read back from the
+  saved game's description (``x,y,m`` and the masked mine bitmap, unmasked here by
+  :func:`decode_desc`). The program chooses its first click itself, at random, with the
+  same rule (no mine in the 3x3 around it); the checks use that click.
 
 Each board gets ``--time-limit`` seconds. The two rejection samplers (mscsp retry and
 ms laymine_solvable) get ``--retry-limit`` seconds instead on rows whose mine density
@@ -37,9 +48,12 @@ accepted board, mean attempts and perturbations (mscsp), and verification failur
 then every failing board (``--save-failures DIR`` writes them as layout files), a
 cross-check of ``is_solvable`` against mscsp's verifier without the mine total on all
 accepted boards, and the reference figures from the issue. Needs ``pip install ms-toollib`` (a
-benchmark-only dependency).
+benchmark-only dependency). mscsp's and ms_toollib's times are wall seconds around the call;
+Tatham's are his program's own CPU figure (single-threaded generation: the two agree on an
+idle machine).
 
     python benchmarks/noguess.py --seed 2026
+    python benchmarks/noguess.py --rows 30x16/99,30x16/130 --tatham /usr/games/sgt-mines
     python benchmarks/noguess.py --rows 30x16/99,30x16/170 --boards 10
     python benchmarks/noguess.py --rows 30x16/99 --boards 5 --json generation.json
 """
@@ -47,10 +61,14 @@ benchmark-only dependency).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing as mp
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +83,8 @@ from mscsp.play.verify import verify
 DEFAULT_ROWS = "30x16/99,30x16/130,30x16/170,30x16/200,50x50/500,100x100/2000,100x100/3500"
 GENERATORS = ("mscsp retry", "mscsp perturb", "ms laymine_solvable", "ms laymine_solvable_adjust")
 RETRY_SAMPLERS = ("mscsp retry", "ms laymine_solvable")
+TATHAM = "Tatham mines"
+TATHAM_BANNER = "Mines, from Simon Tatham's Portable Puzzle Collection"
 CHUNK_SECONDS = 0.25  # a laymine_solvable chunk grows while it takes less than this
 GRACE = 10.0  # seconds a child may overrun its own budget before it is killed
 CHECK_LIMIT = 300.0  # seconds for ms_toollib.is_solvable on one board (in a child)
@@ -125,6 +145,7 @@ class Outcome:
     perturbations: int | None = None
     mines: np.ndarray | None = None  # flat bool, y * width + x, when ok
     note: str = ""  # why it failed (timeout, crash, ...)
+    click: tuple[int, int] | None = None  # (x, y) when the generator chose it, else the row's
 
 
 @dataclass
@@ -226,6 +247,100 @@ def _mscsp_generate(method: str, row: Row, ss: np.random.SeedSequence, budget: f
     return Outcome(True, seconds, res.attempts, res.perturbations, mines=res.layout.mines.copy())
 
 
+# -- Simon Tatham's Mines --------------------------------------------------------------
+def _mask(data: bytearray, bits: int, decode: bool) -> None:
+    """Mask (or, with ``decode``, unmask) a mine bitmap of ``bits`` bits in place, as
+    Mines stores it in a game description: the bytes are cut in two (the first half
+    the shorter); a stream of SHA-1 digests of one half followed by "0", "1", "2", ...
+    is XORed over the other half, first the front half seeded by the back, then the
+    back seeded by the (masked) front; unmasking does the two steps in the other order.
+    Padding bits past ``bits`` are cleared after each step."""
+    first = len(data) // 2
+    front, back = (slice(0, first), slice(first, len(data))), (slice(first, len(data)), slice(0, first))
+    steps = [back, front] if decode else [front, back]  # (target, seed)
+    for target, seed in steps:
+        key = bytes(data[seed])
+        span = range(*target.indices(len(data)))
+        stream = b"".join(hashlib.sha1(key + str(k).encode()).digest() for k in range(len(span) // 20 + 1))
+        for j, at in enumerate(span):
+            data[at] ^= stream[j]
+        if bits % 8:
+            data[bits // 8] &= (0xFF00 >> (bits % 8)) & 0xFF
+
+
+def decode_desc(desc: str, width: int, height: int) -> tuple[tuple[int, int], np.ndarray]:
+    """The first click (x, y) and the mines (flat bool, y * width + x) of a Mines game
+    description ``x,y,m<hex>`` (masked bitmap) or ``x,y,u<hex>`` (plain): one bit a
+    cell in reading order, the first cell the top bit of the first hex digit."""
+    found = re.fullmatch(r"(\d+),(\d+),([mu])([0-9a-f]*)", desc.strip())
+    area = width * height
+    if not found or len(found[4]) != (area + 3) // 4:
+        raise ValueError(f"not a {width}x{height} Mines description: {desc[:40]!r}")
+    x, y, kind, digits = int(found[1]), int(found[2]), found[3], found[4]
+    if not (0 <= x < width and 0 <= y < height):
+        raise ValueError(f"first click ({x}, {y}) outside the {width}x{height} board")
+    data = bytearray(bytes.fromhex(digits + "0" * (len(digits) % 2)))
+    if kind == "m":
+        _mask(data, area, decode=True)
+    bits = np.unpackbits(np.frombuffer(bytes(data), dtype=np.uint8))[:area]
+    return (x, y), bits.astype(bool)
+
+
+def saved_desc(text: str) -> str:
+    """The DESC field of a Mines saved game (lines ``KEY:length:value``)."""
+    for line in text.splitlines():
+        key, _, rest = line.partition(":")
+        length, _, value = rest.partition(":")
+        if key.strip() == "DESC" and length.isdigit():
+            return value[:int(length)]
+    raise ValueError("the saved game has no DESC line")
+
+
+def tatham_mines(path: str | Path) -> dict:
+    """The Mines program at ``path`` (the executable, or a folder holding ``mines`` or
+    ``sgt-mines``): its path, version line and commit. ValueError, in one line, when it
+    is not there or not Mines with ``--time-generation``."""
+    path = Path(path)
+    if path.is_dir():
+        inside = [path / name for name in ("mines", "sgt-mines") if (path / name).is_file()]
+        if not inside:
+            raise ValueError(f"--tatham {path}: the folder holds no mines or sgt-mines program")
+        path = inside[0]
+    if not path.is_file():
+        raise ValueError(f"--tatham {path}: no such program")
+    try:
+        shown = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=30)
+        timed = subprocess.run([str(path), "--generate", "1", "--time-generation", "4x4n1#check"],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ValueError(f"--tatham {path}: does not run ({exc})") from None
+    lines = shown.stdout.splitlines()
+    if not lines or lines[0].strip() != TATHAM_BANNER:
+        raise ValueError(f"--tatham {path}: not the Mines program of Simon Tatham's Portable Puzzle Collection")
+    if not re.fullmatch(r"Mines \S+: [0-9.]+", timed.stdout.strip()):
+        raise ValueError(f"--tatham {path}: its --time-generation does not print a time (an older version?)")
+    version = lines[1].strip() if len(lines) > 1 else ""
+    commit = re.search(r"\d{8}\.([0-9a-f]{7,40})\b", version)
+    return {"path": str(path.resolve()), "version": version, "commit": commit[1] if commit else None}
+
+
+def _tatham_generate(program: str, row: Row, seed: str, budget: float) -> Outcome:
+    with tempfile.TemporaryDirectory(prefix="mscsp-tatham-") as tmp:
+        save = Path(tmp) / "game"
+        command = [program, "--generate", "1", "--time-generation", "--save", str(save),
+                   f"{row.width}x{row.height}n{row.mines}#{seed}"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=budget + GRACE)
+        except subprocess.TimeoutExpired:
+            return Outcome(False, budget, note="killed at the time limit")
+        timed = re.fullmatch(r"Mines \S+: ([0-9.]+)", done.stdout.strip())
+        if done.returncode != 0 or not timed:
+            why = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+            return Outcome(False, float("nan"), note=f"failed: {why}")
+        click, mines = decode_desc(saved_desc((Path(tmp) / "game0").read_text()), row.width, row.height)
+    return Outcome(True, float(timed[1]), mines=mines, click=click)
+
+
 # -- checks --------------------------------------------------------------------------
 def _check(row: Row, outcome: Outcome, generator: str) -> Checked:
     """Re-verify a board its generator called successful."""
@@ -234,7 +349,7 @@ def _check(row: Row, outcome: Outcome, generator: str) -> Checked:
     checked = Checked(outcome)
     if not outcome.ok:
         return checked
-    x, y = row.click
+    x, y = outcome.click or row.click
     g = Geometry(row.width, row.height)
     layout = Layout(g, outcome.mines)
     if layout.mine_count != row.mines:
@@ -261,6 +376,10 @@ def _check(row: Row, outcome: Outcome, generator: str) -> Checked:
 
 
 # -- the run -------------------------------------------------------------------------
+def _generators(args) -> tuple[str, ...]:
+    return GENERATORS + ((TATHAM,) if args.tatham else ())
+
+
 def _budget(generator: str, row: Row, args) -> float:
     if generator in RETRY_SAMPLERS and row.density >= args.retry_density:
         return min(args.retry_limit, args.time_limit)
@@ -270,7 +389,7 @@ def _budget(generator: str, row: Row, args) -> float:
 def run_row(row: Row, n: int, args, failures: list[str]) -> dict[str, list[Checked]]:
     seeds = np.random.SeedSequence([args.seed, row.width, row.height, row.mines]).spawn(n)
     out: dict[str, list[Checked]] = {}
-    for generator in GENERATORS:
+    for generator in _generators(args):
         budget = _budget(generator, row, args)
         results: list[Checked] = []
         for i in range(n):
@@ -282,8 +401,11 @@ def run_row(row: Row, n: int, args, failures: list[str]) -> dict[str, list[Check
                 outcome = _mscsp_generate("perturb", row, seeds[i], budget)
             elif generator == "ms laymine_solvable":
                 outcome = _ms_generate("retry", row, budget)
-            else:
+            elif generator == "ms laymine_solvable_adjust":
                 outcome = _ms_generate("adjust", row, budget)
+            else:
+                outcome = _tatham_generate(args.tatham["path"], row,
+                                           f"{args.seed}.{row.width}x{row.height}n{row.mines}.{i}", budget)
             checked = _check(row, outcome, generator)
             results.append(checked)
             if checked.problems:
@@ -293,7 +415,8 @@ def run_row(row: Row, n: int, args, failures: list[str]) -> dict[str, list[Check
                     path = Path(args.save_failures)
                     path.mkdir(parents=True, exist_ok=True)
                     name = f"{row.name.replace('/', '_')}_{generator.replace(' ', '_')}_{i}.txt"
-                    comments = [where, f"click: [{row.click[0]},{row.click[1]}]", *checked.problems]
+                    x, y = outcome.click or row.click
+                    comments = [where, f"click: [{x},{y}]", *checked.problems]
                     (path / name).write_text(format_layout(Layout(Geometry(row.width, row.height),
                                                                   outcome.mines), comments))
         ok = sum(c.outcome.ok for c in results)
@@ -355,6 +478,9 @@ def main(argv=None) -> int:
     parser.add_argument("--save-failures", metavar="DIR", help="write boards that fail a check as layout files")
     parser.add_argument("--json", type=Path, metavar="PATH",
                         help="also write each row and generator's figures as JSON (seconds per accepted board)")
+    parser.add_argument("--tatham", metavar="PATH",
+                        help="also time the Mines program of Simon Tatham's Portable Puzzle Collection "
+                             "(such as /usr/games/sgt-mines)")
     args = parser.parse_args(argv)
     try:
         rows = [Row.parse(t) for t in args.rows.split(",") if t.strip()]
@@ -367,6 +493,12 @@ def main(argv=None) -> int:
     except ImportError:
         print("ms_toollib is not installed: pip install ms-toollib", file=sys.stderr)
         return 2
+    if args.tatham is not None:
+        try:
+            args.tatham = tatham_mines(args.tatham)
+        except ValueError as exc:
+            print(f"noguess: {exc}", file=sys.stderr)
+            return 2
 
     started = time.perf_counter()
     failures: list[str] = []
@@ -383,6 +515,10 @@ def main(argv=None) -> int:
           + (f"; a generator failing its first {args.give_up} boards of a row is stopped there" if args.give_up
              else ""))
     print("mscsp: complete SAT solver with the mine total; ms_toollib: is_solvable, no mine total, unseeded.")
+    if args.tatham:
+        print(f"Tatham mines: {args.tatham['path']}, {args.tatham['version']}; his solver uses the mine total; "
+              "his own first click (random, the same 3x3 rule);\nhis time is the user CPU seconds his "
+              "--time-generation prints, the others' wall seconds around the call.")
     print("Seconds are per accepted board. att = mean attempts per accepted board (in parentheses: per failed "
           "board);\nbad = accepted boards failing any check; vfail = failing mscsp verify(sat, total); "
           "is_no = rejected by ms_toollib.is_solvable\n(a failure only for ms_toollib's generators; for mscsp's "
@@ -391,7 +527,7 @@ def main(argv=None) -> int:
     print(f"{'row':13s} {'generator':27s} {'limit':>6s} {'ok':>6s} {'median s':>9s} {'p90 s':>9s} {'att':>9s} "
           f"{'pert':>7s} {'bad':>5s} {'vfail':>6s} {'is_no':>6s}  notes")
     for row, (n, per) in results.items():
-        for generator in GENERATORS:
+        for generator in _generators(args):
             print(table_line(row, generator, per[generator], n, _budget(generator, row, args)))
     print()
     if failures:
@@ -412,14 +548,16 @@ def main(argv=None) -> int:
     if args.json:
         found = []
         for row, (n, per) in results.items():
-            for generator in GENERATORS:
+            for generator in _generators(args):
                 accepted = [c for c in per[generator] if c.outcome.ok]
                 seconds = [c.outcome.seconds for c in accepted]
                 found.append({"row": row.name, "generator": generator, "boards": len(per[generator]),
                               "made": len(accepted), "bad": sum(bool(c.problems) for c in accepted),
+                              "verified": sum(c.verify_ok is True for c in accepted),
                               "median_s": statistics.median(seconds) if seconds else None,
                               "budget_s": _budget(generator, row, args)})
-        args.json.write_text(json.dumps({"seed": args.seed, "rows": found}, indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps({"seed": args.seed, "tatham": args.tatham, "rows": found}, indent=1) + "\n",
+                             encoding="utf-8")
     return 0
 
 

@@ -15,7 +15,10 @@ writes what they measured to ``--out`` (``results/speed`` by default):
   position's DIMACS export, each given 60 s; the counts must agree;
 - ``benchmarks/noguess.py``: no-guess boards made by perturbation and by retry
   against ms_toollib's ``laymine_solvable`` on 30x16/99 and 30x16/130, median
-  milliseconds per board made, every board checked again;
+  milliseconds per board made, every board checked again; and, when the Mines
+  program of Simon Tatham's Portable Puzzle Collection is given with ``--tatham``
+  (Debian's ``sgt-puzzles`` installs it as ``/usr/games/sgt-mines``), mscsp's
+  perturbation against his generator (his CPU milliseconds per board);
 - ``benchmarks/players.py --same-boards``: the ``+endgame`` player against David
   Hill's Java solver on the same boards (CPU milliseconds per game, win rates and
   the paired difference), when a checkout of his solver is given with
@@ -29,7 +32,7 @@ and a peer time left blank means the peer did not finish within it), each benchm
 ``run.json`` (command, machine, package and peer versions, git revision).
 ``mscsp reproduce`` does not run it: the peers are not dependencies of the toolkit.
 
-    python experiments/speed.py --hill-java PATH            # about ten minutes
+    python experiments/speed.py --hill-java PATH --tatham /usr/games/sgt-mines   # about ten minutes
     python experiments/speed.py --quick --out /tmp/speed    # a minute: the plumbing
 """
 
@@ -142,7 +145,9 @@ def counting_rows(found: dict) -> list[dict]:
 def generation_rows(found: dict) -> list[dict]:
     """summary.csv rows of the no-guess generation benchmark: mscsp's perturbation and
     retry against ms_toollib's rejection sampler (``laymine_solvable``), median seconds
-    per board made; the boards each made of those asked for."""
+    per board made; the boards each made of those asked for. Where Simon Tatham's
+    generator ran too, a row of mscsp's perturbation against it (peer ``Tatham``, stage
+    ``perturb vs Tatham``: the keys comparison, corpus and stage name one row)."""
     by = {(r["row"], r["generator"]): r for r in found["rows"]}
     rows = []
     for (board, generator), r in by.items():
@@ -158,10 +163,19 @@ def generation_rows(found: dict) -> list[dict]:
                      "ratio": None if ours is None or peer is None else round(ours / peer, 3),
                      "mscsp_wins": r["made"], "peer_wins": theirs["made"],
                      "limit_ms": round(1000 * min(r["budget_s"], theirs["budget_s"]))})
+        tatham = by.get((board, "Tatham mines"))
+        if tatham is not None and generator == "mscsp perturb":
+            peer = tatham["median_s"]
+            rows.append({"comparison": "generation", "corpus": board, "stage": "perturb vs Tatham", "n": r["boards"],
+                         "mscsp_ms": None if ours is None else round(1000 * ours, 3), "peer": "Tatham",
+                         "peer_ms": None if peer is None else round(1000 * peer, 3),
+                         "ratio": None if ours is None or peer is None else round(ours / peer, 3),
+                         "mscsp_wins": r["made"], "peer_wins": tatham["made"],
+                         "limit_ms": round(1000 * min(r["budget_s"], tatham["budget_s"]))})
     return rows
 
 
-def _peer_versions(hill_java: Path | None) -> dict:
+def _peer_versions(hill_java: Path | None, tatham: dict | None) -> dict:
     versions = {}
     for package in ("ms-toollib", "pyganak"):
         try:
@@ -173,7 +187,22 @@ def _peer_versions(hill_java: Path | None) -> dict:
         java = subprocess.run(["java", "-version"], capture_output=True, text=True)
         versions["hill_java_commit"] = commit.stdout.strip() or None
         versions["java"] = (java.stderr.strip().splitlines() or [None])[0]
+    if tatham is not None:
+        versions["tatham_mines"] = tatham["version"]
+        versions["tatham_commit"] = tatham["commit"]
     return versions
+
+
+def _tatham(path: Path) -> dict:
+    """The Mines program at ``path`` as ``benchmarks/noguess.py`` checks it (path,
+    version, commit); ValueError in one line when it is not one."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("noguess_benchmark", BENCHMARKS / "noguess.py")
+    noguess = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = noguess  # its dataclasses look their module up there
+    spec.loader.exec_module(noguess)
+    return noguess.tatham_mines(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("results/speed"))
     parser.add_argument("--hill-java", type=Path, metavar="PATH",
                         help="a checkout of David Hill's Java solver (GitHub DavidNHill/Minesweeper)")
+    parser.add_argument("--tatham", type=Path, metavar="PATH",
+                        help="the Mines program of Simon Tatham's Portable Puzzle Collection (/usr/games/sgt-mines)")
     parser.add_argument("--quick", action="store_true", help="a few positions, boards and games: the plumbing only")
     args = parser.parse_args(argv)
     for module, package in (("ms_toollib", "ms-toollib"), ("pyganak", "pyganak")):
@@ -191,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.hill_java is not None and shutil.which("javac") is None:
         print("speed: --hill-java needs a JDK (javac on PATH)", file=sys.stderr)
+        return 2
+    try:
+        tatham = _tatham(args.tatham) if args.tatham is not None else None
+    except ValueError as exc:
+        print(f"speed: {exc}", file=sys.stderr)
         return 2
     size = SIZES["quick" if args.quick else "full"]
     started = time.perf_counter()
@@ -203,8 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         counted = ["--only", *size["counted"]] if size["counted"] else []
         rows += counting_rows(_run("counters", ["--no-approxmc", "--timeout", str(size["counter_timeout"]), *counted],
                                    args.out, work))
+        peer = ["--tatham", tatham["path"]] if tatham else []
         rows += generation_rows(_run("noguess", ["--rows", size["generated"], "--boards", str(size["generator_boards"]),
-                                                 "--seed", str(SEED)], args.out, work))
+                                                 "--seed", str(SEED), *peer], args.out, work))
         if args.hill_java is not None:
             rows += player_rows(_run("players", ["--same-boards", "--hill-java", str(args.hill_java),
                                                  "--games", str(size["games"]), "--seed", "2"], args.out, work))
@@ -212,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                                                             "limit_ms": "Int64"})
         run = {"experiment": "speed", "quick": args.quick, "seed": SEED,
                "wall_seconds": round(time.perf_counter() - started, 1), **provenance(),
-               "peers": _peer_versions(args.hill_java)}
+               "peers": _peer_versions(args.hill_java, tatham)}
         # everything is written at the end, whole: a failed benchmark leaves the old folder as it was
         args.out.mkdir(parents=True, exist_ok=True)
         for report in work.glob("*.txt"):
