@@ -28,7 +28,6 @@ Examples
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
@@ -38,8 +37,8 @@ from operator import attrgetter
 from .._moved import index_of
 from ..errors import InconsistentError
 from ..position import Mark, Position
-from .constraints import ConstraintSystem, build_constraints, flagged_system, opened_system
-from .counting import Counts, Probabilities, count_by_label, count_components
+from .constraints import Constraint, ConstraintSystem, build_constraints, flagged_system, opened_system
+from .counting import Counts, Probabilities, count_components, tally_by_label
 from .counting.combine import OneChanging, poly_mul, with_total
 
 __all__ = ["Survey"]
@@ -168,7 +167,7 @@ class Survey:
                 least = Fraction(m, k)
             return total * comb(k, m), least
         if cell not in self._by_number:
-            self._by_number[cell] = self._tallies_by_number(cell, around.count(_FLAG))
+            self._by_number[cell] = self._tallies_by_number(cell, covered) if covered else None
         found = self._by_number[cell]
         if found is None:
             return self.opened_index(cell, number).least()
@@ -176,27 +175,54 @@ class Survey:
             raise InconsistentError("no layout shows this number here", ())
         return found[0].least(found[1][m])
 
-    def _tallies_by_number(self, cell: int, flags: int) -> tuple | None:
-        """For :meth:`least_after`: the tallies the numbers ``cell`` can show leave alone,
-        the tallies of the component of its equation for each count of it, and the
-        cells then away from the numbers; None where that is not one search
-        (the numbers are then counted one by one), :data:`_NO_LAYOUT` when no number
-        has a layout."""
-        try:
-            # the equations after the cell shows its flags alone: only the count of
-            # the cell's own equation differs from those after any other number
-            system = opened_system(self.system, self.position.opened_index(cell, flags), cell)
-            label = bisect_left(system.constraints, cell, key=_clue)
-            if label == len(system.constraints) or system.constraints[label].clue != cell:
-                return None  # no covered neighbour: one number, counted as it is
-            found = count_by_label(system, label, cache=self.cache)
-        except InconsistentError:
-            return _NO_LAYOUT
-        if found is None:
+    def _tallies_by_number(self, cell: int, covered: list[int]) -> tuple | None:
+        """For :meth:`least_after`: the weighing of every number ``cell`` (whose covered
+        neighbours are ``covered``) can show, with the tallies of its equation's
+        component for each count; None where that is not one search (the numbers are
+        then counted one by one), :data:`_NO_LAYOUT` when no number has a layout.
+
+        Opening the cell changes only the components of its equations and of its
+        neighbours' (the cell leaves its equations, its number joins its neighbours):
+        they are counted as one, with the cell's equation as the label, and the
+        others keep the tallies they have here.
+        """
+        system = self.system
+        component_of = self._component_of_equation
+        touched = sorted({component_of[e] for c in [cell, *covered] for e in system.by_cell.get(c, ())})
+        equations = [Constraint(tuple(covered), 0, cell)]  # the count is the label's: not read
+        for k in touched:
+            for e in system.components[k]:
+                con = system.constraints[e]
+                if cell in con.cells:  # the cell leaves it, safe: the count stays
+                    rest = tuple(c for c in con.cells if c != cell)
+                    if con.count > len(rest):  # the cell is a mine in every layout
+                        return _NO_LAYOUT
+                    if not rest:
+                        continue
+                    con = Constraint(rest, con.count, con.clue)
+                equations.append(con)
+        equations.sort(key=_clue)
+        part = ConstraintSystem(system.position, tuple(equations), (), system.remaining)
+        by_count = tally_by_label(part, tuple(range(len(equations))), equations.index(
+            next(con for con in equations if con.clue == cell)))
+        if by_count is None:
             return None
-        others, by_count = found
-        length = next(len(t.ways) for t in by_count if t is not None) if any(by_count) else 1
-        return OneChanging(others, length, len(system.unconstrained), system.remaining), by_count
+        if not any(by_count):
+            return _NO_LAYOUT
+        others = [t for k, t in enumerate(self.counts.tallies) if k not in set(touched)]
+        free = self._free
+        unconstrained = len(free) - (cell in free) - sum(c in free for c in covered)
+        length = len(next(t for t in by_count if t is not None).ways)
+        return OneChanging(others, length, unconstrained, system.remaining), by_count
+
+    @cached_property
+    def _component_of_equation(self) -> list[int]:
+        """Equation index -> the index of its component (as the tallies are ordered)."""
+        out = [0] * len(self.system.constraints)
+        for k, comp in enumerate(self.system.components):
+            for e in comp:
+                out[e] = k
+        return out
 
     @cached_property
     def _free(self) -> frozenset[int] | None:

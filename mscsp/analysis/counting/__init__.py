@@ -82,7 +82,7 @@ __all__ = [
     "tally_component",
     "probabilities",
     "count_components",
-    "count_by_label",
+    "tally_by_label",
     "count_layouts",
     "forced_cells",
     "list_layouts",
@@ -363,80 +363,42 @@ def count_components(
                   orders)
 
 
-def count_by_label(system: ConstraintSystem, label: int, *, cache: dict | None = None,
-                   backtrack_nodes: int = BACKTRACK_NODES) -> tuple[list[Tally], list[Tally | None]] | None:
-    """The tallies of ``system`` (with a mine total) for every count its equation
-    ``label`` could have, from one search: ``(others, by_count)``, the tallies of the
-    components without that equation and, for each count ``s`` from 0 to its cells,
-    the tally of its own component when the equation says ``s`` (None when no
+def tally_by_label(system: ConstraintSystem, component: tuple[int, ...], label: int, *,
+                   backtrack_nodes: int = BACKTRACK_NODES) -> list[Tally | None] | None:
+    """The tallies of one component of ``system`` (with a mine total) for every count
+    its equation ``label`` could have, from one search: entry ``s``, for ``s`` from 0 to
+    the equation's cells, is the tally when the equation says ``s`` (None when no
     assignment gives it ``s``). The equation's own count is not read.
 
     The positions a look-ahead weighs after each number a clicked cell can show
     differ in that cell's equation's count alone, so their tallies come from one
-    search (:func:`~mscsp.analysis.counting.search.search_by_label`); the components
-    the click leaves alone are looked up in ``cache`` (and what is counted is put
-    there) as :func:`count_components` does. The counts are those
-    :func:`count_components` gives for each count in turn.
+    search (:func:`~mscsp.analysis.counting.search.search_by_label`), each the tally
+    :func:`tally_component` gives for that count.
 
-    Returns None when the equation's component is too large for the one search (or
-    another component for exact counting): the caller counts each count apart.
-
-    Raises
-    ------
-    InconsistentError
-        When a component without the equation has no consistent assignment.
+    Returns None when the component is too large for that search (the caller then
+    counts each count apart).
 
     Examples
     --------
     >>> from mscsp.position import parse_position
     >>> s = build_constraints(parse_position("mines: 2\\n.1.\\n...\\n"))
-    >>> others, by_count = count_by_label(s, 0)
-    >>> others, [t and t.ways for t in by_count]  # the 1's five cells hold 0, 1, 2... mines
-    ([], [(1, 0, 0), (0, 5, 0), (0, 0, 10), None, None, None])
+    >>> [t and t.ways for t in tally_by_label(s, s.components[0], 0)]  # the 1's five cells: 0, 1, 2... mines
+    [(1, 0, 0), (0, 5, 0), (0, 0, 10), None, None, None]
     """
-    remaining = system.remaining
-    if remaining is None:
-        return None
-    budget = Budget()
-    own = None
-    others = []
-    for comp in system.components:
-        if label in comp:
-            own = comp
-            continue
-        key = ("dp", remaining, None, tuple(system.constraints[e] for e in comp))
-        tally = cache.get(key) if cache is not None else None
-        if tally is None:
-            problem = build_problem(system, comp)
-            try:
-                tally = _exact_tally(system, problem, Arithmetic.polynomial(problem, remaining), budget,
-                                     DEFAULT_STATE_LIMIT, backtrack_nodes)
-            except BudgetExceeded:
-                return None
-            if not any(tally.ways):
-                raise InconsistentError("no layout satisfies the clues of one part of the board", ())
-            if cache is not None:
-                cache[key] = tally
-        others.append(tally)
-    problem = build_problem(system, own)
+    problem = build_problem(system, component)
     if label not in problem.constraint_ids:  # not kept as a clue (merged into a chain)
         return None
-    ncells = problem.ncells
-    length = min(ncells, remaining) + 1
     try:
         found = search_by_label(problem, problem.constraint_ids.index(label),
-                                len(system.constraints[label].cells) + 1, backtrack_nodes, length)
+                                len(system.constraints[label].cells) + 1, backtrack_nodes,
+                                min(problem.ncells, system.remaining) + 1)
     except TooBig:
         return None
     groups = problem.memo.get("groups")
     if groups is None:
         groups = problem.memo["groups"] = _groups_of(problem)
-    by_count: list[Tally | None] = []
-    for ways, kinds in found:
-        by_count.append(Tally(groups, tuple(ways), tuple(tuple(row) for per_var in kinds for row in per_var))
-                        if any(ways) else None)
-    return others, by_count
-
+    return [Tally(groups, tuple(ways), tuple(tuple(row) for per_var in kinds for row in per_var)) if any(ways)
+            else None for ways, kinds in found]
 
 def probabilities(
     position: Position,
