@@ -141,8 +141,7 @@ class Played:
 
 
 def _java_boards(build: Path, lines: list[str], warmup: int) -> subprocess.Popen:
-    """Hill's solver started on the given boards (read from a file, so that it plays
-    while this process plays the same boards)."""
+    """Hill's solver started on the given boards (read from a file)."""
     cmd = _java_command(build, "boards", str(warmup))
     with tempfile.TemporaryFile("w+") as boards:
         boards.write("".join(lines))
@@ -182,14 +181,15 @@ def same_boards(build: Path, start: Start, games: int, seed: int, policy: str, w
         mines = " ".join(map(str, np.flatnonzero(board.layout.mines).tolist()))
         return f"{start.spec.width} {start.spec.height} {start.click[0]} {start.click[1]} {mines}\n"
 
-    proc = _java_boards(build, [line(b) for b in warm[:java_warmup] + boards], java_warmup)
     ours = []
     for i, board in enumerate(warm[:warmup] + boards):
         began = time.process_time_ns()
         record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         if i >= warmup:
             ours.append(Played(record.won, time.process_time_ns() - began, record.guessed))
-    theirs = _java_results(proc, games)
+    # his solver plays after this process has played, not beside it: two players on
+    # the cores at once slow each other, and the CPU times would say so
+    theirs = _java_results(_java_boards(build, [line(b) for b in warm[:java_warmup] + boards], java_warmup), games)
     both = sum(a.won and b.won for a, b in zip(ours, theirs))
     ours_only = sum(a.won and not b.won for a, b in zip(ours, theirs))
     theirs_only = sum(b.won and not a.won for a, b in zip(ours, theirs))
