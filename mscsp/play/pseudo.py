@@ -119,21 +119,27 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     grid = position.grid.tolist()
     mask = g.mask.tolist()
     p = probs.cells
-    # what each cell can be in a structure, worked out once: undecided, a wall that is
-    # already a mine, or neither (a number, a proven safe cell: no structure there)
-    state = [_BLOCKED] * len(grid)
+    # what each cell can be in a structure: undecided, a wall that is already a mine,
+    # or neither (a number, a proven safe cell: no structure there); worked out for
+    # the cells a structure looks at only, once each (most of a board never is)
+    state: dict[int, int] = {}
     covered, flag = int(Mark.COVERED), int(Mark.FLAG)
     # the cells of one group share one Fraction object: each is read once, not per cell
     by_value: dict[int, int] = {}
-    for c, q in p.items():
-        if grid[c] == covered:
-            s = by_value.get(id(q))
-            if s is None:
-                s = by_value[id(q)] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+
+    def state_of(c: int) -> int:
+        s = state.get(c)
+        if s is None:
+            v, q = grid[c], p.get(c)
+            if v == covered and q is not None:
+                s = by_value.get(id(q))
+                if s is None:
+                    s = by_value[id(q)] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+            else:
+                s = _MINE if v == flag else _BLOCKED
             state[c] = s
-    for c, v in enumerate(grid):
-        if v == flag:
-            state[c] = _MINE
+        return s
+
     component = survey.component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
     # left (``loose`` > 0, discounting the structure's own safe cells among them), a
@@ -142,7 +148,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     loose = len(free) - system.remaining
     # a structure's safe side holds two cells at most, so with more room than that
     # only cells next to the numbers can qualify
-    candidates = sorted(c for c in p if state[c] == _UNDECIDED and (c in component or loose <= 2))
+    candidates = sorted(c for c in (p if loose <= 2 else component) if c in p and state_of(c) == _UNDECIDED)
 
     found: set[int] = set()
     given: dict[int, dict | None] = {}  # t -> the probabilities with t a mine
@@ -156,7 +162,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
             inside = []
             for rx, ry in mine_rel + safe_rel:
                 x, y = tx + rx, ty + ry
-                if not (0 <= x < width and 0 <= y < height) or state[y * width + x] != _UNDECIDED:
+                if not (0 <= x < width and 0 <= y < height) or state_of(y * width + x) != _UNDECIDED:
                     break  # off the board or in a hole (never undecided), or decided
                 inside.append(y * width + x)
             else:
@@ -167,9 +173,10 @@ def pseudo_fifties(survey: Survey) -> list[int]:
                     if not (0 <= x < width and 0 <= y < height) or not mask[y * width + x]:
                         continue  # off the board or in a hole: a wall
                     c = y * width + x
-                    if state[c] == _MINE:
+                    s = state_of(c)
+                    if s == _MINE:
                         continue  # a mine already: a wall
-                    if state[c] == _BLOCKED:
+                    if s == _BLOCKED:
                         break
                     missing.append(c)
                 else:
