@@ -610,7 +610,7 @@ def _speed_exact(results: Path) -> str:
                      render(r["mscsp_ms"], "sig2"), peer, ratio, ""])
     for r in made:
         peer, ratio = _over(r)
-        body.append([f"no-guess board, {r['stage']}", _tex(r["corpus"]), render(r["mscsp_ms"], "sig2"), peer, ratio,
+        body.append([f"no-guess, {r['stage'].replace(' vs ', ' v. ')}", _tex(r["corpus"]), render(r["mscsp_ms"], "sig2"), peer, ratio,
                      f"{render(r['mscsp_wins'], 'int')}/{render(r['n'], 'int')}, "
                      f"{render(r['peer_wins'], 'int')}/{render(r['n'], 'int')}"])
     return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
