@@ -47,7 +47,7 @@ Prints one line per row and generator: success rate, median and p90 seconds per
 accepted board, mean attempts and perturbations (mscsp), and verification failures;
 then every failing board (``--save-failures DIR`` writes them as layout files), a
 cross-check of ``is_solvable`` against mscsp's verifier without the mine total on all
-accepted boards, and the reference figures from the issue. Needs ``pip install ms-toollib`` (a
+accepted boards, and the figures Tatham reports for his generator. Needs ``pip install ms-toollib`` (a
 benchmark-only dependency). mscsp's and ms_toollib's times are wall seconds around the call;
 Tatham's are his program's own CPU figure (single-threaded generation: the two agree on an
 idle machine).
@@ -90,11 +90,9 @@ GRACE = 10.0  # seconds a child may overrun its own budget before it is killed
 CHECK_LIMIT = 300.0  # seconds for ms_toollib.is_solvable on one board (in a child)
 
 REFERENCE = """\
-# Reference figures (from the issue; measured elsewhere, not by this script):
-#   Simon Tatham's C generator (perturbation), mean time per board:
-#     30x16/99  2.7 ms     30x16/170  36 ms     30x16/200  362 ms     100x100/3500  134 s
-#   ms_toollib retry (laymine_solvable): median 4.8 ms on 30x16/99, 0.83 s on 30x16/130,
-#     and it fails at 30x16/140."""
+# For comparison, as Simon Tatham reports his generator (perturbation) on his machine, mean
+# time per board ("Writing a soluble-grid generator for Mines", not measured by this script):
+#     30x16/99  2.7 ms     30x16/170  36 ms     30x16/200  362 ms     100x100/3500  134 s"""
 
 
 @dataclass(frozen=True)
