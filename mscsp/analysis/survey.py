@@ -136,7 +136,7 @@ class Survey:
 
         Otherwise the positions after each number the cell can show differ only in
         the count of the cell's own equation: the tallies for every number come from
-        one search (:func:`~mscsp.analysis.counting.count_by_label`), made the first
+        one search (:func:`~mscsp.analysis.counting.tally_by_label`), made the first
         time the cell is asked about, and each number is one weighing. Same numbers
         as the position after, counted again, would give.
 
@@ -189,7 +189,8 @@ class Survey:
         system = self.system
         component_of = self._component_of_equation
         touched = sorted({component_of[e] for c in [cell, *covered] for e in system.by_cell.get(c, ())})
-        equations = [Constraint(tuple(covered), 0, cell)]  # the count is the label's: not read
+        label = Constraint(tuple(covered), 0, cell)  # its count is what is tallied by: not read
+        equations = [label]
         for k in touched:
             for e in system.components[k]:
                 con = system.constraints[e]
@@ -203,13 +204,13 @@ class Survey:
                 equations.append(con)
         equations.sort(key=_clue)
         part = ConstraintSystem(system.position, tuple(equations), (), system.remaining)
-        by_count = tally_by_label(part, tuple(range(len(equations))), equations.index(
-            next(con for con in equations if con.clue == cell)))
+        by_count = tally_by_label(part, tuple(range(len(equations))), equations.index(label))
         if by_count is None:
             return None
         if not any(by_count):
             return _NO_LAYOUT
-        others = [t for k, t in enumerate(self.counts.tallies) if k not in set(touched)]
+        changed = set(touched)
+        others = [t for k, t in enumerate(self.counts.tallies) if k not in changed]
         free = self._free
         unconstrained = len(free) - (cell in free) - sum(c in free for c in covered)
         length = len(next(t for t in by_count if t is not None).ways)
