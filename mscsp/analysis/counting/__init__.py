@@ -117,11 +117,16 @@ _NARROW = 0.1
 
 
 def _groups_of(problem: Problem) -> tuple[Group, ...]:
-    out = []
-    for var in problem.variables:
-        cons = tuple(problem.constraint_ids[c] for c in var.clues)
-        out.extend(Group(tuple(sorted(kind)), cons) for kind in var.kinds)
-    return tuple(out)
+    """The problem's groups of cells, one per kind of each variable (kept in its memo:
+    retargeted problems share them)."""
+    groups = problem.memo.get("groups")
+    if groups is None:
+        out = []
+        for var in problem.variables:
+            cons = tuple(problem.constraint_ids[c] for c in var.clues)
+            out.extend(Group(tuple(sorted(kind)), cons) for kind in var.kinds)
+        groups = problem.memo["groups"] = tuple(out)
+    return groups
 
 
 def _plain(values: list[int], mine: int, safe: int, ncells: int) -> int:
@@ -135,9 +140,7 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
     took one, goes into ``orders`` by the problem's clues, so that an estimate of a component that
     gives up need not choose it again."""
     ncells = problem.ncells
-    groups = problem.memo.get("groups")
-    if groups is None:
-        groups = problem.memo["groups"] = _groups_of(problem)
+    groups = _groups_of(problem)
     length = ncells + 1 if arith.kmax is None else min(ncells, arith.kmax) + 1
     try:
         ways, kinds = search(problem, min(backtrack_nodes, state_limit), length if arith.by_count else None)
@@ -394,11 +397,10 @@ def tally_by_label(system: ConstraintSystem, component: tuple[int, ...], label: 
                                 min(problem.ncells, system.remaining) + 1)
     except TooBig:
         return None
-    groups = problem.memo.get("groups")
-    if groups is None:
-        groups = problem.memo["groups"] = _groups_of(problem)
+    groups = _groups_of(problem)
     return [Tally(groups, tuple(ways), tuple(tuple(row) for per_var in kinds for row in per_var)) if any(ways)
             else None for ways, kinds in found]
+
 
 def probabilities(
     position: Position,

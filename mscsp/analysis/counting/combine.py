@@ -10,6 +10,7 @@ Without a total, each component is weighed alone under the model the caller name
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -487,32 +488,32 @@ class OneChanging:
         one is, or when there is no layout), with ``tally`` as the changing component."""
         ways = list(tally.ways)
         every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
-        rest = self.rest
-        scaled = sum(map(mul, every, rest))
+        scaled = sum(map(mul, every, self.rest))
         if not scaled or self.scale is None:
             return 0, None
         total = self.scale[0] * scaled // self.scale[1]
         # each probability is num / (size * scaled): compared as num / size
         best_num, best_size = None, None
-        weight = self.weight
-        for g, row in zip(tally.groups, tally.mines):
-            num, size = sum(map(mul, row, weight)), len(g.cells)
+        for num, size in self._mines(tally, ways, every):
             if num != size * scaled and (best_num is None or num * best_size < best_num * size):
                 best_num, best_size = num, size
+        return total, None if best_num is None else Fraction(best_num, best_size * scaled)
+
+    def _mines(self, tally: Tally, ways: list[int], every: list[int]) -> Iterator[tuple[int, int]]:
+        """Every group's expected mines times the layouts (both up to the common
+        factor), with its cells: the changing component's, the others', then the
+        cells away from the numbers."""
+        weight, rest = self.weight, self.rest
+        for g, row in zip(tally.groups, tally.mines):
+            yield sum(map(mul, row, weight)), len(g.cells)
         for t, product in self.others:
             others = poly_mul(product, ways)
             n = len(others)
             w = [sum(map(mul, others, rest[k:k + n])) for k in range(len(t.ways))]
             for g, row in zip(t.groups, t.mines):
-                num, size = sum(map(mul, row, w)), len(g.cells)
-                if num != size * scaled and (best_num is None or num * best_size < best_num * size):
-                    best_num, best_size = num, size
+                yield sum(map(mul, row, w)), len(g.cells)
         if self.away is not None:
-            num, size = sum(map(mul, every, self.away)), self.unconstrained
-            if num != size * scaled and (best_num is None or num * best_size < best_num * size):
-                best_num, best_size = num, size
-        return total, None if best_num is None else Fraction(best_num, best_size * scaled)
-
+            yield sum(map(mul, every, self.away)), self.unconstrained
 
 def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,
                   cells: dict) -> NoTotalModel:

@@ -79,7 +79,8 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     if m > nodes:  # one leaf takes a node a variable: give up before the linear set-up
         raise TooBig()
     if _search is not None and ncells <= COMPILED_CELLS:
-        return _compiled(problem, nodes, ncells + 1 if length is None else length)
+        ways, flat = _compiled(problem, nodes, ncells + 1 if length is None else length)
+        return ways, _by_variable(problem, flat)
     # the range each clue's partial sum must stay in after each variable; a group's
     # value is its mine count, added to each of its clues, so its feasible values are
     # one range found without trying each (the common case on real boards)
@@ -210,23 +211,23 @@ def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int,
     """
     if _search is None or problem.ncells > COMPILED_CELLS or len(problem.variables) > nodes:
         raise TooBig()
-    out = _compiled(problem, nodes, length, label, nlabels)
-    ways, rows = out
-    nrows = len(rows) // nlabels
-    return [(ways[s * length:(s + 1) * length], _by_variable(problem, rows[s * nrows:(s + 1) * nrows]))
+    ways, flat = _compiled(problem, nodes, length, label, nlabels)
+    nrows = len(flat) // nlabels
+    return [(ways[s * length:(s + 1) * length], _by_variable(problem, flat[s * nrows:(s + 1) * nrows]))
             for s in range(nlabels)]
 
 
-def _by_variable(problem: Problem, flat: list) -> list[list[list[int]]]:
+def _by_variable(problem: Problem, flat: list[list[int]]) -> list[list[list[int]]]:
+    """The compiled search's rows, one list per kind of cell, grouped by variable."""
     rows = problem.memo["compiled"][-1]
     return [flat[rows[i]:rows[i + 1]] for i in range(len(problem.variables))]
 
 
 def _compiled(problem: Problem, nodes: int, length: int, label: int = -1,
-              nlabels: int = 1) -> tuple[list[int], list[list[list[int]]]] | tuple[list[int], list[list[int]]]:
+              nlabels: int = 1) -> tuple[list[int], list[list[int]]]:
     """:func:`search` in C: the same values tried in the same order, so the same
-    tallies and the same node budget. With a ``label`` (see :func:`search_by_label`),
-    the flat lists of every label value's block."""
+    tallies and the same node budget: ``ways`` and one row per kind of cell (with a
+    ``label``, see :func:`search_by_label`, every label value's block in turn)."""
     variables = problem.variables
     arrays = problem.memo.get("compiled")  # the variables as arrays: shared by retargeted problems
     if arrays is None:
@@ -252,7 +253,4 @@ def _compiled(problem: Problem, nodes: int, length: int, label: int = -1,
                          nodes, length, label, nlabels)
     if out is None:
         raise TooBig()
-    if label >= 0:
-        return out
-    ways, flat = out
-    return ways, [flat[rows[i]:rows[i + 1]] for i in range(len(variables))]
+    return out
