@@ -29,7 +29,7 @@ from ..board import Layout
 from ..budget import Budget
 from ..errors import InconsistentError, MscspError
 from ..position import Position
-from .constraints import build_constraints
+from .constraints import build_constraints, bulk
 from .solvers import contradiction
 from .solvers.result import Contradiction
 from .solvers.sat import SatEngine
@@ -91,6 +91,12 @@ def decide(position: Position, *, time_limit: float = 60.0, memory_limit: int | 
     ((1, 0), (1, 1))
     """
     started = time.perf_counter()
+    with bulk():
+        return _decide(position, started, time_limit, memory_limit, explain, hint)
+
+
+def _decide(position: Position, started: float, time_limit: float, memory_limit: int | None, explain: bool,
+            hint: list[tuple[int, int]] | None) -> Verdict:
     system = None
     try:
         system = build_constraints(position, limits=Budget(started + time_limit, None, memory_limit))

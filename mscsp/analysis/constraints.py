@@ -16,7 +16,10 @@ a remainder below zero or above the number of unknown neighbours.
 
 from __future__ import annotations
 
+import gc
+import threading
 from bisect import bisect_left
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
@@ -29,8 +32,23 @@ from ..errors import Clash, InconsistentError
 from ..position import Position
 from .explain import clash_text
 
+try:
+    from . import _forest
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _forest = None
+
 __all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
-           "flagged_system"]
+           "flagged_system", "unite", "bulk", "COMPILED_FOREST", "ARRAY_EQUATIONS"]
+
+#: Whether the compiled union-find (``_forest.c``) was built; :func:`unite` is the same
+#: without it, one Python call per pair.
+COMPILED_FOREST = _forest is not None
+
+#: From this many equations on, components and chains of links are found over arrays
+#: (one compiled union-find) rather than clue by clue, with the same result: below it
+#: the arrays cost more than they save (a player's position has tens of equations, a
+#: compiled board hundreds of thousands).
+ARRAY_EQUATIONS = 2000
 
 
 class Constraint(NamedTuple):
@@ -68,7 +86,28 @@ class ConstraintSystem:
     @cached_property
     def frontier(self) -> tuple[int, ...]:
         """Covered cells that touch at least one clue, ascending."""
+        if len(self.constraints) >= ARRAY_EQUATIONS:
+            return self._cells_of(self.table[0])
         return tuple(sorted({c for con in self.constraints for c in con.cells}))
+
+    def _cells_of(self, rows: np.ndarray) -> tuple[int, ...]:
+        """The cells in rows of :attr:`table`, ascending (marked on the board, not sorted)."""
+        seen = np.zeros(self.position.geometry.area + 1, dtype=bool)
+        seen[rows] = True  # the padding, -1, marks the spare last entry
+        return tuple(np.flatnonzero(seen[:-1]).tolist())
+
+    @cached_property
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The equations as arrays: ``cells`` (one row per equation, its cells ascending,
+        padded with -1 to the widest) and ``counts``. :func:`build_constraints` leaves
+        them here as it makes the equations, so a huge board's are never gathered twice.
+        """
+        width = max((len(con.cells) for con in self.constraints), default=0)
+        cells = np.full((len(self.constraints), width), -1, dtype=np.int64)
+        for i, con in enumerate(self.constraints):
+            cells[i, : len(con.cells)] = con.cells
+        return cells, np.fromiter((con.count for con in self.constraints), dtype=np.int64,
+                                  count=len(self.constraints))
 
     @cached_property
     def unconstrained(self) -> tuple[int, ...]:
@@ -94,8 +133,11 @@ class ConstraintSystem:
     def components(self) -> tuple[tuple[int, ...], ...]:
         """Groups of constraint indices connected through shared cells.
 
-        Ordered by their smallest cell, so the order does not depend on dict order.
+        Ordered by the smallest cell of their first equation, so the order does not
+        depend on dict order.
         """
+        if len(self.constraints) >= ARRAY_EQUATIONS:
+            return self._array_components()
         parent = list(range(len(self.constraints)))
 
         def find(i: int) -> int:
@@ -116,8 +158,30 @@ class ConstraintSystem:
         comps = sorted(groups.values(), key=lambda g: min(self.constraints[g[0]].cells))
         return tuple(tuple(g) for g in comps)
 
+    def _array_components(self) -> tuple[tuple[int, ...], ...]:
+        """:attr:`components` from :attr:`table`: the equations that share a cell
+        are joined pairwise by one :func:`unite` call, then grouped by root."""
+        cells, _ = self.table
+        m = len(cells)
+        eq = np.repeat(np.arange(m, dtype=np.int64), cells.shape[1])
+        flat = cells.ravel()
+        keep = flat >= 0
+        eq, flat = eq[keep], flat[keep]
+        order = np.lexsort((eq, flat))  # by cell, then equation
+        eq, flat = eq[order], flat[order]
+        same = flat[1:] == flat[:-1]  # consecutive equations on one cell
+        roots, _, _ = unite(m, eq[:-1][same], eq[1:][same])
+        by_root = np.argsort(roots, kind="stable")  # each group's equations ascending
+        bounds = np.flatnonzero(np.diff(roots[by_root])) + 1
+        groups = np.split(by_root, bounds) if m else []
+        # a row's cells are ascending, so its first is its smallest
+        groups.sort(key=lambda g: int(cells[g[0], 0]))
+        return tuple(tuple(g.tolist()) for g in groups)
+
     def component_cells(self, component: tuple[int, ...]) -> tuple[int, ...]:
         """The cells of a component, ascending."""
+        if len(component) >= ARRAY_EQUATIONS:
+            return self._cells_of(self.table[0][np.asarray(component, dtype=np.int64)])
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
 
 
@@ -284,10 +348,96 @@ class ParityForest:
         """Whether ``a`` and ``b`` are in one class."""
         return self.find(a)[0] == self.find(b)[0]
 
+    @classmethod
+    def from_roots(cls, roots: np.ndarray, parities: np.ndarray) -> "ParityForest":
+        """The forest in which each element hangs straight from its root with its
+        parity, as :func:`unite` returns them."""
+        forest = cls(0)
+        forest.parent = roots.tolist()
+        forest.parity = parities.tolist()
+        return forest
+
+    def resolved(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every element's root and parity against it, as arrays (pointer jumping:
+        a few passes over the whole forest rather than one find per element)."""
+        parent = np.asarray(self.parent, dtype=np.int64)
+        parity = np.asarray(self.parity, dtype=np.uint8)
+        while True:
+            up = parent[parent]
+            if np.array_equal(up, parent):
+                return parent, parity
+            parity = parity ^ parity[parent]  # against the grandparent now
+            parent = up
+
+
+def unite(n: int, a: np.ndarray, b: np.ndarray, odd: np.ndarray | None = None,
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union–find with parity over many pairs: ``value(a[k]) XOR value(b[k]) == odd[k]``
+    (``odd`` all 0 by default: plain connected components), in order.
+
+    The same as ``ParityForest(n).union`` called pair by pair, in compiled code where
+    it was built: every class gets the root the Python class would give it.
+
+    Returns
+    -------
+    roots : ndarray of int64
+        Each element's root.
+    parities : ndarray of uint8
+        Each element's parity against its root.
+    clashes : ndarray of bool
+        Per pair, whether the classes already said otherwise (an odd cycle).
+
+    Examples
+    --------
+    >>> roots, parities, clashes = unite(4, np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([1, 1, 1]))
+    >>> roots.tolist(), parities.tolist(), clashes.tolist()  # 0 = not 1 = 2, so 0 = not 2 clashes
+    ([0, 0, 0, 3], [0, 1, 0, 0], [False, False, True])
+    """
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    odd = np.zeros(len(a), dtype=np.uint8) if odd is None else np.ascontiguousarray(odd, dtype=np.uint8)
+    if _forest is not None:
+        roots, parities, clashes = _forest.unite(n, a, b, odd)
+        return (np.frombuffer(roots, dtype=np.int64), np.frombuffer(parities, dtype=np.uint8),
+                np.frombuffer(clashes, dtype=np.uint8).astype(bool))
+    forest = ParityForest(n)
+    clashes = np.array([not forest.union(x, y, bool(o)) for x, y, o in zip(a.tolist(), b.tolist(), odd.tolist())],
+                       dtype=bool)
+    roots, parities = forest.resolved()
+    return roots, parities, clashes
+
 
 def is_link(constraint: "Constraint") -> bool:
     """A clue that makes its two covered cells each other's negation."""
     return len(constraint.cells) == 2 and constraint.count == 1
+
+
+_paused = 0  # how many bulk() blocks are running
+_resume = False  # whether the collector ran when the first of them began
+_paused_lock = threading.Lock()
+
+
+@contextmanager
+def bulk():
+    """Pause Python's cyclic garbage collector while hundreds of thousands of small
+    objects are made (the equations of a compiled board, their encodings): none of them
+    is part of a cycle, and each collection pass would walk all the ones made before,
+    which took a third of the time of deciding such a board. Nested and threaded uses
+    share one pause; the collector runs again when the last of them ends (if it ran before).
+    """
+    global _paused, _resume
+    with _paused_lock:
+        if _paused == 0:
+            _resume = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0 and _resume:
+                gc.enable()
 
 
 def build_constraints(position: Position, *, limits: Budget | None = None) -> ConstraintSystem:
@@ -337,13 +487,14 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     # a row's first n_covered entries are its cells, cut by a slice, not a filter
     cells_first = np.sort(np.where(is_covered[keep], rows[keep], g.area), axis=1)
     rems, clues = bad.tolist(), relevant.tolist()
-    for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
-        if limits is not None:
-            limits.check("reading the clues")
-        end = start + _CHUNK
-        constraints.extend(map(Constraint._make, zip(
-            [tuple(row[:n]) for row, n in zip(cells_first[start:end].tolist(), unknown_all[start:end].tolist())],
-            rems[start:end], clues[start:end])))
+    with bulk():
+        for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
+            if limits is not None:
+                limits.check("reading the clues")
+            end = start + _CHUNK
+            constraints.extend(map(Constraint._make, zip(
+                [tuple(row[:n]) for row, n in zip(cells_first[start:end].tolist(), unknown_all[start:end].tolist())],
+                rems[start:end], clues[start:end])))
     remaining = None
     if position.mines is not None:
         flags = int(flagged.sum())
@@ -355,4 +506,8 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         if remaining > n_cov:
             raise InconsistentError(clash_text(position, Clash.TOTAL_OVER_COVERED, remaining=remaining, covered=n_cov),
                                     (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
-    return ConstraintSystem(position, tuple(constraints), tuple(np.flatnonzero(covered).tolist()), remaining)
+    system = ConstraintSystem(position, tuple(constraints), tuple(np.flatnonzero(covered).tolist()), remaining)
+    if len(constraints) >= ARRAY_EQUATIONS:  # the arrays are at hand: keep them for the array paths
+        table = np.where(cells_first < g.area, cells_first, -1).astype(np.int64)
+        system.__dict__["table"] = (table, np.asarray(bad, dtype=np.int64))  # what cached_property would store
+    return system

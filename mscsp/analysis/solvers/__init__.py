@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ...budget import DEFAULT_STATE_LIMIT, Budget
 from ...errors import BudgetExceeded, Clash, InconsistentError
 from ...position import Position
@@ -60,9 +62,10 @@ def contradiction(position: Position, system: ConstraintSystem | None, err: Inco
         text, names_total = str(err), err.clash in TOTAL_CLASHES
     else:
         text, names_total = contradiction_words(position, system, err.clues, err.uses_total)
-    coords = position.geometry.coords
-    return Contradiction(tuple(coords(c) for c in sorted(err.clues)), err.uses_total, text, err.minimal,
-                         err.clash, names_total)
+    # a compiled board's clash can name hundreds of thousands of clues: their (x, y) in one pass
+    ys, xs = np.divmod(np.sort(np.asarray(err.clues, dtype=np.int64)), position.geometry.width)
+    return Contradiction(tuple(zip(xs.tolist(), ys.tolist())), err.uses_total, text, err.minimal, err.clash,
+                         names_total)
 
 
 def deduce(

@@ -28,10 +28,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
 
 from ...budget import CHECK_EVERY, Budget
 from ...errors import BudgetExceeded, InconsistentError, Resource
-from ..constraints import ConstraintSystem, ParityForest, is_link
+from ..constraints import ARRAY_EQUATIONS, ConstraintSystem, ParityForest, bulk, is_link, unite
 from .encoding import MineTotal, exactly
 from .local import pair_reason, single_clue_reasons
 from .propagation import Propagator
@@ -95,9 +98,10 @@ class _Part:
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str,
                  lit: dict[int, int] | None = None, encode: list[int] | None = None,
-                 limits: Budget | None = None):
+                 limits: Budget | None = None, top: int | None = None):
         """``lit`` maps each cell to its literal (default: cell i is variable i+1);
-        ``encode`` lists the equations to encode under selectors (default: all).
+        ``encode`` lists the equations to encode under selectors (default: all);
+        ``top``, the largest variable of ``lit`` when the caller knows it.
         Encoding a huge board takes seconds and memory: when ``limits`` run out it
         stops with BudgetExceeded."""
         # pysat is imported when a solver is built, not with the module: an analysis
@@ -109,10 +113,10 @@ class _Part:
         self.eq_ids = eq_ids
         self.cells = cells
         if lit is None:
-            self.lit = self.var = {c: i + 1 for i, c in enumerate(cells)}
+            self.lit, top = {c: i + 1 for i, c in enumerate(cells)}, len(cells)
         else:
-            self.lit, self.var = lit, {c: abs(v) for c, v in lit.items()}
-        top = max(self.var.values(), default=0)
+            self.lit = lit
+            top = max(map(abs, lit.values()), default=0) if top is None else top
         self.selector: dict[int, int] = {}
         self.eq_of_selector: dict[int, int] = {}
         self.clue_of_selector: dict[int, int] = {}
@@ -229,6 +233,34 @@ class _MergedPart(_Part):
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str, limits: Budget | None = None):
         _check(limits, "merging the chains of links")
+        if len(eq_ids) >= ARRAY_EQUATIONS:
+            forest, links, others, local, looked = self._unite_arrays(system, eq_ids, cells)
+        else:
+            forest, links, others, local = self._unite(system, eq_ids, cells)
+            looked = others
+        self.parity_ids: list[int] = []
+        _check(limits, "merging the chains of links")
+        self.parity_merges = self._merge_parities(local, [system.constraints[e].count for e in looked],
+                                                  looked, forest, self.parity_ids)
+        _check(limits, "merging the chains of links")
+        roots, parities = forest.resolved()
+        # one variable per class, numbered in the order of the classes' first cells
+        uniq, first = np.unique(roots, return_index=True)
+        number = np.zeros(len(cells) + 1, dtype=np.int64)
+        number[uniq[np.argsort(first)]] = np.arange(1, len(uniq) + 1)
+        variables = number[roots]
+        lit = dict(zip(cells, np.where(parities.astype(bool), -variables, variables).tolist()))
+        self.links = links
+        self._roots = roots
+        super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
+                         lit=lit, encode=others, limits=limits, top=len(uniq))
+
+    @staticmethod
+    def _unite(system: ConstraintSystem, eq_ids: list[int], cells: list[int],
+               ) -> tuple[ParityForest, list[int], list[int], list[list[int]]]:
+        """The links united clue by clue: the forest over the part's cells (by their
+        place in ``cells``), the links, the other clues (an odd cycle's last link
+        among them: the encoding must see the clash) and those clues' cells' places."""
         index = {c: i for i, c in enumerate(cells)}
         forest = ParityForest(len(cells))
         links: list[int] = []
@@ -242,22 +274,42 @@ class _MergedPart(_Part):
                 links.append(e)
             else:
                 others.append(e)
-        self.parity_ids: list[int] = []
-        _check(limits, "merging the chains of links")
-        self.parity_merges = self._merge_parities(
-            [[index[c] for c in constraints[e].cells] for e in others], [constraints[e].count for e in others],
-            others, forest, self.parity_ids)
-        _check(limits, "merging the chains of links")
-        resolved = [forest.find(i) for i in range(len(cells))]
-        var_of_root: dict[int, int] = {}
-        lit = {}
-        for c, (r, p) in zip(cells, resolved):
-            v = var_of_root.setdefault(r, len(var_of_root) + 1)
-            lit[c] = -v if p else v
-        self.links = links
-        self.root_of = {c: r for c, (r, _) in zip(cells, resolved)}
-        super().__init__(system, eq_ids, cells, total=total, backend=backend, encoding=encoding,
-                         lit=lit, encode=others, limits=limits)
+        return forest, links, others, [[index[c] for c in constraints[e].cells] for e in others]
+
+    @staticmethod
+    def _unite_arrays(system: ConstraintSystem, eq_ids: list[int], cells: list[int],
+                      ) -> tuple[ParityForest, list[int], list[int], list[list[int]], list[int]]:
+        """:meth:`_unite` over the system's arrays, every link in one :func:`unite`
+        call: the same forest, links and clues, in the same order, for a compiled
+        board's hundreds of thousands of links. Of the other clues' cells it gives
+        only those of the clues that touch one chain twice with one sign, and names
+        those clues last: the others cannot be parities (:meth:`_merge_parities`)."""
+        table, counts = system.table
+        ids = np.asarray(eq_ids, dtype=np.int64)
+        rows = table[ids]
+        sizes = (rows >= 0).sum(axis=1)
+        link = (sizes == 2) & (counts[ids] == 1)
+        place = np.searchsorted(np.asarray(cells, dtype=np.int64), rows)  # the padding's places are cut off below
+        pairs = place[link]
+        roots, parities, clashes = unite(len(cells), pairs[:, 0], pairs[:, 1], np.ones(len(pairs), dtype=np.uint8))
+        kept = ~link
+        kept[np.flatnonzero(link)[clashes]] = True
+        # a cell's chain and sign as one key; padding gets keys no cell has, one per column
+        width = rows.shape[1]
+        padded = rows[kept] < 0
+        keys = np.where(padded, -1 - np.arange(width), 2 * roots[np.minimum(place[kept], len(cells) - 1)]
+                        + parities[np.minimum(place[kept], len(cells) - 1)])
+        keys.sort(axis=1)
+        doubled = (keys[:, 1:] == keys[:, :-1]).any(axis=1)
+        looked = ids[kept][doubled]
+        local = [row[:k] for row, k in zip(place[kept][doubled].tolist(), sizes[kept][doubled].tolist())]
+        return (ParityForest.from_roots(roots, parities), ids[link].tolist(), ids[kept].tolist(), local,
+                looked.tolist())
+
+    @cached_property
+    def root_of(self) -> dict[int, int]:
+        """Each cell's class (the place of its root in the part's cells)."""
+        return dict(zip(self.cells, self._roots.tolist()))
 
     @staticmethod
     def _merge_parities(cell_lists, counts, ids, forest: ParityForest, used: list[int]) -> int:
@@ -403,9 +455,10 @@ class SatEngine:
         groups, total = self._groups()
         kind = _MergedPart if merged else _Part
         self.parts = []
-        for eq_ids in groups:
-            self.parts.append(kind(s, eq_ids, sorted({c for e in eq_ids for c in s.constraints[e].cells}),
-                                   total=total, backend=self.backend, encoding=self.encoding, limits=self.limits))
+        with bulk():
+            for eq_ids in groups:
+                self.parts.append(kind(s, eq_ids, list(s.component_cells(eq_ids)), total=total, backend=self.backend,
+                                       encoding=self.encoding, limits=self.limits))
 
     def close(self) -> None:
         for p in self.parts:
