@@ -127,6 +127,18 @@ def test_components_frontier_and_table_are_the_same_from_arrays(position):
             for table in (seeded.table, arrays.table):
                 row = table[0][i]
                 assert tuple(row[row >= 0].tolist()) == con.cells and table[1][i] == con.count
+                assert table[2][i] == con.clue
+        # equations read one by one from the arrays, before and after they are all made
+        lazy = build_constraints(position)
+        assert lazy.size == len(plain.constraints)
+        for i, con in enumerate(plain.constraints):
+            assert lazy.equation(i) == con and lazy.equation_of(con.clue) == con
+        assert lazy.equation_of(-1) is None
+        assert all(lazy.equation_of(c) is None for c in plain.covered)
+        every = range(plain.size)
+        assert lazy.clues_of(every) == tuple(sorted(con.clue for con in plain.constraints))
+        assert lazy.constraints == plain.constraints
+        assert [lazy.equation(i) for i in every] == list(plain.constraints)
     finally:
         constraints_module.ARRAY_EQUATIONS = saved
 

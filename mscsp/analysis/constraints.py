@@ -37,7 +37,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _forest = None
 
-__all__ = ["Constraint", "ConstraintSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
+__all__ = ["Constraint", "ConstraintSystem", "TabledSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
            "flagged_system", "unite", "bulk", "COMPILED_FOREST", "ARRAY_EQUATIONS"]
 
 #: Whether the compiled union-find (``_forest.c``) was built; :func:`unite` is the same
@@ -83,10 +83,27 @@ class ConstraintSystem:
     covered: tuple[int, ...]
     remaining: int | None
 
+    @property
+    def size(self) -> int:
+        """How many equations there are."""
+        return len(self.constraints)
+
+    def equation(self, i: int) -> Constraint:
+        """Equation ``i`` (``constraints[i]``)."""
+        return self.constraints[i]
+
+    def equation_of(self, clue: int) -> Constraint | None:
+        """The equation of the number at flat index ``clue``, if it has one."""
+        return self.by_clue.get(clue)
+
+    def clues_of(self, eq_ids) -> tuple[int, ...]:
+        """The clues of the equations ``eq_ids``, ascending."""
+        return tuple(sorted(self.constraints[e].clue for e in eq_ids))
+
     @cached_property
     def frontier(self) -> tuple[int, ...]:
         """Covered cells that touch at least one clue, ascending."""
-        if len(self.constraints) >= ARRAY_EQUATIONS:
+        if self.size >= ARRAY_EQUATIONS:
             return self._cells_of(self.table[0])
         return tuple(sorted({c for con in self.constraints for c in con.cells}))
 
@@ -97,17 +114,18 @@ class ConstraintSystem:
         return tuple(np.flatnonzero(seen[:-1]).tolist())
 
     @cached_property
-    def table(self) -> tuple[np.ndarray, np.ndarray]:
+    def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The equations as arrays: ``cells`` (one row per equation, its cells ascending,
-        padded with -1 to the widest) and ``counts``. :func:`build_constraints` leaves
-        them here as it makes the equations, so a huge board's are never gathered twice.
+        padded with -1 to the widest), ``counts`` and ``clues``. A huge board's are made
+        by :func:`build_constraints` first, and its equations from them when asked for.
         """
         width = max((len(con.cells) for con in self.constraints), default=0)
         cells = np.full((len(self.constraints), width), -1, dtype=np.int64)
         for i, con in enumerate(self.constraints):
             cells[i, : len(con.cells)] = con.cells
-        return cells, np.fromiter((con.count for con in self.constraints), dtype=np.int64,
-                                  count=len(self.constraints))
+        m = len(self.constraints)
+        return (cells, np.fromiter((con.count for con in self.constraints), dtype=np.int64, count=m),
+                np.fromiter((con.clue for con in self.constraints), dtype=np.int64, count=m))
 
     @cached_property
     def unconstrained(self) -> tuple[int, ...]:
@@ -136,7 +154,7 @@ class ConstraintSystem:
         Ordered by the smallest cell of their first equation, so the order does not
         depend on dict order.
         """
-        if len(self.constraints) >= ARRAY_EQUATIONS:
+        if self.size >= ARRAY_EQUATIONS:
             return self._array_components()
         parent = list(range(len(self.constraints)))
 
@@ -161,7 +179,7 @@ class ConstraintSystem:
     def _array_components(self) -> tuple[tuple[int, ...], ...]:
         """:attr:`components` from :attr:`table`: the equations that share a cell
         are joined pairwise by one :func:`unite` call, then grouped by root."""
-        cells, _ = self.table
+        cells = self.table[0]
         m = len(cells)
         eq = np.repeat(np.arange(m, dtype=np.int64), cells.shape[1])
         flat = cells.ravel()
@@ -183,6 +201,49 @@ class ConstraintSystem:
         if len(component) >= ARRAY_EQUATIONS:
             return self._cells_of(self.table[0][np.asarray(component, dtype=np.int64)])
         return tuple(sorted({c for i in component for c in self.constraints[i].cells}))
+
+
+class TabledSystem(ConstraintSystem):
+    """A system of many equations kept as arrays (:attr:`~ConstraintSystem.table`),
+    each made into a :class:`Constraint` only when asked for: deciding a compiled
+    board reads a few thousand of its hundreds of thousands of equations one by one
+    and the rest through the arrays, and making them all took a third of its time.
+    ``constraints`` is made whole on first use, and is then the same tuple as
+    :func:`build_constraints` would have made.
+    """
+
+    def __init__(self, position: Position, table: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 covered: tuple[int, ...], remaining: int | None):
+        for name, value in (("position", position), ("covered", covered), ("remaining", remaining),
+                            ("table", table)):
+            object.__setattr__(self, name, value)  # frozen; ``constraints`` is left to the property
+
+    @cached_property
+    def constraints(self) -> tuple[Constraint, ...]:  # type: ignore[override]
+        cells, counts, clues = self.table
+        sizes = (cells >= 0).sum(axis=1).tolist()
+        with bulk():
+            return tuple(map(Constraint._make, zip([tuple(row[:n]) for row, n in zip(cells.tolist(), sizes)],
+                                                   counts.tolist(), clues.tolist())))
+
+    @property
+    def size(self) -> int:
+        return len(self.table[1])
+
+    def equation(self, i: int) -> Constraint:
+        if "constraints" in self.__dict__:
+            return self.constraints[i]
+        cells, counts, clues = self.table
+        row = cells[i]
+        return Constraint(tuple(row[row >= 0].tolist()), int(counts[i]), int(clues[i]))
+
+    def equation_of(self, clue: int) -> Constraint | None:
+        clues = self.table[2]  # ascending: the numbers are read in cell order
+        i = int(np.searchsorted(clues, clue))
+        return self.equation(i) if i < len(clues) and clues[i] == clue else None
+
+    def clues_of(self, eq_ids) -> tuple[int, ...]:
+        return tuple(np.sort(self.table[2][np.asarray(eq_ids, dtype=np.int64)]).tolist())
 
 
 def opened_system(system: ConstraintSystem, position: Position, cell: int) -> ConstraintSystem:
@@ -291,9 +352,6 @@ def _without(ascending: tuple[int, ...], cells: tuple[int, ...]) -> tuple[int, .
 _clue = attrgetter("clue")
 
 #: Clues turned into equations between two looks at the clock.
-_CHUNK = 65536
-
-
 class ParityForest:
     """Which cells are equal and which are each other's negation, as a union–find.
 
@@ -482,19 +540,17 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         kind = Clash.OVERFLAGGED if rem < 0 else Clash.UNDERCOVERED
         raise InconsistentError(clash_text(position, kind, clue=clue, flags=flags_here, covered=unknown), (clue,),
                                 clash=kind)
-    constraints: list[Constraint] = []
     # each row's covered neighbours, ascending, then the padding (the largest value):
     # a row's first n_covered entries are its cells, cut by a slice, not a filter
     cells_first = np.sort(np.where(is_covered[keep], rows[keep], g.area), axis=1)
-    rems, clues = bad.tolist(), relevant.tolist()
-    with bulk():
-        for start in range(0, len(clues), _CHUNK):  # a compiled board has hundreds of thousands of clues
-            if limits is not None:
-                limits.check("reading the clues")
-            end = start + _CHUNK
-            constraints.extend(map(Constraint._make, zip(
-                [tuple(row[:n]) for row, n in zip(cells_first[start:end].tolist(), unknown_all[start:end].tolist())],
-                rems[start:end], clues[start:end])))
+    if len(relevant) < ARRAY_EQUATIONS:
+        constraints = [Constraint(tuple(row[:n]), rem, clue) for row, n, rem, clue in zip(
+            cells_first.tolist(), unknown_all.tolist(), bad.tolist(), relevant.tolist())]
+    else:  # a huge board: the arrays now, each equation when it is asked for
+        if limits is not None:
+            limits.check("reading the clues")
+        table = (np.where(cells_first < g.area, cells_first, -1).astype(np.int64), bad.astype(np.int64),
+                 relevant.astype(np.int64))
     remaining = None
     if position.mines is not None:
         flags = int(flagged.sum())
@@ -506,8 +562,7 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
         if remaining > n_cov:
             raise InconsistentError(clash_text(position, Clash.TOTAL_OVER_COVERED, remaining=remaining, covered=n_cov),
                                     (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
-    system = ConstraintSystem(position, tuple(constraints), tuple(np.flatnonzero(covered).tolist()), remaining)
-    if len(constraints) >= ARRAY_EQUATIONS:  # the arrays are at hand: keep them for the array paths
-        table = np.where(cells_first < g.area, cells_first, -1).astype(np.int64)
-        system.__dict__["table"] = (table, np.asarray(bad, dtype=np.int64))  # what cached_property would store
-    return system
+    covered_cells = tuple(np.flatnonzero(covered).tolist())
+    if len(relevant) < ARRAY_EQUATIONS:
+        return ConstraintSystem(position, tuple(constraints), covered_cells, remaining)
+    return TabledSystem(position, table, covered_cells, remaining)

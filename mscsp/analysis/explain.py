@@ -127,7 +127,7 @@ def _flag_note(flags: int) -> str:
 
 
 def _need(position: Position, system: ConstraintSystem, clue: int) -> str:
-    con = system.by_clue.get(clue)
+    con = system.equation_of(clue)
     if con is None:
         return f"{clue_name(position, clue)} is already satisfied"
     note = _flag_note(_shown(position, clue) - con.count)
@@ -169,7 +169,7 @@ def describe_deduction(
     """
     if len(clues) == 1 and not uses_total:
         clue = clues[0]
-        con = system.by_clue.get(clue)
+        con = system.equation_of(clue)
         if con is not None and con.count == len(con.cells) and mine:
             pron = "they are mines" if len(con.cells) > 1 else "it is a mine"
             return (

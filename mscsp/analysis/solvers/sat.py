@@ -121,11 +121,11 @@ class _Part:
         self.eq_of_selector: dict[int, int] = {}
         self.clue_of_selector: dict[int, int] = {}
         clauses: list[list[int]] = []
-        constraints, literal = system.constraints, self.lit
+        literal = self.lit
         for n, e in enumerate(eq_ids if encode is None else encode):
             if n % CHECK_EVERY == CHECK_EVERY - 1:
                 _check(limits, "encoding the clues for SAT")
-            con = constraints[e]
+            con = system.equation(e)
             top += 1
             sel = top
             self.selector[e] = sel
@@ -240,7 +240,7 @@ class _MergedPart(_Part):
             looked = others
         self.parity_ids: list[int] = []
         _check(limits, "merging the chains of links")
-        self.parity_merges = self._merge_parities(local, [system.constraints[e].count for e in looked],
+        self.parity_merges = self._merge_parities(local, [system.equation(e).count for e in looked],
                                                   looked, forest, self.parity_ids)
         _check(limits, "merging the chains of links")
         roots, parities = forest.resolved()
@@ -284,7 +284,7 @@ class _MergedPart(_Part):
         board's hundreds of thousands of links. Of the other clues' cells it gives
         only those of the clues that touch one chain twice with one sign, and names
         those clues last: the others cannot be parities (:meth:`_merge_parities`)."""
-        table, counts = system.table
+        table, counts, _ = system.table
         ids = np.asarray(eq_ids, dtype=np.int64)
         rows = table[ids]
         sizes = (rows >= 0).sum(axis=1)
@@ -445,7 +445,7 @@ class SatEngine:
         """The equations of each part (one part when the total binds), and the total."""
         s = self.system
         if self._total_binds():
-            return [list(range(len(s.constraints)))], (s.remaining, len(s.unconstrained))
+            return [list(range(s.size))], (s.remaining, len(s.unconstrained))
         return [list(comp) for comp in s.components], None
 
     def _build(self, merged: bool = False) -> None:
@@ -585,7 +585,7 @@ class SatEngine:
                 if res is False:
                     if not shrink:
                         raise InconsistentError("no layout satisfies these clues together",
-                                                tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
+                                                self.system.clues_of(part.eq_ids),
                                                 uses_total=part.total is not None, minimal=False)
                     if hint is not None and set(hint) <= set(part.eq_ids) and part.total is None:
                         clash = self._hinted_clash(part, hint)
@@ -640,7 +640,7 @@ class SatEngine:
                         return found
                     if res is False:
                         raise InconsistentError("no layout satisfies these clues together",
-                                                tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
+                                                self.system.clues_of(part.eq_ids),
                                                 uses_total=part.total is not None, minimal=False)
                     values.update(part.model_values())
                 found.append(values)
