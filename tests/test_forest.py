@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import benchmark
 from strategies import small_positions
 
 from mscsp.analysis import constraints as constraints_module
@@ -224,3 +225,12 @@ def test_bulk_pauses_the_collector_and_gives_it_back():
         assert not gc.isenabled()  # it was off before: it stays off
     finally:
         gc.enable()
+
+
+def test_the_benchmark_s_three_ways_agree_and_leave_the_settings_as_they_were(capsys):
+    """benchmarks/consistency.py decides each board with and without the array paths
+    and the collector pause, and fails if the verdicts or witnesses differ."""
+    before = (constraints_module.ARRAY_EQUATIONS, sat_module.ARRAY_EQUATIONS, sat_module.bulk)
+    assert benchmark("consistency").main(["--variables", "6", "--boards", "3", "--ratio", "5"]) == 0
+    assert "x 1.00" in capsys.readouterr().out
+    assert (constraints_module.ARRAY_EQUATIONS, sat_module.ARRAY_EQUATIONS, sat_module.bulk) == before
