@@ -9,6 +9,7 @@ in the test itself.
 
 import gc
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -140,6 +141,12 @@ def test_components_frontier_and_table_are_the_same_from_arrays(position):
         assert lazy.clues_of(every) == tuple(sorted(con.clue for con in plain.constraints))
         assert lazy.constraints == plain.constraints
         assert [lazy.equation(i) for i in every] == list(plain.constraints)
+        assert all(lazy.equation_of(con.clue) == con for con in plain.constraints)
+        # dataclasses.replace (as minimal explanations use it) gives a system of the equations given
+        fewer = replace(build_constraints(position), constraints=plain.constraints[::2])
+        assert fewer.size == len(plain.constraints[::2]) and fewer.constraints == plain.constraints[::2]
+        assert fewer.clues_of(range(fewer.size)) == tuple(sorted(con.clue for con in plain.constraints[::2]))
+        assert fewer.components == _fresh(fewer).components
     finally:
         constraints_module.ARRAY_EQUATIONS = saved
 

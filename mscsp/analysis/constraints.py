@@ -209,14 +209,18 @@ class TabledSystem(ConstraintSystem):
     board reads a few thousand of its hundreds of thousands of equations one by one
     and the rest through the arrays, and making them all took a third of its time.
     ``constraints`` is made whole on first use, and is then the same tuple as
-    :func:`build_constraints` would have made.
+    :func:`build_constraints` would have made; from then on, or when it is given (as
+    ``dataclasses.replace`` gives it), the system answers as a plain one.
     """
 
-    def __init__(self, position: Position, table: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 covered: tuple[int, ...], remaining: int | None):
-        for name, value in (("position", position), ("covered", covered), ("remaining", remaining),
-                            ("table", table)):
-            object.__setattr__(self, name, value)  # frozen; ``constraints`` is left to the property
+    def __init__(self, position: Position, constraints: tuple[Constraint, ...] | None, covered: tuple[int, ...],
+                 remaining: int | None, table: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None):
+        if (constraints is None) == (table is None):
+            raise ValueError("a tabled system is made from its table or from its equations, one of them")
+        fields = {"position": position, "covered": covered, "remaining": remaining}
+        fields.update({"table": table} if constraints is None else {"constraints": constraints})
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)  # frozen; a missing ``constraints`` is left to the property
 
     @cached_property
     def constraints(self) -> tuple[Constraint, ...]:  # type: ignore[override]
@@ -227,22 +231,30 @@ class TabledSystem(ConstraintSystem):
                                                    counts.tolist(), clues.tolist())))
 
     @property
+    def _made(self) -> bool:
+        return "constraints" in self.__dict__
+
+    @property
     def size(self) -> int:
-        return len(self.table[1])
+        return super().size if self._made else len(self.table[1])
 
     def equation(self, i: int) -> Constraint:
-        if "constraints" in self.__dict__:
+        if self._made:
             return self.constraints[i]
         cells, counts, clues = self.table
         row = cells[i]
         return Constraint(tuple(row[row >= 0].tolist()), int(counts[i]), int(clues[i]))
 
     def equation_of(self, clue: int) -> Constraint | None:
-        clues = self.table[2]  # ascending: the numbers are read in cell order
+        if self._made:
+            return super().equation_of(clue)
+        clues = self.table[2]  # ascending: build_constraints reads the numbers in cell order
         i = int(np.searchsorted(clues, clue))
         return self.equation(i) if i < len(clues) and clues[i] == clue else None
 
     def clues_of(self, eq_ids) -> tuple[int, ...]:
+        if self._made:
+            return super().clues_of(eq_ids)
         return tuple(np.sort(self.table[2][np.asarray(eq_ids, dtype=np.int64)]).tolist())
 
 
@@ -565,4 +577,4 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     covered_cells = tuple(np.flatnonzero(covered).tolist())
     if len(relevant) < ARRAY_EQUATIONS:
         return ConstraintSystem(position, tuple(constraints), covered_cells, remaining)
-    return TabledSystem(position, table, covered_cells, remaining)
+    return TabledSystem(position, None, covered_cells, remaining, table=table)
