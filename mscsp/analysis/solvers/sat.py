@@ -281,9 +281,9 @@ class _MergedPart(_Part):
                       ) -> tuple[ParityForest, list[int], list[int], list[list[int]], list[int]]:
         """:meth:`_unite` over the system's arrays, every link in one :func:`unite`
         call: the same forest, links and clues, in the same order, for a compiled
-        board's hundreds of thousands of links. Of the other clues' cells it gives
-        only those of the clues that touch one chain twice with one sign, and names
-        those clues last: the others cannot be parities (:meth:`_merge_parities`)."""
+        board's hundreds of thousands of links. Last, the clues that touch one chain
+        twice with one sign, and their cells' places: only those can be parities
+        (:meth:`_merge_parities` passes over the others), so only they are listed."""
         table, counts, _ = system.table
         ids = np.asarray(eq_ids, dtype=np.int64)
         rows = table[ids]
