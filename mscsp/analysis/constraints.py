@@ -225,10 +225,8 @@ class TabledSystem(ConstraintSystem):
     @cached_property
     def constraints(self) -> tuple[Constraint, ...]:  # type: ignore[override]
         cells, counts, clues = self.table
-        sizes = (cells >= 0).sum(axis=1).tolist()
         with bulk():
-            return tuple(map(Constraint._make, zip([tuple(row[:n]) for row, n in zip(cells.tolist(), sizes)],
-                                                   counts.tolist(), clues.tolist())))
+            return _equations(cells, (cells >= 0).sum(axis=1), counts, clues)
 
     @property
     def _made(self) -> bool:
@@ -363,7 +361,6 @@ def _without(ascending: tuple[int, ...], cells: tuple[int, ...]) -> tuple[int, .
 
 _clue = attrgetter("clue")
 
-#: Clues turned into equations between two looks at the clock.
 class ParityForest:
     """Which cells are equal and which are each other's negation, as a union–find.
 
@@ -510,6 +507,13 @@ def bulk():
                 gc.enable()
 
 
+def _equations(cells: np.ndarray, sizes: np.ndarray, counts: np.ndarray, clues: np.ndarray) -> tuple[Constraint, ...]:
+    """Equations from arrays: row ``i`` of ``cells`` holds equation ``i``'s cells
+    ascending in its first ``sizes[i]`` entries (padding after them)."""
+    return tuple(map(Constraint._make, zip([tuple(row[:n]) for row, n in zip(cells.tolist(), sizes.tolist())],
+                                           counts.tolist(), clues.tolist())))
+
+
 def build_constraints(position: Position, *, limits: Budget | None = None) -> ConstraintSystem:
     """The clue equations of a position, rejecting first-order impossibilities.
 
@@ -556,8 +560,7 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     # a row's first n_covered entries are its cells, cut by a slice, not a filter
     cells_first = np.sort(np.where(is_covered[keep], rows[keep], g.area), axis=1)
     if len(relevant) < ARRAY_EQUATIONS:
-        constraints = [Constraint(tuple(row[:n]), rem, clue) for row, n, rem, clue in zip(
-            cells_first.tolist(), unknown_all.tolist(), bad.tolist(), relevant.tolist())]
+        constraints = _equations(cells_first, unknown_all, bad, relevant)
     else:  # a huge board: the arrays now, each equation when it is asked for
         if limits is not None:
             limits.check("reading the clues")
@@ -576,5 +579,5 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
                                     (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
     covered_cells = tuple(np.flatnonzero(covered).tolist())
     if len(relevant) < ARRAY_EQUATIONS:
-        return ConstraintSystem(position, tuple(constraints), covered_cells, remaining)
+        return ConstraintSystem(position, constraints, covered_cells, remaining)
     return TabledSystem(position, None, covered_cells, remaining, table=table)

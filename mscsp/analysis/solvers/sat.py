@@ -233,15 +233,12 @@ class _MergedPart(_Part):
     def __init__(self, system: ConstraintSystem, eq_ids: list[int], cells: list[int], *,
                  total: tuple[int, int] | None, backend: str, encoding: str, limits: Budget | None = None):
         _check(limits, "merging the chains of links")
-        if len(eq_ids) >= ARRAY_EQUATIONS:
-            forest, links, others, local, looked = self._unite_arrays(system, eq_ids, cells)
-        else:
-            forest, links, others, local = self._unite(system, eq_ids, cells)
-            looked = others
+        unite_links = self._unite_arrays if len(eq_ids) >= ARRAY_EQUATIONS else self._unite
+        forest, links, others, local = unite_links(system, eq_ids, cells)
         self.parity_ids: list[int] = []
         _check(limits, "merging the chains of links")
-        self.parity_merges = self._merge_parities(local, [system.equation(e).count for e in looked],
-                                                  looked, forest, self.parity_ids)
+        self.parity_merges = self._merge_parities(local, [system.equation(e).count for e in others],
+                                                  others, forest, self.parity_ids)
         _check(limits, "merging the chains of links")
         roots, parities = forest.resolved()
         # one variable per class, numbered in the order of the classes' first cells
@@ -278,12 +275,10 @@ class _MergedPart(_Part):
 
     @staticmethod
     def _unite_arrays(system: ConstraintSystem, eq_ids: list[int], cells: list[int],
-                      ) -> tuple[ParityForest, list[int], list[int], list[list[int]], list[int]]:
+                      ) -> tuple[ParityForest, list[int], list[int], list[list[int]]]:
         """:meth:`_unite` over the system's arrays, every link in one :func:`unite`
-        call: the same forest, links and clues, in the same order, for a compiled
-        board's hundreds of thousands of links. Last, the clues that touch one chain
-        twice with one sign, and their cells' places: only those can be parities
-        (:meth:`_merge_parities` passes over the others), so only they are listed."""
+        call: the same forest, links, clues and places, in the same order, for a
+        compiled board's hundreds of thousands of links."""
         table, counts, _ = system.table
         ids = np.asarray(eq_ids, dtype=np.int64)
         rows = table[ids]
@@ -294,17 +289,8 @@ class _MergedPart(_Part):
         roots, parities, clashes = unite(len(cells), pairs[:, 0], pairs[:, 1], np.ones(len(pairs), dtype=np.uint8))
         kept = ~link
         kept[np.flatnonzero(link)[clashes]] = True
-        # a cell's chain and sign as one key; padding gets keys no cell has, one per column
-        width = rows.shape[1]
-        padded = rows[kept] < 0
-        keys = np.where(padded, -1 - np.arange(width), 2 * roots[np.minimum(place[kept], len(cells) - 1)]
-                        + parities[np.minimum(place[kept], len(cells) - 1)])
-        keys.sort(axis=1)
-        doubled = (keys[:, 1:] == keys[:, :-1]).any(axis=1)
-        looked = ids[kept][doubled]
-        local = [row[:k] for row, k in zip(place[kept][doubled].tolist(), sizes[kept][doubled].tolist())]
-        return (ParityForest.from_roots(roots, parities), ids[link].tolist(), ids[kept].tolist(), local,
-                looked.tolist())
+        local = [row[:k] for row, k in zip(place[kept].tolist(), sizes[kept].tolist())]
+        return ParityForest.from_roots(roots, parities), ids[link].tolist(), ids[kept].tolist(), local
 
     @cached_property
     def root_of(self) -> dict[int, int]:
@@ -610,7 +596,7 @@ class SatEngine:
         if not minimal and len(eq_ids) <= _SHRINK_LIMIT:
             return self._shrink_candidate(eq_ids, None, eq_ids)
         return InconsistentError("no layout satisfies these clues together",
-                                 tuple(sorted(s.constraints[e].clue for e in eq_ids)), minimal=minimal)
+                                 s.clues_of(eq_ids), minimal=minimal)
 
     def witnesses(self, count: int, rng, more_until: float | None = None) -> list[dict[int, bool]]:
         """Up to ``count`` assignments of the frontier satisfying every clue (and the
@@ -675,12 +661,11 @@ class SatEngine:
             if wires is not None:
                 eq_ids, minimal = wires
                 return InconsistentError("no layout satisfies these clues together",
-                                         tuple(sorted(self.system.constraints[e].clue for e in eq_ids)),
-                                         minimal=minimal)
+                                         self.system.clues_of(eq_ids), minimal=minimal)
         if time.perf_counter() > self.deadline:  # no time to check a smaller set: the whole part clashes
             return InconsistentError("no layout satisfies these clues together",
-                                     tuple(sorted(self.system.constraints[e].clue for e in part.eq_ids)),
-                                     uses_total=part.total is not None, minimal=False)
+                                     self.system.clues_of(part.eq_ids), uses_total=part.total is not None,
+                                     minimal=False)
         candidate = _prune_hanging_links(self.system, sorted(set(kept) | set(part.links_of(kept))))
         return self._shrink_candidate(candidate, part.total if use_total else None, part.eq_ids)
 
@@ -695,7 +680,7 @@ class SatEngine:
         """Whether ``eq_ids`` (and the total, when given) hold no layout by themselves,
         checked on a merged encoding of their own; False when the check runs out of time."""
         s = self.system
-        cells = sorted({c for e in eq_ids for c in s.constraints[e].cells})
+        cells = list(s.component_cells(eq_ids))
         try:
             check = _MergedPart(s, eq_ids, cells, total=self._total_over(cells, total), backend=self.backend,
                                 encoding=self.encoding, limits=self.limits)
@@ -718,12 +703,11 @@ class SatEngine:
         if 2 * len(eq_ids) < len(group):  # otherwise checking costs as much as it can save
             if time.perf_counter() > self.deadline:
                 return InconsistentError("no layout satisfies these clues together",
-                                         tuple(sorted(s.constraints[e].clue for e in group)),
-                                         uses_total=total is not None, minimal=False)
+                                         s.clues_of(group), uses_total=total is not None, minimal=False)
             if self._clashes_alone(eq_ids, total):  # else (or no time to check) the group clashes
                 chosen = eq_ids
         if len(chosen) <= _SHRINK_LIMIT:
-            cells = sorted({c for e in chosen for c in s.constraints[e].cells})
+            cells = list(s.component_cells(chosen))
             try:
                 part = _Part(s, chosen, cells, total=self._total_over(cells, total), backend=self.backend,
                              encoding=self.encoding, limits=self.limits)
@@ -734,9 +718,8 @@ class SatEngine:
                     return self._clash(part)
                 finally:
                     part.delete()
-        clues = tuple(sorted(s.constraints[e].clue for e in chosen))
-        return InconsistentError("no layout satisfies these clues together", clues, uses_total=total is not None,
-                                 minimal=False)
+        return InconsistentError("no layout satisfies these clues together", s.clues_of(chosen),
+                                 uses_total=total is not None, minimal=False)
 
     # -- the search ---------------------------------------------------------------------
     def run(self, *, explain: bool = False) -> SatOutcome:
