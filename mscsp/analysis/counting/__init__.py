@@ -104,8 +104,9 @@ _EXACT_SHARE = 0.6
 ESTIMATE_SECONDS = 2.0
 
 _METHOD = "sequential Monte Carlo (resampled importance sampling) along the counting order, 16 runs"
-_CHAIN_METHOD = ("Markov chains over layouts (block Gibbs updates, the rest of the board weighed exactly), "
-                 "{chains} chains, split R-hat and effective sample size")
+_CHAIN_METHOD = ("Markov chains over layouts (block Gibbs updates of small blocks and of bands of clues "
+                 "drawn whole, the rest of the board weighed exactly), {chains} chains, split R-hat and "
+                 "effective sample size")
 
 #: Share of the estimates' time that sequential Monte Carlo may use before the layout
 #: chains take over (it is quick where it works, and says so when it does not).

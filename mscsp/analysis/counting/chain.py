@@ -40,8 +40,17 @@ import math
 import numpy as np
 
 from .blocks import Classes, Model
+from .windows import Windows, seed_states, step_windows
 
-__all__ = ["Chains"]
+__all__ = ["Chains", "SMALL_EVERY"]
+
+#: With windows, the small blocks' steps run every this many sweeps: the windows move
+#: whole bands at a fraction of the cost, the small blocks carry mines between distant
+#: parts and move cells that no window can (on a dense 30x16 lattice of clues, 16
+#: chains for 6 s: smallest effective size 474 and split R-hat 1.045, against 115 and
+#: 1.10 with the small blocks alone; on a 30x6 lattice, where the small blocks mix
+#: well, every second sweep loses nothing).
+SMALL_EVERY = 2
 
 #: A block's key and mine count travel packed as ``key * _PACK + mines`` (a block holds
 #: fewer than 256 mines: it has at most ``blocks.MAX_VARIABLES`` small variables).
@@ -63,6 +72,9 @@ class Chains:
         several such rows: chain ``i`` starts from row ``i`` modulo their number.
     streams : list of numpy.random.Generator
         One per chain, and one more for the schedule.
+    windows : Windows, optional
+        Long moves (:mod:`~mscsp.analysis.counting.windows`): every class of them in
+        every sweep, the small blocks then every :data:`SMALL_EVERY` sweeps.
 
     Examples
     --------
@@ -83,7 +95,7 @@ class Chains:
     """
 
     def __init__(self, model: Model, classes: Classes, log_rest: np.ndarray, start: np.ndarray,
-                 streams: list[np.random.Generator]):
+                 streams: list[np.random.Generator], windows: Windows | None = None):
         self.model = model
         self.classes = classes
         self.streams = streams[:-1]
@@ -100,6 +112,10 @@ class Chains:
         self.sweeps = 0
         self._uniform = np.zeros((n, 0))
         self._used = 0
+        self.windows = windows if windows is not None and windows.classes else None
+        self._states = seed_states(self.streams) if self.windows is not None else None
+        #: window draws taken, refused by the mine total, and skipped (too many states)
+        self.window_draws = np.zeros(3, dtype=np.int64)
 
     # -- tables -------------------------------------------------------------------------
     def _table(self, i: int, mines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -265,15 +281,29 @@ class Chains:
             sweeps += 1
         return sweeps
 
+    def window_step(self, i: int) -> None:
+        """Every window of class ``i`` redrawn in every chain."""
+        if self.k.dtype != np.int64 or not self.k.flags.c_contiguous:
+            self.k = np.ascontiguousarray(self.k, dtype=np.int64)
+        self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states)
+
     def sweep(self, budget=None) -> None:
-        """Every class once, in random order: a pair step, and a flex step where the
-        mine count can move; ``budget``'s deadline is looked at after every class."""
-        for i in self.schedule.permutation(len(self.classes.members)):
-            self.pair_step(int(i))
-            if self.flexible:
-                self.flex_step(int(i))
-            if budget is not None:
-                budget.check_time("a sweep of the layout chains")
+        """Every class of windows once, in random order; then (every sweep without
+        windows, every :data:`SMALL_EVERY` with them) every class of small blocks
+        once, in random order: a pair step, and a flex step where the mine count can
+        move. ``budget``'s deadline is looked at after every class."""
+        if self.windows is not None:
+            for i in self.schedule.permutation(self.windows.classes):
+                self.window_step(int(i))
+                if budget is not None:
+                    budget.check_time("a sweep of the layout chains")
+        if self.windows is None or self.sweeps % SMALL_EVERY == 0:
+            for i in self.schedule.permutation(len(self.classes.members)):
+                self.pair_step(int(i))
+                if self.flexible:
+                    self.flex_step(int(i))
+                if budget is not None:
+                    budget.check_time("a sweep of the layout chains")
         self.sweeps += 1
 
     def values(self) -> np.ndarray:

@@ -20,19 +20,30 @@ from .blocks import Model
 __all__ = ["witness_values"]
 
 
-def _values(model: Model, layout: dict[int, bool]) -> np.ndarray:
-    """The value of every variable that puts the mines of ``layout`` in its kinds."""
-    out = np.zeros(model.size, dtype=np.int64)
-    sizes = np.asarray([len(k) for k in model.kinds])
-    wanted: dict[int, list[tuple[int, int]]] = {}
-    for kind, (v, slot) in enumerate(zip(model.kind_var.tolist(), model.kind_slot.tolist())):
-        wanted.setdefault(v, []).append((slot, sum(layout[c] for c in model.kinds[kind])))
-    for v, pairs in wanted.items():
-        slots = [s for s, _ in pairs]
-        mines = np.asarray([m for _, m in pairs])
-        kinds = [k for k in np.flatnonzero(model.kind_var == v)]
-        held = np.rint(model.fraction[v, : model.options[v], :][:, slots] * sizes[kinds][None, :])
-        out[v] = int(np.flatnonzero((held == mines[None, :]).all(axis=1))[0])
+def _values(model: Model, layouts: list[dict[int, bool]]) -> list[np.ndarray]:
+    """The value of every variable that puts the mines of each layout in its kinds.
+
+    A variable's value is the one option whose mines in each of its kinds match the
+    layout's; the options' mines per kind are tabled once for all the layouts."""
+    if not layouts:
+        return []
+    sizes = np.asarray([len(k) for k in model.kinds], dtype=np.int64)
+    cells = np.asarray([c for k in model.kinds for c in k], dtype=np.int64)
+    bounds = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    # each option's mines in each kind: (variables, options, kinds of the variable)
+    width = model.fraction.shape[2]
+    slot_sizes = np.zeros((model.size, width), dtype=np.int64)
+    slot_sizes[model.kind_var, model.kind_slot] = sizes
+    held = np.rint(model.fraction * slot_sizes[:, None, :]).astype(np.int64)
+    valid = np.arange(model.mines.shape[1])[None, :] < model.options[:, None]
+    out = []
+    for layout in layouts:
+        mines = np.asarray([layout[c] for c in cells.tolist()], dtype=np.int64)
+        per_kind = np.add.reduceat(mines, bounds) if len(cells) else np.zeros(0, dtype=np.int64)
+        wanted = np.zeros((model.size, width), dtype=np.int64)
+        wanted[model.kind_var, model.kind_slot] = per_kind
+        match = (held == wanted[:, None, :]).all(axis=2) & valid
+        out.append(match.argmax(axis=1).astype(np.int64))
     return out
 
 
@@ -75,4 +86,4 @@ def witness_values(model: Model, system: ConstraintSystem, components: list[tupl
                                    None if more is None else more.deadline)
     except (BudgetExceeded, InconsistentError):
         return []
-    return [_values(model, layout) for layout in layouts]
+    return _values(model, layouts)
