@@ -45,11 +45,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from ...budget import CHECK_EVERY, Budget
 from .blocks import Model
+from .order import greedy_order, reverse_cuthill_mckee
 
 try:  # pragma: no cover - which one runs depends on the build
     from . import _windows
@@ -154,31 +154,44 @@ def _levels(model: Model, budget: Budget | None) -> np.ndarray:
     return level
 
 
-def _order(model: Model, variables: list[int]) -> list[int]:
-    """The window's variables in reverse Cuthill–McKee order (each connected part of
-    the window in turn), so that few clues are open at any point."""
-    graph = nx.Graph()
-    graph.add_nodes_from(variables)
+def _orders(model: Model, variables: list[int]) -> list[list[int]]:
+    """Narrow orders of the window's variables (the cheapest, by :func:`_plan`'s bound,
+    is kept): reverse Cuthill–McKee from a pseudo-peripheral variable and from a least
+    connected one, each also backwards, and the greedy frontier order (the variable
+    that closes most clues and opens fewest next) from either end of the first; no one
+    of them is best on every band (the bends of an L-shaped band differ most)."""
+    local = {v: i for i, v in enumerate(variables)}
     by_clue: dict[int, list[int]] = {}
     for v in variables:
         for c in model.clues[v]:
-            by_clue.setdefault(c, []).append(v)
-    for members in by_clue.values():
-        for a, b in zip(members, members[1:]):
-            graph.add_edge(a, b)  # a path per clue keeps the graph small; RCM needs only connectivity and degrees
-        if len(members) <= 8:
-            for i, a in enumerate(members):
-                for b in members[i + 2:]:
-                    graph.add_edge(a, b)
-    out: list[int] = []
-    for part in sorted(nx.connected_components(graph), key=min):
-        out.extend(nx.utils.reverse_cuthill_mckee_ordering(graph.subgraph(sorted(part))))
-    return out
+            by_clue.setdefault(c, []).append(local[v])
+    clue_id = {c: j for j, c in enumerate(by_clue)}
+    clues = [[clue_id[c] for c in model.clues[v]] for v in variables]
+    members = list(by_clue.values())
+    out = []
+    for peripheral in (True, False):
+        order = reverse_cuthill_mckee(len(variables), members, peripheral)
+        out.extend([order, order[::-1]])
+    for end in (out[0][0], out[0][-1]):
+        out.append(greedy_order(clues, members, end))
+    # the clues in Cuthill–McKee order, each bringing in its variables not yet taken
+    clue_order = reverse_cuthill_mckee(len(members), clues)
+    for ordered in (clue_order, clue_order[::-1]):
+        taken = [False] * len(variables)
+        order = []
+        for c in ordered:
+            for v in members[c]:
+                if not taken[v]:
+                    taken[v] = True
+                    order.append(v)
+        out.append(order)
+    return [[variables[i] for i in order] for order in out]
 
 
 def _plan(model: Model, order: list[int]) -> tuple | None:
-    """A window's positions as flat lists, or None when its programme could outgrow
-    :data:`DENSE_CAP` (bounded by each clue's target and by what the window can give it)."""
+    """A window's positions as flat lists and a bound on its programme's work (the
+    summed sizes of its tables, each clue's range bounded by its target and by what
+    the window can give it), or None when a table could outgrow :data:`DENSE_CAP`."""
     local: dict[int, int] = {}
     first: list[int] = []
     last: list[int] = []
@@ -202,13 +215,15 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
     reach = [min(int(model.targets[c]), m) + 1 for c, m in zip(clue_of, most)]
     opened: list[list[int]] = []
     live: list[int] = []
+    work = 0
     for p in range(len(order)):
         live = [c for c in live if last[c] > p] + [c for c in slots[p] if first[c] == p and last[c] > p]
         size = math.prod(reach[c] for c in live)
         if size > DENSE_CAP:
             return None
+        work += size
         opened.append(list(live))
-    return slots, first, last, opened
+    return slots, first, last, opened, work
 
 
 def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
@@ -267,12 +282,12 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
         for n, key in enumerate(sorted(groups)):
             if budget is not None and not n % 16:
                 budget.check("building the chain's windows")
-            order = _order(model, groups[key])
-            plan = _plan(model, order)
-            if plan is None:
+            plans = [(plan[-1], i, order, plan) for i, order in enumerate(_orders(model, groups[key]))
+                     if (plan := _plan(model, order)) is not None]
+            if not plans:
                 dropped += 1
                 continue
-            w_slots, w_first, w_last, w_open = plan
+            _, _, order, (w_slots, w_first, w_last, w_open, _) = min(plans, key=lambda t: t[:2])
             variable.extend(order)
             starts.append(len(variable))
             for row in w_slots:
