@@ -172,3 +172,41 @@ def test_the_compiled_draws_refuse_values_out_of_range():
     states = W.seed_states([np.random.default_rng(0)])
     with pytest.raises(ValueError):
         W.step_windows(windows, 0, x, k, log_rest, states, compiled=True)
+
+
+@pytest.mark.parametrize("compiled", [False, True] if W.COMPILED else [False])
+def test_a_walk_moves_the_mine_count_its_way_and_leaves_the_other_chains(compiled):
+    position, system, components, model, log_rest = _model(SMALL[1])  # no total: any count
+    windows = W.build_windows(model, 2)
+    start = witness_values(model, system, components, Budget.of(20), total=False, count=1,
+                           rng=np.random.default_rng(0))[0]
+    x = np.zeros((3, model.size + 1), dtype=np.int64)
+    x[:, : model.size] = start
+    k = model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)
+    k0 = k.copy()
+    states = W.seed_states([np.random.default_rng(c) for c in np.random.SeedSequence(2).spawn(3)])
+    for i in range(2 * windows.classes):
+        W.step_windows(windows, i % windows.classes, x, k, log_rest, states, compiled=compiled,
+                       direction=np.array([1, -1, 0]), tilt=3.0)
+        assert (k == model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)).all()
+    assert k[0] > k0[0] and k[1] < k0[1] and k[2] == k0[2]
+    assert (x[2, : model.size] == start).all()
+
+
+@pytest.mark.skipif(not W.COMPILED, reason="the compiled window sampler was not built")
+def test_a_compiled_walk_is_the_python_walk():
+    position, system, components, model, log_rest = _model(SMALL[3])
+    windows = W.build_windows(model, 2)
+    start = witness_values(model, system, components, Budget.of(20), total=False, count=1,
+                           rng=np.random.default_rng(1))[0]
+    runs = []
+    for compiled in (True, False):
+        x = np.zeros((2, model.size + 1), dtype=np.int64)
+        x[:, : model.size] = start
+        k = model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)
+        states = W.seed_states([np.random.default_rng(c) for c in np.random.SeedSequence(3).spawn(2)])
+        for i in range(4):
+            W.step_windows(windows, i % windows.classes, x, k, log_rest, states, compiled=compiled,
+                           direction=np.array([1, -1]), tilt=0.7)
+        runs.append((x, k, states))
+    assert all((a == b).all() for a, b in zip(*runs))

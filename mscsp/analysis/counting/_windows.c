@@ -104,9 +104,10 @@ typedef struct {
     i64 edge_cap;
 } Tables;
 
-/* one window of one chain: 0 taken, 1 refused, 2 skipped, -1 out of memory */
-static int window(const Tables *tb, Work *w, i64 *row, i64 *k, const double *log_rest, u64 *s, i64 lo, i64 hi,
-                  i64 c_lo, i64 c_hi) {
+/* one window of one chain, with the weights `weight` (the model's, or tilted for a walk,
+ * whose draws are always taken): 0 taken, 1 refused, 2 skipped, -1 out of memory */
+static int window(const Tables *tb, Work *w, const double *weight, int walk, i64 *row, i64 *k,
+                  const double *log_rest, u64 *s, i64 lo, i64 hi, i64 c_lo, i64 c_hi) {
     i64 nc = c_hi - c_lo, npos = hi - lo;
     i64 *share = w->share, *part = w->part, *vals = w->vals;
     int *valset = w->valset;
@@ -155,7 +156,7 @@ static int window(const Tables *tb, Work *w, i64 *row, i64 *k, const double *log
                 part[c] = (sidx / stride_prev[c]) % (share[c] + 1);
             }
             for (i64 o = 0; o < tb->options[v]; o++) {
-                double om = tb->weight[v * tb->width + o];
+                double om = weight[v * tb->width + o];
                 if (om == 0.0) continue;
                 i64 base = tb->add_starts[v] + o * n;
                 int ok = 1;
@@ -227,14 +228,14 @@ static int window(const Tables *tb, Work *w, i64 *row, i64 *k, const double *log
         double total = 0.0;
         i64 count = 0;
         for (i64 e = w->head[state]; e >= 0; e = w->e_next[e]) {
-            total += before[w->e_from[e]] * tb->weight[v * tb->width + w->e_opt[e]];
+            total += before[w->e_from[e]] * weight[v * tb->width + w->e_opt[e]];
             count++;
         }
         double u = uniform(s) * total, cum = 0.0;
         i64 pick = -1, lastone = -1;
         for (i64 e = w->head[state]; e >= 0; e = w->e_next[e]) {
             lastone = e;
-            cum += before[w->e_from[e]] * tb->weight[v * tb->width + w->e_opt[e]];
+            cum += before[w->e_from[e]] * weight[v * tb->width + w->e_opt[e]];
             if (u < cum) {
                 pick = e;
                 break;
@@ -247,22 +248,24 @@ static int window(const Tables *tb, Work *w, i64 *row, i64 *k, const double *log
     }
     i64 k_new = *k - old;
     for (i64 q = 0; q < npos; q++) k_new += tb->mines[tb->variable[lo + q] * tb->width + newv[q]];
-    double a = log_rest[k_new], b = log_rest[*k];
-    if (a == -INFINITY) return 1;
-    if (a < b && !(uniform(s) < exp(a - b))) return 1;
+    if (!walk) {
+        double a = log_rest[k_new], b = log_rest[*k];
+        if (a == -INFINITY) return 1;
+        if (a < b && !(uniform(s) < exp(a - b))) return 1;
+    }
     for (i64 q = 0; q < npos; q++) row[tb->variable[lo + q]] = newv[q];
     *k = k_new;
     return 0;
 }
 
 static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
-    enum { NB = 19 };
+    enum { NB = 21 };
     Py_buffer b[NB];
     Py_ssize_t dense_cap, edge_cap;
     memset(b, 0, sizeof(b));
-    if (!PyArg_ParseTuple(args, "w*w*y*w*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*nn", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-                          &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16], &b[17],
-                          &b[18], &dense_cap, &edge_cap))
+    if (!PyArg_ParseTuple(args, "w*w*y*w*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*nny*y*", &b[0], &b[1], &b[2], &b[3], &b[4],
+                          &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16],
+                          &b[17], &b[18], &dense_cap, &edge_cap, &b[19], &b[20]))
         return NULL;
     PyObject *result = NULL;
     Work w;
@@ -285,6 +288,10 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
     i64 size = b[13].len / (Py_ssize_t)sizeof(i64);
     i64 nadds = b[16].len / (Py_ssize_t)sizeof(i64);
     tb.width = size ? (b[14].len / (Py_ssize_t)sizeof(double)) / size : 1;
+    /* a walk: each chain's direction (-1 fewer mines, +1 more, 0 no draw) and the
+     * weights tilted each way, (2, size, width) */
+    const i64 *direction = b[19].len ? b[19].buf : NULL;
+    const double *tilted = b[20].buf;
     i64 ncols = chains ? (b[0].len / (Py_ssize_t)sizeof(i64)) / chains : 0;
     /* what the programme relies on, checked once */
     int ok = chains >= 1 && nwin >= 0 && ncols >= size && b[3].len == (Py_ssize_t)(chains * 4 * sizeof(u64)) &&
@@ -331,6 +338,8 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
         cells += m;
     }
     ok = ok && cells < nrest;
+    ok = ok && (direction == NULL ? b[20].len == 0
+                                  : b[19].len == b[1].len && b[20].len == 2 * b[14].len);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "step: malformed windows or chains");
         goto out;
@@ -357,9 +366,14 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (i64 c = 0; c < chains && !failed; c++) {
+        const double *weight = tb.weight;
+        if (direction != NULL) {
+            if (direction[c] == 0) continue;
+            weight = tilted + (direction[c] > 0 ? size * tb.width : 0);
+        }
         for (i64 wi = 0; wi < nwin; wi++) {
-            int r = window(&tb, &w, x + c * ncols, k + c, log_rest, states + 4 * c, starts[wi], starts[wi + 1],
-                           clue_starts[wi], clue_starts[wi + 1]);
+            int r = window(&tb, &w, weight, direction != NULL, x + c * ncols, k + c, log_rest, states + 4 * c,
+                           starts[wi], starts[wi + 1], clue_starts[wi], clue_starts[wi + 1]);
             if (r < 0) {
                 failed = 1;
                 break;
@@ -385,7 +399,8 @@ out:
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS,
      "step(x, k, log_rest, states, starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, "
-     "open, options, weight, mines, adds, add_starts, nclues, dense_cap, edge_cap) -> (taken, refused, skipped)"},
+     "open, options, weight, mines, adds, add_starts, nclues, dense_cap, edge_cap, direction, tilted) -> "
+     "(taken, refused, skipped); direction and tilted empty but for a walk"},
     {NULL, NULL, 0, NULL},
 };
 

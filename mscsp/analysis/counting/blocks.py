@@ -340,9 +340,10 @@ def _tile(model: Model, seeds: list[int], neighbours: list[list[int]], rng: np.r
 
 
 def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, max_raw: int = MAX_RAW,
-                  budget: Budget | None = None) -> "Classes":
+                  budget: Budget | None = None, covered: np.ndarray | None = None) -> "Classes":
     """The blocks of ``tilings`` random partitions of the clues, a class each, and
-    classes for the variables that no partition made interior.
+    classes for the variables that no partition made interior (and that ``covered``,
+    a mask of the variables other moves take care of, does not hold).
 
     The blocks of one partition share no clue (a block's variables have all their
     clues in its group), so each partition is a class; partitions grown from
@@ -401,7 +402,10 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
     # variables no partition made interior (many clues, or none): blocks of their own,
     # grown as far as the limits allow, coloured into classes of their own
     extra: list[int] = []
-    for v in np.flatnonzero(inside[: model.size] == 0).tolist():
+    alone = inside[: model.size] == 0
+    if covered is not None:
+        alone &= ~covered
+    for v in np.flatnonzero(alone).tolist():
         if budget is not None:
             budget.check("building the chain's moves")
         add(_interior(model, v)[0], extra)

@@ -260,6 +260,18 @@ class Chains:
         self.x[chains, where] = np.where(take[..., None], cl.patterns[i][chosen], self.x[chains, where])
         self.k += np.where(take, moved, 0).sum(axis=1)
 
+    def _window_walk(self, i: int, low: int, high: int) -> None:
+        """The windows of class ``i`` drawn tilted towards ``[low, high]`` in the chains
+        still more than two mines a window away from it (closer, the small blocks'
+        walk takes over, which does not overshoot)."""
+        distance = np.where(self.k < low, low - self.k, np.where(self.k > high, high - self.k, 0))
+        far = np.abs(distance) > 2 * len(self.windows.sizes(i))
+        if far.any():
+            if self.k.dtype != np.int64 or not self.k.flags.c_contiguous:
+                self.k = np.ascontiguousarray(self.k, dtype=np.int64)
+            self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states,
+                                              direction=np.where(far, np.sign(distance), 0))
+
     def walk(self, budget=None) -> int:
         """Walk steps over every class until every chain's mine count has a finite
         ``log_rest``: the sweeps it took.
@@ -273,6 +285,10 @@ class Chains:
         low, high = int(allowed.min()), int(allowed.max())
         sweeps = 0
         while not np.isfinite(self.log_rest[self.k]).all():
+            for i in self.schedule.permutation(self.windows.classes) if self.windows is not None else []:
+                self._window_walk(int(i), low, high)
+                if budget is not None:
+                    budget.check_time("the layout chains' walk to the mine total")
             for i in self.schedule.permutation(len(self.classes.members)):
                 self.walk_step(int(i), low, high)
                 self.pair_step(int(i))  # also moves mines about, so the count can move on

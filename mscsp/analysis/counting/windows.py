@@ -64,6 +64,8 @@ COMPILED = _windows is not None
 #: clues' ranges): a window that could need more is not built, and a draw that
 #: would is skipped (the chain stays where it is, which keeps the target).
 DENSE_CAP = 1 << 18
+#: Windows of up to this many variables also try the greedy frontier order.
+GREEDY_VARIABLES = 256
 #: Most transitions one window's programme may record in one draw.
 EDGE_CAP = 1 << 21
 
@@ -157,8 +159,9 @@ def _levels(model: Model, budget: Budget | None) -> np.ndarray:
 def _orders(model: Model, variables: list[int]) -> list[list[int]]:
     """Narrow orders of the window's variables (the cheapest, by :func:`_plan`'s bound,
     is kept): reverse Cuthill–McKee from a pseudo-peripheral variable and from a least
-    connected one, each also backwards, and the greedy frontier order (the variable
-    that closes most clues and opens fewest next) from either end of the first; no one
+    connected one, each also backwards, and (on windows of at most
+    :data:`GREEDY_VARIABLES`) the greedy frontier order (the variable that closes most
+    clues and opens fewest next) from either end of the first; no one
     of them is best on every band (the bends of an L-shaped band differ most)."""
     local = {v: i for i, v in enumerate(variables)}
     by_clue: dict[int, list[int]] = {}
@@ -172,8 +175,9 @@ def _orders(model: Model, variables: list[int]) -> list[list[int]]:
     for peripheral in (True, False):
         order = reverse_cuthill_mckee(len(variables), members, peripheral)
         out.extend([order, order[::-1]])
-    for end in (out[0][0], out[0][-1]):
-        out.append(greedy_order(clues, members, end))
+    if len(variables) <= GREEDY_VARIABLES:  # the greedy order's cost grows with the frontier
+        for end in (out[0][0], out[0][-1]):
+            out.append(greedy_order(clues, members, end))
     # the clues in Cuthill–McKee order, each bringing in its variables not yet taken
     clue_order = reverse_cuthill_mckee(len(members), clues)
     for ordered in (clue_order, clue_order[::-1]):
@@ -334,10 +338,16 @@ def seed_states(streams: list[np.random.Generator]) -> np.ndarray:
 
 
 def step_windows(windows: Windows, i: int, x: np.ndarray, k: np.ndarray, log_rest: np.ndarray,
-                 states: np.ndarray, compiled: bool | None = None) -> tuple[int, int, int]:
+                 states: np.ndarray, compiled: bool | None = None,
+                 direction: np.ndarray | None = None, tilt: float = 1.0) -> tuple[int, int, int]:
     """Redraw every window of class ``i`` in every chain (``x``, ``k`` and ``states``
     change in place): the counts of draws taken, refused (the mine total) and skipped
     (too many states).
+
+    With ``direction`` (one of -1, 0, +1 a chain) this is a walk towards the mine
+    total, not a move of the target: a chain with 0 is left alone, the others draw
+    with every value's weight tilted by ``exp(tilt * mines)`` in their direction and
+    always take the draw.
 
     ``compiled`` picks the implementation (default: C where built); both give the
     same draws.
@@ -345,14 +355,29 @@ def step_windows(windows: Windows, i: int, x: np.ndarray, k: np.ndarray, log_res
     args = (windows.starts[i], windows.variable[i], windows.slot_starts[i], windows.slots[i],
             windows.clue_starts[i], windows.first[i], windows.last[i], windows.open_starts[i], windows.open[i],
             windows.options, windows.weight, windows.mines, windows.adds, windows.add_starts, windows.nclues)
+    if direction is None:
+        walk = (np.zeros(0, dtype=np.int64), np.zeros(0))
+    else:
+        walk = (np.ascontiguousarray(np.sign(direction), dtype=np.int64), _tilted(windows, tilt))
     if compiled is None:
         compiled = COMPILED
     if compiled:
         if _windows is None:
             raise RuntimeError("the compiled window sampler was not built")
         return _windows.step(x, k, np.ascontiguousarray(log_rest, dtype=np.float64), states, *args,
-                             DENSE_CAP, EDGE_CAP)
-    return _step_python(x, k, log_rest, states, *args)
+                             DENSE_CAP, EDGE_CAP, *walk)
+    return _step_python(x, k, log_rest, states, *args, *walk)
+
+
+def _tilted(windows: Windows, tilt: float) -> np.ndarray:
+    """The weights tilted towards fewer mines and towards more, ``(2, variables, options)``,
+    each row over its largest."""
+    out = []
+    for sign in (-1.0, 1.0):
+        w = windows.weight * np.exp(sign * tilt * windows.mines)
+        top = w.max(axis=1, keepdims=True)
+        out.append(np.where(top > 0, w / np.where(top > 0, top, 1.0), 0.0))
+    return np.ascontiguousarray(np.stack(out), dtype=np.float64)
 
 
 # -- the reference implementation (the C code does the same, operation for operation) --
@@ -378,17 +403,22 @@ def _uniform(s: list[int]) -> float:
 
 
 def _step_python(x, k, log_rest, states, starts, variable, slot_starts, slots, clue_starts, first, last,
-                 open_starts, opened, options, weight, mines, adds, add_starts, nclues) -> tuple[int, int, int]:
+                 open_starts, opened, options, weight, mines, adds, add_starts, nclues, direction,
+                 tilted) -> tuple[int, int, int]:
     taken = refused = skipped = 0
     nwin = len(starts) - 1
+    walk = len(direction) > 0
     for chain in range(len(x)):
+        if walk and direction[chain] == 0:
+            continue
+        chosen = weight if not walk else tilted[1 if direction[chain] > 0 else 0]
         s = [int(v) for v in states[chain]]
         row = x[chain]
         for w in range(nwin):
             outcome, k_new = _window(row, int(k[chain]), log_rest, s, int(starts[w]), int(starts[w + 1]),
                                      int(clue_starts[w]), int(clue_starts[w + 1]), variable, slot_starts, slots,
-                                     first, last, open_starts, opened, options, weight, mines, adds, add_starts,
-                                     nclues)
+                                     first, last, open_starts, opened, options, chosen, mines, adds, add_starts,
+                                     nclues, walk)
             if outcome == 0:
                 taken += 1
                 k[chain] = k_new
@@ -401,8 +431,9 @@ def _step_python(x, k, log_rest, states, starts, variable, slot_starts, slots, c
 
 
 def _window(row, k, log_rest, s, lo, hi, c_lo, c_hi, variable, slot_starts, slots, first, last, open_starts,
-            opened, options, weight, mines, adds, add_starts, nclues) -> tuple[int, int]:
-    """One window of one chain: (0 taken, 1 refused, 2 skipped) and the new mine count."""
+            opened, options, weight, mines, adds, add_starts, nclues, walk=False) -> tuple[int, int]:
+    """One window of one chain: (0 taken, 1 refused, 2 skipped) and the new mine count
+    (a walk's draw is always taken)."""
     nc = c_hi - c_lo
     share = [0] * nc
     old = 0
@@ -503,11 +534,12 @@ def _window(row, k, log_rest, s, lo, hi, c_lo, c_hi, variable, slot_starts, slot
         new[q] = o
         t = si
     k_new = k - old + sum(int(mines[int(variable[lo + q]), new[q]]) for q in range(hi - lo))
-    a, b = float(log_rest[k_new]), float(log_rest[k])
-    if a == -math.inf:
-        return 1, k
-    if a < b and not _uniform(s) < math.exp(a - b):
-        return 1, k
+    if not walk:
+        a, b = float(log_rest[k_new]), float(log_rest[k])
+        if a == -math.inf:
+            return 1, k
+        if a < b and not _uniform(s) < math.exp(a - b):
+            return 1, k
     for q in range(hi - lo):
         row[int(variable[lo + q])] = new[q]
     return 0, k_new
