@@ -98,11 +98,12 @@ def _critical(df: int, z: float = 3.72) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
-@pytest.mark.parametrize("text", SMALL)
-def test_a_window_step_keeps_the_layouts_distribution(text):
+@pytest.mark.parametrize("text,piece", [(t, None) for t in SMALL] + [(t, 5) for t in SMALL[1:]])
+def test_a_window_step_keeps_the_layouts_distribution(text, piece):
     """Chains started from exact draws (by brute force over the cells) are still
     distributed so after each class of windows: a chi-square test over the mines of
-    every kind of cell (cells that share a variable and its clues)."""
+    every kind of cell (cells that share a variable and its clues). With pieces of
+    three variables, the windows of a class overlap and are drawn one after another."""
     position, system, components, model, log_rest = _model(text)
     exact = _brute_force(position)
     kinds = [tuple(kind) for kind in model.kinds]
@@ -137,7 +138,7 @@ def test_a_window_step_keeps_the_layouts_distribution(text):
     x = np.stack([rows[classes[j]] for j in rng.choice(len(classes), size=n, p=p)])
     k = model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)
     states = W.seed_states([np.random.default_rng(c) for c in np.random.SeedSequence(8).spawn(n)])
-    windows = W.build_windows(model, 2)
+    windows = W.build_windows(model, 2, piece=piece)
     index = {a: j for j, a in enumerate(classes)}
     moved = 0.0
     for i in range(windows.classes):
@@ -151,7 +152,7 @@ def test_a_window_step_keeps_the_layouts_distribution(text):
         chi2 = float(((counts - expected) ** 2 / expected).sum())
         assert chi2 < _critical(len(classes) - 1), (i, chi2, len(classes))
         assert (k == model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)).all()
-    assert moved > 0.2  # the windows did move the chains
+    assert moved > (0.2 if piece is None else 0.05)  # the windows did move the chains
 
 
 def test_the_compiled_windows_are_built_where_required():
@@ -187,7 +188,7 @@ def test_a_walk_moves_the_mine_count_its_way_and_leaves_the_other_chains(compile
     states = W.seed_states([np.random.default_rng(c) for c in np.random.SeedSequence(2).spawn(3)])
     for i in range(2 * windows.classes):
         W.step_windows(windows, i % windows.classes, x, k, log_rest, states, compiled=compiled,
-                       direction=np.array([1, -1, 0]), tilt=3.0)
+                       direction=np.array([1, -1, 0]), goal=np.array([99, -1, 0]), tilt=3.0)
         assert (k == model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)).all()
     assert k[0] > k0[0] and k[1] < k0[1] and k[2] == k0[2]
     assert (x[2, : model.size] == start).all()
@@ -207,6 +208,38 @@ def test_a_compiled_walk_is_the_python_walk():
         states = W.seed_states([np.random.default_rng(c) for c in np.random.SeedSequence(3).spawn(2)])
         for i in range(4):
             W.step_windows(windows, i % windows.classes, x, k, log_rest, states, compiled=compiled,
-                           direction=np.array([1, -1]), tilt=0.7)
+                           direction=np.array([1, -1]), goal=np.array([99, -1]), tilt=0.7)
         runs.append((x, k, states))
     assert all((a == b).all() for a, b in zip(*runs))
+
+
+def test_long_bands_are_cut_into_pieces_twice_and_every_variable_is_in_one():
+    text = benchmark("stress").no_zero_lattice(14, 8, 40, seed=3)
+    *_, model, _ = _model(text)
+    whole = W.build_windows(model, 2)
+    cut = W.build_windows(model, 2, piece=8)
+    assert max(max(whole.sizes(i)) for i in range(whole.classes)) > 8
+    assert all(max(cut.sizes(i)) <= 8 for i in range(cut.classes))
+    # each class of pieces holds variables of one class of whole bands, and all of them
+    bands = [set(v.tolist()) for v in whole.variable]
+    assert all(any(set(v.tolist()) <= band for band in bands) for v in cut.variable)
+    assert set(np.concatenate(cut.variable).tolist()) == set(np.concatenate(whole.variable).tolist())
+    assert cut.classes > whole.classes  # the cuts moved by half make classes of their own
+
+
+@pytest.mark.parametrize("compiled", [False, True] if W.COMPILED else [False])
+def test_a_walk_stops_at_its_goal(compiled):
+    text = benchmark("stress").lattice(20, 10, 40, seed=3, total=False)  # no total: any count
+    position, system, components, model, log_rest = _model(text)
+    windows = W.build_windows(model, 2, piece=6)
+    start = witness_values(model, system, components, Budget.of(20), total=False, count=1,
+                           rng=np.random.default_rng(0))[0]
+    x = np.zeros((1, model.size + 1), dtype=np.int64)
+    x[:, : model.size] = start
+    k = model.mines[np.arange(model.size)[None, :], x[:, : model.size]].sum(axis=1)
+    goal = k + 2
+    states = W.seed_states([np.random.default_rng(5)])
+    taken = W.step_windows(windows, 0, x, k, log_rest, states, compiled=compiled, direction=np.array([1]),
+                           goal=goal, tilt=5.0)[0]
+    # the windows after the one that reached the goal were left alone
+    assert goal[0] <= k[0] and taken < len(windows.sizes(0))

@@ -259,13 +259,13 @@ static int window(const Tables *tb, Work *w, const double *weight, int walk, i64
 }
 
 static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
-    enum { NB = 21 };
+    enum { NB = 22 };
     Py_buffer b[NB];
     Py_ssize_t dense_cap, edge_cap;
     memset(b, 0, sizeof(b));
-    if (!PyArg_ParseTuple(args, "w*w*y*w*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*nny*y*", &b[0], &b[1], &b[2], &b[3], &b[4],
-                          &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15], &b[16],
-                          &b[17], &b[18], &dense_cap, &edge_cap, &b[19], &b[20]))
+    if (!PyArg_ParseTuple(args, "w*w*y*w*y*y*y*y*y*y*y*y*y*y*y*y*y*y*y*nny*y*y*", &b[0], &b[1], &b[2], &b[3],
+                          &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13], &b[14], &b[15],
+                          &b[16], &b[17], &b[18], &dense_cap, &edge_cap, &b[19], &b[20], &b[21]))
         return NULL;
     PyObject *result = NULL;
     Work w;
@@ -288,10 +288,12 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
     i64 size = b[13].len / (Py_ssize_t)sizeof(i64);
     i64 nadds = b[16].len / (Py_ssize_t)sizeof(i64);
     tb.width = size ? (b[14].len / (Py_ssize_t)sizeof(double)) / size : 1;
-    /* a walk: each chain's direction (-1 fewer mines, +1 more, 0 no draw) and the
+    /* a walk: each chain's direction (-1 fewer mines, +1 more, 0 no draw), the mine
+     * count at which it stops (once reached, its later windows are not drawn) and the
      * weights tilted each way, (2, size, width) */
     const i64 *direction = b[19].len ? b[19].buf : NULL;
     const double *tilted = b[20].buf;
+    const i64 *goal = b[21].buf;
     i64 ncols = chains ? (b[0].len / (Py_ssize_t)sizeof(i64)) / chains : 0;
     /* what the programme relies on, checked once */
     int ok = chains >= 1 && nwin >= 0 && ncols >= size && b[3].len == (Py_ssize_t)(chains * 4 * sizeof(u64)) &&
@@ -338,8 +340,8 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
         cells += m;
     }
     ok = ok && cells < nrest;
-    ok = ok && (direction == NULL ? b[20].len == 0
-                                  : b[19].len == b[1].len && b[20].len == 2 * b[14].len);
+    ok = ok && (direction == NULL ? b[20].len == 0 && b[21].len == 0
+                                  : b[19].len == b[1].len && b[21].len == b[1].len && b[20].len == 2 * b[14].len);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "step: malformed windows or chains");
         goto out;
@@ -372,6 +374,7 @@ static PyObject *step(PyObject *Py_UNUSED(self), PyObject *args) {
             weight = tilted + (direction[c] > 0 ? size * tb.width : 0);
         }
         for (i64 wi = 0; wi < nwin; wi++) {
+            if (direction != NULL && (direction[c] > 0 ? k[c] >= goal[c] : k[c] <= goal[c])) break;
             int r = window(&tb, &w, weight, direction != NULL, x + c * ncols, k + c, log_rest, states + 4 * c,
                            starts[wi], starts[wi + 1], clue_starts[wi], clue_starts[wi + 1]);
             if (r < 0) {
@@ -399,8 +402,8 @@ out:
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS,
      "step(x, k, log_rest, states, starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, "
-     "open, options, weight, mines, adds, add_starts, nclues, dense_cap, edge_cap, direction, tilted) -> "
-     "(taken, refused, skipped); direction and tilted empty but for a walk"},
+     "open, options, weight, mines, adds, add_starts, nclues, dense_cap, edge_cap, direction, tilted, goal) -> "
+     "(taken, refused, skipped); direction, tilted and goal empty but for a walk"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -29,8 +29,11 @@ ratio; N. Metropolis et al. 1953, W. K. Hastings 1970).
 Windows of width ``W`` start at levels ``o, o + W, ...`` for each offset ``o < W``, a
 class each: the windows of one class share no clue, so given the rest they are
 independent, and every variable whose clues span fewer than ``W`` levels is inside a
-window of some class. A window whose programme could outgrow :data:`DENSE_CAP`
-states is left out (its variables still move by the small blocks).
+window of some class. On a large board a band can hold hundreds of variables, and a
+draw that must keep the band's mine count (a chain at a fixed total) is then rarely
+taken; such bands are cut into pieces along their order (see :func:`build_windows`).
+A window whose programme could outgrow :data:`DENSE_CAP` states is left out (its
+variables still move by the small blocks).
 
 The programme runs in C (``_windows.c``, built where a compiler is found); the pure
 Python below is the same algorithm with the same random numbers (xoshiro256**, D.
@@ -231,11 +234,16 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
 
 
 def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
-                  level: np.ndarray | None = None) -> Windows:
+                  level: np.ndarray | None = None, piece: int | None = None) -> Windows:
     """The windows of ``width`` levels, in ``width`` classes (see the module docstring).
 
     ``level`` gives each clue's level instead of its breadth-first level (for bands
-    of another shape, such as columns of the board).
+    of another shape, such as columns of the board). With ``piece``, a band of more
+    variables is cut along its order into windows of at most that many, and cut again
+    with the cuts moved by half a piece into a class of its own: a long band's draw
+    keeps its mine count (which a chain with a mine total needs) less often the longer
+    it is. The pieces of one band share clues; each is drawn given the others as they
+    are then, which keeps the target all the same.
 
     Raises
     ------
@@ -281,8 +289,8 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
         groups: dict[tuple[int, int], list[int]] = {}
         for v in keys.tolist():
             groups.setdefault((int(band[v]), int(component[v])), []).append(v)
-        starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, opened = (
-            [0], [], [0], [], [0], [], [], [0], [])
+        whole: list[tuple] = []
+        shifted: list[tuple] = []
         for n, key in enumerate(sorted(groups)):
             if budget is not None and not n % 16:
                 budget.check("building the chain's windows")
@@ -291,25 +299,46 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
             if not plans:
                 dropped += 1
                 continue
-            _, _, order, (w_slots, w_first, w_last, w_open, _) = min(plans, key=lambda t: t[:2])
-            variable.extend(order)
-            starts.append(len(variable))
-            for row in w_slots:
-                slots.extend(row)
-                slot_starts.append(len(slots))
-            first.extend(w_first)
-            last.extend(w_last)
-            clue_starts.append(len(first))
-            for row in w_open:
-                opened.extend(row)
-                open_starts.append(len(opened))
-        if len(starts) > 1:
-            for column, value in zip(columns, (starts, variable, slot_starts, slots, clue_starts, first, last,
-                                               open_starts, opened)):
-                column.append(np.asarray(value, dtype=np.int64))
+            _, _, order, plan = min(plans, key=lambda t: t[:2])
+            if piece is None or len(order) <= piece:
+                whole.append((order, plan))
+                continue
+            # a long band in pieces along its order, and again with the cuts moved by half
+            for cuts, into in ((range(0, len(order), piece), whole),
+                               ([0, *range(piece // 2, len(order), piece)], shifted)):
+                bounds = [*cuts, len(order)]
+                for a, b in zip(bounds, bounds[1:]):
+                    part = order[a:b]
+                    found = _plan(model, part)
+                    if found is not None:
+                        into.append((part, found))
+        for windows in (whole, shifted):
+            if windows:
+                for column, value in zip(columns, _flatten(windows)):
+                    column.append(value)
     return Windows(width, *columns, opts.astype(np.int64), np.ascontiguousarray(weight, dtype=np.float64),
                    np.ascontiguousarray(model.mines, dtype=np.int64), adds.astype(np.int64), add_starts, nclues,
                    dropped)
+
+
+def _flatten(windows: list[tuple]) -> tuple[np.ndarray, ...]:
+    """One class's arrays (see :class:`Windows`) from its windows' orders and plans."""
+    starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, opened = (
+        [0], [], [0], [], [0], [], [], [0], [])
+    for order, (w_slots, w_first, w_last, w_open, _) in windows:
+        variable.extend(order)
+        starts.append(len(variable))
+        for row in w_slots:
+            slots.extend(row)
+            slot_starts.append(len(slots))
+        first.extend(w_first)
+        last.extend(w_last)
+        clue_starts.append(len(first))
+        for row in w_open:
+            opened.extend(row)
+            open_starts.append(len(opened))
+    return tuple(np.asarray(value, dtype=np.int64) for value in (
+        starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, opened))
 
 
 def _components(model: Model) -> np.ndarray:
@@ -338,8 +367,8 @@ def seed_states(streams: list[np.random.Generator]) -> np.ndarray:
 
 
 def step_windows(windows: Windows, i: int, x: np.ndarray, k: np.ndarray, log_rest: np.ndarray,
-                 states: np.ndarray, compiled: bool | None = None,
-                 direction: np.ndarray | None = None, tilt: float = 1.0) -> tuple[int, int, int]:
+                 states: np.ndarray, compiled: bool | None = None, direction: np.ndarray | None = None,
+                 goal: np.ndarray | None = None, tilt: float = 1.0) -> tuple[int, int, int]:
     """Redraw every window of class ``i`` in every chain (``x``, ``k`` and ``states``
     change in place): the counts of draws taken, refused (the mine total) and skipped
     (too many states).
@@ -347,7 +376,8 @@ def step_windows(windows: Windows, i: int, x: np.ndarray, k: np.ndarray, log_res
     With ``direction`` (one of -1, 0, +1 a chain) this is a walk towards the mine
     total, not a move of the target: a chain with 0 is left alone, the others draw
     with every value's weight tilted by ``exp(tilt * mines)`` in their direction and
-    always take the draw.
+    always take the draw, window after window until their mine count reaches
+    ``goal`` (at least it going up, at most it going down).
 
     ``compiled`` picks the implementation (default: C where built); both give the
     same draws.
@@ -356,9 +386,10 @@ def step_windows(windows: Windows, i: int, x: np.ndarray, k: np.ndarray, log_res
             windows.clue_starts[i], windows.first[i], windows.last[i], windows.open_starts[i], windows.open[i],
             windows.options, windows.weight, windows.mines, windows.adds, windows.add_starts, windows.nclues)
     if direction is None:
-        walk = (np.zeros(0, dtype=np.int64), np.zeros(0))
+        walk = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
     else:
-        walk = (np.ascontiguousarray(np.sign(direction), dtype=np.int64), _tilted(windows, tilt))
+        walk = (np.ascontiguousarray(np.sign(direction), dtype=np.int64), _tilted(windows, tilt),
+                np.ascontiguousarray(goal, dtype=np.int64))
     if compiled is None:
         compiled = COMPILED
     if compiled:
@@ -404,7 +435,7 @@ def _uniform(s: list[int]) -> float:
 
 def _step_python(x, k, log_rest, states, starts, variable, slot_starts, slots, clue_starts, first, last,
                  open_starts, opened, options, weight, mines, adds, add_starts, nclues, direction,
-                 tilted) -> tuple[int, int, int]:
+                 tilted, goal) -> tuple[int, int, int]:
     taken = refused = skipped = 0
     nwin = len(starts) - 1
     walk = len(direction) > 0
@@ -415,6 +446,8 @@ def _step_python(x, k, log_rest, states, starts, variable, slot_starts, slots, c
         s = [int(v) for v in states[chain]]
         row = x[chain]
         for w in range(nwin):
+            if walk and (k[chain] >= goal[chain] if direction[chain] > 0 else k[chain] <= goal[chain]):
+                break
             outcome, k_new = _window(row, int(k[chain]), log_rest, s, int(starts[w]), int(starts[w + 1]),
                                      int(clue_starts[w]), int(clue_starts[w + 1]), variable, slot_starts, slots,
                                      first, last, open_starts, opened, options, chosen, mines, adds, add_starts,
