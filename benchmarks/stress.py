@@ -225,13 +225,16 @@ def build_corpus(folder: Path) -> list[Case]:
     # estimates: a dense Expert lattice without a zero (every cell a number 1-7 or
     # covered) and sparse 100x100 lattices, with the time limits a page would give
     nozero = write("nozero30x16.txt", no_zero_lattice(30, 16, 168, seed=1))
-    for limit in ("2", "5"):
+    # (the goals: the no-zero position within 2 s and 500 MB, the sparse lattices
+    # within 10 s and 1 GB, with a number for every cell)
+    for limit, memory in (("2", 500), ("5", 1024)):
         cases.append(Case(f"solve no-zero 30x16/168 --time-limit {limit}",
-                          ["solve", "--json", "--time-limit", limit, nozero], (0,)))
+                          ["solve", "--json", "--time-limit", limit, nozero], (0,), limit=float(limit),
+                          memory_mb=memory))
     for mines in (1200, 3000):
         sparse = write(f"lattice100x100_{mines}.txt", lattice(100, 100, mines, seed=7))
         cases.append(Case(f"solve lattice 100x100/{mines} --time-limit 10",
-                          ["solve", "--json", "--time-limit", "10", sparse], (0,)))
+                          ["solve", "--json", "--time-limit", "10", sparse], (0,), limit=10.0, memory_mb=1024))
     for n in (1500, 5000):
         s = write(f"strip{n}.txt", strip(n, 0.3, seed=n))
         cases.append(Case(f"solve strip {n}x2", ["solve", "--json", s], (0,)))

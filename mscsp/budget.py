@@ -10,13 +10,16 @@ proofs, then estimation — so a stage that gives up leaves time for the next.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import time
 from dataclasses import dataclass
 
 from .errors import BudgetExceeded, InputError, Resource
 
-__all__ = ["Budget", "CHECK_EVERY", "DEFAULT_MEMORY", "DEFAULT_STATE_LIMIT", "UNLIMITED", "resident_bytes"]
+__all__ = ["Budget", "CHECK_EVERY", "DEFAULT_MEMORY", "DEFAULT_STATE_LIMIT", "UNLIMITED", "resident_bytes",
+           "give_back"]
 
 #: Default memory allowance of one computation: what a laptop can spare.
 DEFAULT_MEMORY = 1 << 30
@@ -127,6 +130,32 @@ def resident_bytes() -> int | None:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None elsewhere."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def give_back() -> None:
+    """Return freed heap memory to the system (glibc's ``malloc_trim``; nothing
+    elsewhere). After a counting table of a gigabyte is dropped, the C allocator keeps
+    the pages, so the resident size stays at the peak and the stages after it (the
+    solver, the estimate) start over their allowance: on a sparse 100x100 lattice the
+    process then grew to 1.47 GB under a 0.9 GB bound.
+
+    Examples
+    --------
+    >>> give_back()  # nothing to give back: harmless
+    """
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 #: No deadline and no memory allowance: for tests and callers that bound work otherwise.

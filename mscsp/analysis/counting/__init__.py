@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...budget import DEFAULT_STATE_LIMIT, Budget
+from ...budget import DEFAULT_STATE_LIMIT, Budget, give_back
 from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
@@ -353,6 +353,7 @@ def count_components(
             if not estimate:
                 raise
             gave_up.append((comp, exc.with_traceback(None)))
+            give_back()  # the tables it dropped
             continue
         if not any(tally.ways):
             truncated = tally.by_count and len(tally.ways) <= problem.ncells
