@@ -429,3 +429,16 @@ def test_the_stress_benchmark_asks_for_a_click_only_where_a_covered_cell_may_be_
     assert stress.estimate_summary(json.dumps(unsure)) == ("exact", ["no suggested click"])
     lattice = stress.ones_lattice(6)
     assert lattice.splitlines()[0] == "mines: 9" and lattice.splitlines()[1] == "1.1.1."
+
+
+def test_a_large_lattice_walks_to_the_total_with_its_windows():
+    """A 60x60 lattice of clues (2,700 covered cells, all next to a clue, so the total
+    fixes the chains' mine count): the SAT layouts found without the total walk to it
+    within a few sweeps (tilted window draws), and every covered cell gets a number."""
+    position = parse_position(benchmark("stress").lattice(60, 60, 400, seed=7))
+    est = chain_alone(position, seed=1, sweeps=10)
+    assert est.cells is not None, est.reason
+    assert set(est.cells) == set(np.flatnonzero(position.covered).tolist())
+    assert 0 <= est.details["walk_sweeps"] <= 5 or est.details["walk_sweeps"] == -1
+    assert est.details["window_draws"]["taken"] > 0
+    assert all(0 <= low <= p <= high <= 1 for p, low, high in est.cells.values())

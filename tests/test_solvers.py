@@ -332,3 +332,23 @@ def test_the_total_as_native_constraints_proves_what_brute_force_proves(position
         proven = deduce(position, "sat", engine="sat").by_index
     assert {c for c, mine in proven.items() if not mine} == truth["safe"]
     assert {c for c, mine in proven.items() if mine} == truth["mine"]
+
+
+def test_a_sat_call_stops_once_the_process_is_over_its_resident_allowance():
+    """A part whose process is over its allowance answers None (not finished) at
+    once; with room, the same question is answered. (The watch beside a long call
+    interrupts it the same way; here the allowance is one byte, so it is over.)"""
+    from mscsp.analysis.solvers.sat import _Part
+    from mscsp.budget import Budget
+
+    system = build_constraints(parse_position("mines: 2\n1.1\n...\n"))
+    cells = sorted({c for e in range(len(system.constraints)) for c in system.equation(e).cells})
+    eq_ids = list(range(len(system.constraints)))
+    tight = _Part(system, eq_ids, cells, total=None, backend="g4", encoding="seqcounter",
+                  limits=Budget(None, None, 1))
+    roomy = _Part(system, eq_ids, cells, total=None, backend="g4", encoding="seqcounter",
+                  limits=Budget(None, None, None))
+    assert tight.solve(tight.selectors(), 10_000, time.perf_counter() + 5) is None
+    assert roomy.solve(roomy.selectors(), 10_000, time.perf_counter() + 5) is True
+    tight.delete()
+    roomy.delete()

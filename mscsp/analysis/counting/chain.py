@@ -51,9 +51,6 @@ __all__ = ["Chains", "SMALL_EVERY"]
 #: 1.10 with the small blocks alone; on a 30x6 lattice, where the small blocks mix
 #: well, every second sweep loses nothing).
 SMALL_EVERY = 2
-#: Mines from the total within which the walk to it leaves the windows for the small
-#: blocks (a tilted window draw can move several mines at once).
-WALK_MARGIN = 16
 #: A mine's tilt of the walk's draws (as the small blocks' walk): weaker, a window
 #: drawn after the small blocks' walk can move the count the wrong way.
 WALK_TILT = 3.0
@@ -268,16 +265,15 @@ class Chains:
 
     def _window_walk(self, i: int, low: int, high: int) -> None:
         """The windows of class ``i`` drawn tilted towards ``[low, high]`` in the chains
-        more than :data:`WALK_MARGIN` mines away from it, until they are within it
-        (closer, the small blocks' walk takes over, which does not overshoot)."""
+        outside it, window after window until each is inside (a draw may step over a
+        range of one count; the next walks back, and the small blocks' walk, which
+        does not overshoot, runs after it)."""
         distance = np.where(self.k < low, low - self.k, np.where(self.k > high, high - self.k, 0))
-        far = np.abs(distance) > WALK_MARGIN
-        if far.any():
+        if distance.any():
             if self.k.dtype != np.int64 or not self.k.flags.c_contiguous:
                 self.k = np.ascontiguousarray(self.k, dtype=np.int64)
-            goal = np.where(distance > 0, low - WALK_MARGIN, high + WALK_MARGIN)
             self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states,
-                                              direction=np.where(far, np.sign(distance), 0), goal=goal,
+                                              direction=np.sign(distance), goal=np.where(distance > 0, low, high),
                                               tilt=WALK_TILT)
 
     def walk(self, budget=None) -> int:

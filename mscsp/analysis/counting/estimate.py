@@ -168,16 +168,20 @@ class _Sampler:
         with np.errstate(divide="ignore"):
             return pick, np.log(z)
 
-    def kind_fractions(self, choices: np.ndarray) -> np.ndarray:
-        """Per path, the mine fraction of each kind of each variable (columns in
-        variable order, then kind order)."""
-        cols = sorted(((v, table[choices[:, i]]) for i, (v, table) in enumerate(self.fractions)),
+    def weighted_fractions(self, choices: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The ``weights``-weighted sum over the paths of each kind's mine fraction
+        (kinds in variable order, then kind order), one variable at a time: the
+        ``(paths, kinds)`` matrix of a 100x100 lattice would take a few hundred MB."""
+        cols = sorted(((v, weights @ table[choices[:, i]]) for i, (v, table) in enumerate(self.fractions)),
                       key=lambda vc: vc[0])
-        return np.hstack([c for _, c in cols]) if cols else np.zeros((choices.shape[0], 0))
+        return np.concatenate([c for _, c in cols]) if cols else np.zeros(0)
 
     def kinds(self) -> list[tuple[int, ...]]:
         return [kind for var in self.problem.variables for kind in var.kinds]
 
+
+#: Steps of a pilot run's history summarised at a time.
+_HISTORY_COLUMNS = 512
 
 #: Fewer effective runs than this (of 16, in proportion for fewer) and an estimate's
 #: error cannot be judged from the runs' spread: no estimate is given.
@@ -298,10 +302,14 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
         live = np.isfinite(logw)
         w = np.where(live, np.exp(logw - logw[live].max()), 0.0)
         w /= w.sum()
-        to_come = k[:, None] - seen
-        mean = w @ to_come
-        spread = np.sqrt(np.maximum(w @ (to_come - mean[None, :]) ** 2, 0.0)) + 0.5
-        return mean, spread
+        # by columns, so that no (paths, steps) array of floats is made at once
+        mean = np.empty(seen.shape[1])
+        spread = np.empty(seen.shape[1])
+        for a in range(0, seen.shape[1], _HISTORY_COLUMNS):
+            to_come = k[:, None] - seen[:, a:a + _HISTORY_COLUMNS]
+            mean[a:a + _HISTORY_COLUMNS] = w @ to_come
+            spread[a:a + _HISTORY_COLUMNS] = w @ (to_come - mean[None, a:a + _HISTORY_COLUMNS]) ** 2
+        return mean, np.sqrt(np.maximum(spread, 0.0)) + 0.5
     logb = logw + np.asarray([log_rest(int(kk)) for kk in k])
     if twist is not None:
         logb += log_psi0 - log_psi
@@ -310,14 +318,15 @@ def _replicate(samplers: list[_Sampler], rest: RestOfBoard, n: int, rng: np.rand
         return -math.inf, None, 0
     top = logb[live].max()
     b = np.where(live, np.exp(logb - top), 0.0)
-    q = np.hstack([s.kind_fractions(c) for s, c in zip(samplers, choices)] or [np.zeros((n, 0))])
+    parts = [s.weighted_fractions(c, b) for s, c in zip(samplers, choices)]
     if rest.kinds:
-        extra = np.zeros((n, len(rest.kinds)))
+        extra = np.zeros(len(rest.kinds))
         for kk in np.unique(k[live]):
-            extra[k == kk] = rest.conditional(int(kk))[None, :]
-        q = np.hstack([q, extra])
+            extra += b[k == kk].sum() * np.asarray(rest.conditional(int(kk)), dtype=float)
+        parts.append(extra)
     mean = b.mean()
-    return log_norm + top + math.log(mean), (b @ q) / (n * mean), int(live.sum())
+    weighted = np.concatenate(parts) if parts else np.zeros(0)
+    return log_norm + top + math.log(mean), weighted / (n * mean), int(live.sum())
 
 
 def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard, *, samples: int,

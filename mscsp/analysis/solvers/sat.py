@@ -55,6 +55,8 @@ NATIVE_BACKEND = "mc"
 
 #: Conflicts a SAT call may spend before it is given a deadline timer.
 _QUICK_CONFLICTS = 5_000
+#: Seconds between two looks at the clock and the process's memory during a timed call.
+_WATCH_EVERY = 0.05
 
 #: Above this many clauses every SAT call runs under a deadline timer.
 _TIMER_CLAUSES = 100_000
@@ -90,6 +92,22 @@ class SatOutcome:
     undecided: list[int]
     complete: bool
     calls: int
+
+
+def _watch(solver, deadline: float | None, limits: Budget | None, stop: threading.Event) -> None:
+    """Interrupt ``solver`` at ``deadline`` or once the process holds more than
+    ``limits``' resident allowance, whichever comes first, unless ``stop`` is set.
+
+    One hard call on a large board (the proofs of a 100x100 lattice) grew the
+    process by half a gigabyte between two looks at its memory; looking every
+    :data:`_WATCH_EVERY` seconds from beside it bounds that."""
+    while True:
+        wait = _WATCH_EVERY if deadline is None else min(_WATCH_EVERY, max(deadline - time.perf_counter(), 0.0))
+        if stop.wait(wait):
+            return
+        if (deadline is not None and time.perf_counter() >= deadline) or (limits is not None and limits.exceeded()):
+            solver.interrupt()
+            return
 
 
 class _Part:
@@ -152,6 +170,7 @@ class _Part:
         # long, so even a few thousand of them can take seconds: every call is timed
         self.timed = bool(at_most) or len(clauses) >= _TIMER_CLAUSES
         self.calls = 0
+        self.limits = limits
 
     # -- assumptions for the total --------------------------------------------------
     @property
@@ -180,14 +199,18 @@ class _Part:
         return sorted({lit[c] if known[c] else -lit[c] for c in self.cells if c in known})
 
     def solve(self, assumptions: list[int], budget: int, deadline: float | None = None) -> bool | None:
-        """Solve under assumptions; None when the conflict budget or the deadline runs out.
+        """Solve under assumptions; None when the conflict budget, the deadline or the
+        process's resident allowance (the part's ``limits``) runs out.
 
-        Most calls end within a few thousand conflicts and run without a timer; a
-        call that does not gets another go with a timer that interrupts the solver
-        at the deadline, so a hard instance cannot overrun its time limit.
+        Most calls end within a few thousand conflicts and run without a watch; a
+        call that does not gets another go with a watch beside it that interrupts
+        the solver at the deadline or once the process is over its allowance
+        (:func:`_watch`), so a hard instance cannot overrun either.
         """
         self.calls += 1
         if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        if self.limits is not None and self.limits.resident is not None and self.limits.exceeded():
             return None
         if not self.timed:  # small: conflicts come fast, try without a timer
             quick = min(budget, _QUICK_CONFLICTS)
@@ -199,16 +222,19 @@ class _Part:
         if remaining is not None and remaining <= 0:
             return None
         self.solver.conf_budget(budget)
-        timer = None
-        if remaining is not None:
-            timer = threading.Timer(remaining, self.solver.interrupt)
-            timer.start()
+        resident = self.limits is not None and self.limits.resident is not None
+        if remaining is None and not resident:
+            return self.solver.solve_limited(assumptions=assumptions)
+        stop = threading.Event()
+        watch = threading.Thread(target=_watch, args=(self.solver, deadline, self.limits if resident else None, stop),
+                                 daemon=True)
+        watch.start()
         try:
-            return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=timer is not None)
+            return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
-            if timer is not None:
-                timer.cancel()
-                self.solver.clear_interrupt()
+            stop.set()
+            watch.join()
+            self.solver.clear_interrupt()
 
     def model_values(self) -> dict[int, bool]:
         model = self.solver.get_model()
