@@ -11,7 +11,7 @@ proofs, then estimation — so a stage that gives up leaves time for the next.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+import functools
 import os
 import time
 from dataclasses import dataclass
@@ -132,15 +132,14 @@ def resident_bytes() -> int | None:
         return None
 
 
+@functools.cache
 def _malloc_trim():
-    """glibc's ``malloc_trim``, or None elsewhere."""
+    """glibc's ``malloc_trim``, or None elsewhere: looked up when first wanted, not
+    when mscsp is imported."""
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return None
-
-
-_TRIM = _malloc_trim()
 
 
 def give_back() -> None:
@@ -154,8 +153,9 @@ def give_back() -> None:
     --------
     >>> give_back()  # nothing to give back: harmless
     """
-    if _TRIM is not None:
-        _TRIM(0)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 #: No deadline and no memory allowance: for tests and callers that bound work otherwise.

@@ -270,11 +270,8 @@ class Chains:
         does not overshoot, runs after it)."""
         distance = np.where(self.k < low, low - self.k, np.where(self.k > high, high - self.k, 0))
         if distance.any():
-            if self.k.dtype != np.int64 or not self.k.flags.c_contiguous:
-                self.k = np.ascontiguousarray(self.k, dtype=np.int64)
-            self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states,
-                                              direction=np.sign(distance), goal=np.where(distance > 0, low, high),
-                                              tilt=WALK_TILT)
+            self._draw_windows(i, direction=np.sign(distance), goal=np.where(distance > 0, low, high),
+                               tilt=WALK_TILT)
 
     def walk(self, budget=None) -> int:
         """Walk steps over every class until every chain's mine count has a finite
@@ -303,9 +300,14 @@ class Chains:
 
     def window_step(self, i: int) -> None:
         """Every window of class ``i`` redrawn in every chain."""
+        self._draw_windows(i)
+
+    def _draw_windows(self, i: int, **walk) -> None:
+        """:func:`step_windows` on class ``i`` of every chain, counted; the mine counts
+        are handed over as the contiguous ``int64`` array the programme writes."""
         if self.k.dtype != np.int64 or not self.k.flags.c_contiguous:
             self.k = np.ascontiguousarray(self.k, dtype=np.int64)
-        self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states)
+        self.window_draws += step_windows(self.windows, i, self.x, self.k, self.log_rest, self._states, **walk)
 
     def sweep(self, budget=None) -> None:
         """Every class of windows once, in random order; then (every sweep without

@@ -223,9 +223,11 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         large = model.size >= LARGE
         # on a large component, the variables inside a window get no small block of
         # their own when no tiling made them interior (listing those took seconds)
-        covered = np.zeros(model.size, dtype=bool)
-        for variables in windows.variable if large else []:
-            covered[variables] = True
+        covered = None
+        if large:
+            covered = np.zeros(model.size, dtype=bool)
+            for variables in windows.variable:
+                covered[variables] = True
         classes = build_classes(model, streams[-1], budget=budget, tilings=TILINGS_LARGE if large else TILINGS,
                                 max_raw=BLOCK_RAW_LARGE if large else BLOCK_RAW, covered=covered)
     except BudgetExceeded:
@@ -270,8 +272,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
             look = time.perf_counter() - looked
             if found.details["converged"] and _widest(found) <= 2 * precision:
                 details["sweeps"] = store.seen
-                draws = dict(zip(("taken", "refused", "skipped"), run.window_draws.tolist()))
-                return replace(found, details={**found.details, "sweeps": store.seen, "window_draws": draws})
+                return replace(found, details={**found.details, "sweeps": store.seen,
+                                               "window_draws": _window_draws(run)})
         if budget.deadline is not None:
             # keep back about one sweep and the last look at the diagnostics (twice:
             # the draws grow), and a little for the rest of the analysis
@@ -279,8 +281,13 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
             if budget.seconds_left() < 2 * per + 2 * look + 0.02 * max(budget.deadline - started, 0.0):
                 break
     details["sweeps"] = store.seen
-    details["window_draws"] = dict(zip(("taken", "refused", "skipped"), run.window_draws.tolist()))
+    details["window_draws"] = _window_draws(run)
     return _summary(model, rest, store, details, started)
+
+
+def _window_draws(run: Chains) -> dict[str, int]:
+    """The chains' window draws taken, refused by the mine total, and skipped."""
+    return dict(zip(("taken", "refused", "skipped"), run.window_draws.tolist()))
 
 
 def _widest(est: Estimate) -> float:

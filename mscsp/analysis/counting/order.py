@@ -39,7 +39,7 @@ from ...errors import BudgetExceeded
 from .variables import Problem
 
 __all__ = ["Order", "candidate_orders", "score_order", "choose_order", "greedy_order",
-           "reverse_cuthill_mckee"]
+           "reverse_cuthill_mckee", "neighbourhoods", "bfs_levels", "pseudo_peripheral", "by_clues"]
 
 #: Above this many variables the greedy candidate (quadratic in the worst case) is skipped.
 GREEDY_LIMIT = 4_000
@@ -170,6 +170,43 @@ def _rcm(problem: Problem, members: list[list[int]]) -> list[int]:
     return reverse_cuthill_mckee(len(problem.variables), members)
 
 
+def neighbourhoods(m: int, members: list[list[int]], budget: Budget = UNLIMITED) -> tuple[list[int], list[list[int]]]:
+    """Each of ``m`` nodes' degree and neighbours (least connected first, then by
+    index), each list of ``members`` a set of mutual neighbours."""
+    adjacent: list[set[int]] = [set() for _ in range(m)]
+    for i, ms in enumerate(members):
+        if not i % CHECK_EVERY:
+            budget.check("ordering the variables")
+        for v in ms:
+            adjacent[v].update(ms)
+    for v in range(m):
+        adjacent[v].discard(v)
+    degree = [len(a) for a in adjacent]
+    return degree, [sorted(a, key=lambda w: (degree[w], w)) for a in adjacent]
+
+
+def bfs_levels(children: list[list[int]], root: int) -> list[list[int]]:
+    """The breadth-first levels of ``root``'s connected part."""
+    seen, level, out = {root}, [root], []
+    while level:
+        out.append(level)
+        level = [w for v in level for w in children[v] if w not in seen and not seen.add(w)]
+    return out
+
+
+def pseudo_peripheral(children: list[list[int]], degree: list[int], start: int) -> tuple[int, list[list[int]]]:
+    """A pseudo-peripheral node of ``start``'s part and its breadth-first levels, as
+    George and Liu find it (1979): from ``start``, jump to the least connected node
+    of the farthest level while that lengthens the reach."""
+    reach = bfs_levels(children, start)
+    while True:
+        candidate = min(reach[-1], key=lambda v: (degree[v], v))
+        further = bfs_levels(children, candidate)
+        if len(further) <= len(reach):
+            return start, reach
+        start, reach = candidate, further
+
+
 def reverse_cuthill_mckee(m: int, members: list[list[int]], peripheral: bool = True) -> list[int]:
     """Reverse Cuthill–McKee of ``m`` nodes, each list of ``members`` a set of mutual
     neighbours (without ``peripheral``, each part starts from its least connected
@@ -186,37 +223,17 @@ def reverse_cuthill_mckee(m: int, members: list[list[int]], peripheral: bool = T
     >>> reverse_cuthill_mckee(4, [[0, 2], [2, 3], [3, 1]])  # a path 0-2-3-1
     [1, 3, 2, 0]
     """
-    adjacent: list[set[int]] = [set() for _ in range(m)]
-    for ms in members:
-        for v in ms:
-            adjacent[v].update(ms)
-    for v in range(m):
-        adjacent[v].discard(v)
-    degree = [len(a) for a in adjacent]
-    children = [sorted(a, key=lambda w: (degree[w], w)) for a in adjacent]
-
-    def levels(root: int) -> list[list[int]]:
-        seen, level, out = {root}, [root], []
-        while level:
-            out.append(level)
-            level = [w for v in level for w in children[v] if w not in seen and not seen.add(w)]
-        return out
-
+    degree, children = neighbourhoods(m, members)
     placed = [False] * m
     order: list[int] = []
     for first in range(m):
         if placed[first]:
             continue
         if not peripheral:
-            part = [v for ring in levels(first) for v in ring]
-            first = min(part, key=lambda v: (degree[v], v))
-        start, reach = first, levels(first)
-        while peripheral:
-            candidate = min(reach[-1], key=lambda v: (degree[v], v))
-            further = levels(candidate)
-            if len(further) <= len(reach):
-                break
-            start, reach = candidate, further
+            part = [v for ring in bfs_levels(children, first) for v in ring]
+            start = min(part, key=lambda v: (degree[v], v))
+        else:
+            start, _ = pseudo_peripheral(children, degree, first)
         placed[start] = True
         queue, head = [start], 0
         while head < len(queue):
@@ -231,10 +248,17 @@ def reverse_cuthill_mckee(m: int, members: list[list[int]], peripheral: bool = T
     return order
 
 
-def _by_clues(problem: Problem, members: list[list[int]], clue_order) -> list[int]:
-    """Variables in the order their clues come: each clue in turn brings in all its
-    variables not yet taken, so it closes as soon as it opens; variables on no clue last."""
-    taken = [False] * len(problem.variables)
+def by_clues(m: int, members: list[list[int]], clue_order) -> list[int]:
+    """The ``m`` variables in the order their clues come (``members``: each clue's
+    variables): each clue in turn brings in all its variables not yet taken, so it
+    closes as soon as it opens; variables on no clue last.
+
+    Examples
+    --------
+    >>> by_clues(4, [[0, 2], [2, 3]], [1, 0])
+    [2, 3, 0, 1]
+    """
+    taken = [False] * m
     order = []
     for c in clue_order:
         for v in members[c]:
@@ -259,8 +283,8 @@ def _candidates(problem: Problem, width: int) -> list[tuple[str, Callable[[], li
     clue_cells = problem.clue_cells
     if clue_cells:
         k = range(len(clue_cells))
-        out.append(("clue rows", lambda: _by_clues(problem, members, sorted(k, key=lambda c: divmod(clue_cells[c], width)))))
-        out.append(("clue columns", lambda: _by_clues(problem, members, sorted(
+        out.append(("clue rows", lambda: by_clues(m, members, sorted(k, key=lambda c: divmod(clue_cells[c], width)))))
+        out.append(("clue columns", lambda: by_clues(m, members, sorted(
             k, key=lambda c: (clue_cells[c] % width, clue_cells[c] // width)))))
     if m <= GREEDY_LIMIT:
         out.append(("greedy", lambda: _greedy(problem, members)))

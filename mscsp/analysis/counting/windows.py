@@ -50,9 +50,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...budget import CHECK_EVERY, Budget
+from ...budget import UNLIMITED, Budget
 from .blocks import Model
-from .order import greedy_order, reverse_cuthill_mckee
+from .order import bfs_levels, by_clues, greedy_order, neighbourhoods, pseudo_peripheral, reverse_cuthill_mckee
 
 try:  # pragma: no cover - which one runs depends on the build
     from . import _windows
@@ -118,45 +118,26 @@ class Windows:
         return np.diff(self.starts[i]).tolist()
 
 
-def _levels(model: Model, budget: Budget | None) -> np.ndarray:
-    """Each clue's breadth-first level in its component of the clue graph, counted from
-    a pseudo-peripheral clue (George–Liu: from a clue of least degree, move to a
-    least-degree clue of the last level while the eccentricity grows)."""
+def _levels(model: Model, budget: Budget | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each clue's breadth-first level in its connected part of the clue graph (clues
+    are neighbours when a variable touches both), counted from a pseudo-peripheral
+    clue found from the part's least connected one, and each clue's part (named by
+    its least clue)."""
     nclues = len(model.targets)
-    neighbours: list[list[int]] = []
-    for c, vs in enumerate(model.members):
-        if budget is not None and not c % CHECK_EVERY:
-            budget.check("building the chain's windows")
-        neighbours.append(sorted({d for u in vs for d in model.clues[u] if d != c}))
+    degree, children = neighbourhoods(nclues, list(model.clues), budget or UNLIMITED)
     level = np.full(nclues, -1, dtype=np.int64)
-
-    def bfs(root: int) -> list[list[int]]:
-        seen = {root}
-        rings = [[root]]
-        while True:
-            ring = sorted({d for c in rings[-1] for d in neighbours[c] if d not in seen})
-            if not ring:
-                return rings
-            seen.update(ring)
-            rings.append(ring)
-
+    part = np.full(nclues, -1, dtype=np.int64)
     for start in range(nclues):
         if level[start] >= 0:
             continue
         if budget is not None:
             budget.check("building the chain's windows")
-        component = [c for ring in bfs(start) for c in ring]
-        root = min(component, key=lambda c: (len(neighbours[c]), c))
-        rings = bfs(root)
-        while True:
-            far = min(rings[-1], key=lambda c: (len(neighbours[c]), c))
-            further = bfs(far)
-            if len(further) <= len(rings):
-                break
-            root, rings = far, further
+        component = [c for ring in bfs_levels(children, start) for c in ring]
+        _, rings = pseudo_peripheral(children, degree, min(component, key=lambda c: (degree[c], c)))
         for depth, ring in enumerate(rings):
             level[ring] = depth
-    return level
+        part[component] = start
+    return level, part
 
 
 def _orders(model: Model, variables: list[int]) -> list[list[int]]:
@@ -183,15 +164,7 @@ def _orders(model: Model, variables: list[int]) -> list[list[int]]:
             out.append(greedy_order(clues, members, end))
     # the clues in Cuthill–McKee order, each bringing in its variables not yet taken
     clue_order = reverse_cuthill_mckee(len(members), clues)
-    for ordered in (clue_order, clue_order[::-1]):
-        taken = [False] * len(variables)
-        order = []
-        for c in ordered:
-            for v in members[c]:
-                if not taken[v]:
-                    taken[v] = True
-                    order.append(v)
-        out.append(order)
+    out.extend(by_clues(len(variables), members, ordered) for ordered in (clue_order, clue_order[::-1]))
     return [[variables[i] for i in order] for order in out]
 
 
@@ -218,8 +191,7 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
         table = model.adds[v]
         for j, c in enumerate(row):
             most[c] += int(table[:, j].max())
-    clue_of = sorted(local, key=local.__getitem__)
-    reach = [min(int(model.targets[c]), m) + 1 for c, m in zip(clue_of, most)]
+    reach = [min(int(model.targets[c]), m) + 1 for c, m in zip(local, most)]  # local: in index order
     opened: list[list[int]] = []
     live: list[int] = []
     work = 0
@@ -234,11 +206,10 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
 
 
 def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
-                  level: np.ndarray | None = None, piece: int | None = None) -> Windows:
+                  piece: int | None = None) -> Windows:
     """The windows of ``width`` levels, in ``width`` classes (see the module docstring).
 
-    ``level`` gives each clue's level instead of its breadth-first level (for bands
-    of another shape, such as columns of the board). With ``piece``, a band of more
+    With ``piece``, a band of more
     variables is cut along its order into windows of at most that many, and cut again
     with the cuts moved by half a piece into a class of its own: a long band's draw
     keeps its mine count (which a chain with a mine total needs) less often the longer
@@ -264,12 +235,10 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
     >>> sorted(set(np.concatenate(w.variable).tolist())) == list(range(m.size))  # each in some window
     True
     """
-    if level is None:
-        level = _levels(model, budget)
+    level, part = _levels(model, budget)
     var_low = np.asarray([min((level[c] for c in cs), default=-1) for cs in model.clues], dtype=np.int64)
     var_high = np.asarray([max((level[c] for c in cs), default=-1) for cs in model.clues], dtype=np.int64)
-    # the component of each variable: its clues' component (the root's clue graph part)
-    component = _components(model)
+    component = np.asarray([part[cs[0]] if cs else -1 for cs in model.clues], dtype=np.int64)
     opts = model.options
     with np.errstate(divide="ignore", invalid="ignore"):
         weight = np.exp(model.logw - model.logw.max(axis=1, keepdims=True))
@@ -339,24 +308,6 @@ def _flatten(windows: list[tuple]) -> tuple[np.ndarray, ...]:
             open_starts.append(len(opened))
     return tuple(np.asarray(value, dtype=np.int64) for value in (
         starts, variable, slot_starts, slots, clue_starts, first, last, open_starts, opened))
-
-
-def _components(model: Model) -> np.ndarray:
-    """Each variable's connected part of the model (variables linked through clues)."""
-    parent = list(range(len(model.targets)))
-
-    def find(c: int) -> int:
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for cs in model.clues:
-        for a, b in zip(cs, cs[1:]):
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-    return np.asarray([find(cs[0]) if cs else -1 for cs in model.clues], dtype=np.int64)
 
 
 def seed_states(streams: list[np.random.Generator]) -> np.ndarray:
