@@ -295,6 +295,18 @@ class Geometry:
             return self._neighbour_table[cells]
         return self._rows(cells)
 
+    @property
+    def neighbour_table(self) -> np.ndarray | None:
+        """:meth:`neighbour_rows` of every position at once (read-only, kept), or None
+        on a board too large to keep one.
+
+        Examples
+        --------
+        >>> Geometry(3, 2).neighbour_table.shape
+        (6, 8)
+        """
+        return self._neighbour_table if self.area <= _TABLE_LIMIT else None
+
     @cached_property
     def _neighbour_table(self) -> np.ndarray:
         table = self._rows(np.arange(self.area, dtype=np.int64))

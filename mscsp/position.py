@@ -44,6 +44,7 @@ class Mark(IntEnum):
 
 #: Mark.COVERED as a plain int, for comparisons in loops (an enum member is looked up each time).
 _COVERED = int(Mark.COVERED)
+_HOLE = int(Mark.HOLE)
 
 _CHAR_OF = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: "-"}
 _CODE_OF = {".": Mark.COVERED, "F": Mark.FLAG, "-": Mark.HOLE, **{str(d): d for d in range(9)}}
@@ -83,9 +84,11 @@ class Position:
         g = self.geometry
         if grid.shape != (g.area,):
             raise InputError(f"a {g.width}x{g.height} position needs {g.area} cells, not {grid.size}")
-        if ((grid < Mark.HOLE) | (grid > 8)).any():
+        # plain ints and two reductions: a position is made at every step of a game
+        low, high = (int(grid.min()), int(grid.max())) if grid.size else (0, 0)
+        if low < _HOLE or high > 8:
             raise InputError("position codes must be 0-8 or a Mark")
-        if not np.array_equal(grid == Mark.HOLE, ~g.mask):
+        if (g.has_holes or low == _HOLE) and not np.array_equal(grid == _HOLE, ~g.mask):
             raise InputError("holes of the grid and of the geometry differ")
         if self.mines is not None:
             if isinstance(self.mines, bool) or not isinstance(self.mines, (int, np.integer)):

@@ -62,6 +62,7 @@ from .estimate import Estimate, rest_of_board, smc_estimate
 from .listing import list_layouts, list_walled
 from .mcmc import chain_estimate
 from .order import Order, choose_order
+from .quick import quick_probabilities
 from .search import COMPILED as COMPILED_SEARCH
 from .search import TooBig, search, search_by_label
 from .sweep import Arithmetic, StateLimit, sweep
@@ -460,6 +461,11 @@ def probabilities(
     >>> p.layouts, p.cells[0], p.cells[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     """
+    if system is None and backend == "dp" and density is None:
+        # the usual position (a total, small components): stages 1-4 in one compiled call
+        quick = quick_probabilities(position, min(backtrack_nodes, state_limit))
+        if quick is not None:
+            return quick
     budget = budget or Budget()
     counts = count_components(position, system=system, backend=backend, state_limit=state_limit, density=density,
                               budget=budget.share(_EXACT_SHARE) if estimate else budget, estimate=estimate,

@@ -278,10 +278,333 @@ out:
     return result;
 }
 
+/* ---- a whole position, grid to tallies -------------------------------------------- */
+
+enum { COVERED = -1, FLAG = -2 };
+
+typedef struct {
+    int area, neq;
+    int *eq_count, *eq_start, *eq_cells; /* per equation: remainder; its cells */
+    int *on_count, *on;                  /* per cell: its equations (at most 8), in order */
+    int *parent;                         /* union-find over equations */
+} Board;
+
+static int find(int *parent, int i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static int same_equations(const Board *bd, int a, int b) {
+    if (bd->on_count[a] != bd->on_count[b]) return 0;
+    return memcmp(bd->on + 8 * a, bd->on + 8 * b, sizeof(int) * (size_t)bd->on_count[a]) == 0;
+}
+
+static PyObject *cells_tuple(const int *cells, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int k = 0; t && k < n; k++) {
+        PyObject *item = PyLong_FromLong(cells[k]);
+        if (!item) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, k, item);
+    }
+    return t;
+}
+
+/* Counts one component (equations whose root is `root`) into a Python tuple
+ * (groups, ways, rows); Py_None when it declines (too many cells, out of nodes, no
+ * layout); NULL with an exception set on failure. */
+static PyObject *count_component(const Board *bd, const int *cells, int ncells, int remaining,
+                                 long nodes, int *scratch) {
+    /* scratch: per cell its group, per group its first cell and size, the component's
+     * equations (at most 8 a cell), then per equation of the board its index here or -1 */
+    int *gof = scratch, *gfirst = scratch + MAX_CELLS, *gsize = scratch + 2 * MAX_CELLS;
+    int *local = scratch + 11 * MAX_CELLS;
+    int m = 0;
+    for (int k = 0; k < ncells; k++) {
+        int c = cells[k], g = 0;
+        while (g < m && !same_equations(bd, cells[gfirst[g]], c)) g++;
+        if (g == m) {
+            gfirst[m] = k;
+            gsize[m] = 0;
+            m++;
+        }
+        gof[k] = g;
+        gsize[g]++;
+    }
+    /* the component's equations, numbered in the board's order: local[e] was -1 for all */
+    int nclues = 0, refs = 0, *eqs = gsize + MAX_CELLS; /* at most 8 a group: 8 * MAX_CELLS */
+    for (int g = 0; g < m; g++) {
+        int c = cells[gfirst[g]];
+        refs += bd->on_count[c];
+        for (int t = 0; t < bd->on_count[c]; t++) {
+            int e = bd->on[8 * c + t];
+            if (local[e] < 0) {
+                local[e] = 0;
+                int at = nclues++; /* insertion keeps them ascending */
+                while (at > 0 && eqs[at - 1] > e) {
+                    eqs[at] = eqs[at - 1];
+                    at--;
+                }
+                eqs[at] = e;
+            }
+        }
+    }
+    for (int q = 0; q < nclues; q++) local[eqs[q]] = q;
+    PyObject *result = NULL;
+    int *group = malloc(sizeof(int) * (size_t)(5 * m + 3 + refs + nclues));
+    u64 *ways = NULL, *rows = NULL;
+    if (!group) return PyErr_NoMemory();
+    int *size = group + m, *cstart = size + m, *ostart = cstart + m + 1, *kstart = ostart + m + 1;
+    int *clues = kstart + m + 1, *target = clues + refs;
+    cstart[0] = 0;
+    for (int g = 0; g < m; g++) {
+        int c = cells[gfirst[g]];
+        group[g] = 1;
+        size[g] = gsize[g];
+        ostart[g] = 0;
+        kstart[g] = g;
+        for (int t = 0; t < bd->on_count[c]; t++) clues[cstart[g] + t] = local[bd->on[8 * c + t]];
+        cstart[g + 1] = cstart[g] + bd->on_count[c];
+    }
+    ostart[m] = 0;
+    kstart[m] = m;
+    for (int q = 0; q < nclues; q++) target[q] = bd->eq_count[eqs[q]];
+    int length = (remaining < ncells ? remaining : ncells) + 1;
+    Problem pb = {.m = m, .nclues = nclues, .length = length, .label = -1, .nlabels = 1, .group = group,
+                  .size = size, .cstart = cstart, .clues = clues, .target = target, .ostart = ostart,
+                  .omines = NULL, .oadds = NULL, .okinds = NULL, .kstart = kstart};
+    ways = calloc((size_t)length, sizeof(u64));
+    rows = calloc((size_t)m * length + 1, sizeof(u64));
+    if (!ways || !rows) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int rc = run(&pb, nodes, ways, rows);
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int any = 0;
+    for (int k = 0; k < length; k++) any |= ways[k] != 0;
+    if (rc == 1 || !any) {
+        result = Py_NewRef(Py_None);
+        goto out;
+    }
+    PyObject *groups = PyList_New(m), *w = as_list(ways, length), *r = PyList_New(m);
+    for (int g = 0; groups && r && g < m; g++) {
+        int buf[MAX_CELLS], n = 0;
+        for (int k = gfirst[g]; k < ncells; k++)
+            if (gof[k] == g) buf[n++] = cells[k];
+        PyObject *t = cells_tuple(buf, n), *row = as_list(rows + (size_t)g * length, length);
+        if (!t || !row) {
+            Py_XDECREF(t);
+            Py_XDECREF(row);
+            Py_CLEAR(groups);
+            break;
+        }
+        PyList_SET_ITEM(groups, g, t);
+        PyList_SET_ITEM(r, g, row);
+    }
+    if (groups && w && r) result = PyTuple_Pack(3, groups, w, r);
+    Py_XDECREF(groups);
+    Py_XDECREF(w);
+    Py_XDECREF(r);
+out:
+    for (int q = 0; q < nclues; q++) local[eqs[q]] = -1;
+    free(group);
+    free(ways);
+    free(rows);
+    return result;
+}
+
+/* position(grid, table, mines, nodes) -> (remaining, unconstrained, components) or None.
+ * grid: the position's codes (int8 per cell: 0-8 a number, -1 covered, -2 flag, -3 hole);
+ * table: int64 (area, 8), each cell's neighbours with `area` as padding; mines: the total.
+ * Each component is (groups, ways, rows): its groups of cells touched by the same clues
+ * (tuples of cells ascending, groups by their first cell), ways[k] its assignments with k
+ * mines (k up to the mines left), rows[g][k] the mines of group g summed over them.
+ * None where the position asks for more than this quick path does: a clue or the total
+ * that cannot be met, a component of more than MAX_CELLS cells or past the node budget,
+ * or one with no layout (the general path then counts, or says what cannot be true). */
+static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer gb, tb;
+    long long mines;
+    long nodes;
+    if (!PyArg_ParseTuple(args, "y*y*Ll", &gb, &tb, &mines, &nodes)) return NULL;
+    PyObject *result = NULL, *comps = NULL, *free_cells = NULL;
+    int area = (int)gb.len;
+    const signed char *grid = gb.buf;
+    const int64_t *table = tb.buf;
+    Board bd = {0};
+    int *cells = NULL, *scratch = NULL, *order = NULL, *root_of = NULL, *comp_start = NULL;
+    if (tb.len != (Py_ssize_t)sizeof(int64_t) * 8 * area) {
+        PyErr_SetString(PyExc_ValueError, "position: the neighbour table must be (area, 8) int64");
+        goto out;
+    }
+    bd.area = area;
+    bd.eq_count = malloc(sizeof(int) * ((size_t)area + 1));
+    bd.eq_start = malloc(sizeof(int) * ((size_t)area + 2));
+    bd.eq_cells = malloc(sizeof(int) * (8 * (size_t)area + 1));
+    bd.on_count = calloc((size_t)area + 1, sizeof(int));
+    bd.on = malloc(sizeof(int) * (8 * (size_t)area + 1));
+    bd.parent = malloc(sizeof(int) * ((size_t)area + 1));
+    cells = malloc(sizeof(int) * ((size_t)area + 1));
+    order = malloc(sizeof(int) * ((size_t)area + 1));
+    root_of = malloc(sizeof(int) * ((size_t)area + 1));
+    scratch = malloc(sizeof(int) * (11 * (size_t)MAX_CELLS + (size_t)area + 1));
+    comp_start = malloc(sizeof(int) * ((size_t)area + 1));
+    if (!bd.eq_count || !bd.eq_start || !bd.eq_cells || !bd.on_count || !bd.on || !bd.parent || !cells ||
+        !order || !root_of || !scratch || !comp_start) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (int e = 0; e <= area; e++) scratch[11 * MAX_CELLS + e] = -1;
+    int flags = 0, covered = 0, neq = 0, nref = 0;
+    bd.eq_start[0] = 0;
+    for (int i = 0; i < area; i++) {
+        int code = grid[i];
+        if (code == FLAG) flags++;
+        if (code == COVERED) covered++;
+        if (code < 0 || code > 8) continue;
+        int ncov = 0, nflag = 0, start = nref;
+        for (int d = 0; d < 8; d++) {
+            int64_t j = table[8 * (size_t)i + d];
+            if (j < 0 || j > area) {
+                PyErr_SetString(PyExc_ValueError, "position: a neighbour outside the board");
+                goto out;
+            }
+            if (j == area) continue;
+            if (grid[j] == COVERED) {
+                bd.eq_cells[nref++] = (int)j;
+                ncov++;
+            } else if (grid[j] == FLAG) {
+                nflag++;
+            }
+        }
+        int rem = code - nflag;
+        if (rem < 0 || rem > ncov) goto decline;
+        if (ncov == 0) continue;
+        for (int t = start; t < nref; t++) {
+            int c = bd.eq_cells[t];
+            bd.on[8 * c + bd.on_count[c]++] = neq;
+        }
+        bd.eq_count[neq] = rem;
+        bd.parent[neq] = neq;
+        bd.eq_start[++neq] = nref;
+    }
+    bd.neq = neq;
+    long long remaining = mines - flags;
+    if (remaining < 0 || remaining > covered) goto decline;
+    /* equations joined through their shared cells */
+    for (int c = 0; c < area; c++)
+        for (int t = 1; t < bd.on_count[c]; t++) {
+            int a = find(bd.parent, bd.on[8 * c]), b = find(bd.parent, bd.on[8 * c + t]);
+            if (a != b) bd.parent[b < a ? a : b] = b < a ? b : a;
+        }
+    /* components in the order of their smallest cell, each with its cells ascending */
+    int ncomp = 0, nfree = 0;
+    for (int e = 0; e < neq; e++) root_of[e] = -1;
+    int *comp_size = comp_start; /* per component: its cells so far, then where they start */
+    for (int c = 0; c < area; c++) {
+        if (grid[c] != COVERED) continue;
+        if (!bd.on_count[c]) {
+            nfree++;
+            continue;
+        }
+        int r = find(bd.parent, bd.on[8 * c]);
+        if (root_of[r] < 0) {
+            root_of[r] = ncomp;
+            comp_size[ncomp++] = 0;
+        }
+        if (++comp_size[root_of[r]] > MAX_CELLS) goto decline;
+    }
+    /* cells laid out component after component (a counting sort keeps them ascending) */
+    for (int k = 0, at = 0; k < ncomp; k++) {
+        int n = comp_size[k];
+        comp_size[k] = at;
+        at += n;
+    }
+    int *comp_end = malloc(sizeof(int) * ((size_t)ncomp + 1));
+    if (!comp_end) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (int k = 0; k < ncomp; k++) comp_end[k] = comp_size[k];
+    free_cells = PyTuple_New(nfree);
+    if (!free_cells) {
+        free(comp_end);
+        goto out;
+    }
+    for (int c = 0, f = 0; c < area; c++) {
+        if (grid[c] != COVERED) continue;
+        if (!bd.on_count[c]) {
+            PyObject *item = PyLong_FromLong(c);
+            if (!item) {
+                free(comp_end);
+                goto out;
+            }
+            PyTuple_SET_ITEM(free_cells, f++, item);
+            continue;
+        }
+        int k = root_of[find(bd.parent, bd.on[8 * c])];
+        order[comp_end[k]++] = c;
+    }
+    comps = PyList_New(ncomp);
+    int declined = 0;
+    for (int k = 0; comps && k < ncomp && !declined; k++) {
+        int start = comp_size[k], n = comp_end[k] - start;
+        memcpy(cells, order + start, sizeof(int) * (size_t)n);
+        PyObject *one = count_component(&bd, cells, n, (int)remaining, nodes, scratch);
+        if (!one) {
+            Py_CLEAR(comps);
+            break;
+        }
+        if (one == Py_None) {
+            Py_DECREF(one);
+            declined = 1;
+            break;
+        }
+        PyList_SET_ITEM(comps, k, one);
+    }
+    free(comp_end);
+    if (!comps) goto out;
+    if (declined) goto decline;
+    PyObject *left = PyLong_FromLongLong(remaining);
+    if (left) result = PyTuple_Pack(3, left, free_cells, comps);
+    Py_XDECREF(left);
+    goto out;
+decline:
+    result = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(free_cells);
+    Py_XDECREF(comps);
+    free(bd.eq_count);
+    free(bd.eq_start);
+    free(bd.eq_cells);
+    free(bd.on_count);
+    free(bd.on);
+    free(bd.parent);
+    free(cells);
+    free(order);
+    free(root_of);
+    free(scratch);
+    free(comp_start);
+    PyBuffer_Release(&gb);
+    PyBuffer_Release(&tb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(group, size, clue_starts, clues, targets, option_starts, option_mines, option_adds, option_kinds, "
      "kind_starts, nodes, length[, label, nlabels]) -> (ways, rows) or None past the node budget"},
+    {"position", position, METH_VARARGS,
+     "position(grid, neighbour_table, mines, nodes) -> (mines left, unconstrained, [(groups, ways, rows), ...]) or None"},
     {NULL, NULL, 0, NULL},
 };
 

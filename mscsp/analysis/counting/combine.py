@@ -302,6 +302,11 @@ class Probabilities:
         return min(c for c, p in self.cells.items() if id(p) in ties)
 
 
+#: Packed polynomials of more bits than this are packed in whole bytes (shifting a
+#: long value once a coefficient is quadratic; below this, shifting is quicker).
+_BYTES_FROM = 8192
+
+
 def poly_mul(a: list, b: list) -> list:
     """Exact product of two coefficient lists, through one big-integer product.
 
@@ -321,12 +326,25 @@ def poly_mul(a: list, b: list) -> list:
         return out
     top = max(max(a), max(b))
     bits = 2 * max(top.bit_length(), 1) + max(len(a), len(b)).bit_length() + 1
+    if bits * max(len(a), len(b)) > _BYTES_FROM:
+        bits += -bits % 8  # whole bytes: packing and unpacking are then linear
     prod = _pack(a, bits) * _pack(b, bits)
     return unpack(prod, bits, len(a) + len(b) - 1)
 
 
 def unpack(value: int, bits: int, length: int) -> list[int]:
-    """Coefficients ``0..length-1`` of a polynomial packed ``bits`` bits a coefficient."""
+    """Coefficients ``0..length-1`` of a polynomial packed ``bits`` bits a coefficient.
+
+    Examples
+    --------
+    >>> unpack(3 + (5 << 8), 8, 3), unpack(3 + (5 << 5), 5, 2)
+    ([3, 5, 0], [3, 5])
+    """
+    if bits % 8 == 0:
+        # through bytes: shifting a long value once a coefficient is quadratic
+        size = bits // 8
+        raw = memoryview(value.to_bytes(max(size * length, (value.bit_length() + 7) // 8), "little"))
+        return [int.from_bytes(raw[i:i + size], "little") for i in range(0, size * length, size)]
     mask = (1 << bits) - 1
     out = []
     for _ in range(length):
@@ -336,6 +354,9 @@ def unpack(value: int, bits: int, length: int) -> list[int]:
 
 
 def _pack(coeffs: list[int], bits: int) -> int:
+    if bits % 8 == 0:
+        size = bits // 8
+        return int.from_bytes(b"".join([c.to_bytes(size, "little") for c in coeffs]), "little")
     value = 0
     for c in reversed(coeffs):
         value = (value << bits) | c
@@ -375,9 +396,18 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
         When no layout meets the total (with ``strict``; otherwise the layouts are 0
         and every denominator too).
     """
+    return weigh_total([(t.ways, tuple(zip((g.cells for g in t.groups), t.mines))) for t in tallies],
+                       unconstrained, remaining, strict=strict)
+
+
+def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
+                strict: bool = True) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
+    """:func:`with_total` on plain values: ``components`` holds each component's
+    ``(ways, groups)``, ``groups`` its ``(cells, mines)`` pairs (a group's cells and its
+    row of the tally)."""
     u = len(unconstrained)
     parts: list[tuple[tuple[int, ...], int, int]] = []
-    prefix, suffix = _products(tallies)
+    prefix, suffix = _products([ways for ways, _ in components])
     every = prefix[-1]
 
     # Ways to place the rest among the u unconstrained cells when the frontier holds j
@@ -394,14 +424,13 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
         total, leftover = divmod(comb(u, remaining - jmax) * scaled_total, rest[jmax])
         if leftover:  # pragma: no cover - E is built so that this division is exact
             raise ArithmeticError("layout count is not an integer")
-    for ci, t in enumerate(tallies):
+    for ci, (ways, groups) in enumerate(components):
         others = poly_mul(prefix[ci], suffix[ci + 1])
         # weight of the rest of the board when this component holds k mines
-        nonzero = [(m, w) for m, w in enumerate(others) if w]
-        weight = [sum(w * rest[k + m] for m, w in nonzero if k + m < span) for k in range(len(t.ways))]
-        for gi, g in enumerate(t.groups):
-            num = sum(mk * wk for mk, wk in zip(t.mines[gi], weight) if mk)
-            parts.append((g.cells, num, g.size * scaled_total))
+        weight = [sum(map(mul, others, rest[k:k + len(others)])) for k in range(len(ways))]
+        for cells, mines in groups:
+            num = sum(map(mul, mines, weight))
+            parts.append((cells, num, len(cells) * scaled_total))
     if u:
         # expected mines among the unconstrained cells: sum of (R - j) C(u, R - j) weights
         num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
@@ -409,15 +438,15 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
     return parts, total
 
 
-def _products(tallies: list[Tally]) -> tuple[list[list[int]], list[list[int]]]:
-    """The prefix and suffix products of the tallies' mine-count polynomials (each
+def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
+    """The prefix and suffix products of the components' mine-count polynomials (each
     component's product with all the others is a prefix times a suffix)."""
     prefix = [[1]]
-    for t in tallies:
-        prefix.append(poly_mul(prefix[-1], list(t.ways)))
+    for ways in polynomials:
+        prefix.append(poly_mul(prefix[-1], list(ways)))
     suffix = [[1]]
-    for t in reversed(tallies):
-        suffix.append(poly_mul(suffix[-1], list(t.ways)))
+    for ways in reversed(polynomials):
+        suffix.append(poly_mul(suffix[-1], list(ways)))
     suffix.reverse()
     return prefix, suffix
 
@@ -470,7 +499,7 @@ class OneChanging:
     """
 
     def __init__(self, others: list[Tally], length: int, unconstrained: int, remaining: int):
-        prefix, suffix = _products(others)
+        prefix, suffix = _products([t.ways for t in others])
         self.product = prefix[-1]
         span = len(self.product) + length - 1
         rest, jmin, jmax = _rest_weights(span, unconstrained, remaining)

@@ -1,0 +1,64 @@
+"""Counting, stages 1 to 4 in one compiled call: the quick path of :func:`probabilities`.
+
+Most positions a player meets have a mine total and small components (a few dozen
+cells along the openings). For those, the equations, their components, the groups
+of cells touched by the same clues and every component's tallies come from one call
+into the compiled search (``_search.position``): the clues read off the grid, the
+components joined by union–find, each counted by the backtracking of
+:mod:`~mscsp.analysis.counting.search` (same node budget, groups only: chains of links
+stay clues). The tallies are the same exact integers the general pipeline finds, and
+stage 6 (:func:`~mscsp.analysis.counting.combine.weigh_total`) weighs them the same way.
+
+The quick path declines, and the general pipeline takes over, wherever it could
+differ from it: no total, a clue or a total that cannot be met (the general path says
+what cannot be true), a component of more than
+:data:`~mscsp.analysis.counting.search.COMPILED_CELLS` cells or past the node budget, a
+board too large to table its neighbours, or no compiled search at all.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from ...position import Position
+from .combine import Probabilities, weigh_total
+from .search import _search
+
+__all__ = ["quick_probabilities"]
+
+
+def quick_probabilities(position: Position, nodes: int) -> Probabilities | None:
+    """The exact probabilities of a position with a mine total, or None where the
+    general pipeline must count (see the module's description).
+
+    ``nodes`` is the backtracking's budget per component.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> p = quick_probabilities(parse_position("mines: 1\\n.1...\\n"), 10_000)
+    >>> p.layouts, p.cells[0], p.cells[4]
+    (2, Fraction(1, 2), Fraction(0, 1))
+    >>> quick_probabilities(parse_position(".1...\\n"), 10_000) is None  # no total
+    True
+    """
+    started = time.perf_counter()
+    g = position.geometry
+    table = g.neighbour_table
+    if _search is None or position.mines is None or table is None:
+        return None
+    found = _search.position(position.grid, table, position.mines, nodes)
+    if found is None:
+        return None
+    remaining, unconstrained, components = found
+    parts, total = weigh_total([(ways, tuple(zip(groups, rows))) for groups, ways, rows in components],
+                               unconstrained, remaining, strict=False)
+    if not total:
+        return None  # no layout meets the total: the general path says why
+    cells: dict[int, Fraction] = {}
+    for group, num, den in parts:
+        p = Fraction(num, den)
+        for c in group:
+            cells[c] = p
+    return Probabilities(cells, total, True, None, {"seconds": time.perf_counter() - started}, geometry=g)

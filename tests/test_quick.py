@@ -1,0 +1,151 @@
+"""The quick path of the probabilities (one compiled call from grid to tallies) against
+brute force, against the general pipeline, and where it must decline."""
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from conftest import EXAMPLES
+from hypothesis import given, settings
+from oracles import brute_force
+from strategies import small_positions
+
+from mscsp.analysis.counting import count_components
+from mscsp.analysis.counting.combine import poly_mul, unpack
+from mscsp.analysis.counting.quick import quick_probabilities
+from mscsp.analysis.constraints import build_constraints
+from mscsp.analysis.counting.search import COMPILED, COMPILED_CELLS, _search
+from mscsp.board import Geometry, Spec
+from mscsp.game import Game, Status
+from mscsp.position import Mark, Position, parse_position
+from mscsp.rules import generate
+
+pytestmark = pytest.mark.skipif(not COMPILED, reason="the compiled search was not built")
+
+NODES = 100_000
+
+
+@settings(max_examples=EXAMPLES)
+@given(position=small_positions(max_covered=14))
+def test_quick_path_equals_brute_force(position):
+    quick = quick_probabilities(position, NODES)
+    if position.mines is None:
+        assert quick is None
+        return
+    truth = brute_force(position)
+    if truth["count"] == 0:
+        assert quick is None  # the general path says what cannot be true
+        return
+    assert quick is not None  # 14 cells at most: never past the node budget
+    assert quick.exact and quick.layouts == truth["count"]
+    assert quick.cells == {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+
+
+def _positions_from_play(spec: Spec, rule: str, click: tuple[int, int], games: int, seed: int):
+    """Every position of seeded games, the proven cells (or the least likely one) opened
+    next: the play loop holds the layout; the probabilities do not."""
+    root = np.random.SeedSequence(seed)
+    for ss in root.spawn(games):
+        board = generate(spec, rule, click, np.random.default_rng(ss))
+        game = Game.from_board(board)
+        game.reveal(board.click)
+        while game.status is Status.PLAYING:
+            position = game.position()
+            yield position
+            p = count_components(position).probabilities()
+            proven = sorted(c for c, v in p.cells.items() if v == 0)
+            for c in proven or [p.best()]:
+                if game.status is Status.PLAYING:
+                    game.reveal_index(c)
+
+
+@pytest.mark.parametrize(("preset", "rule", "click"), [("expert", "opening", (15, 8)),
+                                                       ("expert", "safe", (0, 0)),
+                                                       ("beginner", "opening", (2, 2))])
+def test_quick_path_equals_general_pipeline(preset, rule, click):
+    spec = Spec.preset(preset)
+    seen = 0
+    for position in _positions_from_play(spec, rule, click, games=12, seed=31):
+        general = count_components(position).probabilities()
+        quick = quick_probabilities(position, NODES)
+        if quick is None:
+            # declined only for a component too large for 64-bit counts
+            system = build_constraints(position)
+            assert max(len(system.component_cells(k)) for k in system.components) > COMPILED_CELLS
+            continue
+        seen += 1
+        assert quick.cells == general.cells
+        assert quick.layouts == general.layouts
+    assert seen >= 20
+
+
+def test_quick_path_on_a_board_with_holes():
+    text = "mines: 3\n1-..\n..2.\n-.1.\n"
+    position = parse_position(text)
+    truth = brute_force(position)
+    quick = quick_probabilities(position, NODES)
+    assert quick.layouts == truth["count"]
+    assert quick.cells == {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+
+
+@pytest.mark.parametrize("text", [
+    ".1...\n",                # no total
+    "mines: 2\n.3.\n111\n",    # a clue its cells cannot meet
+    "mines: 1\nF2...\n",      # nor with its flag
+    "mines: 5\n.1.\n",        # more mines than covered cells
+    "mines: 1\nFF1\n",        # fewer mines than flags
+    "mines: 0\n.1.\n",        # the clue against the total: no layout
+])
+def test_quick_path_declines_what_the_general_path_must_answer(text):
+    assert quick_probabilities(parse_position(text), NODES) is None
+
+
+def test_quick_path_declines_past_its_budget_and_size():
+    position = parse_position("mines: 1\n.1...\n")
+    assert quick_probabilities(position, 0) is None
+    assert quick_probabilities(position, 1_000) is not None
+    # one component of 60 cells: two rows of 1s over a row of 60 covered cells
+    wide = parse_position("mines: 20\n" + "1" * 60 + "\n" + "." * 60 + "\n" + "." * 60 + "\n")
+    assert quick_probabilities(wide, NODES) is None
+    general = count_components(wide).probabilities()
+    assert general.exact  # the general pipeline counts it
+
+
+def test_compiled_call_rejects_a_malformed_neighbour_table():
+    g = Geometry(3, 3)
+    grid = np.full(9, Mark.COVERED, dtype=np.int8)
+    grid[4] = 1
+    with pytest.raises(ValueError):
+        _search.position(grid, np.zeros((9, 7), dtype=np.int64), 1, NODES)
+    bad = np.array(g.neighbour_table)
+    bad[4, 0] = 99
+    with pytest.raises(ValueError):
+        _search.position(grid, bad, 1, NODES)
+    assert _search.position(grid, g.neighbour_table, 1, NODES) is not None
+
+
+def test_poly_mul_equals_the_schoolbook_product_packed_either_way():
+    rng = random.Random(5)
+    for n, bits in [(1, 3), (3, 8), (20, 40), (60, 300), (150, 120)]:  # the last two packed in bytes
+        a = [rng.getrandbits(bits) for _ in range(n)]
+        b = [rng.getrandbits(bits) for _ in range(rng.randint(1, n))]
+        school = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                school[i + j] += x * y
+        assert poly_mul(a, b) == school
+    assert unpack((7 << 16) | 5, 8, 4) == [5, 0, 7, 0]
+    assert unpack((7 << 10) | 5, 5, 4) == [5, 0, 7, 0]
+
+
+def test_positions_keep_their_checks():
+    g = Geometry(3, 1)
+    with pytest.raises(Exception, match="codes"):
+        Position(g, np.array([1, 9, -1], dtype=np.int8))
+    with pytest.raises(Exception, match="codes"):
+        Position(g, np.array([1, -4, -1], dtype=np.int8))
+    with pytest.raises(Exception, match="holes"):
+        Position(g, np.array([1, Mark.HOLE, -1], dtype=np.int8))
+    with pytest.raises(Exception, match="holes"):
+        Position(Geometry(3, 1, frozenset({1})), np.array([1, 0, -1], dtype=np.int8))
