@@ -13,7 +13,9 @@ On each position both engines run in the same process, best of ``--repeat`` runs
 
 - ``mscsp.analysis.counting.probabilities`` (exact fractions, the mine total used);
 - ``mscsp.analysis.analyse`` (everything ``mscsp solve`` computes: the proven cells
-  with their explanations, the probabilities, the suggested click);
+  with their explanations, the probabilities, the suggested click), and again with
+  ``explain=False`` (the same, without the sentences and their minimal reasons: what
+  ms_toollib gives, plus the proofs and the suggested click);
 - ``ms_toollib.cal_probability_onboard`` (Rust; PyPI ms-toollib), given the same
   position as rows of codes (flags as 11, which it re-derives: they are proven mines).
 
@@ -178,6 +180,12 @@ def time_analyse(position: Position, repeat: int):
     return _timed(lambda: analyse(_fresh(position)), repeat)
 
 
+def time_proofs(position: Position, repeat: int) -> list[float]:
+    """``analyse`` without explanations (proofs, probabilities, suggested click: what
+    ms_toollib gives and more, no sentences): run times in milliseconds."""
+    return _timed(lambda: analyse(_fresh(position), explain=False), repeat)[1]
+
+
 def proof_mismatch(analysis) -> bool:
     """Whether the analysis proves other cells than the complete SAT solver does."""
     proven = deduce(analysis.position, "sat")
@@ -238,6 +246,7 @@ def main(argv=None) -> int:
     for i, position in enumerate(corpus):
         ours, theirs, a, b = time_both(position, args.repeat)
         analysis, c = time_analyse(position, args.repeat)
+        d = time_proofs(position, args.repeat)
         t_ours.append(min(a))
         t_theirs.append(min(b))
         t_analyse.append(min(c))
@@ -249,7 +258,7 @@ def main(argv=None) -> int:
         bad_analyses += bool(bad_analysed)
         shown.extend(_describe(position, f"{i} (analyse)", *d) for d in bad_analysed[: SHOW - len(shown)])
         bad_proofs += proof_mismatch(analysis)
-        timed.append((stage(position), min(a), min(c), min(b), bool(bad or bad_analysed)))
+        timed.append((stage(position), min(a), min(c), min(b), bool(bad or bad_analysed), min(d)))
 
     n = len(corpus)
     covered = [p.covered_count for p in corpus]
@@ -299,7 +308,8 @@ def main(argv=None) -> int:
 def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = None) -> list[dict]:
     """Medians by start and stage, one dict a row: ``n`` positions of each start, timed
     as above. ``timed`` holds starts already timed (their ``(stage, mscsp ms, analyse
-    ms, ms_toollib ms, disagreed)`` a position), which are not played and timed again."""
+    ms, ms_toollib ms, disagreed, analyse ms without explanations)`` a position), which are
+    not played and timed again."""
     timed = dict(timed or {})
     rows = []
     for name, (spec, rule, click) in STARTS.items():
@@ -311,7 +321,8 @@ def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = N
                 analysis, c = time_analyse(position, repeat)
                 bad = bool(disagreements(position, ours, theirs)
                            or disagreements(position, analysis.probabilities, theirs))
-                timed[name].append((stage(position), min(a), min(c), min(b), bad))
+                timed[name].append((stage(position), min(a), min(c), min(b), bad,
+                                    min(time_proofs(position, repeat))))
         for stage_name in [s for s, _ in STAGES] + ["all"]:
             got = [r[1:] for r in timed[name] if stage_name in ("all", r[0])]
             if got:
@@ -321,21 +332,24 @@ def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = N
 
 def _medians(start: str, stage_name: str, got: list[tuple]) -> dict:
     """One row of the table by stage: the medians of ``(mscsp ms, analyse ms,
-    ms_toollib ms, disagreed)`` tuples and their ratios."""
+    ms_toollib ms, disagreed, analyse ms without explanations)`` tuples and their ratios."""
     ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
+    proofs_ms = statistics.median(r[4] for r in got)
     return {"start": start, "stage": stage_name, "positions": len(got), "mscsp_ms": round(ours_ms, 4),
             "analyse_ms": round(analyse_ms, 4), "ms_toollib_ms": round(theirs_ms, 4),
             "ratio": round(ours_ms / theirs_ms, 3), "analyse_ratio": round(analyse_ms / theirs_ms, 3),
+            "proofs_ms": round(proofs_ms, 4), "proofs_ratio": round(proofs_ms / theirs_ms, 3),
             "disagreements": sum(r[3] for r in got)}
 
 
 def stage_table(rows: list[dict]) -> str:
     """The rows of :func:`stage_rows` as a Markdown table."""
-    lines = ["| start | stage | positions | mscsp ms | analyse ms | ms_toollib ms | mscsp / ms_toollib | "
-             "analyse / ms_toollib | disagreements |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| start | stage | positions | mscsp ms | analyse ms | analyse ms, no explanations | ms_toollib ms | "
+             "mscsp / ms_toollib | analyse / ms_toollib | no explanations / ms_toollib | disagreements |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     lines += [f"| {r['start']} | {r['stage']} | {r['positions']} | {r['mscsp_ms']:.3f} | {r['analyse_ms']:.3f} | "
-              f"{r['ms_toollib_ms']:.3f} | {r['ratio']:.2f}x | {r['analyse_ratio']:.2f}x | {r['disagreements']} |"
+              f"{r['proofs_ms']:.3f} | {r['ms_toollib_ms']:.3f} | {r['ratio']:.2f}x | {r['analyse_ratio']:.2f}x | "
+              f"{r['proofs_ratio']:.2f}x | {r['disagreements']} |"
               for r in rows]
     return "\n".join(lines)
 

@@ -27,7 +27,8 @@ from ..budget import DEFAULT_MEMORY, Budget
 from ..errors import InconsistentError, InputError
 from ..position import Mark, Position
 from .constraints import build_constraints
-from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
+from .counting import BACKTRACK_NODES, DEFAULT_STATE_LIMIT, Probabilities, count_components
+from .counting.quick import quick_probabilities
 from .solvers import Contradiction, Explanation, SolveResult, SolverName, deduce, solve
 
 __all__ = ["Analysis", "analyse", "PROOF_SHARE", "PROOF_SHARE_ESTIMATED", "EXACT_SHARE"]
@@ -216,11 +217,16 @@ def analyse(
         return Analysis(position, solve(position, solver, explain=explain, memory_limit=resident_limit,
                                         time_limit=PROOF_SHARE * time_limit), None, None)
 
+    system = None  # built when something needs the equations
     try:
-        system = build_constraints(position)
-        counts = count_components(position, system=system, backend=backend, density=density,
-                                  state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
-        probs = counts.probabilities() if counts.exact else None
+        # the usual position (a total, small parts) is counted in one compiled call
+        probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit))
+                 if backend == "dp" and density is None else None)
+        if probs is None:
+            system = build_constraints(position)
+            counts = count_components(position, system=system, backend=backend, density=density,
+                                      state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
+            probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
         return refuted()
 

@@ -190,9 +190,17 @@ def solve(
     """
     solver = SolverName.parse(solver)
     started = time.perf_counter()
+    coords = position.geometry.coords
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
         system = None
+    if solver is SolverName.SAT and proven is not None and not explain:
+        # an exact count decided everything, and nothing is to be explained: no equations needed
+        known = dict(proven)
+        return SolveResult(solver, safe=tuple(coords(c) for c in sorted(known) if not known[c]),
+                           mines=tuple(coords(c) for c in sorted(known) if known[c]),
+                           deductions=tuple(Deduction(coords(c), known[c], (), False) for c in sorted(known)),
+                           complete=True, stats={"sat_calls": 0, "seconds": time.perf_counter() - started})
     try:
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
@@ -201,7 +209,7 @@ def solve(
     try:
         if solver is SolverName.SAT and proven is not None:
             known, complete = dict(proven), True
-            reason = engine.explain(known) if explain else {}
+            reason = engine.explain(known)
             calls = engine.calls
         elif solver is SolverName.SAT:
             out = engine.run(explain=explain)
@@ -229,7 +237,6 @@ def solve(
                 reason = shrunk
     except InconsistentError as err:
         return SolveResult(solver, contradiction=contradiction(position, system, err), complete=True)
-    coords = position.geometry.coords
     deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
     for cell in sorted(known):
         why = reason.get(cell)
