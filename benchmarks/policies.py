@@ -41,12 +41,12 @@ def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighe
     return max(pool, key=lambda c: (score(c), -probs.cells[c], -c))
 
 
-def _full_lookahead(survey, pool, skip_dead, weighed=None):
+def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fraction(0)):
     probs = survey.probabilities
 
     def key(c):
         outs = outcomes(survey, c)
-        value = sum((Fraction(o.layouts, probs.layouts) * o.next_safety for o in outs), Fraction(0))
+        value = sum((Fraction(o.layouts, probs.layouts) * o.blended_safety(second_weight) for o in outs), Fraction(0))
         return not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c
 
     return max(pool, key=key)

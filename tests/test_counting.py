@@ -367,7 +367,7 @@ def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
     """``Survey.least_after`` weighs a click without building the position after it
     (a cell away from the numbers as a component of its own, any other from one
     search for every number): its layouts and least probability are brute force's,
-    for every number the cell can show."""
+    for every number the cell can show; so are ``least_two_after``'s two least."""
     from mscsp.analysis import Survey
 
     covered = np.flatnonzero(position.covered).tolist()
@@ -384,10 +384,36 @@ def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
     for number in range(flags, flags + hidden + 1):  # the numbers the look-ahead asks about
         try:
             got = survey.least_after(cell, number)
+            two = survey.least_two_after(cell, number)
         except InconsistentError:
-            got = (0, None)
+            got, two = (0, None), (0, None, None)
         expected = _least_by_brute_force(position, cell, number)
         assert (got[0], got[1] if got[0] else None) == expected
+        # and the second least beside it (the least again when two cells share it)
+        assert (two if two[0] else (0, None, None)) == _two_least_by_brute_force(position, cell, number)
+
+
+def _two_least_by_brute_force(position, cell, number):
+    """Layouts and the two least mine probabilities of cells that are not certain mines
+    (the second the least again when two cells share it), by enumeration."""
+    grid = position.grid.copy()
+    grid[cell] = number
+    truth = brute_force(type(position)(position.geometry, grid, position.mines))
+    if truth["count"] == 0:
+        return 0, None, None
+    risks = sorted(Fraction(k, truth["count"]) for k in truth["per_cell"].values() if k != truth["count"])
+    return truth["count"], *(risks[:2] + [None, None])[:2]
+
+
+def test_the_blended_safety_weighs_the_second_best_click():
+    """A fifth of the weight on the second-best click: by hand."""
+    from mscsp.play.policies import Outcome
+
+    o = Outcome(1, 10, Fraction(1, 10), Fraction(1, 2))
+    assert o.blended_safety(Fraction(0)) == Fraction(9, 10)
+    assert o.blended_safety(Fraction(1, 5)) == Fraction(4, 5) * Fraction(9, 10) + Fraction(1, 5) * Fraction(1, 2)
+    assert Outcome(1, 10, Fraction(1, 10)).blended_safety(Fraction(1, 5)) == Fraction(9, 10)  # one cell left
+    assert Outcome(1, 10, None).blended_safety(Fraction(1, 5)) == 1  # won
 
 
 @given(position=small_positions(max_covered=12), data=st.data())
@@ -438,10 +464,15 @@ def test_weighing_one_changing_tally_is_weighing_them_all(position, data):
     k = data.draw(st.integers(0, len(tallies) - 1))
     system = counts.system
     others = tallies[:k] + tallies[k + 1:]
-    got = OneChanging(others, len(tallies[k].ways), len(system.unconstrained), system.remaining).least(tallies[k])
+    weighing = OneChanging(others, len(tallies[k].ways), len(system.unconstrained), system.remaining)
+    got = weighing.least(tallies[k])
     parts, total = with_total(tallies, system.unconstrained, system.remaining, strict=False)
     risks = [Fraction(n, d) for _, n, d in parts if d and n != d]
     assert got == ((total, min(risks) if risks else None) if total else (0, None))
+    # the two least, each group counted once per cell
+    cells = sorted(Fraction(n, d) for g, n, d in parts if d and n != d for _ in range(min(len(g), 2)))
+    two = weighing.least_two(tallies[k])
+    assert two == ((total, *(cells[:2] + [None, None])[:2]) if total else (0, None, None))
 
 
 def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):

@@ -18,7 +18,7 @@ from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import Policy, choose, outcomes
+from mscsp.play.policies import SECOND_WEIGHT, Policy, choose, outcomes
 from mscsp.position import Mark
 
 POLICIES = [p.value for p in Policy]
@@ -307,7 +307,8 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
             assert c.probability == probs.cells[c.cell]
             survive = outcomes(Survey(position), c.cell) if c.lookahead is not None or c.progress is not None else []
             if c.lookahead is not None:
-                assert c.lookahead == sum((Fraction(o.layouts, total) * o.next_safety for o in survive), Fraction(0))
+                blended = (o.blended_safety(SECOND_WEIGHT) for o in survive)
+                assert c.lookahead == sum((Fraction(o.layouts, total) * b for o, b in zip(survive, blended)), Fraction(0))
                 assert c.dead == (len(survive) == 1)
             if c.progress is not None:
                 assert c.progress == Fraction(sum(o.layouts for o in survive if o.progress or o.number == 0), total)

@@ -39,7 +39,7 @@ from ..errors import InconsistentError
 from ..position import Mark, Position
 from .constraints import Constraint, ConstraintSystem, build_constraints, flagged_system, opened_system
 from .counting import Counts, Probabilities, count_components, tally_by_label
-from .counting.combine import OneChanging, poly_mul, with_total
+from .counting.combine import OneChanging, poly_mul, two_least, with_total
 
 __all__ = ["Survey"]
 
@@ -115,15 +115,32 @@ class Survey:
         """The layouts and the least mine probability among the covered cells that are
         not certainly mines (None when every covered cell is one), read off the weights
         directly: one Fraction, not one per cell."""
+        total, least, _ = self.least_two()
+        return total, least
+
+    def least_two(self) -> tuple[int, Fraction | None, Fraction | None]:
+        """:meth:`least` and the second least such probability (the least again when
+        two cells share it; None when fewer than two cells are not certainly mines)."""
         if self._weighed is None:
             probs = self.probabilities
-            known = [q for q in probs.cells.values() if q is not None and q != 1]
-            return probs.layouts or 0, min(known) if known else None
+            values = {id(q): q for q in probs.cells.values() if q is not None}  # a group shares one Fraction
+            shared: dict[int, int] = {}
+            for q in probs.cells.values():
+                if q is not None:
+                    shared[id(q)] = shared.get(id(q), 0) + 1
+            return (probs.layouts or 0,
+                    *two_least((q.numerator, q.denominator, shared[k]) for k, q in values.items()))
         parts, total = self._weighed
-        return total, _least(parts)
+        return (total, *two_least((num, den, len(cells)) for cells, num, den in parts))
 
     def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
-        """``self.opened_index(cell, number).least()``, without building that position.
+        """``self.opened_index(cell, number).least()``, without building that position
+        (see :meth:`least_two_after`)."""
+        layouts, least, _ = self.least_two_after(cell, number)
+        return layouts, least
+
+    def least_two_after(self, cell: int, number: int) -> tuple[int, Fraction | None, Fraction | None]:
+        """``self.opened_index(cell, number).least_two()``, without building that position.
 
         When ``cell`` and its covered neighbours are all away from the numbers,
         opening it adds one equation on cells no other equation touches: a component
@@ -147,13 +164,13 @@ class Survey:
         """
         free = self._free
         if free is None:
-            return self.opened_index(cell, number).least()
+            return self.opened_index(cell, number).least_two()
         neighbours = list(self.position.geometry.neighbours(cell))
         around = self.position.grid[neighbours].tolist()
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k:
-            return self.opened_index(cell, number).least()
+            return self.opened_index(cell, number).least_two()
         system = self.system
         if cell in free and all(c in free for c in covered):
             # cells with as many covered neighbours weigh the rest of the board alike
@@ -161,19 +178,20 @@ class Survey:
             if rest is None:
                 parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
                                           system.remaining - m, strict=False)
-                rest = self._free_weighed[k, m] = total, _least(parts)
-            total, least = rest
-            if m != k and (least is None or Fraction(m, k) < least):
-                least = Fraction(m, k)
-            return total * comb(k, m), least
+                rest = self._free_weighed[k, m] = (total, *two_least((num, den, len(cells))
+                                                                      for cells, num, den in parts))
+            total, least, second = rest
+            # with the new number's k cells, each a mine with probability m / k
+            values = [(q.numerator, q.denominator, 1) for q in (least, second) if q is not None]
+            return (total * comb(k, m), *two_least(values + ([(m, k, k)] if k else [])))
         if cell not in self._by_number:
             self._by_number[cell] = self._tallies_by_number(cell, covered) if covered else None
         found = self._by_number[cell]
         if found is None:
-            return self.opened_index(cell, number).least()
+            return self.opened_index(cell, number).least_two()
         if found is _NO_LAYOUT or found[1][m] is None:
             raise InconsistentError("no layout shows this number here", ())
-        return found[0].least(found[1][m])
+        return found[0].least_two(found[1][m])
 
     def _tallies_by_number(self, cell: int, covered: list[int]) -> tuple | None:
         """For :meth:`least_after`: the weighing of every number ``cell`` (whose covered
@@ -331,16 +349,6 @@ class Survey:
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after
-
-
-def _least(parts: list[tuple[tuple[int, ...], int, int]]) -> Fraction | None:
-    """The least of the parts' probabilities ``numerator / denominator`` that is not 1
-    (None when every one is), compared as cross products: one Fraction in all."""
-    best_num, best_den = None, None
-    for _, num, den in parts:
-        if num != den and (best_num is None or num * best_den < best_num * den):
-            best_num, best_den = num, den
-    return None if best_num is None else Fraction(best_num, best_den)
 
 
 def _same_cells(a: ConstraintSystem, b: ConstraintSystem) -> bool:

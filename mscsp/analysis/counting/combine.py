@@ -24,7 +24,7 @@ from ..explain import describe_gave_up, describe_model, describe_no_estimate
 
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
-           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support"]
+           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least"]
 
 
 @dataclass(frozen=True)
@@ -438,6 +438,34 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     return parts, total
 
 
+def two_least(values) -> tuple[Fraction | None, Fraction | None]:
+    """The least and the second least probability among the cells of ``values``, each
+    ``(numerator, denominator, cells)`` (a group of ``cells`` cells sharing one
+    probability), leaving out certain mines (numerator equal to denominator); the
+    second is the least again when two cells share it, None when there is no such cell.
+    Compared as cross products: two Fractions in all.
+
+    Examples
+    --------
+    >>> two_least([(1, 4, 1), (1, 3, 1), (2, 2, 5)])
+    (Fraction(1, 4), Fraction(1, 3))
+    >>> two_least([(1, 3, 2), (1, 4, 1)]), two_least([(1, 1, 3)])
+    ((Fraction(1, 4), Fraction(1, 3)), (None, None))
+    """
+    first = second = None  # (numerator, denominator)
+    for num, den, cells in values:
+        if num == den:
+            continue
+        for _ in range(min(cells, 2)):
+            if first is None or num * first[1] < first[0] * den:
+                first, second = (num, den), first
+            elif second is None or num * second[1] < second[0] * den:
+                second = (num, den)
+            else:
+                break
+    return (None if first is None else Fraction(*first)), (None if second is None else Fraction(*second))
+
+
 def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
     """The prefix and suffix products of the components' mine-count polynomials (each
     component's product with all the others is a prefix times a suffix)."""
@@ -515,18 +543,20 @@ class OneChanging:
     def least(self, tally: Tally) -> tuple[int, Fraction | None]:
         """The layouts and the least mine probability that is not 1 (None when every
         one is, or when there is no layout), with ``tally`` as the changing component."""
+        total, least, _ = self.least_two(tally)
+        return total, least
+
+    def least_two(self, tally: Tally) -> tuple[int, Fraction | None, Fraction | None]:
+        """:meth:`least` and the second least probability of a cell (the least again
+        when two cells share it; None when fewer than two cells are not mines)."""
         ways = list(tally.ways)
         every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
         scaled = sum(map(mul, every, self.rest))
         if not scaled or self.scale is None:
-            return 0, None
+            return 0, None, None
         total = self.scale[0] * scaled // self.scale[1]
-        # each probability is num / (size * scaled): compared as num / size
-        best_num, best_size = None, None
-        for num, size in self._mines(tally, ways, every):
-            if num != size * scaled and (best_num is None or num * best_size < best_num * size):
-                best_num, best_size = num, size
-        return total, None if best_num is None else Fraction(best_num, best_size * scaled)
+        # each probability is num / (size * scaled)
+        return (total, *two_least((num, size * scaled, size) for num, size in self._mines(tally, ways, every)))
 
     def _mines(self, tally: Tally, ways: list[int], every: list[int]) -> Iterator[tuple[int, int]]:
         """Every group's expected mines times the layouts (both up to the common
