@@ -891,7 +891,7 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     title = tooltip(page, x, y)
     assert f"candidate 1 of the {move.rung.value} player" in title
     look = first.lookahead
-    assert f"survives it and the best next click {percent(float(look))}" in title
+    assert f"survives it and the next click {percent(float(look))}" in title
     assert f"({look.numerator}/{look.denominator})" in title or len(f"{look.numerator}/{look.denominator}") > 11
     assert f"{len(move.candidates)} candidates weighed by {move.rung.value}" in page.inner_text("#summary")
     assert not problems
@@ -980,7 +980,7 @@ def test_screenshot_of_the_ranked_hint(server, page, tmp_path):
     for rank, ((x, y), c) in enumerate(ranked, 1):
         title = tooltip(page, x, y)
         assert f"candidate {rank} of the {move.rung.value} player" in title
-        for words, value in (("survives it and the best next click", c.lookahead), ("safe with progress", c.progress)):
+        for words, value in (("survives it and the next click", c.lookahead), ("safe with progress", c.progress)):
             assert f"{words} {percent(float(value))} ({value.numerator}/{value.denominator})" in title, title
     (x, y), first = ranked[0]
     assert (x, y) == (0, 8) and "best" in board_state(page)[(x, y)]["classes"]

@@ -526,17 +526,19 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
 def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[Candidate] | None = None,
                second_weight: Fraction = Fraction(0)) -> int:
     """The cell of ``pool`` (safest first) with the best chance of surviving it and the
-    best next click; with ``skip_dead``, cells that can show one number only are
+    next click (that click's safety blended from the best and the second-best cell by
+    ``second_weight``); with ``skip_dead``, cells that can show one number only are
     passed over while another is left. With ``weighed``, every cell is weighed in full
     (no early stop: the choice is the same, since a stop only skips cells that cannot
-    win) and appended to it, best first, with its progress chance from the same counts."""
+    win: a blended safety is at most 1) and appended to it, best first, with its
+    progress chance from the same counts."""
     probs = survey.probabilities
     total = probs.layouts
     prune = weighed is None
     best, best_key, keys = None, None, []
     for c in pool:
         safe = total * (1 - probs.cells[c])
-        # P(c safe and shows v) * P(the best next click is safe | v), summed over v
+        # P(c safe and shows v) * (blended) P(the next click is safe | v), summed over v
         value, seen, shown, progress = Fraction(0), 0, 0, 0
         for o in _each_outcome(survey, c):
             value += Fraction(o.layouts, total) * o.blended_safety(second_weight)

@@ -43,7 +43,7 @@ function candidateNote(c, rung) {
   const parts = [`candidate ${c.rank} of the ${rung} player`];
   if (c.win !== null) parts.push(`wins ${exactText(c.win, c.exact.win)} clicked now (exact endgame search)`);
   if (c.lookahead !== null) {
-    parts.push(`survives it and the best next click ${exactText(c.lookahead, c.exact.lookahead)}`);
+    parts.push(`survives it and the next click ${exactText(c.lookahead, c.exact.lookahead)}`);
   }
   if (c.progress !== null) parts.push(`safe with progress ${exactText(c.progress, c.exact.progress)}`);
   if (c.dead) parts.push("can show one number only");
