@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from conftest import EXAMPLES
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from oracles import brute_force
 from strategies import small_positions
 
-from mscsp.analysis.counting import count_components
+from mscsp.analysis.counting import NoTotalModel, count_components
 from mscsp.analysis.counting.combine import poly_mul, unpack
 from mscsp.analysis.counting.quick import quick_probabilities
 from mscsp.analysis.constraints import build_constraints
@@ -30,16 +31,36 @@ NODES = 100_000
 @given(position=small_positions(max_covered=14))
 def test_quick_path_equals_brute_force(position):
     quick = quick_probabilities(position, NODES)
-    if position.mines is None:
-        assert quick is None
-        return
     truth = brute_force(position)
     if truth["count"] == 0:
         assert quick is None  # the general path says what cannot be true
         return
     assert quick is not None  # 14 cells at most: never past the node budget
     assert quick.exact and quick.layouts == truth["count"]
-    assert quick.cells == {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+    expected = {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+    if position.mines is None:
+        # each consistent assignment once: cells away from the numbers get no number
+        front = {c for k in range(len(position.grid)) if 0 <= position.grid[k] <= 8
+                 for c in position.geometry.neighbours(k)}
+        expected = {c: p if c in front else None for c, p in expected.items()}
+        assert quick.model == NoTotalModel()
+    assert quick.cells == expected
+
+
+@settings(max_examples=EXAMPLES)
+@given(position=small_positions(max_covered=14), density=st.sampled_from([Fraction(1, 5), Fraction(2, 3)]))
+def test_quick_path_with_a_density_equals_the_general_pipeline(position, density):
+    """Without a total, layouts weighed as independent mines of a density."""
+    quick = quick_probabilities(position, NODES, density)
+    if position.mines is not None:
+        assert quick is None  # the total decides; the general path ignores the density
+        return
+    if brute_force(position)["count"] == 0:
+        assert quick is None
+        return
+    general = count_components(position, density=density).probabilities()
+    assert quick.cells == general.cells and quick.layouts is None is general.layouts
+    assert quick.model == general.model == NoTotalModel(density)
 
 
 def _positions_from_play(spec: Spec, rule: str, click: tuple[int, int], games: int, seed: int):
@@ -90,7 +111,6 @@ def test_quick_path_on_a_board_with_holes():
 
 
 @pytest.mark.parametrize("text", [
-    ".1...\n",                # no total
     "mines: 2\n.3.\n111\n",    # a clue its cells cannot meet
     "mines: 1\nF2...\n",      # nor with its flag
     "mines: 5\n.1.\n",        # more mines than covered cells

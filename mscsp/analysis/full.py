@@ -219,9 +219,9 @@ def analyse(
 
     system = None  # built when something needs the equations
     try:
-        # the usual position (a total, small parts) is counted in one compiled call
-        probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit))
-                 if backend == "dp" and density is None else None)
+        # the usual position (small parts) is counted in one compiled call
+        probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit), density)
+                 if backend == "dp" else None)
         if probs is None:
             system = build_constraints(position)
             counts = count_components(position, system=system, backend=backend, density=density,

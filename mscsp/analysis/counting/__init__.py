@@ -53,6 +53,7 @@ from .combine import (
     Probabilities,
     Tally,
     density_weights,
+    plain_weight,
     sum_support,
     support,
     with_total,
@@ -131,11 +132,6 @@ def _groups_of(problem: Problem) -> tuple[Group, ...]:
     return groups
 
 
-def _plain(values: list[int], mine: int, safe: int, ncells: int) -> int:
-    """A by-count vector weighed into one number: each mine ``mine``, each safe cell ``safe``."""
-    return sum(v * mine ** k * safe ** (ncells - k) for k, v in enumerate(values) if v)
-
-
 def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, budget: Budget,
                  state_limit: int, backtrack_nodes: int = BACKTRACK_NODES, orders: dict | None = None) -> Tally:
     """The tally of one component; the processing order the programme took, when it
@@ -149,8 +145,8 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
         rows = [row for per_var in kinds for row in per_var]
         if arith.by_count:
             return Tally(groups, tuple(ways), tuple(map(tuple, rows)))
-        return Tally(groups, (_plain(ways, arith.mine, arith.safe, ncells),),
-                     tuple((_plain(r, arith.mine, arith.safe, ncells),) for r in rows), by_count=False)
+        return Tally(groups, (plain_weight(ways, arith.mine, arith.safe, ncells),),
+                     tuple((plain_weight(r, arith.mine, arith.safe, ncells),) for r in rows), by_count=False)
     except TooBig:
         pass
     # past the deadline already: the estimate chooses an order in its own time
@@ -203,8 +199,8 @@ def _cpsat_tally(system: ConstraintSystem, component: tuple[int, ...], arith: Ar
     if arith.by_count:
         return t
     n = len(t.ways) - 1
-    return Tally(t.groups, (_plain(list(t.ways), arith.mine, arith.safe, n),),
-                 tuple((_plain(list(r), arith.mine, arith.safe, n),) for r in t.mines), by_count=False)
+    return Tally(t.groups, (plain_weight(list(t.ways), arith.mine, arith.safe, n),),
+                 tuple((plain_weight(list(r), arith.mine, arith.safe, n),) for r in t.mines), by_count=False)
 
 
 @dataclass
@@ -461,9 +457,9 @@ def probabilities(
     >>> p.layouts, p.cells[0], p.cells[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     """
-    if system is None and backend == "dp" and density is None:
-        # the usual position (a total, small components): stages 1-4 in one compiled call
-        quick = quick_probabilities(position, min(backtrack_nodes, state_limit))
+    if system is None and backend == "dp":
+        # the usual position (small components): stages 1-4 in one compiled call
+        quick = quick_probabilities(position, min(backtrack_nodes, state_limit), density)
         if quick is not None:
             return quick
     budget = budget or Budget()

@@ -374,7 +374,7 @@ static PyObject *count_component(const Board *bd, const int *cells, int ncells, 
     ostart[m] = 0;
     kstart[m] = m;
     for (int q = 0; q < nclues; q++) target[q] = bd->eq_count[eqs[q]];
-    int length = (remaining < ncells ? remaining : ncells) + 1;
+    int length = (remaining >= 0 && remaining < ncells ? remaining : ncells) + 1;
     Problem pb = {.m = m, .nclues = nclues, .length = length, .label = -1, .nlabels = 1, .group = group,
                   .size = size, .cstart = cstart, .clues = clues, .target = target, .ostart = ostart,
                   .omines = NULL, .oadds = NULL, .okinds = NULL, .kstart = kstart};
@@ -424,10 +424,11 @@ out:
 
 /* position(grid, table, mines, nodes) -> (remaining, unconstrained, components) or None.
  * grid: the position's codes (int8 per cell: 0-8 a number, -1 covered, -2 flag, -3 hole);
- * table: int64 (area, 8), each cell's neighbours with `area` as padding; mines: the total.
- * Each component is (groups, ways, rows): its groups of cells touched by the same clues
- * (tuples of cells ascending, groups by their first cell), ways[k] its assignments with k
- * mines (k up to the mines left), rows[g][k] the mines of group g summed over them.
+ * table: int64 (area, 8), each cell's neighbours with `area` as padding; mines: the total,
+ * or -1 for none (remaining is then None). Each component is (groups, ways, rows): its
+ * groups of cells touched by the same clues (tuples of cells ascending, groups by their
+ * first cell), ways[k] its assignments with k mines (k up to the mines left, or up to its
+ * cells without a total), rows[g][k] the mines of group g summed over them.
  * None where the position asks for more than this quick path does: a clue or the total
  * that cannot be met, a component of more than MAX_CELLS cells or past the node budget,
  * or one with no layout (the general path then counts, or says what cannot be true). */
@@ -498,8 +499,8 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
         bd.eq_start[++neq] = nref;
     }
     bd.neq = neq;
-    long long remaining = mines - flags;
-    if (remaining < 0 || remaining > covered) goto decline;
+    long long remaining = mines < 0 ? -1 : mines - flags; /* -1: no total */
+    if (mines >= 0 && (remaining < 0 || remaining > covered)) goto decline;
     /* equations joined through their shared cells */
     for (int c = 0; c < area; c++)
         for (int t = 1; t < bd.on_count[c]; t++) {
@@ -574,7 +575,7 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
     free(comp_end);
     if (!comps) goto out;
     if (declined) goto decline;
-    PyObject *left = PyLong_FromLongLong(remaining);
+    PyObject *left = remaining < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(remaining);
     if (left) result = PyTuple_Pack(3, left, free_cells, comps);
     Py_XDECREF(left);
     goto out;

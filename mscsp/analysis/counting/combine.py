@@ -24,7 +24,8 @@ from ..explain import describe_gave_up, describe_model, describe_no_estimate
 
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
-           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least"]
+           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least",
+           "plain_weight", "weigh_total"]
 
 
 @dataclass(frozen=True)
@@ -590,6 +591,20 @@ def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density:
     for c in unconstrained:
         cells[c] = density
     return NoTotalModel(density)
+
+
+def plain_weight(values: list[int], mine: int, safe: int, ncells: int) -> int:
+    """A by-count vector over ``ncells`` cells weighed into one number: each mine
+    ``mine``, each safe cell ``safe`` (with both 1, the plain sum).
+
+    Examples
+    --------
+    >>> plain_weight([1, 2, 1], 1, 4, 2), plain_weight([1, 2, 1], 1, 1, 2)
+    (25, 4)
+    """
+    if mine == safe == 1:
+        return sum(values)
+    return sum(v * mine ** k * safe ** (ncells - k) for k, v in enumerate(values) if v)
 
 
 def density_weights(density: Fraction | None) -> tuple[int, int]:

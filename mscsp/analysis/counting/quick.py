@@ -1,7 +1,7 @@
 """Counting, stages 1 to 4 in one compiled call: the quick path of :func:`probabilities`.
 
-Most positions a player meets have a mine total and small components (a few dozen
-cells along the openings). For those, the equations, their components, the groups
+Most positions a player meets have small components (a few dozen cells along the
+openings). For those, the equations, their components, the groups
 of cells touched by the same clues and every component's tallies come from one call
 into the compiled search (``_search.position``): the clues read off the grid, the
 components joined by union–find, each counted by the backtracking of
@@ -9,8 +9,9 @@ components joined by union–find, each counted by the backtracking of
 stay clues). The tallies are the same exact integers the general pipeline finds, and
 stage 6 (:func:`~mscsp.analysis.counting.combine.weigh_total`) weighs them the same way.
 
-The quick path declines, and the general pipeline takes over, wherever it could
-differ from it: no total, a clue or a total that cannot be met (the general path says
+Without a total each component is weighed alone, one per consistent assignment or as
+independent mines of a density. The quick path declines, and the general pipeline
+takes over, wherever it could differ from it: a clue or a total that cannot be met (the general path says
 what cannot be true), a component of more than
 :data:`~mscsp.analysis.counting.search.COMPILED_CELLS` cells or past the node budget, a
 board too large to table its neighbours, or no compiled search at all.
@@ -22,17 +23,20 @@ import time
 from fractions import Fraction
 
 from ...position import Position
-from .combine import Probabilities, weigh_total
+from .combine import NoTotalModel, Probabilities, density_weights, plain_weight, weigh_total
 from .search import _search
 
 __all__ = ["quick_probabilities"]
 
 
-def quick_probabilities(position: Position, nodes: int) -> Probabilities | None:
-    """The exact probabilities of a position with a mine total, or None where the
-    general pipeline must count (see the module's description).
+def quick_probabilities(position: Position, nodes: int, density: Fraction | None = None) -> Probabilities | None:
+    """The exact probabilities of a position, or None where the general pipeline must
+    count (see the module's description).
 
-    ``nodes`` is the backtracking's budget per component.
+    ``nodes`` is the backtracking's budget per component; ``density``, without a mine
+    total, weighs layouts as independent mines of that density
+    (:class:`~mscsp.analysis.counting.combine.NoTotalModel`), as
+    :func:`~mscsp.analysis.counting.probabilities` does.
 
     Examples
     --------
@@ -40,25 +44,49 @@ def quick_probabilities(position: Position, nodes: int) -> Probabilities | None:
     >>> p = quick_probabilities(parse_position("mines: 1\\n.1...\\n"), 10_000)
     >>> p.layouts, p.cells[0], p.cells[4]
     (2, Fraction(1, 2), Fraction(0, 1))
-    >>> quick_probabilities(parse_position(".1...\\n"), 10_000) is None  # no total
-    True
+    >>> p = quick_probabilities(parse_position(".1...\\n"), 10_000)  # no total
+    >>> p.layouts, p.cells[0], p.cells[4], p.model
+    (8, Fraction(1, 2), None, NoTotalModel(density=None))
     """
     started = time.perf_counter()
     g = position.geometry
     table = g.neighbour_table
-    if _search is None or position.mines is None or table is None:
+    if _search is None or table is None or (density is not None and position.mines is not None):
         return None
-    found = _search.position(position.grid, table, position.mines, nodes)
+    found = _search.position(position.grid, table, -1 if position.mines is None else position.mines, nodes)
     if found is None:
         return None
     remaining, unconstrained, components = found
+    cells: dict[int, Fraction | None] = {}
+    if remaining is None:
+        return _without_total(components, unconstrained, density, cells, g, started)
     parts, total = weigh_total([(ways, tuple(zip(groups, rows))) for groups, ways, rows in components],
                                unconstrained, remaining, strict=False)
     if not total:
         return None  # no layout meets the total: the general path says why
-    cells: dict[int, Fraction] = {}
     for group, num, den in parts:
         p = Fraction(num, den)
         for c in group:
             cells[c] = p
     return Probabilities(cells, total, True, None, {"seconds": time.perf_counter() - started}, geometry=g)
+
+
+def _without_total(components, unconstrained, density, cells, geometry, started) -> Probabilities:
+    """Each component weighed alone (one per consistent assignment, or as independent
+    mines of ``density``), as :func:`~mscsp.analysis.counting.combine.without_total` does
+    with the general pipeline's plain sums; cells away from the numbers get ``density``."""
+    mine, safe = density_weights(density)
+    layouts = 2 ** len(unconstrained) if density is None else None
+    for groups, ways, rows in components:
+        n = sum(map(len, groups))
+        whole = plain_weight(ways, mine, safe, n)
+        if layouts is not None:
+            layouts *= whole
+        for group, row in zip(groups, rows):
+            p = Fraction(plain_weight(row, mine, safe, n), len(group) * whole)
+            for c in group:
+                cells[c] = p
+    for c in unconstrained:
+        cells[c] = density
+    return Probabilities(cells, layouts, True, NoTotalModel(density), {"seconds": time.perf_counter() - started},
+                         geometry=geometry)
