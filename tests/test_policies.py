@@ -89,7 +89,7 @@ def test_a_lookahead_pick_survives_two_clicks_at_least_as_often_as_least_p():
     position = game.position()
 
     def secondary(cell):
-        return sum(Fraction(o.layouts) * o.next_safety for o in outcomes(Survey(position), cell))
+        return sum(Fraction(o.layouts) * o.blended_safety(SECOND_WEIGHT) for o in outcomes(Survey(position), cell))
 
     assert secondary(choose(position, "+lookahead")) >= secondary(choose(position, "least-p"))
 
@@ -116,7 +116,8 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
     total = probs.layouts
 
     def secondary(cell):
-        return sum((Fraction(o.layouts, total) * o.next_safety for o in outcomes(Survey(position), cell)), Fraction(0))
+        outs = outcomes(Survey(position), cell)
+        return sum((Fraction(o.layouts, total) * o.blended_safety(SECOND_WEIGHT) for o in outs), Fraction(0))
 
     def progress(cell):
         return sum(o.layouts for o in outcomes(Survey(position), cell) if o.progress or o.number == 0)
