@@ -123,13 +123,8 @@ class Survey:
         two cells share it; None when fewer than two cells are not certainly mines)."""
         if self._weighed is None:
             probs = self.probabilities
-            values = {id(q): q for q in probs.cells.values() if q is not None}  # a group shares one Fraction
-            shared: dict[int, int] = {}
-            for q in probs.cells.values():
-                if q is not None:
-                    shared[id(q)] = shared.get(id(q), 0) + 1
             return (probs.layouts or 0,
-                    *two_least((q.numerator, q.denominator, shared[k]) for k, q in values.items()))
+                    *two_least((q.numerator, q.denominator, 1) for q in probs.cells.values() if q is not None))
         parts, total = self._weighed
         return (total, *two_least((num, den, len(cells)) for cells, num, den in parts))
 

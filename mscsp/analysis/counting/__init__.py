@@ -53,6 +53,7 @@ from .combine import (
     Probabilities,
     Tally,
     density_weights,
+    fill_cells,
     plain_weight,
     sum_support,
     support,
@@ -256,10 +257,7 @@ class Counts:
             stats["seconds"] = time.perf_counter() - self.started
             return Probabilities(cells, layouts, True, model, stats, geometry=system.position.geometry)
         parts, total = with_total(self.tallies, unconstrained, remaining)
-        for group_cells_, num, den in parts:
-            p = Fraction(num, den)
-            for c in group_cells_:
-                cells[c] = p
+        fill_cells(parts, cells)
         stats["seconds"] = time.perf_counter() - self.started
         return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry)
 

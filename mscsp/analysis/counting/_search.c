@@ -284,7 +284,7 @@ enum { COVERED = -1, FLAG = -2 };
 
 typedef struct {
     int area, neq;
-    int *eq_count, *eq_start, *eq_cells; /* per equation: remainder; its cells */
+    int *eq_count;                       /* per equation: its remainder */
     int *on_count, *on;                  /* per cell: its equations (at most 8), in order */
     int *parent;                         /* union-find over equations */
 } Board;
@@ -442,37 +442,32 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
     const signed char *grid = gb.buf;
     const int64_t *table = tb.buf;
     Board bd = {0};
-    int *cells = NULL, *scratch = NULL, *order = NULL, *root_of = NULL, *comp_start = NULL;
+    int *scratch = NULL, *order = NULL, *root_of = NULL, *comp_start = NULL;
     if (tb.len != (Py_ssize_t)sizeof(int64_t) * 8 * area) {
         PyErr_SetString(PyExc_ValueError, "position: the neighbour table must be (area, 8) int64");
         goto out;
     }
     bd.area = area;
     bd.eq_count = malloc(sizeof(int) * ((size_t)area + 1));
-    bd.eq_start = malloc(sizeof(int) * ((size_t)area + 2));
-    bd.eq_cells = malloc(sizeof(int) * (8 * (size_t)area + 1));
     bd.on_count = calloc((size_t)area + 1, sizeof(int));
     bd.on = malloc(sizeof(int) * (8 * (size_t)area + 1));
     bd.parent = malloc(sizeof(int) * ((size_t)area + 1));
-    cells = malloc(sizeof(int) * ((size_t)area + 1));
     order = malloc(sizeof(int) * ((size_t)area + 1));
     root_of = malloc(sizeof(int) * ((size_t)area + 1));
     scratch = malloc(sizeof(int) * (11 * (size_t)MAX_CELLS + (size_t)area + 1));
     comp_start = malloc(sizeof(int) * ((size_t)area + 1));
-    if (!bd.eq_count || !bd.eq_start || !bd.eq_cells || !bd.on_count || !bd.on || !bd.parent || !cells ||
-        !order || !root_of || !scratch || !comp_start) {
+    if (!bd.eq_count || !bd.on_count || !bd.on || !bd.parent || !order || !root_of || !scratch || !comp_start) {
         PyErr_NoMemory();
         goto out;
     }
     for (int e = 0; e <= area; e++) scratch[11 * MAX_CELLS + e] = -1;
-    int flags = 0, covered = 0, neq = 0, nref = 0;
-    bd.eq_start[0] = 0;
+    int flags = 0, covered = 0, neq = 0;
     for (int i = 0; i < area; i++) {
         int code = grid[i];
         if (code == FLAG) flags++;
         if (code == COVERED) covered++;
         if (code < 0 || code > 8) continue;
-        int ncov = 0, nflag = 0, start = nref;
+        int ncov = 0, nflag = 0, around[8]; /* its covered neighbours */
         for (int d = 0; d < 8; d++) {
             int64_t j = table[8 * (size_t)i + d];
             if (j < 0 || j > area) {
@@ -481,8 +476,7 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             if (j == area) continue;
             if (grid[j] == COVERED) {
-                bd.eq_cells[nref++] = (int)j;
-                ncov++;
+                around[ncov++] = (int)j;
             } else if (grid[j] == FLAG) {
                 nflag++;
             }
@@ -490,13 +484,10 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
         int rem = code - nflag;
         if (rem < 0 || rem > ncov) goto decline;
         if (ncov == 0) continue;
-        for (int t = start; t < nref; t++) {
-            int c = bd.eq_cells[t];
-            bd.on[8 * c + bd.on_count[c]++] = neq;
-        }
+        for (int t = 0; t < ncov; t++) bd.on[8 * around[t] + bd.on_count[around[t]]++] = neq;
         bd.eq_count[neq] = rem;
         bd.parent[neq] = neq;
-        bd.eq_start[++neq] = nref;
+        neq++;
     }
     bd.neq = neq;
     long long remaining = mines < 0 ? -1 : mines - flags; /* -1: no total */
@@ -559,8 +550,7 @@ static PyObject *position(PyObject *Py_UNUSED(self), PyObject *args) {
     int declined = 0;
     for (int k = 0; comps && k < ncomp && !declined; k++) {
         int start = comp_size[k], n = comp_end[k] - start;
-        memcpy(cells, order + start, sizeof(int) * (size_t)n);
-        PyObject *one = count_component(&bd, cells, n, (int)remaining, nodes, scratch);
+        PyObject *one = count_component(&bd, order + start, n, (int)remaining, nodes, scratch);
         if (!one) {
             Py_CLEAR(comps);
             break;
@@ -585,12 +575,9 @@ out:
     Py_XDECREF(free_cells);
     Py_XDECREF(comps);
     free(bd.eq_count);
-    free(bd.eq_start);
-    free(bd.eq_cells);
     free(bd.on_count);
     free(bd.on);
     free(bd.parent);
-    free(cells);
     free(order);
     free(root_of);
     free(scratch);

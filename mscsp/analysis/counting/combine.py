@@ -25,7 +25,7 @@ from ..explain import describe_gave_up, describe_model, describe_no_estimate
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least",
-           "plain_weight", "weigh_total"]
+           "plain_weight", "weigh_total", "fill_cells"]
 
 
 @dataclass(frozen=True)
@@ -437,6 +437,22 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
         num = sum(w * (remaining - k) * rest[k] for k, w in enumerate(every) if w)
         parts.append((unconstrained, num, u * scaled_total))
     return parts, total
+
+
+def fill_cells(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> dict:
+    """Each part's cells, from :func:`weigh_total`'s ``(cells, numerator, denominator)``,
+    mapped to its probability: one Fraction a part, shared by its cells. Returns ``cells``.
+
+    Examples
+    --------
+    >>> fill_cells([((0, 2), 1, 4), ((5,), 0, 3)], {})
+    {0: Fraction(1, 4), 2: Fraction(1, 4), 5: Fraction(0, 1)}
+    """
+    for group, num, den in parts:
+        p = Fraction(num, den)
+        for c in group:
+            cells[c] = p
+    return cells
 
 
 def two_least(values) -> tuple[Fraction | None, Fraction | None]:
