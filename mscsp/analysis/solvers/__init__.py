@@ -190,17 +190,12 @@ def solve(
     """
     solver = SolverName.parse(solver)
     started = time.perf_counter()
-    coords = position.geometry.coords
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
         system = None
     if solver is SolverName.SAT and proven is not None and not explain:
         # an exact count decided everything, and nothing is to be explained: no equations needed
-        known = dict(proven)
-        return SolveResult(solver, safe=tuple(coords(c) for c in sorted(known) if not known[c]),
-                           mines=tuple(coords(c) for c in sorted(known) if known[c]),
-                           deductions=tuple(Deduction(coords(c), known[c], (), False) for c in sorted(known)),
-                           complete=True, stats={"sat_calls": 0, "seconds": time.perf_counter() - started})
+        return _result(solver, position, None, dict(proven), {}, True, 0, False, started)
     try:
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
@@ -237,6 +232,14 @@ def solve(
                 reason = shrunk
     except InconsistentError as err:
         return SolveResult(solver, contradiction=contradiction(position, system, err), complete=True)
+    return _result(solver, position, system, known, reason, complete, calls, explain, started)
+
+
+def _result(solver: SolverName, position: Position, system: ConstraintSystem | None, known: dict[int, bool],
+            reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
+    """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
+    read only to put the explanations in words)."""
+    coords = position.geometry.coords
     deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
     for cell in sorted(known):
         why = reason.get(cell)
