@@ -43,11 +43,12 @@ def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighe
 
 def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fraction(0)):
     probs = survey.probabilities
+    credits = policies._credits(survey, pool) if skip_dead else {}
 
     def key(c):
         outs = outcomes(survey, c)
         value = sum((Fraction(o.layouts, probs.layouts) * o.blended_safety(second_weight) for o in outs), Fraction(0))
-        return not (skip_dead and len(outs) == 1), value, -probs.cells[c], -c
+        return not (skip_dead and len(outs) == 1), value * credits.get(c, 1), -probs.cells[c], -c
 
     return max(pool, key=key)
 

@@ -19,6 +19,7 @@ from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import SECOND_WEIGHT, Policy, choose, outcomes
+from mscsp.play.pseudo import fifty_influence
 from mscsp.position import Mark
 
 POLICIES = [p.value for p in Policy]
@@ -309,12 +310,31 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
             survive = outcomes(Survey(position), c.cell) if c.lookahead is not None or c.progress is not None else []
             if c.lookahead is not None:
                 blended = (o.blended_safety(SECOND_WEIGHT) for o in survive)
-                assert c.lookahead == sum((Fraction(o.layouts, total) * b for o, b in zip(survive, blended)), Fraction(0))
+                two_clicks = sum((Fraction(o.layouts, total) * b for o, b in zip(survive, blended)), Fraction(0))
+                assert c.lookahead == two_clicks * (c.credit or 1)
                 assert c.dead == (len(survive) == 1)
+            if c.credit is not None:  # only +fifty and above credit a cell away from the numbers
+                survey = Survey(position)
+                assert policy >= Policy.FIFTY and c.cell not in survey.system.frontier
+                influence = fifty_influence(survey, c.cell)  # itself checked against enumeration
+                assert influence and c.credit == 1 + Fraction(9, 10) * influence / (total * (1 - c.probability))
             if c.progress is not None:
                 assert c.progress == Fraction(sum(o.layouts for o in survive if o.progress or o.number == 0), total)
             if c.win is not None:
                 assert 0 <= c.win <= 1 - c.probability
+
+
+def test_after_a_number_in_the_corner_fifty_guesses_a_far_corner():
+    # classic Expert, the first click's corner shows 1: two clicks along the edge is
+    # the better look-ahead, but a far corner settles more potential 50/50s and wins
+    # more games (measured in the module's docstring); least-p and +lookahead stay
+    from mscsp.position import parse_position
+
+    position = parse_position("mines: 99\n1" + "." * 29 + "\n" + ("." * 30 + "\n") * 15)
+    g = position.geometry
+    assert g.coords(choose(position, "+lookahead")) == (2, 0)
+    for policy in ("+fifty", "+endgame"):
+        assert g.coords(choose(position, policy)) in ((29, 0), (0, 15), (29, 15))
 
 
 def test_the_endgame_ranks_every_click_by_its_win_chance():

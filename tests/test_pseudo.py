@@ -10,7 +10,7 @@ from strategies import small_positions
 
 from mscsp.analysis import Survey
 from mscsp.errors import InconsistentError, InputError
-from mscsp.play.pseudo import pseudo_fifties
+from mscsp.play.pseudo import MAX_MISSING, fifty_influence, pseudo_fifties
 from mscsp.position import parse_position
 
 
@@ -111,3 +111,56 @@ def test_every_cell_found_is_the_mine_side_of_an_invisible_swap(pos):
     for t in pseudo_fifties(survey):
         assert 0 < probs.cells[t] <= 0.5  # its twins are layouts where it is safe
         assert _oracle_holds(pos, t)
+    if probs.exact:  # and each cell's potential 50/50s count what enumeration counts
+        for t in probs.cells:
+            assert fifty_influence(survey, t) == _influence_oracle(pos, t)
+
+
+def _influence_oracle(position, t):
+    """:func:`fifty_influence` by enumeration: every pair beside ``t`` and every 2x2
+    block holding it (from the grid), ``t`` on its mine side; its walls (the cells
+    touching the two sides unequally) each off the board, a certain mine, or undecided
+    (at most MAX_MISSING of those); the layouts with the side and those walls mines and
+    the other side safe; the larger pair across plus the larger down plus the largest
+    block, capped at the layouts with ``t`` a mine and with it safe."""
+    g = position.geometry
+    truth = brute_force(position, with_layouts=True)
+    layouts, total = truth["layouts"], truth["count"]
+    flags = set(np.flatnonzero(position.flagged).tolist())
+    covered = set(np.flatnonzero(position.covered).tolist())
+    per_cell = {c: sum(c in lay for lay in layouts) for c in covered}
+
+    def undecided(c):
+        return c in covered and 0 < per_cell[c] < total
+
+    def certain_mine(c):
+        return c in flags or (c in covered and per_cell[c] == total)
+
+    best = {"across": 0, "down": 0, "block": 0}
+    for side, other in _structures(g, t):
+        if not all(undecided(c) for c in side | other):
+            continue
+        around = {n for c in side | other for n in g.neighbours(c)} - side - other
+        walls = [n for n in around if len(set(g.neighbours(n)) & side) != len(set(g.neighbours(n)) & other)]
+        if not all(certain_mine(w) or undecided(w) for w in walls):
+            continue
+        missing = {w for w in walls if undecided(w)}
+        if len(missing) > MAX_MISSING:
+            continue
+        n = sum((side | missing) <= lay and not (other & lay) for lay in layouts)
+        (o,) = other if len(other) == 1 else (None,)
+        kind = "block" if len(side) == 2 else ("across" if g.coords(o)[1] == g.coords(t)[1] else "down")
+        best[kind] = max(best[kind], n)
+    mine = per_cell[t]
+    return min(sum(best.values()), mine, total - mine)
+
+
+def test_the_influence_of_a_corner_counts_its_pairs():
+    pos = parse_position("mines: 3\n...\n...\n..1\n")
+    survey = Survey(pos)
+    # [0,0] with [1,0] walled by [2,0], [2,1]; with [0,1] walled by [0,2], [1,2]
+    assert fifty_influence(survey, 0) == 2 == _influence_oracle(pos, 0)
+    with pytest.raises(InputError):
+        fifty_influence(survey, 8)  # the 1 itself
+    with pytest.raises(InputError):
+        fifty_influence(Survey(parse_position("...\n...\n..1\n")), 0)  # no mine total

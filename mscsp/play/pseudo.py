@@ -38,12 +38,14 @@ those twin layouts already hold.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..analysis import Survey
 from ..board import NEIGHBOUR_OFFSETS
 from ..errors import InputError
 from ..position import Mark
 
-__all__ = ["pseudo_fifties", "PATTERNS", "MAX_MISSING"]
+__all__ = ["pseudo_fifties", "fifty_influence", "INFLUENCE_SCALE", "PATTERNS", "MAX_MISSING"]
 
 def _structure(mines: tuple[tuple[int, int], ...], safes: tuple[tuple[int, int], ...]):
     """A structure as offsets from its first cell: its mine side, its safe side, and
@@ -116,12 +118,125 @@ def pseudo_fifties(survey: Survey) -> list[int]:
         raise InputError("pseudo-50/50s need exact counts with the mine total")
     g = position.geometry
     width, height = g.width, g.height
-    grid = position.grid.tolist()
     mask = g.mask.tolist()
     p = probs.cells
-    # what each cell can be in a structure: undecided, a wall that is already a mine,
-    # or neither (a number, a proven safe cell: no structure there); worked out for
-    # the cells a structure looks at only, once each (most of a board never is)
+    state_of = _states(survey)
+
+    component = survey.component_of
+    # Cells away from the numbers are interchangeable: while they outnumber the mines
+    # left (``loose`` > 0, discounting the structure's own safe cells among them), a
+    # mine on one of them can move to another, so none is tied to t.
+    free = set(system.unconstrained)
+    loose = len(free) - system.remaining
+    # a structure's safe side holds two cells at most, so with more room than that
+    # only cells next to the numbers can qualify
+    candidates = sorted(c for c in (p if loose <= 2 else component) if c in p and state_of(c) == _UNDECIDED)
+
+    found: set[int] = set()
+    given: dict[int, dict | None] = {}  # t -> the probabilities with t a mine
+    for t in candidates:
+        tx, ty = t % width, t // width
+        pt = p[t]
+        for placement in PLACEMENTS:
+            if t in found:
+                break
+            laid = _lay(placement, tx, ty, width, height, mask, state_of)
+            if laid is None:
+                continue
+            mines, safes, missing = laid
+            tied = missing + [m for m in mines if m != t]
+            k = component.get(t)
+            if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(
+                    c in free for c in safes) > 0:
+                continue
+            # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
+            if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
+                continue
+            if _implied(survey, t, mines + missing, safes, given):
+                found.add(t)
+    return sorted(found)
+
+
+#: The share of a cell's potential 50/50 layouts credited to clicking it now
+#: (:func:`fifty_influence`), as in David Hill's solvers.
+INFLUENCE_SCALE = Fraction(9, 10)
+
+
+def fifty_influence(survey: Survey, cell: int) -> int:
+    """The layouts in which ``cell`` is the mine side of a dead pair or square that the
+    position does not yet show: its long-term 50/50 risk, which clicking it now settles.
+
+    The structures are those of :func:`pseudo_fifties`, laid over ``cell`` on its mine
+    side, each counted exactly (its mines and not-yet-mine walls mines, its safe side
+    safe). As in David Hill's solvers (his ``LongTermRiskHelper``; the idea, not his
+    code), the larger of the two pairs is taken across and the larger of the two
+    down, and added to the largest square; the sum is capped at the layouts with
+    ``cell`` a mine and at those with it safe. In those layouts a guess between twins
+    is due sooner or later anyway, so a click on ``cell`` now risks less than its mine
+    probability says; a policy credits :data:`INFLUENCE_SCALE` of them to it.
+
+    Parameters
+    ----------
+    survey : Survey
+        The position, counted exactly with its mine total.
+    cell : int
+        A covered cell (flat index).
+
+    Returns
+    -------
+    int
+        A number of layouts; 0 when no structure can be laid over ``cell`` with at most
+        :data:`MAX_MISSING` walls still to be mines.
+
+    Raises
+    ------
+    InputError
+        Without the mine total or exact counts, or when ``cell`` is not covered.
+
+    Examples
+    --------
+    >>> from mscsp.analysis import Survey
+    >>> from mscsp.position import parse_position
+    >>> survey = Survey(parse_position("mines: 3\\n...\\n...\\n..1\\n"))
+    >>> survey.probabilities.layouts, fifty_influence(survey, 0)
+    (30, 2)
+
+    The corner [0,0] is the mine of a dead pair with [1,0] beside it when [2,0] and
+    [2,1] are mines (the 1's mine is then [2,1]: one layout), and of one with [0,1]
+    below it when [0,2] and [1,2] are (one layout): two of the 30 layouts.
+    """
+    probs = survey.probabilities
+    if survey.system.remaining is None or probs.layouts is None or not probs.exact:
+        raise InputError("the 50/50 influence needs exact counts with the mine total")
+    if cell not in probs.cells:
+        raise InputError(f"cell {cell} is not a covered cell of the position")
+    g = survey.position.geometry
+    mask = g.mask.tolist()
+    state_of = _states(survey)
+    tx, ty = cell % g.width, cell // g.width
+    across = down = square = 0
+    for placement in PLACEMENTS:
+        laid = _lay(placement, tx, ty, g.width, g.height, mask, state_of)
+        if laid is None:
+            continue
+        mines, safes, missing = laid
+        n = survey.layouts_with(mines + missing, safes)
+        if len(mines) == 2:
+            square = max(square, n)
+        elif placement[1][0][1] == 0:  # the safe side in the same row
+            across = max(across, n)
+        else:
+            down = max(down, n)
+    mine = probs.layouts * probs.cells[cell]
+    return int(min(across + down + square, mine, probs.layouts - mine))
+
+
+def _states(survey: Survey):
+    """A reader of what each cell can be in a structure: undecided, a wall that is
+    already a mine, or neither (a number, a proven safe cell: no structure there),
+    worked out for the cells a structure looks at only, once each (most of a board
+    never is)."""
+    grid, p = survey.position.grid.tolist(), survey.probabilities.cells
     state: dict[int, int] = {}
     covered, flag = int(Mark.COVERED), int(Mark.FLAG)
     # the cells of one group share one Fraction object: each is read once, not per cell
@@ -140,59 +255,36 @@ def pseudo_fifties(survey: Survey) -> list[int]:
             state[c] = s
         return s
 
-    component = survey.component_of
-    # Cells away from the numbers are interchangeable: while they outnumber the mines
-    # left (``loose`` > 0, discounting the structure's own safe cells among them), a
-    # mine on one of them can move to another, so none is tied to t.
-    free = set(system.unconstrained)
-    loose = len(free) - system.remaining
-    # a structure's safe side holds two cells at most, so with more room than that
-    # only cells next to the numbers can qualify
-    candidates = sorted(c for c in (p if loose <= 2 else component) if c in p and state_of(c) == _UNDECIDED)
+    return state_of
 
-    found: set[int] = set()
-    given: dict[int, dict | None] = {}  # t -> the probabilities with t a mine
-    for t in candidates:
-        tx, ty = t % width, t // width
-        pt = p[t]
-        for mine_rel, safe_rel, walls_rel in PLACEMENTS:
-            if t in found:
-                break
-            # the structure's cells, each undecided (t among its mines), by flat index
-            inside = []
-            for rx, ry in mine_rel + safe_rel:
-                x, y = tx + rx, ty + ry
-                if not (0 <= x < width and 0 <= y < height) or state_of(y * width + x) != _UNDECIDED:
-                    break  # off the board or in a hole (never undecided), or decided
-                inside.append(y * width + x)
-            else:
-                mines, safes = inside[:len(mine_rel)], inside[len(mine_rel):]
-                missing = []
-                for rx, ry in walls_rel:
-                    x, y = tx + rx, ty + ry
-                    if not (0 <= x < width and 0 <= y < height) or not mask[y * width + x]:
-                        continue  # off the board or in a hole: a wall
-                    c = y * width + x
-                    s = state_of(c)
-                    if s == _MINE:
-                        continue  # a mine already: a wall
-                    if s == _BLOCKED:
-                        break
-                    missing.append(c)
-                else:
-                    if len(missing) > MAX_MISSING:
-                        continue
-                    tied = missing + [m for m in mines if m != t]
-                    k = component.get(t)
-                    if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(
-                            c in free for c in safes) > 0:
-                        continue
-                    # necessary: each tied cell at least as likely a mine, each safe one at most 1 - p(t)
-                    if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
-                        continue
-                    if _implied(survey, t, mines + missing, safes, given):
-                        found.add(t)
-    return sorted(found)
+
+def _lay(placement, tx: int, ty: int, width: int, height: int, mask: list[bool], state_of):
+    """A placement of :data:`PLACEMENTS` laid at ``(tx, ty)``: its mine side, its safe
+    side and its walls that are not yet mines (flat indices), or None when a cell of
+    either side is not undecided, a wall is open or proven safe, or more than
+    :data:`MAX_MISSING` walls are not yet mines."""
+    mine_rel, safe_rel, walls_rel = placement
+    inside = []
+    for rx, ry in mine_rel + safe_rel:
+        x, y = tx + rx, ty + ry
+        if not (0 <= x < width and 0 <= y < height) or state_of(y * width + x) != _UNDECIDED:
+            return None  # off the board or in a hole (never undecided), or decided
+        inside.append(y * width + x)
+    missing = []
+    for rx, ry in walls_rel:
+        x, y = tx + rx, ty + ry
+        if not (0 <= x < width and 0 <= y < height) or not mask[y * width + x]:
+            continue  # off the board or in a hole: a wall
+        c = y * width + x
+        s = state_of(c)
+        if s == _MINE:
+            continue  # a mine already: a wall
+        if s == _BLOCKED:
+            return None
+        missing.append(c)
+    if len(missing) > MAX_MISSING:
+        return None
+    return inside[:len(mine_rel)], inside[len(mine_rel):], missing
 
 
 def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: dict) -> bool:

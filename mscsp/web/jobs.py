@@ -91,7 +91,8 @@ def _exact(p: Fraction | None) -> str | None:
 
 def _candidate(g, rank: int, c) -> dict:
     """One weighed cell as JSON: floats to show, and the same values exact."""
-    values = {"probability": c.probability, "lookahead": c.lookahead, "progress": c.progress, "win": c.win}
+    values = {"probability": c.probability, "lookahead": c.lookahead, "progress": c.progress, "win": c.win,
+              "credit": c.credit}
     return {"cell": list(g.coords(c.cell)), "rank": rank,
             **{k: None if v is None else float(v) for k, v in values.items()},
             "dead": c.dead, "exact": {k: _exact(v) for k, v in values.items()}}
@@ -145,8 +146,9 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
     says what is played and why, with the guess's mine chance. With ``rank``, a
     guess also lists ``candidates``, the cells the deciding rung weighed, best first
     (:func:`~mscsp.play.policies.rank`), each ``{"cell", "rank", "probability",
-    "lookahead", "progress", "win", "dead", "exact"}``: the values as floats (null
-    where the rung did not compute one) and in ``exact`` as ``"p/q"`` strings; and
+    "lookahead", "progress", "win", "credit", "dead", "exact"}``: the values as
+    floats (null where the rung did not compute one; ``credit`` is the long-term
+    50/50 factor ``lookahead`` was multiplied by) and in ``exact`` as ``"p/q"`` strings; and
     ``candidates_rung``, the rung that weighed them (``candidates`` is empty for the
     other kinds). The weighing is the move's own, done once.
 

@@ -42,7 +42,11 @@ export function exactText(p, exact) {
 function candidateNote(c, rung) {
   const parts = [`candidate ${c.rank} of the ${rung} player`];
   if (c.win !== null) parts.push(`wins ${exactText(c.win, c.exact.win)} clicked now (exact endgame search)`);
-  if (c.lookahead !== null) {
+  if (c.lookahead !== null && c.credit !== null) {
+    // the weighed value is the two-click survival times the cell's long-term 50/50 credit
+    parts.push(`survives it and the next click ${percent(c.lookahead / c.credit)}, weighed ` +
+      `${percent(c.lookahead)} with a credit of ${c.credit.toFixed(3)} for the 50/50s a click there settles`);
+  } else if (c.lookahead !== null) {
     parts.push(`survives it and the next click ${exactText(c.lookahead, c.exact.lookahead)}`);
   }
   if (c.progress !== null) parts.push(`safe with progress ${exactText(c.progress, c.exact.progress)}`);
