@@ -668,3 +668,28 @@ def test_the_probability_benchmark_sorts_positions_by_stage_and_start():
     corpus, games = module.build_corpus(3, 7, spec=spec, rule=rule, click=click)
     assert len(corpus) == 3 and games >= 1
     assert all(p.revealed.reshape(spec.height, spec.width)[click[1], click[0]] for p in corpus)
+
+
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_layouts_with_cells_fixed_are_what_brute_force_counts(position, data):
+    """``Survey.layouts_with`` (a sum over the mines the numbers' cells hold when every
+    fixed cell is away from the numbers, flagged positions otherwise) counts the layouts
+    brute force finds with those cells mines and safe."""
+    from mscsp.analysis import Survey
+
+    covered = np.flatnonzero(position.covered).tolist()
+    if not covered or position.mines is None:
+        return
+    try:
+        survey = Survey(position)
+        survey.layouts  # noqa: B018 - an impossible position counts nothing
+    except InconsistentError:
+        return
+    free = sorted(survey.system.unconstrained)
+    pool = data.draw(st.sampled_from([free, covered])) if free else covered
+    cells = data.draw(st.lists(st.sampled_from(pool), unique=True, max_size=4))
+    k = data.draw(st.integers(0, len(cells)))
+    mines, safes = set(cells[:k]), set(cells[k:])
+    truth = brute_force(position, with_layouts=True)
+    assert survey.layouts_with(sorted(mines), sorted(safes)) == sum(
+        mines <= lay and not safes & lay for lay in truth["layouts"])

@@ -264,13 +264,32 @@ class Survey:
         return {min(c for grp in t.groups for c in grp.cells): t.ways for t in self.counts.tallies}
 
     @cached_property
+    def _frontier_ways(self) -> list[int]:
+        """The ways to place ``r`` mines on the cells next to the numbers, for each ``r``:
+        the product of the components' mine-count polynomials."""
+        poly = [1]
+        for t in self.counts.tallies:
+            poly = poly_mul(poly, list(t.ways))
+        return poly
+
+    @cached_property
     def component_of(self) -> dict[int, int]:
         """Cell next to the numbers -> the index of its clue component."""
         return {c: k for k, t in enumerate(self.counts.tallies) for grp in t.groups for c in grp.cells}
 
     def layouts_with(self, mines: list[int], safes: list[int]) -> int:
         """The layouts with every cell of ``mines`` a mine and every cell of ``safes``
-        safe: the mines as flags, the safe cells by inclusion-exclusion over flags."""
+        safe: the mines as flags, the safe cells by inclusion-exclusion over flags.
+
+        When every one of these cells is away from the numbers (and the tallies are
+        exact with the mine total), no clue sees them, so the count is a sum over the
+        mines the numbers' cells hold, each way of placing them times the ways to place
+        the rest among the other cells away from the numbers; no position is built."""
+        free = self._free
+        if free is not None and all(c in free for c in mines) and all(c in free for c in safes):
+            left = self.system.remaining - len(mines)
+            room = len(free) - len(mines) - len(safes)
+            return sum(w * comb(room, left - r) for r, w in enumerate(self._frontier_ways) if w and 0 <= left - r)
         total = 0
         for k in range(len(safes) + 1):
             for extra in combinations(safes, k):
