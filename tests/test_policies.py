@@ -3,6 +3,7 @@ better than the optimum."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -382,3 +383,33 @@ def test_the_cells_ranked_by_group_are_the_cells_sorted(values, rng):
     for c in rng.sample(range(200), len(values) * 2):
         cells[c] = rng.choice(objects) if objects and rng.random() < 0.7 else Fraction(rng.randint(0, 4), 4)
     assert _ranked(cells) == sorted((p, c) for c, p in cells.items() if p != 1)
+
+
+def test_forced_benchmark_plays_on_from_the_other_players_cell(tmp_path, capsys):
+    """benchmarks/forced.py: games where the guesses part are replayed from the other
+    cell (here a made-up other player who clicks a far corner first), and the classic
+    second click is forced; each row counts the games it played."""
+    from mscsp.play.loop import play_game
+
+    module = benchmark("forced")
+    players = benchmark("players")
+    start = next(s for s in players.STARTS if s.name == "expert-classic")
+    records = []
+    for i in range(6):
+        board = players.deal(start, 9, i)
+        ours = module.play(board, {})
+        game = Game.from_board(board, record=False)
+        record = play_game(game, board.click, policy="+endgame")
+        assert record.won == ours  # the benchmark's loop plays the ladder's games
+        other = [(29, 15) if record.guessed[:1] != [(29, 15)] else (29, 0)] + list(record.guessed[1:])
+        records.append({"game": i, "mscsp_won": record.won, "java_won": False,
+                        "mscsp_guesses": list(record.guessed), "java_guesses": other if record.guessed else []})
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert module.main(["parted", str(path), "--seed", "9"]) == 0
+    out = capsys.readouterr().out
+    parted = sum(1 for r in records if r["mscsp_guesses"])
+    assert f"| all | {parted} |" in out
+    assert module.main(["corner", "--boards", "8", "--cells", "2,0 0,15"]) == 0
+    rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| (")]
+    assert [r[1].strip() for r in rows] == ["(2, 0)", "(0, 15)"] and rows[0][2] == rows[1][2]
