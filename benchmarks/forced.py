@@ -42,37 +42,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from players import STARTS, deal  # noqa: E402
 
-from mscsp.game import Game, Status  # noqa: E402
-from mscsp.play import fastplay  # noqa: E402
-from mscsp.play.policies import Policy, decide  # noqa: E402
+from mscsp.analysis import Survey  # noqa: E402
+from mscsp.game import Game  # noqa: E402
+from mscsp.play.loop import play_game  # noqa: E402
+from mscsp.play.policies import Policy, choose  # noqa: E402
 
 POLICY = Policy.ENDGAME
 CLASSIC = next(s for s in STARTS if s.name == "expert-classic")
 
 
-def play(board, forced: dict[int, int], stop_at: int | None = None):
-    """Play ``board`` with the policy, guess ``k`` replaced by ``forced[k]`` (flat
-    index); with ``stop_at``, return ``(game, position)`` before guess ``stop_at``
-    instead of playing on. Returns whether the game was won, or None when the compiled
-    deduction could not finish a stall (then the game is left out)."""
-    game = Game.from_board(board, record=False)
-    game.reveal(board.click)
-    layout = game.layout()
-    k = 0
-    while game.status is Status.PLAYING:
-        fast = fastplay.resume(layout, game.revealed.tobytes(), game.flagged.tobytes(), "sat", use_total=True)
-        if fast is None:
-            return None
-        game.adopt_proven(fast.revealed, fast.flagged)
-        if game.status is not Status.PLAYING:
-            break
-        position = game.position(mines_known=True)
-        if k == stop_at:
-            return game, position
-        cell = forced.get(k)
-        game.reveal_index(decide(position, POLICY).cell if cell is None else cell)
-        k += 1
-    return game.status is Status.WON
+def play(board, forced: dict[int, int], seen: dict | None = None) -> bool:
+    """Whether the policy wins ``board`` with guess ``k`` replaced by ``forced[k]``
+    (flat index), played by the ladder's own loop (:func:`mscsp.play.loop.play_game`);
+    with ``seen``, the position before each forced guess is kept there, by ``k``."""
+
+    def guess(position, k):
+        if k not in forced:
+            return choose(position, POLICY)
+        if seen is not None:
+            seen[k] = position
+        return forced[k]
+
+    return play_game(Game.from_board(board, record=False), board.click, policy=POLICY, guess=guess).won
 
 
 def _parted(task):
@@ -86,26 +77,19 @@ def _parted(task):
         return None  # the same guesses, or one player stopped guessing
     board = deal(start, seed, record["game"])
     g = board.layout.geometry
-    got = play(board, {}, stop_at=k)
-    if not isinstance(got, tuple):
-        return None
-    _, position = got
-    frontier = set(_frontier(position))
     mine, other = g.index(*ours[k]), g.index(*theirs[k])
-    won_other = play(board, {i: g.index(*ours[i]) for i in range(k)} | {k: other})
-    if won_other is None:
+    seen: dict = {}
+    # the guesses before k are the policy's own (ours), so the game reaches guess k as ours did
+    won_other = play(board, {k: other}, seen)
+    if k not in seen:
         return None
+    position = seen[k]
+    frontier = set(Survey(position).system.frontier)
     first = k == 0 and int(position.revealed.sum()) == 1
     where = ("first guess, the corner's number alone" if first else
              f"later, ours {'on' if mine in frontier else 'off'} the numbers, theirs "
              f"{'on' if other in frontier else 'off'}")
-    return where, bool(record["mscsp_won"]), bool(won_other)
-
-
-def _frontier(position):
-    from mscsp.analysis import Survey
-
-    return Survey(position).system.frontier
+    return where, bool(record["mscsp_won"]), won_other
 
 
 def _diff_row(label: str, pairs: list[tuple[bool, bool]], games: int) -> str:
@@ -141,8 +125,7 @@ def _corner(task):
     if len(probe.reveal(board.click)) != 1:
         return None  # the corner opened: there is no such guess
     g = board.layout.geometry
-    won = [play(board, {0: g.index(*c)}) for c in cells]
-    return None if None in won else won
+    return [play(board, {0: g.index(*c)}) for c in cells]
 
 
 def corner(boards: int, seed: int, cells: list[tuple[int, int]], jobs: int) -> str:

@@ -112,19 +112,21 @@ def test_every_cell_found_is_the_mine_side_of_an_invisible_swap(pos):
         assert 0 < probs.cells[t] <= 0.5  # its twins are layouts where it is safe
         assert _oracle_holds(pos, t)
     if probs.exact:  # and each cell's potential 50/50s count what enumeration counts
+        truth = brute_force(pos, with_layouts=True)
         for t in probs.cells:
-            assert fifty_influence(survey, t) == _influence_oracle(pos, t)
+            assert fifty_influence(survey, t) == _influence_oracle(pos, t, truth)
 
 
-def _influence_oracle(position, t):
+def _influence_oracle(position, t, truth=None):
     """:func:`fifty_influence` by enumeration: every pair beside ``t`` and every 2x2
     block holding it (from the grid), ``t`` on its mine side; its walls (the cells
     touching the two sides unequally) each off the board, a certain mine, or undecided
     (at most MAX_MISSING of those); the layouts with the side and those walls mines and
     the other side safe; the larger pair across plus the larger down plus the largest
-    block, capped at the layouts with ``t`` a mine and with it safe."""
+    block, capped at the layouts with ``t`` a mine and with it safe. ``truth`` is the
+    position's enumeration (``brute_force(..., with_layouts=True)``) when at hand."""
     g = position.geometry
-    truth = brute_force(position, with_layouts=True)
+    truth = brute_force(position, with_layouts=True) if truth is None else truth
     layouts, total = truth["layouts"], truth["count"]
     flags = set(np.flatnonzero(position.flagged).tolist())
     covered = set(np.flatnonzero(position.covered).tolist())

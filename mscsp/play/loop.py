@@ -27,6 +27,7 @@ finish within its node budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +36,7 @@ from .._moved import index_of
 from ..analysis import Propagator, SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
-from ..position import Mark
+from ..position import Mark, Position
 from . import fastplay
 from .policies import Policy, choose
 
@@ -213,13 +214,17 @@ class GameRecord:
 
 
 def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
-              use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p") -> GameRecord:
+              use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p",
+              guess: Callable[[Position, int], int] | None = None) -> GameRecord:
     """Play to the end: the first click ``(x, y)``, then proofs, and the policy's
     guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
     position only. The first click is not counted as a guess. A flat index as the
-    click still works for one release, with a DeprecationWarning.
+    click still works for one release, with a DeprecationWarning. ``guess``, when
+    given, is asked instead of the policy: ``guess(position, k)`` is the cell (flat
+    index) of guess ``k`` (from 0), so an experiment can force some guesses and
+    leave the rest to the policy (``benchmarks/forced.py``).
 
     Examples
     --------
@@ -254,7 +259,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
             break
         position = game.position(mines_known=use_total)
         asked = time.perf_counter()
-        best = choose(position, policy)
+        best = choose(position, policy) if guess is None else guess(position, len(guessed))
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game.reveal_index(best)
