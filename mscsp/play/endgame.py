@@ -61,9 +61,10 @@ ENDGAME_LAYOUTS = 1000
 #: same moves on every machine, which a time limit would not). Against 20,000 states
 #: (``+endgame``, paired games on the same boards, seed 43, 30,000 a start): classic
 #: Expert -0.00 points [-0.05, +0.04], modern +0.01 [-0.05, +0.06], 5-10% more CPU a
-#: game; on the small boards of the exact optimum, where positions of a few hundred
-#: layouts over twenty covered cells need 20,000 to 170,000 states, the gap of 5x5
-#: with 5 mines (corner opening) falls from 0.75 to 0.46 points.
+#: game; on the small boards of the exact optimum, where the search of positions of
+#: a few hundred layouts over twenty covered cells passes 20,000 states (up to 172,000
+#: unbounded), the gap of 5x5 with 5 mines (corner opening) falls from 0.75 to 0.46
+#: points.
 ENDGAME_NODES = 50000
 
 
