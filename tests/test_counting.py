@@ -673,8 +673,9 @@ def test_the_probability_benchmark_sorts_positions_by_stage_and_start():
 @given(position=small_positions(max_covered=12), data=st.data())
 def test_layouts_with_cells_fixed_are_what_brute_force_counts(position, data):
     """``Survey.layouts_with`` (a sum over the mines the numbers' cells hold when every
-    fixed cell is away from the numbers, flagged positions otherwise) counts the layouts
-    brute force finds with those cells mines and safe."""
+    fixed cell is away from the numbers, one count of the equations with those cells
+    taken out otherwise) counts the layouts brute force finds with those cells mines
+    and safe."""
     from mscsp.analysis import Survey
 
     covered = np.flatnonzero(position.covered).tolist()

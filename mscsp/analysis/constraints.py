@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover - exercised only where no C compiler was
     _forest = None
 
 __all__ = ["Constraint", "ConstraintSystem", "TabledSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
-           "flagged_system", "unite", "bulk", "COMPILED_FOREST", "ARRAY_EQUATIONS"]
+           "conditioned_system", "flagged_system", "unite", "bulk", "COMPILED_FOREST", "ARRAY_EQUATIONS"]
 
 #: Whether the compiled union-find (``_forest.c``) was built; :func:`unite` is the same
 #: without it, one Python call per pair.
@@ -311,16 +311,40 @@ def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[in
     return build_constraints(position) if after is None else after
 
 
-def _leave(system: ConstraintSystem, cells: tuple[int, ...], *, mines: bool) -> list[Constraint] | None:
+def conditioned_system(system: ConstraintSystem, mines: tuple[int, ...], safes: tuple[int, ...]) -> ConstraintSystem | None:
+    """``system`` with its covered cells ``mines`` taken as mines and ``safes`` as safe:
+    both leave the equations (a mine takes one from each count it was in, and one from
+    the mines left) and the covered cells, so its layouts are exactly ``system``'s
+    layouts with those values there. None when no layout can have them (a clue left
+    with fewer mines than none or more than its cells, or the mines left not fitting).
+    The system keeps ``system``'s position, which still shows the cells covered: it is
+    for counting, which reads the equations only.
+
+    >>> from mscsp.position import parse_position
+    >>> s = conditioned_system(build_constraints(parse_position("mines: 2\\n1...\\n")), (1,), (2,))
+    >>> s.constraints, s.remaining, s.unconstrained
+    ((), 1, (3,))
+    >>> conditioned_system(build_constraints(parse_position("mines: 2\\n1...\\n")), (), (1,)) is None  # the 1 has no mine
+    True
+    """
+    gone = tuple(sorted(set(mines) | set(safes)))
+    constraints = _leave(system, gone, mines=mines)
+    remaining = None if system.remaining is None else system.remaining - len(set(mines))
+    return None if constraints is None else _derived(system, system.position, constraints, gone, remaining)
+
+
+def _leave(system: ConstraintSystem, cells: tuple[int, ...], *, mines) -> list[Constraint] | None:
     """``system``'s equations with ``cells`` taken out of them, each taking one from
-    the counts of its equations when ``mines``; None when a clue is left with fewer
-    mines than none or more than its cells (a clash)."""
+    the counts of its equations when ``mines`` (True: every cell; or the cells of
+    ``mines`` that are mines); None when a clue is left with fewer mines than none
+    or more than its cells (a clash)."""
     gone = set(cells)
+    mined = gone if mines is True else set(mines or ())
     constraints: list[Constraint | None] = list(system.constraints)
     for i in {i for c in cells for i in system.by_cell.get(c, ())}:
         con = constraints[i]
         rest = tuple(c for c in con.cells if c not in gone)
-        count = con.count - (len(con.cells) - len(rest)) if mines else con.count
+        count = con.count - sum(1 for c in con.cells if c in mined)
         if not 0 <= count <= len(rest):
             return None
         constraints[i] = Constraint(rest, count, con.clue) if rest else None

@@ -35,11 +35,18 @@ from math import comb
 from operator import attrgetter
 
 from .._moved import index_of
-from ..errors import InconsistentError
+from ..errors import BudgetExceeded, InconsistentError
 from ..position import Mark, Position
-from .constraints import Constraint, ConstraintSystem, build_constraints, flagged_system, opened_system
+from .constraints import (
+    Constraint,
+    ConstraintSystem,
+    build_constraints,
+    conditioned_system,
+    flagged_system,
+    opened_system,
+)
 from .counting import Counts, Probabilities, count_components, tally_by_label
-from .counting.combine import OneChanging, poly_mul, two_least, with_total
+from .counting.combine import OneChanging, poly_mul, total_layouts, two_least, with_total
 
 __all__ = ["Survey"]
 
@@ -279,17 +286,35 @@ class Survey:
 
     def layouts_with(self, mines: list[int], safes: list[int]) -> int:
         """The layouts with every cell of ``mines`` a mine and every cell of ``safes``
-        safe: the mines as flags, the safe cells by inclusion-exclusion over flags.
+        safe.
 
         When every one of these cells is away from the numbers (and the tallies are
         exact with the mine total), no clue sees them, so the count is a sum over the
         mines the numbers' cells hold, each way of placing them times the ways to place
-        the rest among the other cells away from the numbers; no position is built."""
+        the rest among the other cells away from the numbers; no position is built.
+        Otherwise the cells leave the equations with those values
+        (:func:`~mscsp.analysis.constraints.conditioned_system`) and the components
+        they touch are counted again, the others looked up in the cache: one count,
+        where flagging the safe cells by inclusion-exclusion would take one for each
+        subset of them. Without the total or an exact count, it is that
+        inclusion-exclusion over the flagged positions' own layouts."""
         free = self._free
-        if free is not None and all(c in free for c in mines) and all(c in free for c in safes):
-            left = self.system.remaining - len(mines)
-            room = len(free) - len(mines) - len(safes)
-            return sum(w * comb(room, left - r) for r, w in enumerate(self._frontier_ways) if w and 0 <= left - r)
+        if free is not None:
+            if all(c in free for c in mines) and all(c in free for c in safes):
+                left = self.system.remaining - len(mines)
+                room = len(free) - len(mines) - len(safes)
+                return sum(w * comb(room, left - r) for r, w in enumerate(self._frontier_ways) if w and 0 <= left - r)
+            system = conditioned_system(self.system, tuple(mines), tuple(safes))
+            if system is None:
+                return 0
+            try:
+                counts = count_components(self.position, system=system, cache=self.cache, estimate=False)
+            except InconsistentError:
+                return 0
+            except BudgetExceeded:
+                pass  # a component too large to count whole: the flagged positions may be smaller
+            else:
+                return total_layouts(counts.tallies, len(system.unconstrained), system.remaining)
         total = 0
         for k in range(len(safes) + 1):
             for extra in combinations(safes, k):

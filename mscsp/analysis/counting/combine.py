@@ -439,6 +439,24 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     return parts, total
 
 
+def total_layouts(tallies: list[Tally], unconstrained: int, remaining: int) -> int:
+    """The layouts of :func:`with_total` alone, without the probabilities: the
+    components' mine-count polynomials multiplied, each count ``j`` times the
+    ``C(unconstrained, remaining - j)`` ways to place the rest.
+
+    Examples
+    --------
+    >>> t = Tally((Group((0, 1), (0,)),), (0, 2), ((0, 2),))  # two cells, one mine
+    >>> total_layouts([t], 2, 2), with_total([t], (8, 9), 2)[1]
+    (4, 4)
+    """
+    every = [1]
+    for t in tallies:
+        every = poly_mul(every, list(t.ways))
+    return sum(w * comb(unconstrained, remaining - j) for j, w in enumerate(every)
+               if w and 0 <= remaining - j <= unconstrained)
+
+
 def fill_cells(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> dict:
     """Each part's cells, from :func:`weigh_total`'s ``(cells, numerator, denominator)``,
     mapped to its probability: one Fraction a part, shared by its cells. Returns ``cells``.
