@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from math import comb
 from operator import mul
 from typing import NamedTuple
@@ -194,6 +195,31 @@ class Tally:
     @property
     def cells(self) -> tuple[int, ...]:
         return tuple(sorted(c for g in self.groups for c in g.cells))
+
+    @cached_property
+    def least_given_count(self) -> tuple[int, int]:
+        """A lower bound on the mine probability of every cell of the component, whatever
+        the rest of the board: the least, over its groups and the mine counts ``k`` it can
+        hold, of ``mines[g][k] / (size * ways[k])``, as ``(numerator, denominator)``.
+
+        A group's probability weighs these conditional probabilities by ``ways[k]``
+        times the weight of the rest of the board given ``k``, which is never negative,
+        so it lies between their least and greatest (1 when there is no group).
+
+        Examples
+        --------
+        >>> # two cells a0, a1 and a cell b: layouts {a0} and {b}, and {a0, b}
+        >>> t = Tally((Group((0, 1), (0,)), Group((2,), (0,))), (0, 2, 1), ((0, 1, 1), (0, 1, 1)))
+        >>> t.least_given_count  # a cell of a0, a1 given one mine: 1 / (2 * 2)
+        (1, 4)
+        """
+        least = (1, 1)
+        for g, row in zip(self.groups, self.mines):
+            size = len(g.cells)
+            for k, w in enumerate(self.ways):
+                if w and row[k] * least[1] < least[0] * size * w:
+                    least = (row[k], size * w)
+        return least
 
 
 @dataclass(frozen=True)
@@ -487,18 +513,39 @@ def two_least(values) -> tuple[Fraction | None, Fraction | None]:
     >>> two_least([(1, 3, 2), (1, 4, 1)]), two_least([(1, 1, 3)])
     ((Fraction(1, 4), Fraction(1, 3)), (None, None))
     """
-    first = second = None  # (numerator, denominator)
+    least = _TwoLeast()
     for num, den, cells in values:
+        least.add(num, den, cells)
+    return least.fractions()
+
+
+class _TwoLeast:
+    """:func:`two_least` one value at a time, so that a caller can stop feeding it once
+    what is left cannot come below :attr:`second`."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self):
+        self.first = self.second = None  # (numerator, denominator)
+
+    def add(self, num: int, den: int, cells: int) -> None:
+        second = self.second
+        if second is not None and num * second[1] >= second[0] * den:
+            return  # most values: no lower than the second
         if num == den:
-            continue
+            return
         for _ in range(min(cells, 2)):
+            first, second = self.first, self.second
             if first is None or num * first[1] < first[0] * den:
-                first, second = (num, den), first
+                self.first, self.second = (num, den), first
             elif second is None or num * second[1] < second[0] * den:
-                second = (num, den)
+                self.second = (num, den)
             else:
                 break
-    return (None if first is None else Fraction(*first)), (None if second is None else Fraction(*second))
+
+    def fractions(self) -> tuple[Fraction | None, Fraction | None]:
+        first, second = self.first, self.second
+        return (None if first is None else Fraction(*first)), (None if second is None else Fraction(*second))
 
 
 def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
@@ -571,7 +618,10 @@ class OneChanging:
         n = len(self.product)
         # the weight of the rest of the board when the changing component holds k mines
         self.weight = [sum(map(mul, self.product, rest[k:k + n])) for k in range(length)]
-        self.others = [(t, poly_mul(prefix[i], suffix[i + 1])) for i, t in enumerate(others)]
+        # lowest bound first: once a component's bound is no lower than the second least
+        # probability found, neither it nor any after it can change the two least
+        self.others = sorted(((t, poly_mul(prefix[i], suffix[i + 1])) for i, t in enumerate(others)),
+                             key=lambda tp: Fraction(*tp[0].least_given_count))
         self.away = [(remaining - k) * r for k, r in enumerate(rest)] if unconstrained else None
         self.unconstrained = unconstrained
 
@@ -583,7 +633,12 @@ class OneChanging:
 
     def least_two(self, tally: Tally) -> tuple[int, Fraction | None, Fraction | None]:
         """:meth:`least` and the second least probability of a cell (the least again
-        when two cells share it; None when fewer than two cells are not mines)."""
+        when two cells share it; None when fewer than two cells are not mines).
+
+        The changing component and the cells away from the numbers are weighed first;
+        the other components then in the order of :attr:`Tally.least_given_count`,
+        stopping at the first whose bound is no lower than the second least found
+        (none of the rest can come below it)."""
         ways = list(tally.ways)
         every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
         scaled = sum(map(mul, every, self.rest))
@@ -591,23 +646,27 @@ class OneChanging:
             return 0, None, None
         total = self.scale[0] * scaled // self.scale[1]
         # each probability is num / (size * scaled)
-        return (total, *two_least((num, size * scaled, size) for num, size in self._mines(tally, ways, every)))
-
-    def _mines(self, tally: Tally, ways: list[int], every: list[int]) -> Iterator[tuple[int, int]]:
-        """Every group's expected mines times the layouts (both up to the common
-        factor), with its cells: the changing component's, the others', then the
-        cells away from the numbers."""
+        least = _TwoLeast()
         weight, rest = self.weight, self.rest
         for g, row in zip(tally.groups, tally.mines):
-            yield sum(map(mul, row, weight)), len(g.cells)
+            size = len(g.cells)
+            least.add(sum(map(mul, row, weight)), size * scaled, size)
+        if self.away is not None:
+            least.add(sum(map(mul, every, self.away)), self.unconstrained * scaled, self.unconstrained)
         for t, product in self.others:
+            second = least.second
+            if second is not None:
+                num, den = t.least_given_count
+                if num * second[1] >= second[0] * den:
+                    break
             others = poly_mul(product, ways)
             n = len(others)
             w = [sum(map(mul, others, rest[k:k + n])) for k in range(len(t.ways))]
             for g, row in zip(t.groups, t.mines):
-                yield sum(map(mul, row, w)), len(g.cells)
-        if self.away is not None:
-            yield sum(map(mul, every, self.away)), self.unconstrained
+                size = len(g.cells)
+                least.add(sum(map(mul, row, w)), size * scaled, size)
+        return (total, *least.fractions())
+
 
 def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,
                   cells: dict) -> NoTotalModel:
