@@ -15,6 +15,14 @@
  * wins and the state count are those of the Python search (the tests compare them).
  */
 #define PY_SSIZE_T_CLEAN
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* The search is mostly population counts of layout sets. Without this, GCC calls a
+ * libgcc routine for each (baseline x86-64 has no POPCNT instruction); every x86 CPU
+ * since 2008 has it, and the module refuses to load on one without (the pure Python
+ * search then runs). */
+#pragma GCC target("popcnt")
+#define NEEDS_POPCNT 1
+#endif
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +41,10 @@ typedef struct {
     u64 *shows;             /* cols x 9 x words */
     uint8_t *opened;        /* cols */
     uint8_t *key;           /* cols: the key being looked up */
+    /* scratch for each depth (the columns opened so far), allocated when the depth is
+     * first reached, not per state: the parts of a click, the covered columns and their
+     * mine counts, a guess order */
+    void **scratch;
     i64 nodes, node_limit;  /* node_limit < 0: none */
     int timed;
     struct timespec deadline;
@@ -42,6 +54,20 @@ typedef struct {
     uint8_t *keys, *used, *exact;
     i64 *values;
 } Search;
+
+/* the scratch block of the current depth: 9 x words parts, then 2 x (cols + 1) ints for
+ * the covered columns and their mine counts, then cols + 1 ints for an order; NULL
+ * (and failed) when out of memory */
+static u64 *scratch(Search *s) {
+    void **slot = s->scratch + s->n_opened;
+    if (!*slot) {
+        *slot = malloc(sizeof(u64) * 9 * (size_t)s->words + sizeof(int) * 3 * ((size_t)s->cols + 1));
+        if (!*slot) s->failed = OUT_OF_MEMORY;
+    }
+    return *slot;
+}
+
+static int *covered_of(Search *s, u64 *block) { return (int *)(block + 9 * (size_t)s->words); }
 
 static int count_bits(const Search *s, const u64 *set) {
     int n = 0;
@@ -133,11 +159,8 @@ static i64 wins(Search *s, const u64 *set, i64 alpha);
  * (it exceeds alpha), else a bound u with W <= u <= alpha */
 static i64 sum_parts(Search *s, const u64 *set, int cell, i64 alpha, int *done) {
     int words = s->words, cnt[9], order[9], k = 0;
-    u64 *parts = malloc(sizeof(u64) * 9 * (size_t)words);
-    if (!parts) {
-        s->failed = OUT_OF_MEMORY;
-        return 0;
-    }
+    u64 *parts = scratch(s);
+    if (!parts) return 0;
     i64 bound = 0;
     for (int v = 0; v < 9; v++) {
         const u64 *shows = s->shows + ((size_t)cell * 9 + v) * words;
@@ -173,18 +196,15 @@ static i64 sum_parts(Search *s, const u64 *set, int cell, i64 alpha, int *done) 
     }
     s->opened[cell] = 0;
     s->n_opened--;
-    free(parts);
     return bound;
 }
 
 /* the best guess's W (exact, *exact = 1, when above alpha) and its column in *best */
 static i64 best_guess(Search *s, const u64 *set, int n, const int *covered, const int *mines, int ncov, i64 alpha,
                       int *exact, int *best) {
-    int *order = malloc(sizeof(int) * ((size_t)ncov + 1));
-    if (!order) {
-        s->failed = OUT_OF_MEMORY;
-        return 0;
-    }
+    u64 *block = scratch(s);
+    if (!block) return 0;
+    int *order = covered_of(s, block) + 2 * ((size_t)s->cols + 1);
     /* safest first, ties to the leftmost (a stable insertion sort on the mine counts) */
     for (int i = 0; i < ncov; i++) {
         int j = i;
@@ -215,7 +235,6 @@ static i64 best_guess(Search *s, const u64 *set, int n, const int *covered, cons
             ceiling = won;
         }
     }
-    free(order);
     if (!*exact || value <= alpha) {
         *exact = 0;
         *best = -1;
@@ -241,11 +260,9 @@ static i64 wins(Search *s, const u64 *set, i64 alpha) {
         s->failed = OUT_OF_TIME;
         return 0;
     }
-    int *covered = malloc(sizeof(int) * 2 * ((size_t)s->cols + 1));
-    if (!covered) {
-        s->failed = OUT_OF_MEMORY;
-        return 0;
-    }
+    u64 *block = scratch(s);
+    if (!block) return 0;
+    int *covered = covered_of(s, block);
     int *mines = covered + s->cols + 1, ncov = 0, safe = -1;
     for (int c = 0; c < s->cols; c++) {
         if (s->opened[c]) continue;
@@ -260,7 +277,6 @@ static i64 wins(Search *s, const u64 *set, i64 alpha) {
         value = sum_parts(s, set, safe, alpha, &exact);
     else
         value = best_guess(s, set, n, covered, mines, ncov, alpha, &exact, &best);
-    free(covered);
     if (s->failed) return 0;
     make_key(s, first); /* the recursion wrote its own keys there */
     store(s, value, exact);
@@ -306,9 +322,10 @@ static PyObject *best_move(PyObject *self, PyObject *args) {
     s.shows = calloc((size_t)cols * 9 * s.words, sizeof(u64));
     s.opened = calloc((size_t)cols, 1);
     s.key = calloc((size_t)cols, 1);
+    s.scratch = calloc((size_t)cols + 1, sizeof(void *));
     u64 *everything = calloc((size_t)s.words, sizeof(u64));
     int *covered = malloc(sizeof(int) * 2 * ((size_t)cols + 1));
-    if (!s.mine_bits || !s.shows || !s.opened || !s.key || !everything || !covered || grow(&s) != 0) {
+    if (!s.mine_bits || !s.shows || !s.opened || !s.key || !s.scratch || !everything || !covered || grow(&s) != 0) {
         free(everything);
         free(covered);
         PyErr_NoMemory();
@@ -354,6 +371,9 @@ out:
     free(s.shows);
     free(s.opened);
     free(s.key);
+    if (s.scratch)
+        for (int d = 0; d <= cols; d++) free(s.scratch[d]);
+    free(s.scratch);
     free(s.keys);
     free(s.used);
     free(s.exact);
@@ -371,4 +391,13 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_endgame",
                                     "The endgame's exact search, compiled (see mscsp.play.endgame).", -1, methods};
 
-PyMODINIT_FUNC PyInit__endgame(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__endgame(void) {
+#ifdef NEEDS_POPCNT
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_endgame: this CPU has no POPCNT instruction");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}
