@@ -46,7 +46,7 @@ from .constraints import (
     opened_system,
 )
 from .counting import Counts, Probabilities, count_components, tally_by_label
-from .counting.combine import OneChanging, poly_mul, total_layouts, two_least, with_total
+from .counting.combine import OneChanging, TwoLeast, poly_mul, total_layouts, two_least, with_total
 
 __all__ = ["Survey"]
 
@@ -164,15 +164,23 @@ class Survey:
         InconsistentError
             When no layout shows ``number`` at ``cell``.
         """
+        layouts, least, second = self.least_two_after_pairs(cell, number)
+        return layouts, (None if least is None else Fraction(*least)), (None if second is None else Fraction(*second))
+
+    def least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
+                                                                      tuple[int, int] | None]:
+        """:meth:`least_two_after` with the two probabilities as ``(numerator,
+        denominator)`` pairs, not reduced: no Fraction is made, for a caller that
+        weighs many outcomes and compares most of them approximately first."""
         free = self._free
         if free is None:
-            return self.opened_index(cell, number).least_two()
+            return _pairs(self.opened_index(cell, number).least_two())
         neighbours = list(self.position.geometry.neighbours(cell))
         around = self.position.grid[neighbours].tolist()
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k:
-            return self.opened_index(cell, number).least_two()
+            return _pairs(self.opened_index(cell, number).least_two())
         system = self.system
         if cell in free and all(c in free for c in covered):
             # cells with as many covered neighbours weigh the rest of the board alike
@@ -180,20 +188,28 @@ class Survey:
             if rest is None:
                 parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
                                           system.remaining - m, strict=False)
-                rest = self._free_weighed[k, m] = (total, *two_least((num, den, len(cells))
-                                                                      for cells, num, den in parts))
+                two = TwoLeast()
+                for cells, num, den in parts:
+                    two.add(num, den, len(cells))
+                rest = self._free_weighed[k, m] = (total, two.first, two.second)
             total, least, second = rest
             # with the new number's k cells, each a mine with probability m / k
-            values = [(q.numerator, q.denominator, 1) for q in (least, second) if q is not None]
-            return (total * comb(k, m), *two_least(values + ([(m, k, k)] if k else [])))
+            two = TwoLeast()
+            for pair in (least, second):
+                if pair is not None:
+                    two.add(*pair, 1)
+            if k:
+                two.add(m, k, k)
+            return total * comb(k, m), two.first, two.second
         if cell not in self._by_number:
             self._by_number[cell] = self._tallies_by_number(cell, covered) if covered else None
         found = self._by_number[cell]
         if found is None:
-            return self.opened_index(cell, number).least_two()
+            return _pairs(self.opened_index(cell, number).least_two())
         if found is _NO_LAYOUT or found[1][m] is None:
             raise InconsistentError("no layout shows this number here", ())
-        return found[0].least_two(found[1][m])
+        total, two = found[0].least_two_pairs(found[1][m])
+        return total, two.first, two.second
 
     def _tallies_by_number(self, cell: int, covered: list[int]) -> tuple | None:
         """For :meth:`least_after`: the weighing of every number ``cell`` (whose covered
@@ -388,6 +404,14 @@ class Survey:
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after
+
+
+def _pairs(least_two: tuple[int, Fraction | None, Fraction | None]) -> tuple[int, tuple[int, int] | None,
+                                                                            tuple[int, int] | None]:
+    """:meth:`Survey.least_two`'s answer with its Fractions as pairs."""
+    total, least, second = least_two
+    return (total, None if least is None else (least.numerator, least.denominator),
+            None if second is None else (second.numerator, second.denominator))
 
 
 def _same_cells(a: ConstraintSystem, b: ConstraintSystem) -> bool:

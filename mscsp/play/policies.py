@@ -559,6 +559,56 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     return credits
 
 
+#: How far apart two look-ahead values must be in floating point before the floats
+#: decide between them (or decide that a cell cannot win); closer, the exact values
+#: decide. Each float value is a sum of at most nine products of correctly rounded
+#: quotients, off by less than 1e-14.
+_MARGIN = 1e-9
+
+
+class _Weighed:
+    """One cell's look-ahead value as :func:`_lookahead` weighs it: a float for the
+    comparisons, the outcomes to make it exact when a comparison is too close."""
+
+    __slots__ = ("cell", "probability", "credit", "alive", "approx", "outcomes", "_exact")
+
+    def __init__(self, cell: int, probability: Fraction, credit: Fraction, alive: bool, approx: float,
+                 outcomes: list):
+        self.cell, self.probability, self.credit, self.alive = cell, probability, credit, alive
+        self.approx, self.outcomes, self._exact = approx, outcomes, None
+
+    def exact(self, total: int, second_weight: Fraction) -> Fraction:
+        """The value exactly: each number's share of the layouts times its blended
+        safety, times the credit (:meth:`Outcome.blended_safety`)."""
+        if self._exact is None:
+            value = Fraction(0)
+            for number, layouts, least, second in self.outcomes:
+                outcome = Outcome(number, layouts, None if least is None else Fraction(*least),
+                                  None if second is None else Fraction(*second))
+                value += Fraction(layouts, total) * outcome.blended_safety(second_weight)
+            self._exact = value * self.credit
+        return self._exact
+
+    def beats(self, other: "_Weighed", total: int, second_weight: Fraction) -> bool:
+        """Whether its key, (alive, value, safer, leftmost), is greater than ``other``'s."""
+        if self.alive != other.alive:
+            return self.alive
+        if abs(self.approx - other.approx) > _MARGIN:
+            return self.approx > other.approx
+        mine, theirs = self.exact(total, second_weight), other.exact(total, second_weight)
+        if mine != theirs:
+            return mine > theirs
+        return (-self.probability, -self.cell) > (-other.probability, -other.cell)
+
+
+def _blended(least: tuple[int, int] | None, second: tuple[int, int] | None, weight: float) -> float:
+    """:meth:`Outcome.blended_safety` in floating point, from the unreduced pairs."""
+    first = 1.0 if least is None else 1.0 - least[0] / least[1]
+    if not weight:
+        return first
+    return (1.0 - weight) * first + weight * (first if second is None else 1.0 - second[0] / second[1])
+
+
 def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[Candidate] | None = None,
                second_weight: Fraction = Fraction(0)) -> int:
     """The cell of ``pool`` (safest first) with the best chance of surviving it and the
@@ -569,36 +619,63 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     50/50 credit (:func:`_credits`). With ``weighed``, every cell is weighed in full
     (no early stop: the choice is the same, since a stop only skips cells that cannot
     win: a blended safety is at most 1, times the cell's credit) and appended to it,
-    best first, with its progress chance from the same counts."""
+    best first, with its progress chance from the same counts.
+
+    Values are compared in floating point and made exact only when two come within
+    :data:`_MARGIN` of each other (a stop, too, needs a cell to fall short by more than
+    that), so the choice is the one exact values give."""
     probs = survey.probabilities
     total = probs.layouts
     prune = weighed is None
     credits = _credits(survey, pool) if skip_dead else {}
-    best, best_key, keys = None, None, []
+    weight = float(second_weight)
+    best: _Weighed | None = None
+    done: list[tuple[_Weighed, int, int]] = []
     for c in pool:
-        safe = total * (1 - probs.cells[c])
+        p = probs.cells[c]
         credit = credits.get(c, 1)
-        if prune and best_key is not None and best_key[0] and (1 - probs.cells[c]) * credit <= best_key[1]:
+        safe = 1.0 - float(p)  # the share of layouts with c safe
+        scale = float(credit)
+        if prune and best is not None and best.alive and safe * scale < best.approx - _MARGIN:
             if not credits:
                 break  # surviving two clicks is no likelier than surviving this one, nor after it
             continue
-        # P(c safe and shows v) * (blended) P(the next click is safe | v), summed over v
-        value, seen, shown, progress = Fraction(0), 0, 0, 0
-        for o in _each_outcome(survey, c):
-            value += Fraction(o.layouts, total) * o.blended_safety(second_weight)
-            seen += o.layouts
+        value, seen, shown, progress, outs = 0.0, 0, 0, 0, []
+        for o in _each_pair(survey, c):
+            number, layouts, least, second = o
+            outs.append(o)
+            value += layouts / total * _blended(least, second, weight)
+            seen += layouts
             shown += 1
-            if o.progress or o.number == 0:
-                progress += o.layouts
-            if prune and best_key is not None and best_key[0] and (value + (safe - seen) / total) * credit < best_key[1]:
+            if least is None or least[0] == 0 or number == 0:
+                progress += layouts
+            if (prune and best is not None and best.alive
+                    and (value + safe - seen / total) * scale < best.approx - _MARGIN):
                 break  # even if every number left made the next click safe, it would lose
         else:
-            value *= credit
-            key = (not (skip_dead and shown == 1), value, -probs.cells[c], -c)
-            keys.append((key, Candidate(c, probs.cells[c], lookahead=value, progress=Fraction(progress, total),
-                                        dead=shown == 1, credit=credits.get(c))))
-            if best_key is None or key > best_key:
-                best, best_key = c, key
+            cand = _Weighed(c, p, credit, not (skip_dead and shown == 1), value * scale, outs)
+            done.append((cand, progress, shown))
+            if best is None or cand.beats(best, total, second_weight):
+                best = cand
     if weighed is not None:
-        weighed.extend(w for _, w in sorted(keys, key=lambda kw: kw[0], reverse=True))
-    return best
+        order = sorted(done, key=lambda cps: (cps[0].alive, cps[0].exact(total, second_weight),
+                                              -cps[0].probability, -cps[0].cell), reverse=True)
+        weighed.extend(Candidate(w.cell, w.probability, lookahead=w.exact(total, second_weight),
+                                 progress=Fraction(progress, total), dead=shown == 1, credit=credits.get(w.cell))
+                       for w, progress, shown in order)
+    return None if best is None else best.cell
+
+
+def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
+    """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
+    probabilities as unreduced pairs (:meth:`Survey.least_two_after_pairs`)."""
+    position = survey.position
+    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
+    flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
+    for v in range(flags, flags + covered + 1):
+        try:
+            layouts, least, second = survey.least_two_after_pairs(cell, v)
+        except InconsistentError:
+            continue
+        if layouts:
+            yield v, layouts, least, second

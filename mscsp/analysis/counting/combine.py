@@ -513,13 +513,13 @@ def two_least(values) -> tuple[Fraction | None, Fraction | None]:
     >>> two_least([(1, 3, 2), (1, 4, 1)]), two_least([(1, 1, 3)])
     ((Fraction(1, 4), Fraction(1, 3)), (None, None))
     """
-    least = _TwoLeast()
+    least = TwoLeast()
     for num, den, cells in values:
         least.add(num, den, cells)
     return least.fractions()
 
 
-class _TwoLeast:
+class TwoLeast:
     """:func:`two_least` one value at a time, so that a caller can stop feeding it once
     what is left cannot come below :attr:`second`."""
 
@@ -633,7 +633,14 @@ class OneChanging:
 
     def least_two(self, tally: Tally) -> tuple[int, Fraction | None, Fraction | None]:
         """:meth:`least` and the second least probability of a cell (the least again
-        when two cells share it; None when fewer than two cells are not mines).
+        when two cells share it; None when fewer than two cells are not mines)."""
+        total, least = self.least_two_pairs(tally)
+        return (total, *least.fractions())
+
+    def least_two_pairs(self, tally: Tally) -> tuple[int, "TwoLeast"]:
+        """:meth:`least_two` with the two probabilities as unreduced
+        ``(numerator, denominator)`` pairs, in :attr:`TwoLeast.first` and
+        :attr:`TwoLeast.second` (no Fraction is made).
 
         The changing component and the cells away from the numbers are weighed first;
         the other components then in the order of :attr:`Tally.least_given_count`,
@@ -642,11 +649,11 @@ class OneChanging:
         ways = list(tally.ways)
         every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
         scaled = sum(map(mul, every, self.rest))
+        least = TwoLeast()
         if not scaled or self.scale is None:
-            return 0, None, None
+            return 0, least
         total = self.scale[0] * scaled // self.scale[1]
         # each probability is num / (size * scaled)
-        least = _TwoLeast()
         weight, rest = self.weight, self.rest
         for g, row in zip(tally.groups, tally.mines):
             size = len(g.cells)
@@ -665,7 +672,7 @@ class OneChanging:
             for g, row in zip(t.groups, t.mines):
                 size = len(g.cells)
                 least.add(sum(map(mul, row, w)), size * scaled, size)
-        return (total, *least.fractions())
+        return total, least
 
 
 def without_total(tallies: list[Tally], unconstrained: tuple[int, ...], density: Fraction | None,
