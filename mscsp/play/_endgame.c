@@ -40,6 +40,7 @@ typedef struct {
     u64 *mine_bits;         /* cols x words */
     u64 *shows;             /* cols x 9 x words */
     uint8_t *opened;        /* cols */
+    uint16_t *can_show;     /* cols: the numbers a column shows in some layout, as bits */
     uint8_t *key;           /* cols: the key being looked up */
     /* scratch for each depth (the columns opened so far), allocated when the depth is
      * first reached, not per state: the parts of a click, the covered columns and their
@@ -69,21 +70,29 @@ static u64 *scratch(Search *s) {
 
 static int *covered_of(Search *s, u64 *block) { return (int *)(block + 9 * (size_t)s->words); }
 
-static int count_bits(const Search *s, const u64 *set) {
+/* A set of layouts is read only in its words lo .. hi - 1 (the others are zero, and in
+ * the scratch of a depth not even written): the sets of deep states are a few layouts
+ * of a few hundred, so their words are mostly zero. */
+typedef struct {
+    const u64 *bits;
+    int lo, hi;
+} Set;
+
+static int count_bits(const Set *set) {
     int n = 0;
-    for (int w = 0; w < s->words; w++) n += __builtin_popcountll(set[w]);
+    for (int w = set->lo; w < set->hi; w++) n += __builtin_popcountll(set->bits[w]);
     return n;
 }
 
-static int first_bit(const Search *s, const u64 *set) {
-    for (int w = 0; w < s->words; w++)
-        if (set[w]) return w * 64 + __builtin_ctzll(set[w]);
+static int first_bit(const Set *set) {
+    for (int w = set->lo; w < set->hi; w++)
+        if (set->bits[w]) return w * 64 + __builtin_ctzll(set->bits[w]);
     return -1;
 }
 
-static int count_and(const Search *s, const u64 *a, const u64 *b) {
+static int count_and(const Set *a, const u64 *b) {
     int n = 0;
-    for (int w = 0; w < s->words; w++) n += __builtin_popcountll(a[w] & b[w]);
+    for (int w = a->lo; w < a->hi; w++) n += __builtin_popcountll(a->bits[w] & b[w]);
     return n;
 }
 
@@ -153,23 +162,33 @@ static int past_deadline(const Search *s) {
     return now.tv_sec > s->deadline.tv_sec || (now.tv_sec == s->deadline.tv_sec && now.tv_nsec > s->deadline.tv_nsec);
 }
 
-static i64 wins(Search *s, const u64 *set, i64 alpha);
+static i64 wins(Search *s, const Set *set, i64 alpha);
 
 /* W after opening ``cell``: the sum over the numbers it shows; *done when it is exact
  * (it exceeds alpha), else a bound u with W <= u <= alpha */
-static i64 sum_parts(Search *s, const u64 *set, int cell, i64 alpha, int *done) {
+static i64 sum_parts(Search *s, const Set *set, int cell, i64 alpha, int *done) {
     int words = s->words, cnt[9], order[9], k = 0;
+    Set part_of[9];
     u64 *parts = scratch(s);
     if (!parts) return 0;
     i64 bound = 0;
     for (int v = 0; v < 9; v++) {
+        cnt[v] = 0;
+        if (!(s->can_show[cell] >> v & 1)) continue;
         const u64 *shows = s->shows + ((size_t)cell * 9 + v) * words;
         u64 *part = parts + (size_t)v * words;
-        cnt[v] = 0;
-        for (int w = 0; w < words; w++) {
-            part[w] = set[w] & shows[w];
-            cnt[v] += __builtin_popcountll(part[w]);
+        int lo = set->hi, hi = set->lo;
+        for (int w = set->lo; w < set->hi; w++) {
+            part[w] = set->bits[w] & shows[w];
+            if (part[w]) {
+                cnt[v] += __builtin_popcountll(part[w]);
+                if (w < lo) lo = w;
+                hi = w + 1;
+            }
         }
+        part_of[v].bits = part;
+        part_of[v].lo = lo;
+        part_of[v].hi = hi;
         if (cnt[v]) {
             /* largest first, a stable insertion: equal parts keep the order of their numbers */
             int j = k++;
@@ -186,7 +205,7 @@ static i64 sum_parts(Search *s, const u64 *set, int cell, i64 alpha, int *done) 
     *done = 1;
     for (int i = 0; i < k; i++) {
         i64 rest = bound - cnt[order[i]];
-        i64 w = wins(s, parts + (size_t)order[i] * words, alpha - rest);
+        i64 w = wins(s, &part_of[order[i]], alpha - rest);
         if (s->failed) break;
         bound = rest + w;
         if (bound <= alpha) {
@@ -200,7 +219,7 @@ static i64 sum_parts(Search *s, const u64 *set, int cell, i64 alpha, int *done) 
 }
 
 /* the best guess's W (exact, *exact = 1, when above alpha) and its column in *best */
-static i64 best_guess(Search *s, const u64 *set, int n, const int *covered, const int *mines, int ncov, i64 alpha,
+static i64 best_guess(Search *s, const Set *set, int n, const int *covered, const int *mines, int ncov, i64 alpha,
                       int *exact, int *best) {
     u64 *block = scratch(s);
     if (!block) return 0;
@@ -244,10 +263,10 @@ static i64 best_guess(Search *s, const u64 *set, int n, const int *covered, cons
 }
 
 /* W(S) exactly when it exceeds alpha; otherwise some u with W(S) <= u <= alpha */
-static i64 wins(Search *s, const u64 *set, i64 alpha) {
-    int n = count_bits(s, set);
+static i64 wins(Search *s, const Set *set, i64 alpha) {
+    int n = count_bits(set);
     if (s->n_opened == s->safe_total) return n;
-    int first = first_bit(s, set);
+    int first = first_bit(set);
     make_key(s, first);
     size_t slot = find_slot(s, s->key);
     if (s->used[slot] && (s->exact[slot] || s->values[slot] <= alpha)) return s->values[slot];
@@ -267,7 +286,7 @@ static i64 wins(Search *s, const u64 *set, i64 alpha) {
     for (int c = 0; c < s->cols; c++) {
         if (s->opened[c]) continue;
         covered[ncov] = c;
-        mines[ncov] = count_and(s, set, s->mine_bits + (size_t)c * s->words);
+        mines[ncov] = count_and(set, s->mine_bits + (size_t)c * s->words);
         if (mines[ncov] == 0 && safe < 0) safe = c;
         ncov++;
     }
@@ -321,11 +340,12 @@ static PyObject *best_move(PyObject *self, PyObject *args) {
     s.mine_bits = calloc((size_t)cols * s.words, sizeof(u64));
     s.shows = calloc((size_t)cols * 9 * s.words, sizeof(u64));
     s.opened = calloc((size_t)cols, 1);
+    s.can_show = calloc((size_t)cols, sizeof(uint16_t));
     s.key = calloc((size_t)cols, 1);
     s.scratch = calloc((size_t)cols + 1, sizeof(void *));
     u64 *everything = calloc((size_t)s.words, sizeof(u64));
     int *covered = malloc(sizeof(int) * 2 * ((size_t)cols + 1));
-    if (!s.mine_bits || !s.shows || !s.opened || !s.key || !s.scratch || !everything || !covered || grow(&s) != 0) {
+    if (!s.mine_bits || !s.shows || !s.opened || !s.can_show || !s.key || !s.scratch || !everything || !covered || grow(&s) != 0) {
         free(everything);
         free(covered);
         PyErr_NoMemory();
@@ -342,22 +362,25 @@ static PyObject *best_move(PyObject *self, PyObject *args) {
             uint8_t v = s.numbers[(size_t)r * cols + c];
             if (m[(size_t)r * cols + c])
                 s.mine_bits[(size_t)c * s.words + w] |= bit;
-            else if (v < 9)
+            else if (v < 9) {
                 s.shows[((size_t)c * 9 + v) * s.words + w] |= bit;
+                s.can_show[c] |= (uint16_t)(1u << v);
+            }
         }
     }
     int *mines = covered + cols + 1, safe = -1, exact = 0, cell = -1;
+    Set all = {everything, 0, s.words};
     for (int c = 0; c < cols; c++) {
         covered[c] = c;
-        mines[c] = count_and(&s, everything, s.mine_bits + (size_t)c * s.words);
+        mines[c] = count_and(&all, s.mine_bits + (size_t)c * s.words);
         if (mines[c] == 0 && safe < 0) safe = c;
     }
     i64 won;
     if (safe >= 0) { /* deduction left something: opening it loses nothing */
         cell = safe;
-        won = sum_parts(&s, everything, safe, -1, &exact);
+        won = sum_parts(&s, &all, safe, -1, &exact);
     } else {
-        won = best_guess(&s, everything, rows, covered, mines, cols, -1, &exact, &cell);
+        won = best_guess(&s, &all, rows, covered, mines, cols, -1, &exact, &cell);
     }
     free(everything);
     free(covered);
@@ -370,6 +393,7 @@ out:
     free(s.mine_bits);
     free(s.shows);
     free(s.opened);
+    free(s.can_show);
     free(s.key);
     if (s.scratch)
         for (int d = 0; d <= cols; d++) free(s.scratch[d]);
