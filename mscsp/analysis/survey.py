@@ -115,7 +115,7 @@ class Survey:
         counts, system = self.counts, self.system
         if not counts.exact or system.remaining is None:
             return None
-        return with_total(counts.tallies, system.unconstrained, system.remaining, strict=False)
+        return counts.weighed()
 
     # -- questions ----------------------------------------------------------------------
     def least(self) -> tuple[int, Fraction | None]:

@@ -224,11 +224,21 @@ class Counts:
     started: float
     #: the processing order chosen for a problem (by its clues), where one was chosen
     orders: dict[tuple[int, ...], Order] = field(default_factory=dict)
+    _weighed: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def exact(self) -> bool:
         """Whether every component was counted exactly."""
         return not self.gave_up
+
+    def weighed(self) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
+        """The tallies weighed with the mine total, made once:
+        :func:`~mscsp.analysis.counting.combine.with_total` without ``strict`` (no
+        layout gives 0 layouts and every denominator 0). For exact counts with a total
+        (:meth:`probabilities` and :class:`~mscsp.analysis.Survey` both read it)."""
+        if self._weighed is None:
+            self._weighed = with_total(self.tallies, self.system.unconstrained, self.system.remaining, strict=False)
+        return self._weighed
 
     def probabilities(self, *, samples: int = 20_000, seed: int = 0, budget: Budget | None = None) -> Probabilities:
         """The probabilities, layout count and model (see :func:`probabilities`); components
@@ -256,7 +266,9 @@ class Counts:
                     layouts *= t.ways[0]
             stats["seconds"] = time.perf_counter() - self.started
             return Probabilities(cells, layouts, True, model, stats, geometry=system.position.geometry)
-        parts, total = with_total(self.tallies, unconstrained, remaining)
+        parts, total = self.weighed()
+        if not total:
+            raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
         fill_cells(parts, cells)
         stats["seconds"] = time.perf_counter() - self.started
         return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry)
@@ -391,12 +403,11 @@ def tally_by_label(system: ConstraintSystem, component: tuple[int, ...], label: 
     try:
         found = search_by_label(problem, problem.constraint_ids.index(label),
                                 len(system.constraints[label].cells) + 1, backtrack_nodes,
-                                min(problem.ncells, system.remaining) + 1)
+                                min(problem.ncells, system.remaining) + 1, grouped=False)
     except TooBig:
         return None
     groups = _groups_of(problem)
-    return [Tally(groups, tuple(ways), tuple(tuple(row) for per_var in kinds for row in per_var)) if any(ways)
-            else None for ways, kinds in found]
+    return [Tally(groups, tuple(ways), tuple(map(tuple, rows))) if any(ways) else None for ways, rows in found]
 
 
 def probabilities(

@@ -618,10 +618,10 @@ class OneChanging:
         n = len(self.product)
         # the weight of the rest of the board when the changing component holds k mines
         self.weight = [sum(map(mul, self.product, rest[k:k + n])) for k in range(length)]
-        # lowest bound first: once a component's bound is no lower than the second least
-        # probability found, neither it nor any after it can change the two least
+        # lowest bound first, so that the second least is found early and most of the
+        # others fall short of it (the order is only for speed: each bound is checked)
         self.others = sorted(((t, poly_mul(prefix[i], suffix[i + 1])) for i, t in enumerate(others)),
-                             key=lambda tp: Fraction(*tp[0].least_given_count))
+                             key=lambda tp: tp[0].least_given_count[0] / tp[0].least_given_count[1])
         self.away = [(remaining - k) * r for k, r in enumerate(rest)] if unconstrained else None
         self.unconstrained = unconstrained
 
@@ -644,8 +644,8 @@ class OneChanging:
 
         The changing component and the cells away from the numbers are weighed first;
         the other components then in the order of :attr:`Tally.least_given_count`,
-        stopping at the first whose bound is no lower than the second least found
-        (none of the rest can come below it)."""
+        each skipped when its bound is no lower than the second least found (none of
+        its cells can come below it)."""
         ways = list(tally.ways)
         every = poly_mul(self.product, ways) if len(self.product) > 1 else ways
         scaled = sum(map(mul, every, self.rest))
@@ -665,7 +665,7 @@ class OneChanging:
             if second is not None:
                 num, den = t.least_given_count
                 if num * second[1] >= second[0] * den:
-                    break
+                    continue
             others = poly_mul(product, ways)
             n = len(others)
             w = [sum(map(mul, others, rest[k:k + n])) for k in range(len(t.ways))]

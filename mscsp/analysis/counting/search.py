@@ -179,8 +179,8 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     return ways, kinds
 
 
-def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int,
-                    length: int) -> list[tuple[list[int], list[list[list[int]]]]]:
+def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int, length: int, *,
+                    grouped: bool = True) -> list[tuple[list[int], list]]:
     """:func:`search` with local clue ``label``'s target left out, the assignments
     tallied apart by that clue's sum: entry ``s`` of the list is what :func:`search`
     gives when the clue's target is ``s`` (for ``s`` below ``nlabels``), from one search
@@ -189,7 +189,10 @@ def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int,
     A look-ahead asks for the tallies after each number a clicked cell can show; they
     differ only in the target of the cell's own clue, so one search, tallying each
     complete assignment under the sum it gives that clue, serves them all. Compiled
-    search only (components of at most :data:`COMPILED_CELLS` cells).
+    search only (components of at most :data:`COMPILED_CELLS` cells). With ``grouped``
+    False, each entry's rows are not grouped by variable: one list, a row per kind of
+    cell, variable by variable (what a :class:`~mscsp.analysis.counting.combine.Tally`
+    holds).
 
     Raises
     ------
@@ -213,6 +216,8 @@ def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int,
         raise TooBig()
     ways, flat = _compiled(problem, nodes, length, label, nlabels)
     nrows = len(flat) // nlabels
+    if not grouped:
+        return [(ways[s * length:(s + 1) * length], flat[s * nrows:(s + 1) * nrows]) for s in range(nlabels)]
     return [(ways[s * length:(s + 1) * length], _by_variable(problem, flat[s * nrows:(s + 1) * nrows]))
             for s in range(nlabels)]
 
