@@ -344,7 +344,7 @@ def _leave(system: ConstraintSystem, cells: tuple[int, ...], *, mines) -> list[C
     for i in {i for c in cells for i in system.by_cell.get(c, ())}:
         con = constraints[i]
         rest = tuple(c for c in con.cells if c not in gone)
-        count = con.count - sum(1 for c in con.cells if c in mined)
+        count = con.count - sum(1 for c in con.cells if c in mined) if mined else con.count
         if not 0 <= count <= len(rest):
             return None
         constraints[i] = Constraint(rest, count, con.clue) if rest else None

@@ -46,7 +46,15 @@ from .constraints import (
     opened_system,
 )
 from .counting import Counts, Probabilities, count_components, tally_by_label
-from .counting.combine import OneChanging, TwoLeast, poly_mul, total_layouts, two_least, with_total
+from .counting.combine import (
+    OneChanging,
+    TwoLeast,
+    as_fraction,
+    poly_mul,
+    total_layouts,
+    ways_by_count,
+    with_total,
+)
 
 __all__ = ["Survey"]
 
@@ -128,12 +136,19 @@ class Survey:
     def least_two(self) -> tuple[int, Fraction | None, Fraction | None]:
         """:meth:`least` and the second least such probability (the least again when
         two cells share it; None when fewer than two cells are not certainly mines)."""
+        total, least, second = self.least_two_pairs()
+        return total, as_fraction(least), as_fraction(second)
+
+    def least_two_pairs(self) -> tuple[int, tuple[int, int] | None, tuple[int, int] | None]:
+        """:meth:`least_two` with the two probabilities as unreduced ``(numerator,
+        denominator)`` pairs."""
         if self._weighed is None:
             probs = self.probabilities
-            return (probs.layouts or 0,
-                    *two_least((q.numerator, q.denominator, 1) for q in probs.cells.values() if q is not None))
+            two = TwoLeast((q.numerator, q.denominator, 1) for q in probs.cells.values() if q is not None)
+            return probs.layouts or 0, two.first, two.second
         parts, total = self._weighed
-        return (total, *two_least((num, den, len(cells)) for cells, num, den in parts))
+        two = TwoLeast((num, den, len(cells)) for cells, num, den in parts)
+        return total, two.first, two.second
 
     def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
         """``self.opened_index(cell, number).least()``, without building that position
@@ -165,7 +180,7 @@ class Survey:
             When no layout shows ``number`` at ``cell``.
         """
         layouts, least, second = self.least_two_after_pairs(cell, number)
-        return layouts, (None if least is None else Fraction(*least)), (None if second is None else Fraction(*second))
+        return layouts, as_fraction(least), as_fraction(second)
 
     def least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
                                                                       tuple[int, int] | None]:
@@ -174,13 +189,13 @@ class Survey:
         weighs many outcomes and compares most of them approximately first."""
         free = self._free
         if free is None:
-            return _pairs(self.opened_index(cell, number).least_two())
+            return self.opened_index(cell, number).least_two_pairs()
         neighbours = list(self.position.geometry.neighbours(cell))
         around = self.position.grid[neighbours].tolist()
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k:
-            return _pairs(self.opened_index(cell, number).least_two())
+            return self.opened_index(cell, number).least_two_pairs()
         system = self.system
         if cell in free and all(c in free for c in covered):
             # cells with as many covered neighbours weigh the rest of the board alike
@@ -188,24 +203,17 @@ class Survey:
             if rest is None:
                 parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
                                           system.remaining - m, strict=False)
-                two = TwoLeast()
-                for cells, num, den in parts:
-                    two.add(num, den, len(cells))
+                two = TwoLeast((num, den, len(cells)) for cells, num, den in parts)
                 rest = self._free_weighed[k, m] = (total, two.first, two.second)
             total, least, second = rest
             # with the new number's k cells, each a mine with probability m / k
-            two = TwoLeast()
-            for pair in (least, second):
-                if pair is not None:
-                    two.add(*pair, 1)
-            if k:
-                two.add(m, k, k)
+            two = TwoLeast([(*pair, 1) for pair in (least, second) if pair is not None] + ([(m, k, k)] if k else []))
             return total * comb(k, m), two.first, two.second
         if cell not in self._by_number:
             self._by_number[cell] = self._tallies_by_number(cell, covered) if covered else None
         found = self._by_number[cell]
         if found is None:
-            return _pairs(self.opened_index(cell, number).least_two())
+            return self.opened_index(cell, number).least_two_pairs()
         if found is _NO_LAYOUT or found[1][m] is None:
             raise InconsistentError("no layout shows this number here", ())
         total, two = found[0].least_two_pairs(found[1][m])
@@ -290,10 +298,7 @@ class Survey:
     def _frontier_ways(self) -> list[int]:
         """The ways to place ``r`` mines on the cells next to the numbers, for each ``r``:
         the product of the components' mine-count polynomials."""
-        poly = [1]
-        for t in self.counts.tallies:
-            poly = poly_mul(poly, list(t.ways))
-        return poly
+        return ways_by_count(self.counts.tallies)
 
     @cached_property
     def component_of(self) -> dict[int, int]:
@@ -319,7 +324,7 @@ class Survey:
             if all(c in free for c in mines) and all(c in free for c in safes):
                 left = self.system.remaining - len(mines)
                 room = len(free) - len(mines) - len(safes)
-                return sum(w * comb(room, left - r) for r, w in enumerate(self._frontier_ways) if w and 0 <= left - r)
+                return total_layouts(self._frontier_ways, room, left)
             system = conditioned_system(self.system, tuple(mines), tuple(safes))
             if system is None:
                 return 0
@@ -330,7 +335,7 @@ class Survey:
             except BudgetExceeded:
                 pass  # a component too large to count whole: the flagged positions may be smaller
             else:
-                return total_layouts(counts.tallies, len(system.unconstrained), system.remaining)
+                return total_layouts(ways_by_count(counts.tallies), len(system.unconstrained), system.remaining)
         total = 0
         for k in range(len(safes) + 1):
             for extra in combinations(safes, k):
@@ -404,14 +409,6 @@ class Survey:
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after
-
-
-def _pairs(least_two: tuple[int, Fraction | None, Fraction | None]) -> tuple[int, tuple[int, int] | None,
-                                                                            tuple[int, int] | None]:
-    """:meth:`Survey.least_two`'s answer with its Fractions as pairs."""
-    total, least, second = least_two
-    return (total, None if least is None else (least.numerator, least.denominator),
-            None if second is None else (second.numerator, second.denominator))
 
 
 def _same_cells(a: ConstraintSystem, b: ConstraintSystem) -> bool:

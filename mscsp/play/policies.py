@@ -168,16 +168,29 @@ def outcomes(survey: Survey, cell: int) -> list[Outcome]:
 def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
     """The outcomes of :func:`outcomes` one at a time, least number first, so that a
     caller can stop once the rest cannot change its choice."""
+    return map(_outcome, _each_pair(survey, cell))
+
+
+def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
+    """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
+    probabilities as unreduced pairs (:meth:`Survey.least_two_after_pairs`)."""
     position = survey.position
     around = position.grid[list(position.geometry.neighbours(cell))].tolist()
     flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for v in range(flags, flags + covered + 1):
         try:
-            layouts, least, second = survey.least_two_after(cell, v)
+            layouts, least, second = survey.least_two_after_pairs(cell, v)
         except InconsistentError:
             continue
         if layouts:
-            yield Outcome(v, layouts, least, second)
+            yield v, layouts, least, second
+
+
+def _outcome(pairs: tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]) -> Outcome:
+    """One item of :func:`_each_pair` as an :class:`Outcome`."""
+    number, layouts, least, second = pairs
+    return Outcome(number, layouts, None if least is None else Fraction(*least),
+                   None if second is None else Fraction(*second))
 
 
 def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
@@ -582,10 +595,8 @@ class _Weighed:
         safety, times the credit (:meth:`Outcome.blended_safety`)."""
         if self._exact is None:
             value = Fraction(0)
-            for number, layouts, least, second in self.outcomes:
-                outcome = Outcome(number, layouts, None if least is None else Fraction(*least),
-                                  None if second is None else Fraction(*second))
-                value += Fraction(layouts, total) * outcome.blended_safety(second_weight)
+            for outcome in map(_outcome, self.outcomes):
+                value += Fraction(outcome.layouts, total) * outcome.blended_safety(second_weight)
             self._exact = value * self.credit
         return self._exact
 
@@ -664,18 +675,3 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
                                  progress=Fraction(progress, total), dead=shown == 1, credit=credits.get(w.cell))
                        for w, progress, shown in order)
     return None if best is None else best.cell
-
-
-def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
-    """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
-    probabilities as unreduced pairs (:meth:`Survey.least_two_after_pairs`)."""
-    position = survey.position
-    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
-    flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
-    for v in range(flags, flags + covered + 1):
-        try:
-            layouts, least, second = survey.least_two_after_pairs(cell, v)
-        except InconsistentError:
-            continue
-        if layouts:
-            yield v, layouts, least, second

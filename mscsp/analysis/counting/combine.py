@@ -465,20 +465,33 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     return parts, total
 
 
-def total_layouts(tallies: list[Tally], unconstrained: int, remaining: int) -> int:
-    """The layouts of :func:`with_total` alone, without the probabilities: the
-    components' mine-count polynomials multiplied, each count ``j`` times the
-    ``C(unconstrained, remaining - j)`` ways to place the rest.
+def ways_by_count(tallies: list[Tally]) -> list[int]:
+    """The ways to place ``j`` mines on the cells of all ``tallies``, for each ``j``: the
+    product of their mine-count polynomials.
 
     Examples
     --------
     >>> t = Tally((Group((0, 1), (0,)),), (0, 2), ((0, 2),))  # two cells, one mine
-    >>> total_layouts([t], 2, 2), with_total([t], (8, 9), 2)[1]
-    (4, 4)
+    >>> ways_by_count([t, t])
+    [0, 0, 4]
     """
     every = [1]
     for t in tallies:
         every = poly_mul(every, list(t.ways))
+    return every
+
+
+def total_layouts(every: list[int], unconstrained: int, remaining: int) -> int:
+    """The layouts of :func:`with_total` alone, without the probabilities: each count
+    ``j`` of :func:`ways_by_count` times the ``C(unconstrained, remaining - j)`` ways to
+    place the rest.
+
+    Examples
+    --------
+    >>> t = Tally((Group((0, 1), (0,)),), (0, 2), ((0, 2),))  # two cells, one mine
+    >>> total_layouts(ways_by_count([t]), 2, 2), with_total([t], (8, 9), 2)[1]
+    (4, 4)
+    """
     return sum(w * comb(unconstrained, remaining - j) for j, w in enumerate(every)
                if w and 0 <= remaining - j <= unconstrained)
 
@@ -513,20 +526,25 @@ def two_least(values) -> tuple[Fraction | None, Fraction | None]:
     >>> two_least([(1, 3, 2), (1, 4, 1)]), two_least([(1, 1, 3)])
     ((Fraction(1, 4), Fraction(1, 3)), (None, None))
     """
-    least = TwoLeast()
-    for num, den, cells in values:
-        least.add(num, den, cells)
-    return least.fractions()
+    return TwoLeast(values).fractions()
+
+
+def as_fraction(pair: tuple[int, int] | None) -> Fraction | None:
+    """An unreduced ``(numerator, denominator)`` pair as a Fraction (None stays None)."""
+    return None if pair is None else Fraction(*pair)
 
 
 class TwoLeast:
     """:func:`two_least` one value at a time, so that a caller can stop feeding it once
-    what is left cannot come below :attr:`second`."""
+    what is left cannot come below :attr:`second`; :attr:`first` and :attr:`second`
+    are unreduced ``(numerator, denominator)`` pairs (or None)."""
 
     __slots__ = ("first", "second")
 
-    def __init__(self):
-        self.first = self.second = None  # (numerator, denominator)
+    def __init__(self, values=()):
+        self.first = self.second = None
+        for num, den, cells in values:
+            self.add(num, den, cells)
 
     def add(self, num: int, den: int, cells: int) -> None:
         second = self.second
@@ -544,8 +562,7 @@ class TwoLeast:
                 break
 
     def fractions(self) -> tuple[Fraction | None, Fraction | None]:
-        first, second = self.first, self.second
-        return (None if first is None else Fraction(*first)), (None if second is None else Fraction(*second))
+        return as_fraction(self.first), as_fraction(self.second)
 
 
 def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
