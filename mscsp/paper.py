@@ -682,20 +682,36 @@ def write_generated(paper: Path = PAPER, results: Path = RESULTS) -> list[Path]:
     return written
 
 
+#: LaTeX's warning that the labels read at the start differ from those written.
+_RERUN = "Rerun to get cross-references right"
+#: pdflatex passes after latexmk's, at most (labels settle in one or two).
+MAX_RERUNS = 3
+
+
 def build_pdf(paper: Path = PAPER) -> Path:
     """Build ``paper/mscsp.pdf`` with latexmk (auxiliary files in ``paper/build/``).
 
     Raises :class:`TexMissing` without latexmk, and :class:`MscspError` with the
-    first LaTeX error when the build fails.
+    first LaTeX error when the build fails. When the last pass still warns that
+    labels may have changed, pdflatex runs again (at most :data:`MAX_RERUNS` times).
     """
     paper = Path(paper)
     latexmk = shutil.which("latexmk")
     if latexmk is None or shutil.which("pdflatex") is None:
         raise TexMissing("latexmk and pdflatex are not installed (Debian: apt-get install texlive-latex-recommended "
                          "texlive-latex-extra texlive-fonts-recommended latexmk)")
-    run = subprocess.run([latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
-                          "-outdir=build", "mscsp.tex"], cwd=paper, capture_output=True, text=True)
+    flags = ["-interaction=nonstopmode", "-halt-on-error", "-file-line-error"]
+    run = subprocess.run([latexmk, "-pdf", *flags, "-outdir=build", "mscsp.tex"], cwd=paper,
+                         capture_output=True, text=True)
     log = paper / "build" / "mscsp.log"
+    # latexmk takes an auxiliary file whose size and whole-second time stamp are unchanged to
+    # be unchanged, so a pass that ends within the second of the last can leave labels one
+    # run behind ("Rerun to get cross-references right"); LaTeX's own warning decides here.
+    for _ in range(MAX_RERUNS):
+        if run.returncode != 0 or not log.is_file() or _RERUN not in log.read_text(encoding="utf-8", errors="replace"):
+            break
+        run = subprocess.run([shutil.which("pdflatex") or "pdflatex", *flags, "-output-directory=build", "mscsp.tex"], cwd=paper,
+                             capture_output=True, text=True)
     if run.returncode != 0:
         text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else run.stdout + run.stderr
         first = next((line for line in text.splitlines() if line.startswith("!") or ":error:" in line.lower()
