@@ -21,7 +21,8 @@ from strategies import small_positions
 from mscsp.analysis.consistency import decide
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.solvers import deduce, solve
-from mscsp.analysis.solvers.local import pair_reason
+from mscsp.analysis.solvers import local
+from mscsp.analysis.solvers.local import local_reasons, pair_reason
 from mscsp.analysis.solvers.propagation import Propagator
 from mscsp.board import Spec
 from mscsp.errors import InconsistentError
@@ -89,6 +90,64 @@ def test_explanations_really_force_their_cells_and_are_minimal(position, use_tot
         explained |= set(e.cells)
         assert_explanation_is_valid_and_minimal(position, e, mines)
     assert explained == set(result.safe) | set(result.mines)
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans())
+def test_explanations_without_the_compiled_reasons_are_minimal_too(position, use_total):
+    # the SAT cores that explain every cell where the C search is not built or gives up
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(local, "_reasons", None)
+        result = solve(position, "sat", use_total=use_total)
+    if not result.consistent:
+        return
+    mines = set(flat(position, result.mines))
+    for e in result.explanations:
+        assert_explanation_is_valid_and_minimal(position, e, mines)
+    assert {c for e in result.explanations for c in e.cells} == set(result.safe) | set(result.mines)
+
+
+@pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")
+@settings(max_examples=EXAMPLES)
+@given(small_positions(allow_wrong=False))
+def test_compiled_reasons_force_their_cells_minimally_or_say_the_clues_do_not(position):
+    # every cell the brute force proves from the clues and the total, asked of the search;
+    # a small board fits its limits, so each gets an answer
+    system = build_constraints(position)
+    truth = brute_force(position)
+    asked = {c: False for c in truth["safe"]} | {c: True for c in truth["mine"]}
+    asked = {c: mine for c, mine in asked.items() if c in system.by_cell}
+    found = local_reasons(system, asked, float("inf"))
+    for cell, mine in asked.items():
+        forced = {cell} if mine else set()
+        got = found[cell]
+        assert got is not None, cell
+        if got is False:  # the clues alone leave it free
+            assert not clues_force(position, [con.clue for con in system.constraints], False, [cell], forced)
+            continue
+        clues = [system.constraints[e].clue for e in got]
+        assert len(set(clues)) == len(clues) and clues_force(position, clues, False, [cell], forced), (cell, got)
+        for drop in clues:
+            assert not clues_force(position, [k for k in clues if k != drop], False, [cell], forced), (cell, drop)
+
+
+@pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")
+def test_compiled_reasons_leave_a_set_past_their_limits_to_sat():
+    # a chain of 1s, each between two covered cells, ended by a 1 that sees one: the mine at
+    # the end forces every other cell along it, so the first cell needs the whole chain
+    def chain(n):
+        return parse_position(".-" * n + "\n" + "-1" * n + "\n")
+
+    short, long = build_constraints(chain(100)), build_constraints(chain(300))
+    got = local_reasons(short, {0: False}, float("inf"))[0]
+    assert sorted(got) == list(range(100))  # every link is needed
+    assert local_reasons(long, {0: False}, float("inf")) == {0: None}  # 300 cells: past the 256 of a set
+    assert local_reasons(short, {0: False}, float("inf"), node_limit=0) == {0: None}
+    assert local_reasons(short, {0: False}, 0.0) == {0: None}  # no time at all
+    # SAT explains what the search left, minimally (brute force cannot check 300 cells:
+    # the sentence names every link)
+    (e,) = [e for e in solve(chain(300), "sat").explanations if (0, 0) in e.cells]
+    assert len(e.clues) == 300
 
 
 @st.composite

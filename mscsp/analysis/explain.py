@@ -110,7 +110,8 @@ def clash_text(position: Position, clash: Clash, *, clue: int | None = None, fla
 
 def cells_text(position: Position, cells: list[int] | tuple[int, ...], limit: int = 8) -> str:
     """``[1,2]``, ``[1,2] and [3,4]``, ``[1,2], [3,4] and [5,6]`` (long lists cut)."""
-    names = [cell_name(position, c) for c in sorted(cells)]
+    width = position.geometry.width
+    names = [f"[{c % width},{c // width}]" for c in sorted(map(int, cells))]  # cell_name's, inline
     if len(names) > limit:
         shown = names[: limit - 1]
         return ", ".join(shown) + f" and {len(names) - len(shown)} more cells"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
+from itertools import compress
 from math import comb
 from operator import mul
 from typing import NamedTuple
@@ -305,10 +306,16 @@ class Probabilities:
         """
         if not self.exact:
             return {}
-        # the cells of a group share one Fraction: look at each value once, not each cell
-        values = {id(p): p for p in self.cells.values() if p is not None}
-        mine = {k: p.numerator != 0 for k, p in values.items() if p.numerator == 0 or p.numerator == p.denominator}
-        return {c: mine[id(p)] for c, p in self.cells.items() if id(p) in mine} if mine else {}
+        # the cells of a group share one Fraction: look at each value once, not each cell,
+        # and walk the cells in C (map, zip, compress) to the few that are forced
+        cells = self.cells
+        ids = list(map(id, cells.values()))
+        values = dict(zip(ids, cells.values()))
+        mine = {k: p.numerator != 0 for k, p in values.items()
+                if p is not None and (p.numerator == 0 or p.numerator == p.denominator)}
+        if not mine:
+            return {}
+        return {c: mine[k] for c, k in compress(zip(cells, ids), map(mine.__contains__, ids))}
 
     def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
         """The suggested next click.
@@ -434,8 +441,8 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     row of the tally)."""
     u = len(unconstrained)
     parts: list[tuple[tuple[int, ...], int, int]] = []
-    prefix, suffix = _products([ways for ways, _ in components])
-    every = prefix[-1]
+    suffix = _suffixes([ways for ways, _ in components])
+    every = suffix[0]
 
     # Ways to place the rest among the u unconstrained cells when the frontier holds j
     # mines, C(u, R - j), up to one common factor: E[j] = C(u, R - j) * D / C(u, L0)
@@ -451,10 +458,17 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
         total, leftover = divmod(comb(u, remaining - jmax) * scaled_total, rest[jmax])
         if leftover:  # pragma: no cover - E is built so that this division is exact
             raise ArithmeticError("layout count is not an integer")
+    # The weight of the rest of the board when component ci holds k mines is
+    # sum_j others[j] rest[k + j], others the product of the other components. With
+    # others = prefix[ci] * suffix[ci + 1], the sum over the prefix is carried along
+    # (seen[k] = sum_j prefix[ci][j] rest[k + j], one component's few counts at a time),
+    # so no product of two long polynomials is formed: linear in the components, not
+    # quadratic.
+    seen = rest
     for ci, (ways, groups) in enumerate(components):
-        others = poly_mul(prefix[ci], suffix[ci + 1])
-        # weight of the rest of the board when this component holds k mines
-        weight = [sum(map(mul, others, rest[k:k + len(others)])) for k in range(len(ways))]
+        after = suffix[ci + 1]
+        weight = [sum(map(mul, after, seen[k:k + len(after)])) for k in range(len(ways))]
+        seen = [sum(map(mul, ways, seen[k:k + len(ways)])) for k in range(len(seen) - len(ways) + 1)]
         for cells, mines in groups:
             num = sum(map(mul, mines, weight))
             parts.append((cells, num, len(cells) * scaled_total))
@@ -571,11 +585,17 @@ def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
     prefix = [[1]]
     for ways in polynomials:
         prefix.append(poly_mul(prefix[-1], list(ways)))
+    return prefix, _suffixes(polynomials)
+
+
+def _suffixes(polynomials: list) -> list[list[int]]:
+    """The suffix products of the components' mine-count polynomials: ``[i]`` is the
+    product of those from ``i`` on (``[0]`` all of them, the last ``[1]``)."""
     suffix = [[1]]
     for ways in reversed(polynomials):
         suffix.append(poly_mul(suffix[-1], list(ways)))
     suffix.reverse()
-    return prefix, suffix
+    return suffix
 
 
 def _rest_weights(span: int, unconstrained: int, remaining: int) -> tuple[list[int], int, int]:

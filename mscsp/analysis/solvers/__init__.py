@@ -239,9 +239,22 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
     """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
     read only to put the explanations in words)."""
-    coords = position.geometry.coords
+    width = position.geometry.width
+    xy: dict[int, tuple[int, int]] = {}  # each cell and clue named once: (x, y)
+
+    def named(cells) -> tuple[tuple[int, int], ...]:
+        out = []
+        for c in cells:
+            at = xy.get(c)
+            if at is None:
+                y, x = divmod(int(c), width)
+                at = xy[c] = (x, y)
+            out.append(at)
+        return tuple(out)
+
+    cells = sorted(known)
     deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
-    for cell in sorted(known):
+    for cell in cells:
         why = reason.get(cell)
         clues, total = (tuple(sorted(why[0])), why[1]) if why is not None else ((), False)
         deductions.append((cell, known[cell], clues, total))
@@ -251,15 +264,15 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
         for cell, mine, clues, total in deductions:
             groups.setdefault((mine, clues, total), []).append(cell)
         said: dict[int, str] = {}
-        for (mine, clues, total), cells in sorted(groups.items(), key=lambda kv: min(kv[1])):
-            text = describe_deduction(position, system, cells, mine, clues, total, said)
-            explanations.append(Explanation(tuple(map(coords, cells)), tuple(map(coords, clues)), total, text))
+        for (mine, clues, total), group in sorted(groups.items(), key=lambda kv: kv[1][0]):
+            text = describe_deduction(position, system, group, mine, clues, total, said)
+            explanations.append(Explanation(named(group), named(clues), total, text))
+    named(cells)
     return SolveResult(
         solver,
-        safe=tuple(coords(c) for c in sorted(known) if not known[c]),
-        mines=tuple(coords(c) for c in sorted(known) if known[c]),
-        deductions=tuple(Deduction(coords(c), mine, tuple(map(coords, clues)), total)
-                         for c, mine, clues, total in deductions),
+        safe=tuple(xy[c] for c in cells if not known[c]),
+        mines=tuple(xy[c] for c in cells if known[c]),
+        deductions=tuple(Deduction(xy[c], mine, named(clues), total) for c, mine, clues, total in deductions),
         explanations=tuple(explanations),
         complete=complete,
         stats={"sat_calls": calls, "seconds": time.perf_counter() - started},

@@ -13,13 +13,40 @@ whether one or two equations force a cell needs no search:
   shared count in one direction).
 
 The SAT engine asks these first and calls the solver only for larger sets.
+
+Larger sets are found here too when the C search (``_reasons.c``) is built:
+:func:`local_reasons` grows a set of equations outwards from the cell, a layer at a
+time, until it forces the cell, then drops equations one by one while the cell
+stays forced (deletion; Marques-Silva, "Minimal unsatisfiability: models,
+algorithms and applications", ISMVL 2010). Whether a set forces the cell is
+decided by a small backtracking search over the set's cells; sets of more than
+256 cells, searches past their node budget and cells the clues alone do not force
+are left to the SAT engine.
 """
 
 from __future__ import annotations
 
+import time
+from array import array
+
 from ..constraints import Constraint, ConstraintSystem
 
-__all__ = ["single_clue_reasons", "pair_reason"]
+try:  # built where a C compiler is found; without it SAT shrinks every larger reason
+    from . import _reasons
+except ImportError:  # pragma: no cover - depends on the build
+    _reasons = None
+
+#: Whether the compiled search for reasons (``_reasons.c``) was built.
+COMPILED = _reasons is not None
+
+#: Search nodes one cell's reason may take in the compiled search before SAT is asked.
+REASON_NODES = 20_000
+
+#: Equations above which :func:`local_reasons` is not asked (flattening them would cost
+#: more than the cores it saves on a compiled board).
+LOCAL_EQUATIONS = 50_000
+
+__all__ = ["COMPILED", "single_clue_reasons", "pair_reason", "local_reasons", "REASON_NODES"]
 
 
 def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]:
@@ -101,3 +128,40 @@ def _two(a: Constraint, in_a: frozenset[int], b: Constraint, in_b: frozenset[int
     if low == size:
         return True
     return None
+
+
+def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: float,
+                  node_limit: int = REASON_NODES) -> dict[int, tuple[int, ...] | bool | None]:
+    """Minimal reasons from the clues alone, by the compiled search.
+
+    ``asked`` maps cells (each in some equation) to what they are proven to be, True
+    for a mine. Each gets a tuple of equation indices (into ``system.constraints``)
+    that forces it and from which none can be dropped, False when the clues alone do
+    not force it (the mine total does), or None when the search did not finish
+    (more than 256 cells, ``node_limit`` nodes, or ``deadline`` on the
+    ``time.perf_counter`` clock): the caller then asks SAT. Without the compiled
+    search, or on a system of more than :data:`LOCAL_EQUATIONS` equations, every
+    cell gets None.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> s = build_constraints(parse_position("-121-\\n.....\\n"))  # a 1-2-1: mines under the 1s
+    >>> found = local_reasons(s, {6: True, 7: False}, float("inf"))  # [1,1] a mine, [2,1] safe
+    >>> {c: sorted(r) for c, r in found.items()} if COMPILED else "needs _reasons.c"  # the 2 and a 1; all three
+    {6: [1, 2], 7: [0, 1, 2]}
+    """
+    cons = system.constraints
+    if _reasons is None or not asked or len(cons) > LOCAL_EQUATIONS:
+        return dict.fromkeys(asked)
+    ptr, flat = array("i", [0]), array("i")
+    for con in cons:
+        flat.extend(con.cells)
+        ptr.append(len(flat))
+    cells = list(asked)
+    found = _reasons.reasons(ptr.tobytes(), flat.tobytes(), array("i", [con.count for con in cons]).tobytes(),
+                             len(system.position.grid), array("i", cells).tobytes(),
+                             bytes(bool(asked[c]) for c in cells), node_limit,
+                             max(0.0, deadline - time.perf_counter()))
+    return dict(zip(cells, found))

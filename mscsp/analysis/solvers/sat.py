@@ -36,7 +36,7 @@ from ...budget import CHECK_EVERY, Budget, resident_bytes
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ARRAY_EQUATIONS, ConstraintSystem, ParityForest, bulk, is_link, unite
 from .encoding import MineTotal, exactly
-from .local import pair_reason, single_clue_reasons
+from .local import local_reasons, pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -895,7 +895,7 @@ class SatEngine:
                 rest.append(c)
         if not rest:
             return reason
-        component_of = {e: i for i, comp in enumerate(s.components) for e in comp}
+        component_of: dict[int, int] = {}  # filled when SAT first needs a component
         parts: dict[int, _Part] = {}
         whole: list[_Part] = []  # built once, when a cell needs the total
 
@@ -908,29 +908,43 @@ class SatEngine:
             return whole[0]
 
         twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
+        for c in rest:
+            if c in s.by_cell:
+                twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
+        # the compiled search first: a reason of the clues alone, or word that the total is needed
+        local = local_reasons(s, {c: known[c] for c in twins.values()}, self.deadline)
         cell_sets: dict[int, frozenset[int]] = {}
         try:
             for c in rest:
                 if time.perf_counter() > self.deadline:
                     break
                 if c in s.by_cell:
-                    twin = twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
+                    twin = twins[(tuple(s.by_cell[c]), known[c])]
                     if twin != c:
                         reason[c] = reason.get(twin)
                         continue
-                    pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
-                    if pair is not None:
-                        reason[c] = (frozenset(s.constraints[e].clue for e in pair), False)
+                    near = local.get(c)
+                    if near:
+                        reason[c] = (frozenset(s.constraints[e].clue for e in near), False)
                         continue
-                    i = component_of[s.by_cell[c][0]]
-                    part = parts.get(i)
-                    if part is None:
-                        comp = list(s.components[i])
-                        part = parts[i] = _Part(s, comp, list(s.component_cells(s.components[i])), total=None,
-                                                backend=self.backend, encoding=self.encoding, limits=self.limits)
-                        self.parts.append(part)
-                    found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]], include_total=False,
-                                           single_and_pairs_fail=True)
+                    if near is None:
+                        pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
+                        if pair is not None:
+                            reason[c] = (frozenset(s.constraints[e].clue for e in pair), False)
+                            continue
+                        if not component_of:
+                            component_of.update((e, i) for i, comp in enumerate(s.components) for e in comp)
+                        i = component_of[s.by_cell[c][0]]
+                        part = parts.get(i)
+                        if part is None:
+                            comp = list(s.components[i])
+                            part = parts[i] = _Part(s, comp, list(s.component_cells(s.components[i])), total=None,
+                                                    backend=self.backend, encoding=self.encoding, limits=self.limits)
+                            self.parts.append(part)
+                        found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
+                                               include_total=False, single_and_pairs_fail=True)
+                    else:  # the clues alone leave it free: the total is needed
+                        part, found = None, None
                     if found is None and self.use_total and time.perf_counter() < self.deadline:
                         part = whole_part()  # the clues alone do not force it: the total is needed
                         found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
