@@ -109,26 +109,30 @@ def test_explanations_without_the_compiled_reasons_are_minimal_too(position, use
 
 @pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")
 @settings(max_examples=EXAMPLES)
-@given(small_positions(allow_wrong=False))
-def test_compiled_reasons_force_their_cells_minimally_or_say_the_clues_do_not(position):
+@given(small_positions(allow_wrong=False), st.booleans())
+def test_compiled_reasons_force_their_cells_minimally_or_say_the_clues_do_not(position, use_total):
     # every cell the brute force proves from the clues and the total, asked of the search;
     # a small board fits its limits, so each gets an answer
     system = build_constraints(position)
     truth = brute_force(position)
     asked = {c: False for c in truth["safe"]} | {c: True for c in truth["mine"]}
     asked = {c: mine for c, mine in asked.items() if c in system.by_cell}
-    found = local_reasons(system, asked, float("inf"))
+    found = local_reasons(system, asked, float("inf"), use_total=use_total)
+    every = [con.clue for con in system.constraints]
     for cell, mine in asked.items():
         forced = {cell} if mine else set()
         got = found[cell]
         assert got is not None, cell
-        if got is False:  # the clues alone leave it free
-            assert not clues_force(position, [con.clue for con in system.constraints], False, [cell], forced)
+        if got is False:  # the clues alone leave it free, and the total was not to be used
+            assert not (use_total and position.mines is not None)
+            assert not clues_force(position, every, False, [cell], forced)
             continue
-        clues = [system.constraints[e].clue for e in got]
-        assert len(set(clues)) == len(clues) and clues_force(position, clues, False, [cell], forced), (cell, got)
+        clues, total = [system.constraints[e].clue for e in got[0]], got[1]
+        assert len(set(clues)) == len(clues) and clues_force(position, clues, total, [cell], forced), (cell, got)
         for drop in clues:
-            assert not clues_force(position, [k for k in clues if k != drop], False, [cell], forced), (cell, drop)
+            assert not clues_force(position, [k for k in clues if k != drop], total, [cell], forced), (cell, drop)
+        if total:  # the total only when the clues alone (all of them) do not force the cell
+            assert use_total and not clues_force(position, every, False, [cell], forced)
 
 
 @pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")
@@ -140,7 +144,7 @@ def test_compiled_reasons_leave_a_set_past_their_limits_to_sat():
 
     short, long = build_constraints(chain(100)), build_constraints(chain(300))
     got = local_reasons(short, {0: False}, float("inf"))[0]
-    assert sorted(got) == list(range(100))  # every link is needed
+    assert sorted(got[0]) == list(range(100)) and got[1] is False  # every link is needed
     assert local_reasons(long, {0: False}, float("inf")) == {0: None}  # 300 cells: past the 256 of a set
     assert local_reasons(short, {0: False}, float("inf"), node_limit=0) == {0: None}
     assert local_reasons(short, {0: False}, 0.0) == {0: None}  # no time at all

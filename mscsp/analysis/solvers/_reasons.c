@@ -38,11 +38,13 @@ typedef uint64_t word;
 typedef struct { word w[MAXW]; } bits;
 
 typedef struct {
-    int n;          /* equations in the set */
     int words;      /* words in use */
     bits *mask;     /* per equation: its cells */
     int *count;     /* per equation: its mines */
     int *size;      /* per equation: its number of cells */
+    int total;      /* whether the mine total takes part: tlo..thi mines among tmask */
+    bits tmask;
+    int tlo, thi;
     long nodes, limit;
 } Set;
 
@@ -52,8 +54,13 @@ static inline int pop(const bits *a, const bits *b, int words) {
     return n;
 }
 
-/* 1: some assignment of the set's cells meets every equation with mines M and safes S
- * fixed; 0: none; -1: out of nodes */
+/* Fills the open cells of m: safe when need is 0, mines when it is the open count. */
+static inline void fill(bits *to, const bits *m, const bits *M, const bits *S, int W) {
+    for (int i = 0; i < W; i++) to->w[i] |= m->w[i] & ~(M->w[i] | S->w[i]);
+}
+
+/* 1: some assignment of the set's cells meets every equation (and the total) with mines
+ * M and safes S fixed; 0: none; -1: out of nodes */
 static int satisfiable(Set *s, const int *active, int n_active, bits M, bits S) {
     if (++s->nodes > s->limit) return -1;
     const int W = s->words;
@@ -66,14 +73,22 @@ static int satisfiable(Set *s, const int *active, int n_active, bits M, bits S) 
             int open = s->size[e] - mines - safe, need = s->count[e] - mines;
             if (need < 0 || need > open) return 0;
             if (open && (need == 0 || need == open)) {
-                bits *to = need == 0 ? &S : &M;
-                for (int i = 0; i < W; i++) to->w[i] |= m->w[i] & ~(M.w[i] | S.w[i]);
+                fill(need == 0 ? &S : &M, m, &M, &S, W);
+                changed = 1;
+            }
+        }
+        if (s->total) {
+            int mines = pop(&s->tmask, &M, W), open = pop(&s->tmask, &s->tmask, W) - mines - pop(&s->tmask, &S, W);
+            if (mines > s->thi || mines + open < s->tlo) return 0;
+            if (open && (mines == s->thi || mines + open == s->tlo)) {
+                fill(mines == s->thi ? &S : &M, &s->tmask, &M, &S, W);
                 changed = 1;
             }
         }
         if (!changed) break;
     }
-    /* branch on the first open cell of the first equation with open cells */
+    /* branch on the first open cell of the first equation with open cells; with none
+     * left, the cells only the total sees take any count it allows (checked above) */
     for (int k = 0; k < n_active; k++) {
         const bits *m = &s->mask[active[k]];
         for (int i = 0; i < W; i++) {
@@ -98,19 +113,69 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, node_limit, seconds) -> list
+/* Scratch shared by the asked cells. */
+typedef struct {
+    const int32_t *ptr, *cells, *counts, *cptr, *ceqs;
+    int32_t *local, *touched; /* cell -> bit in the set (-1 none); the cells given one */
+    int n_local;
+    int *order, *active;      /* the set's equations as added; a subset to test */
+    char *in_set;             /* per equation: 1 in the set, 2 dropped */
+} Work;
+
+/* Gives the equations order[from..n) their bits; 0 when the set passes MAXW * 64 cells. */
+static int give_bits(Work *w, Set *s, int from, int n) {
+    for (int i = from; i < n; i++) {
+        int e = w->order[i];
+        memset(&s->mask[e], 0, sizeof(bits));
+        for (int32_t k = w->ptr[e]; k < w->ptr[e + 1]; k++) {
+            int32_t c = w->cells[k];
+            if (w->local[c] < 0) {
+                if (w->n_local >= MAXW * 64) return 0;
+                w->local[c] = w->n_local;
+                w->touched[w->n_local++] = c;
+            }
+            s->mask[e].w[w->local[c] / 64] |= (word)1 << (w->local[c] % 64);
+        }
+        s->size[e] = w->ptr[e + 1] - w->ptr[e];
+        s->count[e] = w->counts[e];
+    }
+    s->words = (w->n_local + 63) / 64;
+    return 1;
+}
+
+/* Drops the set's equations, the last added first, while the cell (bit 0, fixed the
+ * other way by M and S) stays forced: 1 done, 0 out of nodes or time. */
+static int shrink(Work *w, Set *s, int n, bits M, bits S, double deadline) {
+    for (int i = n - 1; i >= 0; i--) {
+        if (now() >= deadline) return 0;
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i && w->in_set[w->order[j]] == 1) w->active[m++] = w->order[j];
+        int r = satisfiable(s, w->active, m, M, S);
+        if (r < 0) return 0;
+        if (r == 0) w->in_set[w->order[i]] = 2;
+    }
+    return 1;
+}
+
+/* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, total_lo, total_hi, node_limit,
+ *         seconds) -> list
  *
  * Equations in CSR form (int32: eq_ptr has n_eq + 1 offsets into eq_cells, flat cell
  * indices below n_cells; counts one per equation); the asked cells (int32) with what they
- * are proven to be (uint8, 1 for a mine). Per asked cell: a tuple of equation indices (a
- * minimal reason), False (the clues alone do not force it) or None (not found within the
- * node budget, the cell limit or the seconds). */
+ * are proven to be (uint8, 1 for a mine); the frontier's mines by the total, total_lo to
+ * total_hi (total_hi < 0: no total). Per asked cell: (equation indices, uses total), a
+ * minimal reason; False when the clues alone do not force it and the total is not given
+ * (or does not force it either); None when not found within the node budget, the cell
+ * limit or the seconds. */
 static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer bp, bc, bn, bt, bm;
     Py_ssize_t n_cells;
     long node_limit;
+    int total_lo, total_hi;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*ld", &bp, &bc, &bn, &n_cells, &bt, &bm, &node_limit, &seconds))
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*iild", &bp, &bc, &bn, &n_cells, &bt, &bm, &total_lo, &total_hi,
+                          &node_limit, &seconds))
         return NULL;
     PyObject *out = NULL;
     const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf, *asked = bt.buf;
@@ -128,80 +193,51 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     /* equations through each cell (CSR) */
     int32_t *cptr = calloc((size_t)n_cells + 2, sizeof(int32_t));
     int32_t *ceqs = malloc(sizeof(int32_t) * ((size_t)(bc.len / 4) + 1));
-    int32_t *local = malloc(sizeof(int32_t) * ((size_t)n_cells + 1)); /* cell -> bit in the set, -1 */
-    int *order = malloc(sizeof(int) * ((size_t)n_eq + 1));            /* the set's equations, as added */
+    int32_t *local = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
+    int *order = malloc(sizeof(int) * ((size_t)n_eq + 1));
     char *in_set = calloc((size_t)n_eq + 1, 1);
     int *active = malloc(sizeof(int) * ((size_t)n_eq + 1));
     bits *mask = malloc(sizeof(bits) * ((size_t)n_eq + 1));
     int *size = malloc(sizeof(int) * ((size_t)n_eq + 1));
     int *count = malloc(sizeof(int) * ((size_t)n_eq + 1));
     int32_t *touched = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
+    int32_t *fillp = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
     out = PyList_New(n_asked);
-    if (!cptr || !ceqs || !local || !order || !in_set || !active || !mask || !size || !count || !touched || !out) {
+    if (!cptr || !ceqs || !local || !order || !in_set || !active || !mask || !size || !count || !touched || !fillp
+        || !out) {
         Py_XDECREF(out);
         out = PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t k = 0; k < bc.len / 4; k++) cptr[cells[k] + 1]++;
     for (Py_ssize_t c = 0; c < n_cells; c++) cptr[c + 1] += cptr[c];
-    {
-        int32_t *fill = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
-        if (!fill) {
-            Py_DECREF(out);
-            out = PyErr_NoMemory();
-            goto done;
-        }
-        memcpy(fill, cptr, sizeof(int32_t) * (size_t)n_cells);
-        for (Py_ssize_t e = 0; e < n_eq; e++)
-            for (int32_t k = ptr[e]; k < ptr[e + 1]; k++) ceqs[fill[cells[k]]++] = (int32_t)e;
-        free(fill);
-    }
+    memcpy(fillp, cptr, sizeof(int32_t) * (size_t)n_cells);
+    for (Py_ssize_t e = 0; e < n_eq; e++)
+        for (int32_t k = ptr[e]; k < ptr[e + 1]; k++) ceqs[fillp[cells[k]]++] = (int32_t)e;
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
+    Work w = {ptr, cells, counts, cptr, ceqs, local, touched, 0, order, active, in_set};
     double deadline = now() + seconds;
     for (Py_ssize_t t = 0; t < n_asked; t++) {
-        PyObject *answer = Py_None;
-        Py_INCREF(answer);
-        int cell = asked[t], n = 0, n_local = 0, too_big = 0, grown = 0;
-        Set s = {0, 0, mask, count, size, 0, node_limit};
+        PyObject *answer = NULL; /* None until found */
+        int cell = asked[t], n = 0, found = -1, uses_total = 0; /* found: 1 forced, 0 free, -1 unknown */
+        Set s = {0, mask, count, size, 0, {{0}}, 0, 0, 0, node_limit};
+        bits M = {{0}}, S = {{0}};
+        if (mine[t]) S.w[0] = 1; else M.w[0] = 1; /* the cell (bit 0) the other way */
+        w.n_local = 0;
         if (now() >= deadline) goto answered;
-        /* layer 0: the equations through the cell; the cell itself is bit 0 */
-        local[cell] = n_local;
-        touched[n_local++] = cell;
-        int found = -1; /* 1 forced, 0 not forced by the whole component, -1 unknown */
-        int layer_start = 0;
+        local[cell] = w.n_local;
+        touched[w.n_local++] = cell;
+        /* the clues alone: layers outwards from the cell, the equations through it first */
         for (int32_t k = cptr[cell]; k < cptr[cell + 1]; k++) {
             order[n++] = ceqs[k];
             in_set[ceqs[k]] = 1;
         }
-        while (n > layer_start || !grown) {
-            grown = 1;
-            /* give the new equations their bits */
-            for (int i = layer_start; i < n && !too_big; i++) {
-                int e = order[i];
-                memset(&mask[e], 0, sizeof(bits));
-                for (int32_t k = ptr[e]; k < ptr[e + 1]; k++) {
-                    int32_t c = cells[k];
-                    if (local[c] < 0) {
-                        if (n_local >= MAXW * 64) { too_big = 1; break; }
-                        local[c] = n_local;
-                        touched[n_local++] = c;
-                    }
-                    mask[e].w[local[c] / 64] |= (word)1 << (local[c] % 64);
-                }
-                size[e] = ptr[e + 1] - ptr[e];
-                count[e] = counts[e];
-            }
-            if (too_big) break;
-            s.words = (n_local + 63) / 64;
-            bits M = {{0}}, S = {{0}};
-            if (mine[t]) S.w[0] = 1; else M.w[0] = 1; /* the cell the other way */
-            for (int i = 0; i < n; i++) active[i] = order[i];
-            int r = satisfiable(&s, active, n, M, S);
+        for (int layer_start = 0;;) {
+            if (!give_bits(&w, &s, layer_start, n)) break;
+            int r = satisfiable(&s, order, n, M, S);
             if (r < 0) break;
             if (r == 0) { found = 1; break; }
-            /* the next layer: equations sharing a cell with the set */
             int before = n;
-            layer_start = n;
             for (int i = 0; i < before; i++) {
                 int e = order[i];
                 for (int32_t k = ptr[e]; k < ptr[e + 1]; k++)
@@ -212,63 +248,153 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
                         }
             }
             if (n == before) { found = 0; break; }
+            layer_start = before;
+        }
+        if (found == 0 && total_hi >= 0) {
+            /* the whole component leaves it free: every equation with the total (the
+             * frontier's cells all in the set), the other components' equations last */
+            int before = n;
+            for (Py_ssize_t e = 0; e < n_eq; e++)
+                if (!in_set[e]) {
+                    in_set[e] = 1;
+                    order[n++] = (int)e;
+                }
+            found = -1;
+            if (give_bits(&w, &s, before, n)) {
+                s.total = 1;
+                s.tlo = total_lo;
+                s.thi = total_hi;
+                for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
+                int r = satisfiable(&s, order, n, M, S);
+                found = r < 0 ? -1 : r == 0 ? 1 : 0;
+                uses_total = 1;
+            }
         }
         if (found == 0) {
-            Py_DECREF(answer);
             answer = Py_False;
             Py_INCREF(answer);
-        } else if (found == 1) {
-            /* deletion, the last added first */
-            int kept = n;
-            char *keep = in_set; /* reuse: 1 kept, 2 dropped */
-            bits M = {{0}}, S = {{0}};
-            if (mine[t]) S.w[0] = 1; else M.w[0] = 1;
-            int finished = 1;
-            for (int i = n - 1; i >= 0; i--) {
-                if (now() >= deadline) { finished = 0; break; }
-                int m = 0;
-                for (int j = 0; j < n; j++)
-                    if (j != i && keep[order[j]] == 1) active[m++] = order[j];
-                int r = satisfiable(&s, active, m, M, S);
-                if (r < 0) { finished = 0; break; }
-                if (r == 0) { keep[order[i]] = 2; kept--; }
-            }
-            if (finished) {
-                PyObject *tuple = PyTuple_New(kept);
-                if (!tuple) {
-                    Py_DECREF(answer);
-                    answer = NULL;
-                } else {
-                    int m = 0;
-                    for (int j = 0; j < n; j++)
-                        if (keep[order[j]] == 1) PyTuple_SET_ITEM(tuple, m++, PyLong_FromLong(order[j]));
-                    Py_DECREF(answer);
-                    answer = tuple;
+        } else if (found == 1 && shrink(&w, &s, n, M, S, deadline)) {
+            int kept = 0;
+            for (int j = 0; j < n; j++) kept += in_set[order[j]] == 1;
+            PyObject *eqs = PyTuple_New(kept);
+            if (eqs == NULL) goto failed;
+            for (int j = 0, m = 0; j < n; j++)
+                if (in_set[order[j]] == 1) {
+                    PyObject *e = PyLong_FromLong(order[j]);
+                    if (e == NULL) { Py_DECREF(eqs); goto failed; }
+                    PyTuple_SET_ITEM(eqs, m++, e);
                 }
-            }
+            answer = Py_BuildValue("(NO)", eqs, uses_total ? Py_True : Py_False);
+            if (answer == NULL) goto failed;
         }
     answered:
-        for (int i = 0; i < n; i++) in_set[order[i]] = 0;
-        for (int i = 0; i < n_local; i++) local[touched[i]] = -1;
         if (answer == NULL) {
-            Py_DECREF(out);
-            out = NULL;
-            goto done;
+            answer = Py_None;
+            Py_INCREF(answer);
         }
+        for (int i = 0; i < n; i++) in_set[order[i]] = 0;
+        for (int i = 0; i < w.n_local; i++) local[touched[i]] = -1;
         PyList_SET_ITEM(out, t, answer);
+        continue;
+    failed:
+        for (int i = 0; i < n; i++) in_set[order[i]] = 0;
+        for (int i = 0; i < w.n_local; i++) local[touched[i]] = -1;
+        Py_DECREF(out);
+        out = NULL;
+        goto done;
     }
 done:
     free(cptr); free(ceqs); free(local); free(order); free(in_set); free(active); free(mask); free(size);
-    free(count); free(touched);
+    free(count); free(touched); free(fillp);
 release:
     PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn); PyBuffer_Release(&bt);
     PyBuffer_Release(&bm);
     return out;
 }
 
+/* total_reason(eq_ptr, eq_cells, counts, n_cells, lo, hi, node_limit) -> tuple | False | None
+ *
+ * A minimal set of equations that, with lo..hi mines among the frontier (every cell of
+ * an equation), holds no layout: the reason of the cells away from the clues, when the
+ * total's bound shifted by one has none. False when every equation together holds a
+ * layout; None past the cell limit or the node budget. */
+static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer bp, bc, bn;
+    Py_ssize_t n_cells;
+    int lo, hi;
+    long node_limit;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*y*y*niild", &bp, &bc, &bn, &n_cells, &lo, &hi, &node_limit, &seconds))
+        return NULL;
+    PyObject *out = NULL;
+    const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf;
+    Py_ssize_t n_eq = bp.len / 4 - 1;
+    int ok = bp.len % 4 == 0 && n_eq >= 0 && bc.len % 4 == 0 && bn.len == 4 * n_eq && n_cells >= 0
+             && ptr[0] == 0 && ptr[n_eq] == bc.len / 4;
+    for (Py_ssize_t e = 0; ok && e < n_eq; e++) ok = ptr[e] <= ptr[e + 1];
+    for (Py_ssize_t k = 0; ok && k < bc.len / 4; k++) ok = cells[k] >= 0 && cells[k] < n_cells;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "total_reason: malformed equations");
+        goto release;
+    }
+    int32_t *local = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
+    int32_t *touched = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
+    int *order = malloc(sizeof(int) * ((size_t)n_eq + 1));
+    int *active = malloc(sizeof(int) * ((size_t)n_eq + 1));
+    char *in_set = calloc((size_t)n_eq + 1, 1);
+    bits *mask = malloc(sizeof(bits) * ((size_t)n_eq + 1));
+    int *size = malloc(sizeof(int) * ((size_t)n_eq + 1));
+    int *count = malloc(sizeof(int) * ((size_t)n_eq + 1));
+    if (!local || !touched || !order || !active || !in_set || !mask || !size || !count) {
+        out = PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
+    Work w = {ptr, cells, counts, NULL, NULL, local, touched, 0, order, active, in_set};
+    Set s = {0, mask, count, size, 1, {{0}}, lo, hi, 0, node_limit};
+    bits none = {{0}};
+    int n = 0;
+    for (Py_ssize_t e = 0; e < n_eq; e++) {
+        order[n++] = (int)e;
+        in_set[e] = 1;
+    }
+    double deadline = now() + seconds;
+    if (!give_bits(&w, &s, 0, n)) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
+    int r = satisfiable(&s, order, n, none, none);
+    if (r != 0 || !shrink(&w, &s, n, none, none, deadline)) {
+        out = r > 0 ? Py_False : Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    int kept = 0;
+    for (int j = 0; j < n; j++) kept += in_set[order[j]] == 1;
+    out = PyTuple_New(kept);
+    for (int j = 0, m = 0; out != NULL && j < n; j++)
+        if (in_set[order[j]] == 1) {
+            PyObject *e = PyLong_FromLong(order[j]);
+            if (e == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyTuple_SET_ITEM(out, m++, e);
+        }
+done:
+    free(local); free(touched); free(order); free(active); free(in_set); free(mask); free(size); free(count);
+release:
+    PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"reasons", reasons, METH_VARARGS,
-     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, node_limit, seconds) -> list of tuple | False | None"},
+     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, total_lo, total_hi, node_limit, seconds) -> list"},
+    {"total_reason", total_reason, METH_VARARGS,
+     "total_reason(eq_ptr, eq_cells, counts, n_cells, lo, hi, node_limit, seconds) -> tuple | False | None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_reasons",

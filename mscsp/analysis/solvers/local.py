@@ -46,7 +46,7 @@ REASON_NODES = 20_000
 #: more than the cores it saves on a compiled board).
 LOCAL_EQUATIONS = 50_000
 
-__all__ = ["COMPILED", "single_clue_reasons", "pair_reason", "local_reasons", "REASON_NODES"]
+__all__ = ["COMPILED", "single_clue_reasons", "pair_reason", "local_reasons", "total_reason", "REASON_NODES"]
 
 
 def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]:
@@ -131,17 +131,21 @@ def _two(a: Constraint, in_a: frozenset[int], b: Constraint, in_b: frozenset[int
 
 
 def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: float,
-                  node_limit: int = REASON_NODES) -> dict[int, tuple[int, ...] | bool | None]:
-    """Minimal reasons from the clues alone, by the compiled search.
+                  node_limit: int = REASON_NODES, *, use_total: bool = False,
+                  ) -> dict[int, tuple[tuple[int, ...], bool] | bool | None]:
+    """Minimal reasons by the compiled search.
 
     ``asked`` maps cells (each in some equation) to what they are proven to be, True
-    for a mine. Each gets a tuple of equation indices (into ``system.constraints``)
-    that forces it and from which none can be dropped, False when the clues alone do
-    not force it (the mine total does), or None when the search did not finish
-    (more than 256 cells, ``node_limit`` nodes, or ``deadline`` on the
-    ``time.perf_counter`` clock): the caller then asks SAT. Without the compiled
-    search, or on a system of more than :data:`LOCAL_EQUATIONS` equations, every
-    cell gets None.
+    for a mine. Each gets ``(equations, uses_total)``: indices into
+    ``system.constraints`` that force it, from which none can be dropped, and whether
+    the mine total is part of the reason (only when the clues alone do not force the
+    cell, and only with ``use_total`` and a known total: then every equation and
+    the total are searched together, and the frontier must fit the search's 256
+    cells). False when the clues alone do not force it and the total is not used;
+    None when the search did not finish (more than 256 cells, ``node_limit`` nodes,
+    or ``deadline`` on the ``time.perf_counter`` clock): the caller then asks SAT.
+    Without the compiled search, or on a system of more than
+    :data:`LOCAL_EQUATIONS` equations, every cell gets None.
 
     Examples
     --------
@@ -149,19 +153,56 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
     >>> from mscsp.analysis.constraints import build_constraints
     >>> s = build_constraints(parse_position("-121-\\n.....\\n"))  # a 1-2-1: mines under the 1s
     >>> found = local_reasons(s, {6: True, 7: False}, float("inf"))  # [1,1] a mine, [2,1] safe
-    >>> {c: sorted(r) for c, r in found.items()} if COMPILED else "needs _reasons.c"  # the 2 and a 1; all three
+    >>> {c: sorted(r[0]) for c, r in found.items()} if COMPILED else "needs _reasons.c"  # the 2 and a 1; all three
     {6: [1, 2], 7: [0, 1, 2]}
+    >>> s = build_constraints(parse_position("mines: 1\\n.1..\\n"))  # one mine, and it is next to the 1
+    >>> local_reasons(s, {3: False}, float("inf")), local_reasons(s, {3: False}, float("inf"), use_total=True)
+    ({3: False}, {3: ((0,), True)})
     """
-    cons = system.constraints
-    if _reasons is None or not asked or len(cons) > LOCAL_EQUATIONS:
+    if _reasons is None or not asked or len(system.constraints) > LOCAL_EQUATIONS:
         return dict.fromkeys(asked)
+    total = use_total and system.remaining is not None
+    lo, hi = (system.remaining - len(system.unconstrained), system.remaining) if total else (0, -1)
+    cells = list(asked)
+    found = _reasons.reasons(*_flat(system), array("i", cells).tobytes(), bytes(bool(asked[c]) for c in cells),
+                             lo, hi, node_limit, max(0.0, deadline - time.perf_counter()))
+    return dict(zip(cells, found))
+
+
+def total_reason(system: ConstraintSystem, mine: bool, deadline: float,
+                 node_limit: int = REASON_NODES) -> tuple[int, ...] | bool | None:
+    """A minimal reason, by the compiled search, for the cells away from the clues when
+    the total forces them (all alike: ``mine`` says which way).
+
+    With ``u`` such cells, one of them can be safe only if the frontier holds at least
+    ``remaining - u + 1`` mines, and a mine only if it holds at most ``remaining - 1``;
+    they are forced when that bound holds no layout. The reason is a set of equations (indices into
+    ``system.constraints``) under which that shifted bound holds no layout, from which
+    none can be dropped. False when every equation together allows it (the cells are
+    not forced); None without the compiled search or a total, past 256 frontier cells,
+    ``node_limit`` nodes or ``deadline``.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis.constraints import build_constraints
+    >>> s = build_constraints(parse_position("mines: 1\\n.1..\\n...-\\n"))  # the 1 holds the only mine
+    >>> total_reason(s, False, float("inf")) if COMPILED else (0,)
+    (0,)
+    """
+    if _reasons is None or system.remaining is None or len(system.constraints) > LOCAL_EQUATIONS:
+        return None
+    r, u = system.remaining, len(system.unconstrained)
+    lo, hi = (r - u + 1, r) if mine else (r - u, r - 1)
+    return _reasons.total_reason(*_flat(system), lo, hi, node_limit, max(0.0, deadline - time.perf_counter()))
+
+
+def _flat(system: ConstraintSystem) -> tuple[bytes, bytes, bytes, int]:
+    """The equations as the compiled search reads them: offsets, cells and counts (int32),
+    and the number of flat indices."""
     ptr, flat = array("i", [0]), array("i")
-    for con in cons:
+    for con in system.constraints:
         flat.extend(con.cells)
         ptr.append(len(flat))
-    cells = list(asked)
-    found = _reasons.reasons(ptr.tobytes(), flat.tobytes(), array("i", [con.count for con in cons]).tobytes(),
-                             len(system.position.grid), array("i", cells).tobytes(),
-                             bytes(bool(asked[c]) for c in cells), node_limit,
-                             max(0.0, deadline - time.perf_counter()))
-    return dict(zip(cells, found))
+    counts = array("i", [con.count for con in system.constraints])
+    return ptr.tobytes(), flat.tobytes(), counts.tobytes(), len(system.position.grid)

@@ -36,7 +36,7 @@ from ...budget import CHECK_EVERY, Budget, resident_bytes
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ARRAY_EQUATIONS, ConstraintSystem, ParityForest, bulk, is_link, unite
 from .encoding import MineTotal, exactly
-from .local import local_reasons, pair_reason, single_clue_reasons
+from .local import local_reasons, pair_reason, single_clue_reasons, total_reason
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -912,7 +912,7 @@ class SatEngine:
             if c in s.by_cell:
                 twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
         # the compiled search first: a reason of the clues alone, or word that the total is needed
-        local = local_reasons(s, {c: known[c] for c in twins.values()}, self.deadline)
+        local = local_reasons(s, {c: known[c] for c in twins.values()}, self.deadline, use_total=self.use_total)
         cell_sets: dict[int, frozenset[int]] = {}
         try:
             for c in rest:
@@ -925,7 +925,7 @@ class SatEngine:
                         continue
                     near = local.get(c)
                     if near:
-                        reason[c] = (frozenset(s.constraints[e].clue for e in near), False)
+                        reason[c] = (frozenset(s.constraints[e].clue for e in near[0]), near[1])
                         continue
                     if near is None:
                         pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
@@ -943,19 +943,26 @@ class SatEngine:
                             self.parts.append(part)
                         found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
                                                include_total=False, single_and_pairs_fail=True)
-                    else:  # the clues alone leave it free: the total is needed
+                    else:  # the clues alone leave it free, and the search had no total
                         part, found = None, None
                     if found is None and self.use_total and time.perf_counter() < self.deadline:
                         part = whole_part()  # the clues alone do not force it: the total is needed
                         found = self._deletion(part, [-part.lit[c] if known[c] else part.lit[c]],
                                                include_total=True, single_and_pairs_fail=True)
                     reason[c] = self._clues(part, found)
-                elif c not in reason and self.use_total and whole_part().shiftable:
+                elif c not in reason and self.use_total:
                     # a cell away from clues, forced by the total: all of them are, together,
                     # by the bound shifted by one that leaves one of them the other way
-                    part = whole_part()
-                    shift = {"lower_shift": 1} if known[c] else {"upper_shift": 1}
-                    small = self._clues(part, self._deletion(part, part.total_assumptions(**shift), include_total=False))
+                    near = total_reason(s, known[c], self.deadline)
+                    if isinstance(near, tuple):  # maybe empty: the total alone
+                        small = (frozenset(s.constraints[e].clue for e in near), True)
+                    elif near is None and whole_part().shiftable:
+                        part = whole_part()
+                        shift = {"lower_shift": 1} if known[c] else {"upper_shift": 1}
+                        small = self._clues(part, self._deletion(part, part.total_assumptions(**shift),
+                                                                 include_total=False))
+                    else:
+                        small = None
                     for u in s.unconstrained:
                         reason[u] = None if small is None else (small[0], True)
         except BudgetExceeded:  # out of time while encoding: the rest stays unexplained
