@@ -107,6 +107,14 @@ def test_explanations_without_the_compiled_reasons_are_minimal_too(position, use
     assert {c for e in result.explanations for c in e.cells} == set(result.safe) | set(result.mines)
 
 
+def test_the_compiled_search_for_reasons_is_built_where_required():
+    """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
+    if __import__("os").environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
+        assert local.COMPILED, "the compiled search for reasons was not built (is a C compiler installed?)"
+    elif not local.COMPILED:
+        pytest.skip("the compiled search for reasons was not built")
+
+
 @pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")
 @settings(max_examples=EXAMPLES)
 @given(small_positions(allow_wrong=False), st.booleans())

@@ -36,13 +36,23 @@ try:
     from . import _forest
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _forest = None
+try:
+    from . import _equations as _compiled_equations
+except ImportError:  # pragma: no cover - exercised only where no C compiler was found
+    _compiled_equations = None
 
 __all__ = ["Constraint", "ConstraintSystem", "TabledSystem", "ParityForest", "is_link", "build_constraints", "opened_system",
-           "conditioned_system", "flagged_system", "unite", "bulk", "COMPILED_FOREST", "ARRAY_EQUATIONS"]
+           "conditioned_system", "flagged_system", "unite", "bulk", "COMPILED_FOREST", "COMPILED_EQUATIONS",
+           "ARRAY_EQUATIONS"]
 
 #: Whether the compiled union-find (``_forest.c``) was built; :func:`unite` is the same
 #: without it, one Python call per pair.
 COMPILED_FOREST = _forest is not None
+
+#: Whether the compiled reading of a position's equations (``_equations.c``) was built;
+#: :func:`build_constraints` makes the same equations with NumPy without it (and on
+#: boards too large to table their neighbours, and wherever a number cannot be met).
+COMPILED_EQUATIONS = _compiled_equations is not None
 
 #: From this many equations on, components and chains of links are found over arrays
 #: (one compiled union-find) rather than clue by clue, with the same result: below it
@@ -562,6 +572,11 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     g = position.geometry
     covered = position.covered
     flagged = position.flagged
+    found = None
+    if _compiled_equations is not None and g.neighbour_table is not None:
+        found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
+    if found is not None and len(found) < ARRAY_EQUATIONS:
+        return _with_total(position, tuple(map(Constraint._make, found)), None)
     # gather over the neighbourhoods of open cells only: a frontier is a small
     # part of a board, and one fancy index replaces eight shifted copies of it
     open_cells = np.flatnonzero(position.revealed)
@@ -590,9 +605,18 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
             limits.check("reading the clues")
         table = (np.where(cells_first < g.area, cells_first, -1).astype(np.int64), bad.astype(np.int64),
                  relevant.astype(np.int64))
+    if len(relevant) < ARRAY_EQUATIONS:
+        return _with_total(position, constraints, None)
+    return _with_total(position, None, table)
+
+
+def _with_total(position: Position, constraints: tuple[Constraint, ...] | None, table) -> ConstraintSystem:
+    """The system of ``constraints`` (or, on a huge board, of its ``table`` of arrays),
+    with the mines the total leaves, checked against the flags and the covered cells."""
+    covered = position.covered
     remaining = None
     if position.mines is not None:
-        flags = int(flagged.sum())
+        flags = int(position.flagged.sum())
         remaining = position.mines - flags
         if remaining < 0:
             raise InconsistentError(clash_text(position, Clash.FLAGS_OVER_TOTAL, flags=flags), (), uses_total=True,
@@ -602,6 +626,6 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
             raise InconsistentError(clash_text(position, Clash.TOTAL_OVER_COVERED, remaining=remaining, covered=n_cov),
                                     (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
     covered_cells = tuple(np.flatnonzero(covered).tolist())
-    if len(relevant) < ARRAY_EQUATIONS:
+    if table is None:
         return ConstraintSystem(position, constraints, covered_cells, remaining)
     return TabledSystem(position, None, covered_cells, remaining, table=table)
