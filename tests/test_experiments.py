@@ -211,7 +211,10 @@ def test_the_speed_results_agree_with_themselves():
     assert not keys.apply(lambda column: column.str.contains(",")).any().any()  # the paper's selectors split on commas
     timed = table.dropna(subset=["mscsp_ms", "peer_ms"])
     ratio = timed["mscsp_ms"] / timed["peer_ms"]
-    assert ((ratio - timed["ratio"]).abs() <= 0.002 * ratio + 0.002).all()
+    # the ratio is of the medians before they were rounded to the 0.001 ms they are stored
+    # with, which moves a ratio of medians of a few hundredths of a millisecond by percents
+    stored = ratio * (0.0005 / timed["mscsp_ms"] + 0.0005 / timed["peer_ms"])
+    assert ((ratio - timed["ratio"]).abs() <= 0.002 * ratio + stored + 0.002).all()
     # a peer without a time did not finish within the time both were given, and mscsp did
     unfinished = table[table["peer_ms"].isna() & (table["comparison"] == "counting")]
     assert (unfinished["ratio"].isna() & (unfinished["mscsp_ms"] < unfinished["limit_ms"])).all()
