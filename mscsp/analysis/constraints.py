@@ -22,6 +22,7 @@ from bisect import bisect_left
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain, filterfalse
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -115,7 +116,7 @@ class ConstraintSystem:
         """Covered cells that touch at least one clue, ascending."""
         if self.size >= ARRAY_EQUATIONS:
             return self._cells_of(self.table[0])
-        return tuple(sorted({c for con in self.constraints for c in con.cells}))
+        return tuple(sorted(set(chain.from_iterable(map(attrgetter("cells"), self.constraints)))))
 
     def _cells_of(self, rows: np.ndarray) -> tuple[int, ...]:
         """The cells in rows of :attr:`table`, ascending (marked on the board, not sorted)."""
@@ -140,8 +141,7 @@ class ConstraintSystem:
     @cached_property
     def unconstrained(self) -> tuple[int, ...]:
         """Covered cells that touch no clue, ascending."""
-        front = set(self.frontier)
-        return tuple(c for c in self.covered if c not in front)
+        return tuple(filterfalse(set(self.frontier).__contains__, self.covered))
 
     @cached_property
     def by_cell(self) -> dict[int, list[int]]:
