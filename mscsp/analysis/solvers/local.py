@@ -159,7 +159,7 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
     >>> local_reasons(s, {3: False}, float("inf")), local_reasons(s, {3: False}, float("inf"), use_total=True)
     ({3: False}, {3: ((0,), True)})
     """
-    if _reasons is None or not asked or len(system.constraints) > LOCAL_EQUATIONS:
+    if _reasons is None or not asked or system.size > LOCAL_EQUATIONS:
         return dict.fromkeys(asked)
     total = use_total and system.remaining is not None
     lo, hi = (system.remaining - len(system.unconstrained), system.remaining) if total else (0, -1)
@@ -190,7 +190,7 @@ def total_reason(system: ConstraintSystem, mine: bool, deadline: float,
     >>> total_reason(s, False, float("inf")) if COMPILED else (0,)
     (0,)
     """
-    if _reasons is None or system.remaining is None or len(system.constraints) > LOCAL_EQUATIONS:
+    if _reasons is None or system.remaining is None or system.size > LOCAL_EQUATIONS:
         return None
     r, u = system.remaining, len(system.unconstrained)
     lo, hi = (r - u + 1, r) if mine else (r - u, r - 1)

@@ -872,12 +872,18 @@ class SatEngine:
         """A minimal set of clues (and whether the total) for every cell of ``known``.
 
         ``known`` must hold only cells that the clues (and the total) force. A cell
-        that one clue forces alone takes that clue, one that a pair of clues forces
-        takes the pair (both found in closed form, see :mod:`mscsp.analysis.solvers.local`);
-        for the others a core is shrunk by deletion on a plain encoding: first of the
-        cell's component alone, without the total, and only when that does not force
-        the cell, of the whole frontier with the total. Solvers are built only for
-        the components that need one, and no set of two clues is asked of them.
+        that one clue forces alone takes that clue; the others are asked of the
+        compiled search of :func:`~mscsp.analysis.solvers.local.local_reasons` (a set
+        of equations grown outwards from the cell and shrunk by deletion, with the
+        total only when the clues together leave the cell free), and the cells away
+        from the clues of :func:`~mscsp.analysis.solvers.local.total_reason`. What the
+        search leaves (past its cells, nodes or time, or without a C compiler) takes
+        a pair of clues when one forces it (closed form, see
+        :func:`~mscsp.analysis.solvers.local.pair_reason`), else a core shrunk by
+        deletion on a plain encoding: first of the cell's component alone, without
+        the total, and only when that does not force the cell, of the whole frontier
+        with the total. Solvers are built only for the components that need one, and
+        no set of two clues is asked of them.
         Cells touched by exactly the same clues are interchangeable (swapping two
         maps layouts to layouts), so a minimal reason of one is a minimal reason of
         the others: one core serves them all. Cells not explained within the time
