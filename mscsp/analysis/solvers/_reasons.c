@@ -158,13 +158,14 @@ static int shrink(Work *w, Set *s, int n, bits M, bits S, double deadline) {
     return 1;
 }
 
-/* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, total_lo, total_hi, node_limit,
+/* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit,
  *         seconds) -> list
  *
  * Equations in CSR form (int32: eq_ptr has n_eq + 1 offsets into eq_cells, flat cell
  * indices below n_cells; counts one per equation); the asked cells (int32) with what they
- * are proven to be (uint8, 1 for a mine); the frontier's mines by the total, total_lo to
- * total_hi (total_hi < 0: no total). Per asked cell: (equation indices, uses total), a
+ * are proven to be (uint8, 1 for a mine); the mines the total leaves and the covered cells
+ * (remaining < 0: no total), so that the frontier (every cell of an equation) holds from
+ * remaining less the cells away from it to remaining mines. Per asked cell: (equation indices, uses total), a
  * minimal reason; False when the clues alone do not force it and the total is not given
  * (or does not force it either); None when not found within the node budget, the cell
  * limit or the seconds. */
@@ -172,9 +173,9 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer bp, bc, bn, bt, bm;
     Py_ssize_t n_cells;
     long node_limit;
-    int total_lo, total_hi;
+    int remaining, n_covered;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*iild", &bp, &bc, &bn, &n_cells, &bt, &bm, &total_lo, &total_hi,
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*iild", &bp, &bc, &bn, &n_cells, &bt, &bm, &remaining, &n_covered,
                           &node_limit, &seconds))
         return NULL;
     PyObject *out = NULL;
@@ -215,6 +216,9 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t e = 0; e < n_eq; e++)
         for (int32_t k = ptr[e]; k < ptr[e + 1]; k++) ceqs[fillp[cells[k]]++] = (int32_t)e;
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
+    int frontier = 0;
+    for (Py_ssize_t c = 0; c < n_cells; c++) frontier += cptr[c + 1] > cptr[c];
+    int total_hi = remaining, total_lo = remaining - (n_covered - frontier);
     Work w = {ptr, cells, counts, cptr, ceqs, local, touched, 0, order, active, in_set};
     double deadline = now() + seconds;
     for (Py_ssize_t t = 0; t < n_asked; t++) {
@@ -312,19 +316,23 @@ release:
     return out;
 }
 
-/* total_reason(eq_ptr, eq_cells, counts, n_cells, lo, hi, node_limit) -> tuple | False | None
+/* total_reason(eq_ptr, eq_cells, counts, n_cells, remaining, n_covered, mine, node_limit,
+ *              seconds) -> tuple | False | None
  *
- * A minimal set of equations that, with lo..hi mines among the frontier (every cell of
- * an equation), holds no layout: the reason of the cells away from the clues, when the
- * total's bound shifted by one has none. False when every equation together holds a
- * layout; None past the cell limit or the node budget. */
+ * The reason of the cells away from the clues (u of them, the covered cells not in an
+ * equation) when the total forces them, mines when `mine`: a minimal set of equations
+ * under which the frontier (every cell of an equation) cannot hold the mines that would
+ * leave one of them the other way, remaining - u + 1 to remaining mines for one of them
+ * safe, remaining - u to remaining - 1 for one a mine. False when every equation together
+ * allows it; None past the cell limit, the node budget or the seconds. */
 static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer bp, bc, bn;
     Py_ssize_t n_cells;
-    int lo, hi;
+    int remaining, n_covered, mine;
     long node_limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*y*niild", &bp, &bc, &bn, &n_cells, &lo, &hi, &node_limit, &seconds))
+    if (!PyArg_ParseTuple(args, "y*y*y*niipld", &bp, &bc, &bn, &n_cells, &remaining, &n_covered, &mine, &node_limit,
+                          &seconds))
         return NULL;
     PyObject *out = NULL;
     const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf;
@@ -351,7 +359,7 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
     Work w = {ptr, cells, counts, NULL, NULL, local, touched, 0, order, active, in_set};
-    Set s = {0, mask, count, size, 1, {{0}}, lo, hi, 0, node_limit};
+    Set s = {0, mask, count, size, 1, {{0}}, 0, 0, 0, node_limit};
     bits none = {{0}};
     int n = 0;
     for (Py_ssize_t e = 0; e < n_eq; e++) {
@@ -365,6 +373,9 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
         goto done;
     }
     for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
+    int u = n_covered - w.n_local; /* the set holds every equation: its cells are the frontier */
+    s.tlo = mine ? remaining - u + 1 : remaining - u;
+    s.thi = mine ? remaining : remaining - 1;
     int r = satisfiable(&s, order, n, none, none);
     if (r != 0 || !shrink(&w, &s, n, none, none, deadline)) {
         out = r > 0 ? Py_False : Py_None;
@@ -392,9 +403,10 @@ release:
 
 static PyMethodDef methods[] = {
     {"reasons", reasons, METH_VARARGS,
-     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, total_lo, total_hi, node_limit, seconds) -> list"},
+     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit, seconds) -> list"},
     {"total_reason", total_reason, METH_VARARGS,
-     "total_reason(eq_ptr, eq_cells, counts, n_cells, lo, hi, node_limit, seconds) -> tuple | False | None"},
+     "total_reason(eq_ptr, eq_cells, counts, n_cells, remaining, n_covered, mine, node_limit, seconds) "
+     "-> tuple | False | None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_reasons",

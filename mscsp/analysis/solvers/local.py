@@ -161,11 +161,10 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
     """
     if _reasons is None or not asked or system.size > LOCAL_EQUATIONS:
         return dict.fromkeys(asked)
-    total = use_total and system.remaining is not None
-    lo, hi = (system.remaining - len(system.unconstrained), system.remaining) if total else (0, -1)
+    remaining = system.remaining if use_total and system.remaining is not None else -1
     cells = list(asked)
     found = _reasons.reasons(*_flat(system), array("i", cells).tobytes(), bytes(bool(asked[c]) for c in cells),
-                             lo, hi, node_limit, max(0.0, deadline - time.perf_counter()))
+                             remaining, len(system.covered), node_limit, max(0.0, deadline - time.perf_counter()))
     return dict(zip(cells, found))
 
 
@@ -192,9 +191,8 @@ def total_reason(system: ConstraintSystem, mine: bool, deadline: float,
     """
     if _reasons is None or system.remaining is None or system.size > LOCAL_EQUATIONS:
         return None
-    r, u = system.remaining, len(system.unconstrained)
-    lo, hi = (r - u + 1, r) if mine else (r - u, r - 1)
-    return _reasons.total_reason(*_flat(system), lo, hi, node_limit, max(0.0, deadline - time.perf_counter()))
+    return _reasons.total_reason(*_flat(system), system.remaining, len(system.covered), mine, node_limit,
+                                 max(0.0, deadline - time.perf_counter()))
 
 
 def _flat(system: ConstraintSystem) -> tuple[bytes, bytes, bytes, int]:
