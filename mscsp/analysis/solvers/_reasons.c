@@ -46,6 +46,7 @@ typedef struct {
     bits tmask;
     int tlo, thi;
     long nodes, limit;
+    char *used;     /* per equation: 1 once it failed or forced a cell in a search */
 } Set;
 
 static inline int pop(const bits *a, const bits *b, int words) {
@@ -71,9 +72,13 @@ static int satisfiable(Set *s, const int *active, int n_active, bits M, bits S) 
             const bits *m = &s->mask[e];
             int mines = pop(m, &M, W), safe = pop(m, &S, W);
             int open = s->size[e] - mines - safe, need = s->count[e] - mines;
-            if (need < 0 || need > open) return 0;
+            if (need < 0 || need > open) {
+                s->used[e] = 1;
+                return 0;
+            }
             if (open && (need == 0 || need == open)) {
                 fill(need == 0 ? &S : &M, m, &M, &S, W);
+                s->used[e] = 1;
                 changed = 1;
             }
         }
@@ -143,17 +148,36 @@ static int give_bits(Work *w, Set *s, int from, int n) {
     return 1;
 }
 
+/* A search of the kept equations without order[skip] (-1: none). When it finds no
+ * layout, the equations that neither failed nor forced a cell in it are dropped too: the
+ * same search tree refutes the rest (every value it propagated came from those kept,
+ * and every leaf failed on one of them), as a SAT solver's core does. */
+static int refute(Work *w, Set *s, int n, int skip, bits M, bits S) {
+    int m = 0;
+    for (int j = 0; j < n; j++)
+        if (j != skip && w->in_set[w->order[j]] == 1) {
+            w->active[m++] = w->order[j];
+            s->used[w->order[j]] = 0;
+        }
+    int r = satisfiable(s, w->active, m, M, S);
+    if (r == 0) {
+        if (skip >= 0) w->in_set[w->order[skip]] = 2;
+        for (int k = 0; k < m; k++)
+            if (!s->used[w->active[k]]) w->in_set[w->active[k]] = 2;
+    }
+    return r;
+}
+
 /* Drops the set's equations, the last added first, while the cell (bit 0, fixed the
- * other way by M and S) stays forced: 1 done, 0 out of nodes or time. */
+ * other way by M and S) stays forced: 1 done, 0 out of nodes or time. An equation is
+ * kept only when the set without it holds a layout; each such set holds the final one,
+ * so every equation kept is needed: the reason is minimal. */
 static int shrink(Work *w, Set *s, int n, bits M, bits S, double deadline) {
+    if (refute(w, s, n, -1, M, S) != 0) return 0; /* the whole set's core first */
     for (int i = n - 1; i >= 0; i--) {
+        if (w->in_set[w->order[i]] != 1) continue;
         if (now() >= deadline) return 0;
-        int m = 0;
-        for (int j = 0; j < n; j++)
-            if (j != i && w->in_set[w->order[j]] == 1) w->active[m++] = w->order[j];
-        int r = satisfiable(s, w->active, m, M, S);
-        if (r < 0) return 0;
-        if (r == 0) w->in_set[w->order[i]] = 2;
+        if (refute(w, s, n, i, M, S) < 0) return 0;
     }
     return 1;
 }
@@ -203,9 +227,10 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     int *count = malloc(sizeof(int) * ((size_t)n_eq + 1));
     int32_t *touched = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
     int32_t *fillp = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
+    char *used = calloc((size_t)n_eq + 1, 1);
     out = PyList_New(n_asked);
     if (!cptr || !ceqs || !local || !order || !in_set || !active || !mask || !size || !count || !touched || !fillp
-        || !out) {
+        || !used || !out) {
         Py_XDECREF(out);
         out = PyErr_NoMemory();
         goto done;
@@ -224,7 +249,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t t = 0; t < n_asked; t++) {
         PyObject *answer = NULL; /* None until found */
         int cell = asked[t], n = 0, found = -1, uses_total = 0; /* found: 1 forced, 0 free, -1 unknown */
-        Set s = {0, mask, count, size, 0, {{0}}, 0, 0, 0, node_limit};
+        Set s = {.mask = mask, .count = count, .size = size, .limit = node_limit, .used = used};
         bits M = {{0}}, S = {{0}};
         if (mine[t]) S.w[0] = 1; else M.w[0] = 1; /* the cell (bit 0) the other way */
         w.n_local = 0;
@@ -309,7 +334,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     }
 done:
     free(cptr); free(ceqs); free(local); free(order); free(in_set); free(active); free(mask); free(size);
-    free(count); free(touched); free(fillp);
+    free(count); free(touched); free(fillp); free(used);
 release:
     PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn); PyBuffer_Release(&bt);
     PyBuffer_Release(&bm);
@@ -353,13 +378,14 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     bits *mask = malloc(sizeof(bits) * ((size_t)n_eq + 1));
     int *size = malloc(sizeof(int) * ((size_t)n_eq + 1));
     int *count = malloc(sizeof(int) * ((size_t)n_eq + 1));
-    if (!local || !touched || !order || !active || !in_set || !mask || !size || !count) {
+    char *used = calloc((size_t)n_eq + 1, 1);
+    if (!local || !touched || !order || !active || !in_set || !mask || !size || !count || !used) {
         out = PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
     Work w = {ptr, cells, counts, NULL, NULL, local, touched, 0, order, active, in_set};
-    Set s = {0, mask, count, size, 1, {{0}}, 0, 0, 0, node_limit};
+    Set s = {.mask = mask, .count = count, .size = size, .total = 1, .limit = node_limit, .used = used};
     bits none = {{0}};
     int n = 0;
     for (Py_ssize_t e = 0; e < n_eq; e++) {
@@ -396,6 +422,7 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
         }
 done:
     free(local); free(touched); free(order); free(active); free(in_set); free(mask); free(size); free(count);
+    free(used);
 release:
     PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn);
     return out;
