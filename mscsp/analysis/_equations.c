@@ -14,25 +14,42 @@
 
 enum { COVERED = -1, FLAG = -2 };
 
-/* equations(grid, table) -> list of (cells, count, clue), or None
+/* equations(grid, table) -> (list of (cells, count, clue), covered cells, flags), or None
  *
  * grid: the position's codes (int8 per cell: 0-8 a number, -1 covered, -2 flag, -3 hole);
  * table: int64 (area, 8), each cell's neighbours with `area` as padding. One equation per
  * number with a covered neighbour, in cell order: its covered neighbours ascending, the
- * number less its flags, the number's cell. None when some number touches more flags
- * than it shows or has fewer covered neighbours than it still needs. */
+ * number less its flags, the number's cell; beside them the covered (unflagged) cells
+ * ascending, as a tuple, and the number of flags. None when some number touches more
+ * flags than it shows or has fewer covered neighbours than it still needs. */
 static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer gb, tb;
     if (!PyArg_ParseTuple(args, "y*y*", &gb, &tb)) return NULL;
-    PyObject *out = NULL;
-    Py_ssize_t area = gb.len;
+    PyObject *out = NULL, *covered = NULL;
+    Py_ssize_t area = gb.len, n_covered = 0, flags = 0;
     const signed char *grid = gb.buf;
     const int64_t *table = tb.buf;
     if (tb.len != (Py_ssize_t)sizeof(int64_t) * 8 * area) {
         PyErr_SetString(PyExc_ValueError, "equations: the neighbour table must be (area, 8) int64");
         goto release;
     }
-    out = PyList_New(0);
+    PyObject *eqs = PyList_New(0);
+    for (Py_ssize_t i = 0; i < area; i++) {
+        n_covered += grid[i] == COVERED;
+        flags += grid[i] == FLAG;
+    }
+    covered = PyTuple_New(n_covered);
+    for (Py_ssize_t i = 0, k = 0; covered && i < area; i++)
+        if (grid[i] == COVERED) {
+            PyObject *c = PyLong_FromSsize_t(i);
+            if (!c) {
+                Py_CLEAR(covered);
+                break;
+            }
+            PyTuple_SET_ITEM(covered, k++, c);
+        }
+    if (!covered) Py_CLEAR(eqs);
+    out = eqs;
     for (Py_ssize_t i = 0; out && i < area; i++) {
         int code = grid[i];
         if (code < 0 || code > 8) continue;
@@ -89,11 +106,18 @@ static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
 release:
     PyBuffer_Release(&gb);
     PyBuffer_Release(&tb);
+    if (out != NULL && out != Py_None) {
+        PyObject *whole = Py_BuildValue("(NNn)", out, covered, flags);
+        covered = NULL; /* the tuple holds it now (or it was released with it) */
+        out = whole;
+    }
+    Py_XDECREF(covered);
     return out;
 }
 
 static PyMethodDef methods[] = {
-    {"equations", equations, METH_VARARGS, "equations(grid, neighbour_table) -> [(cells, count, clue), ...] or None"},
+    {"equations", equations, METH_VARARGS,
+     "equations(grid, neighbour_table) -> ([(cells, count, clue), ...], covered cells, flags) or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -575,8 +575,9 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     found = None
     if _compiled_equations is not None and g.neighbour_table is not None:
         found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
-    if found is not None and len(found) < ARRAY_EQUATIONS:
-        return _with_total(position, tuple(map(Constraint._make, found)), None)
+    if found is not None and len(found[0]) < ARRAY_EQUATIONS:
+        equations, covered_cells, flags = found
+        return _with_total(position, tuple(map(Constraint._make, equations)), None, covered_cells, flags)
     # gather over the neighbourhoods of open cells only: a frontier is a small
     # part of a board, and one fancy index replaces eight shifted copies of it
     open_cells = np.flatnonzero(position.revealed)
@@ -610,22 +611,24 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     return _with_total(position, None, table)
 
 
-def _with_total(position: Position, constraints: tuple[Constraint, ...] | None, table) -> ConstraintSystem:
+def _with_total(position: Position, constraints: tuple[Constraint, ...] | None, table,
+                covered_cells: tuple[int, ...] | None = None, flags: int | None = None) -> ConstraintSystem:
     """The system of ``constraints`` (or, on a huge board, of its ``table`` of arrays),
-    with the mines the total leaves, checked against the flags and the covered cells."""
-    covered = position.covered
+    with the mines the total leaves, checked against the flags and the covered cells
+    (read off the position unless given)."""
+    if covered_cells is None:
+        covered_cells = tuple(np.flatnonzero(position.covered).tolist())
     remaining = None
     if position.mines is not None:
-        flags = int(position.flagged.sum())
+        flags = int(position.flagged.sum()) if flags is None else flags
         remaining = position.mines - flags
         if remaining < 0:
             raise InconsistentError(clash_text(position, Clash.FLAGS_OVER_TOTAL, flags=flags), (), uses_total=True,
                                     clash=Clash.FLAGS_OVER_TOTAL)
-        n_cov = int(covered.sum())
+        n_cov = len(covered_cells)
         if remaining > n_cov:
             raise InconsistentError(clash_text(position, Clash.TOTAL_OVER_COVERED, remaining=remaining, covered=n_cov),
                                     (), uses_total=True, clash=Clash.TOTAL_OVER_COVERED)
-    covered_cells = tuple(np.flatnonzero(covered).tolist())
     if table is None:
         return ConstraintSystem(position, constraints, covered_cells, remaining)
     return TabledSystem(position, None, covered_cells, remaining, table=table)
