@@ -169,17 +169,52 @@ static int refute(Work *w, Set *s, int n, int skip, bits M, bits S) {
 }
 
 /* Drops the set's equations, the last added first, while the cell (bit 0, fixed the
- * other way by M and S) stays forced: 1 done, 0 out of nodes or time. An equation is
+ * other way by M and S) stays forced: 1 done, 0 out of nodes or time. The caller has
+ * refuted the whole set (refute with skip -1, which left its core). An equation is
  * kept only when the set without it holds a layout; each such set holds the final one,
  * so every equation kept is needed: the reason is minimal. */
 static int shrink(Work *w, Set *s, int n, bits M, bits S, double deadline) {
-    if (refute(w, s, n, -1, M, S) != 0) return 0; /* the whole set's core first */
     for (int i = n - 1; i >= 0; i--) {
         if (w->in_set[w->order[i]] != 1) continue;
         if (now() >= deadline) return 0;
         if (refute(w, s, n, i, M, S) < 0) return 0;
     }
     return 1;
+}
+
+/* Whether equations in CSR form (see reasons) are well formed: offsets ascending from 0
+ * to the cells' end, every cell below n_cells. */
+static int valid_equations(const Py_buffer *bp, const Py_buffer *bc, const Py_buffer *bn, Py_ssize_t n_cells) {
+    const int32_t *ptr = bp->buf, *cells = bc->buf;
+    Py_ssize_t n_eq = bp->len / 4 - 1;
+    int ok = bp->len % 4 == 0 && n_eq >= 0 && bc->len % 4 == 0 && bn->len == 4 * n_eq && n_cells >= 0
+             && ptr[0] == 0 && ptr[n_eq] == bc->len / 4;
+    for (Py_ssize_t e = 0; ok && e < n_eq; e++) ok = ptr[e] <= ptr[e + 1];
+    for (Py_ssize_t k = 0; ok && k < bc->len / 4; k++) ok = cells[k] >= 0 && cells[k] < n_cells;
+    return ok;
+}
+
+/* The equations of order[0..n) still kept (in_set 1), as a tuple of their indices. */
+static PyObject *kept_equations(const Work *w, int n) {
+    int kept = 0;
+    for (int j = 0; j < n; j++) kept += w->in_set[w->order[j]] == 1;
+    PyObject *out = PyTuple_New(kept);
+    for (int j = 0, m = 0; out != NULL && j < n; j++)
+        if (w->in_set[w->order[j]] == 1) {
+            PyObject *e = PyLong_FromLong(w->order[j]);
+            if (e == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyTuple_SET_ITEM(out, m++, e);
+        }
+    return out;
+}
+
+/* Forgets the set of one asked cell: its equations and its cells' bits. */
+static void forget(Work *w, int n) {
+    for (int i = 0; i < n; i++) w->in_set[w->order[i]] = 0;
+    for (int i = 0; i < w->n_local; i++) w->local[w->touched[i]] = -1;
 }
 
 /* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit,
@@ -206,10 +241,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf, *asked = bt.buf;
     const uint8_t *mine = bm.buf;
     Py_ssize_t n_eq = bp.len / 4 - 1, n_asked = bt.len / 4;
-    int ok = bp.len % 4 == 0 && n_eq >= 0 && bc.len % 4 == 0 && bn.len == 4 * n_eq && bm.len == n_asked
-             && bt.len % 4 == 0 && n_cells >= 0 && ptr[0] == 0 && ptr[n_eq] == bc.len / 4;
-    for (Py_ssize_t e = 0; ok && e < n_eq; e++) ok = ptr[e] <= ptr[e + 1];
-    for (Py_ssize_t k = 0; ok && k < bc.len / 4; k++) ok = cells[k] >= 0 && cells[k] < n_cells;
+    int ok = valid_equations(&bp, &bc, &bn, n_cells) && bt.len % 4 == 0 && bm.len == n_asked;
     for (Py_ssize_t k = 0; ok && k < n_asked; k++) ok = asked[k] >= 0 && asked[k] < n_cells;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "reasons: malformed equations or cells");
@@ -263,7 +295,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         for (int layer_start = 0;;) {
             if (!give_bits(&w, &s, layer_start, n)) break;
-            int r = satisfiable(&s, order, n, M, S);
+            int r = refute(&w, &s, n, -1, M, S);
             if (r < 0) break;
             if (r == 0) { found = 1; break; }
             int before = n;
@@ -294,7 +326,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
                 s.tlo = total_lo;
                 s.thi = total_hi;
                 for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
-                int r = satisfiable(&s, order, n, M, S);
+                int r = refute(&w, &s, n, -1, M, S);
                 found = r < 0 ? -1 : r == 0 ? 1 : 0;
                 uses_total = 1;
             }
@@ -303,16 +335,8 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
             answer = Py_False;
             Py_INCREF(answer);
         } else if (found == 1 && shrink(&w, &s, n, M, S, deadline)) {
-            int kept = 0;
-            for (int j = 0; j < n; j++) kept += in_set[order[j]] == 1;
-            PyObject *eqs = PyTuple_New(kept);
+            PyObject *eqs = kept_equations(&w, n);
             if (eqs == NULL) goto failed;
-            for (int j = 0, m = 0; j < n; j++)
-                if (in_set[order[j]] == 1) {
-                    PyObject *e = PyLong_FromLong(order[j]);
-                    if (e == NULL) { Py_DECREF(eqs); goto failed; }
-                    PyTuple_SET_ITEM(eqs, m++, e);
-                }
             answer = Py_BuildValue("(NO)", eqs, uses_total ? Py_True : Py_False);
             if (answer == NULL) goto failed;
         }
@@ -321,13 +345,11 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
             answer = Py_None;
             Py_INCREF(answer);
         }
-        for (int i = 0; i < n; i++) in_set[order[i]] = 0;
-        for (int i = 0; i < w.n_local; i++) local[touched[i]] = -1;
+        forget(&w, n);
         PyList_SET_ITEM(out, t, answer);
         continue;
     failed:
-        for (int i = 0; i < n; i++) in_set[order[i]] = 0;
-        for (int i = 0; i < w.n_local; i++) local[touched[i]] = -1;
+        forget(&w, n);
         Py_DECREF(out);
         out = NULL;
         goto done;
@@ -362,11 +384,7 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *out = NULL;
     const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf;
     Py_ssize_t n_eq = bp.len / 4 - 1;
-    int ok = bp.len % 4 == 0 && n_eq >= 0 && bc.len % 4 == 0 && bn.len == 4 * n_eq && n_cells >= 0
-             && ptr[0] == 0 && ptr[n_eq] == bc.len / 4;
-    for (Py_ssize_t e = 0; ok && e < n_eq; e++) ok = ptr[e] <= ptr[e + 1];
-    for (Py_ssize_t k = 0; ok && k < bc.len / 4; k++) ok = cells[k] >= 0 && cells[k] < n_cells;
-    if (!ok) {
+    if (!valid_equations(&bp, &bc, &bn, n_cells)) {
         PyErr_SetString(PyExc_ValueError, "total_reason: malformed equations");
         goto release;
     }
@@ -402,24 +420,13 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     int u = n_covered - w.n_local; /* the set holds every equation: its cells are the frontier */
     s.tlo = mine ? remaining - u + 1 : remaining - u;
     s.thi = mine ? remaining : remaining - 1;
-    int r = satisfiable(&s, order, n, none, none);
+    int r = refute(&w, &s, n, -1, none, none);
     if (r != 0 || !shrink(&w, &s, n, none, none, deadline)) {
         out = r > 0 ? Py_False : Py_None;
         Py_INCREF(out);
         goto done;
     }
-    int kept = 0;
-    for (int j = 0; j < n; j++) kept += in_set[order[j]] == 1;
-    out = PyTuple_New(kept);
-    for (int j = 0, m = 0; out != NULL && j < n; j++)
-        if (in_set[order[j]] == 1) {
-            PyObject *e = PyLong_FromLong(order[j]);
-            if (e == NULL) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyTuple_SET_ITEM(out, m++, e);
-        }
+    out = kept_equations(&w, n);
 done:
     free(local); free(touched); free(order); free(active); free(in_set); free(mask); free(size); free(count);
     free(used);
