@@ -696,8 +696,8 @@ def build_pdf(paper: Path = PAPER) -> Path:
     labels may have changed, pdflatex runs again (at most :data:`MAX_RERUNS` times).
     """
     paper = Path(paper)
-    latexmk = shutil.which("latexmk")
-    if latexmk is None or shutil.which("pdflatex") is None:
+    latexmk, pdflatex = shutil.which("latexmk"), shutil.which("pdflatex")
+    if latexmk is None or pdflatex is None:
         raise TexMissing("latexmk and pdflatex are not installed (Debian: apt-get install texlive-latex-recommended "
                          "texlive-latex-extra texlive-fonts-recommended latexmk)")
     flags = ["-interaction=nonstopmode", "-halt-on-error", "-file-line-error"]
@@ -710,7 +710,7 @@ def build_pdf(paper: Path = PAPER) -> Path:
     for _ in range(MAX_RERUNS):
         if run.returncode != 0 or not log.is_file() or _RERUN not in log.read_text(encoding="utf-8", errors="replace"):
             break
-        run = subprocess.run([shutil.which("pdflatex") or "pdflatex", *flags, "-output-directory=build", "mscsp.tex"], cwd=paper,
+        run = subprocess.run([pdflatex, *flags, "-output-directory=build", "mscsp.tex"], cwd=paper,
                              capture_output=True, text=True)
     if run.returncode != 0:
         text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else run.stdout + run.stderr

@@ -267,11 +267,11 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
         for (mine, clues, total), group in sorted(groups.items(), key=lambda kv: kv[1][0]):
             text = describe_deduction(position, system, group, mine, clues, total, said)
             explanations.append(Explanation(named(group), named(clues), total, text))
-    named(cells)
+    at = named(cells)
     return SolveResult(
         solver,
-        safe=tuple(xy[c] for c in cells if not known[c]),
-        mines=tuple(xy[c] for c in cells if known[c]),
+        safe=tuple(a for a, c in zip(at, cells) if not known[c]),
+        mines=tuple(a for a, c in zip(at, cells) if known[c]),
         deductions=tuple(Deduction(xy[c], mine, named(clues), total) for c, mine, clues, total in deductions),
         explanations=tuple(explanations),
         complete=complete,

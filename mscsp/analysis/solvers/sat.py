@@ -914,9 +914,7 @@ class SatEngine:
             return whole[0]
 
         twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
-        for c in rest:
-            if c in s.by_cell:
-                twins.setdefault((tuple(s.by_cell[c]), known[c]), c)
+        twin_of = {c: twins.setdefault((tuple(s.by_cell[c]), known[c]), c) for c in rest if c in s.by_cell}
         # the compiled search first: a reason of the clues alone, or word that the total is needed
         local = local_reasons(s, {c: known[c] for c in twins.values()}, self.deadline, use_total=self.use_total)
         cell_sets: dict[int, frozenset[int]] = {}
@@ -925,7 +923,7 @@ class SatEngine:
                 if time.perf_counter() > self.deadline:
                     break
                 if c in s.by_cell:
-                    twin = twins[(tuple(s.by_cell[c]), known[c])]
+                    twin = twin_of[c]
                     if twin != c:
                         reason[c] = reason.get(twin)
                         continue
