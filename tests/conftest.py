@@ -22,6 +22,20 @@ EXAMPLES = int(os.environ.get("MSCSP_EXAMPLES", "300"))
 REPO = Path(__file__).resolve().parent.parent
 POSITIONS = REPO / "examples" / "positions"
 
+#: CI sets MSCSP_REQUIRE_FASTPLAY=1: every C accelerator must then be built.
+REQUIRE_COMPILED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
+
+
+def require_built(built: bool, what: str) -> None:
+    """Fail when ``what`` (a C accelerator) was not built and CI requires it; skip the
+    test calling this when it was not built otherwise."""
+    import pytest
+
+    if REQUIRE_COMPILED:
+        assert built, f"{what} was not built (is a C compiler installed?)"
+    elif not built:
+        pytest.skip(f"{what} was not built here")
+
 
 def benchmark(name: str):
     """The script ``benchmarks/<name>.py`` loaded as a module (benchmarks are not a package)."""

@@ -3,7 +3,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, POSITIONS
+from conftest import EXAMPLES, POSITIONS, require_built
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracles import brute_force
@@ -572,10 +572,7 @@ _search_module = __import__("importlib").import_module("mscsp.analysis.counting.
 
 def test_compiled_search_is_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if __import__("os").environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert _search_module.COMPILED, "the compiled counting search was not built (is a C compiler installed?)"
-    elif not _search_module.COMPILED:
-        pytest.skip("the compiled counting search was not built here")
+    require_built(_search_module.COMPILED, "the compiled counting search")
 
 
 @pytest.mark.skipif(not _search_module.COMPILED, reason="the compiled search was not built")

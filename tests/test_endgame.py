@@ -3,12 +3,11 @@ value is that of plain expectimax over them, and as a policy it plays optimally.
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, unavoidable_sets
+from conftest import EXAMPLES, require_built, unavoidable_sets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracles import brute_force, brute_numbers
@@ -180,10 +179,7 @@ def test_a_walled_off_set_lists_exactly_its_own_layouts(position):
 
 def test_the_compiled_search_is_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert endgame.COMPILED, "the compiled endgame search was not built (is a C compiler installed?)"
-    elif not endgame.COMPILED:
-        pytest.skip("the compiled endgame search was not built")
+    require_built(endgame.COMPILED, "the compiled endgame search")
 
 
 def _both(position, **options):

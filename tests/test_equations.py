@@ -3,12 +3,10 @@ NumPy path's, and what a plain reading of the rules gives: one equation per numb
 a covered neighbour, in cell order, its covered neighbours ascending, the number less
 the flags it touches; and a number that cannot be met is refused the same way."""
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import EXAMPLES
+from conftest import EXAMPLES, require_built
 from oracles import brute_neighbours
 from strategies import small_positions
 
@@ -48,10 +46,7 @@ def _built(position):
 
 def test_the_compiled_reading_is_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert COMPILED_EQUATIONS, "the compiled reading of equations was not built (is a C compiler installed?)"
-    elif not COMPILED_EQUATIONS:
-        pytest.skip("the compiled reading of equations was not built")
+    require_built(COMPILED_EQUATIONS, "the compiled reading of equations")
 
 
 @settings(max_examples=EXAMPLES)

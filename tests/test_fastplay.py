@@ -7,11 +7,9 @@ opens or flags must match the true layout. ``MSCSP_REQUIRE_FASTPLAY=1`` (CI sets
 extension fail instead of skipping.
 """
 
-import os
-
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, REQUIRE_COMPILED, require_built
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,17 +22,11 @@ from mscsp.play.loop import Deducer
 from mscsp.play.verify import verify
 from mscsp.rules import generate
 
-REQUIRED = os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1"
-
-
 def test_the_extension_is_built_where_required():
-    if REQUIRED:
-        assert fastplay.available(), "the C play loop was not built (is a C compiler installed?)"
-    elif not fastplay.available():
-        pytest.skip("the C play loop was not built here")
+    require_built(fastplay.available(), "the C play loop")
 
 
-needs_c = pytest.mark.skipif(not fastplay.available() and not REQUIRED, reason="the C play loop was not built")
+needs_c = pytest.mark.skipif(not fastplay.available() and not REQUIRE_COMPILED, reason="the C play loop was not built")
 
 
 @st.composite

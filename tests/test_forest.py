@@ -8,14 +8,13 @@ in the test itself.
 """
 
 import gc
-import os
 from dataclasses import replace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import benchmark
+from conftest import benchmark, require_built
 from strategies import small_positions
 
 from mscsp.analysis import constraints as constraints_module
@@ -94,10 +93,7 @@ def test_compiled_unite_gives_the_python_classes_their_roots(case):
 
 def test_the_compiled_union_find_is_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert COMPILED_FOREST, "the compiled union-find was not built (is a C compiler installed?)"
-    elif not COMPILED_FOREST:
-        pytest.skip("the compiled union-find was not built")
+    require_built(COMPILED_FOREST, "the compiled union-find")
 
 
 def test_unite_rejects_pairs_out_of_range():

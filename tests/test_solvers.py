@@ -5,7 +5,7 @@ from functools import partial
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, benchmark
+from conftest import EXAMPLES, benchmark, require_built
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import (
@@ -109,10 +109,7 @@ def test_explanations_without_the_compiled_reasons_are_minimal_too(position, use
 
 def test_the_compiled_search_for_reasons_is_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if __import__("os").environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert local.COMPILED, "the compiled search for reasons was not built (is a C compiler installed?)"
-    elif not local.COMPILED:
-        pytest.skip("the compiled search for reasons was not built")
+    require_built(local.COMPILED, "the compiled search for reasons")
 
 
 @pytest.mark.skipif(not local.COMPILED, reason="the compiled search for reasons (_reasons.c) was not built")

@@ -4,12 +4,11 @@ target left invariant, tested against layouts enumerated by brute force."""
 from __future__ import annotations
 
 import itertools
-import os
 import math
 
 import numpy as np
 import pytest
-from conftest import benchmark
+from conftest import benchmark, require_built
 
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import windows as W
@@ -157,10 +156,7 @@ def test_a_window_step_keeps_the_layouts_distribution(text, piece):
 
 def test_the_compiled_windows_are_built_where_required():
     """MSCSP_REQUIRE_FASTPLAY=1 (CI sets it) requires every C accelerator built."""
-    if os.environ.get("MSCSP_REQUIRE_FASTPLAY") == "1":
-        assert W.COMPILED, "the compiled window sampler was not built (is a C compiler installed?)"
-    elif not W.COMPILED:
-        pytest.skip("the compiled window sampler was not built")
+    require_built(W.COMPILED, "the compiled window sampler")
 
 
 @pytest.mark.skipif(not W.COMPILED, reason="the compiled window sampler was not built")
