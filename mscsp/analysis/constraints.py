@@ -570,14 +570,14 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     (1, ())
     """
     g = position.geometry
-    covered = position.covered
-    flagged = position.flagged
     found = None
     if _compiled_equations is not None and g.neighbour_table is not None:
         found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
     if found is not None and len(found[0]) < ARRAY_EQUATIONS:
         equations, covered_cells, flags = found
         return _with_total(position, tuple(map(Constraint._make, equations)), None, covered_cells, flags)
+    covered = position.covered
+    flagged = position.flagged
     # gather over the neighbourhoods of open cells only: a frontier is a small
     # part of a board, and one fancy index replaces eight shifted copies of it
     open_cells = np.flatnonzero(position.revealed)
