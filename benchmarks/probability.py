@@ -13,9 +13,11 @@ On each position both engines run in the same process, best of ``--repeat`` runs
 
 - ``mscsp.analysis.counting.probabilities`` (exact fractions, the mine total used);
 - ``mscsp.analysis.analyse`` (everything ``mscsp solve`` computes: the proven cells
-  with their explanations, the probabilities, the suggested click), and again with
-  ``explain=False`` (the same, without the sentences and their minimal reasons: what
-  ms_toollib gives, plus the proofs and the suggested click);
+  with their explanations, the probabilities, the suggested click), again with
+  ``explain=False`` (the same, without the minimal reasons: what ms_toollib gives,
+  plus the proofs and the suggested click), and again reading every explanation's
+  sentence (an explanation is put into words when its sentence is first read: the
+  first timing has every reason, the last every sentence too);
 - ``ms_toollib.cal_probability_onboard`` (Rust; PyPI ms-toollib), given the same
   position as rows of codes (flags as 11, which it re-derives: they are proven mines).
 
@@ -180,6 +182,15 @@ def time_analyse(position: Position, repeat: int):
     return _timed(lambda: analyse(_fresh(position)), repeat)
 
 
+def time_read(position: Position, repeat: int) -> list[float]:
+    """Milliseconds of :func:`analyse` followed by reading every explanation's sentence
+    (the sentences are made when first read: this is what a caller who shows them all pays)."""
+    def call():
+        analysis = analyse(_fresh(position))
+        return [e.text for e in analysis.explanations]
+    return _timed(call, repeat)[1]
+
+
 def time_proofs(position: Position, repeat: int) -> list[float]:
     """``analyse`` without explanations (proofs, probabilities, suggested click: what
     ms_toollib gives and more, no sentences): run times in milliseconds."""
@@ -258,7 +269,8 @@ def main(argv=None) -> int:
         bad_analyses += bool(bad_analysed)
         shown.extend(_describe(position, f"{i} (analyse)", *d) for d in bad_analysed[: SHOW - len(shown)])
         bad_proofs += proof_mismatch(analysis)
-        timed.append((stage(position), min(a), min(c), min(b), bool(bad or bad_analysed), min(d)))
+        timed.append((stage(position), min(a), min(c), min(b), bool(bad or bad_analysed), min(d),
+                      min(time_read(position, args.repeat))))
 
     n = len(corpus)
     covered = [p.covered_count for p in corpus]
@@ -308,7 +320,8 @@ def main(argv=None) -> int:
 def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = None) -> list[dict]:
     """Medians by start and stage, one dict a row: ``n`` positions of each start, timed
     as above. ``timed`` holds starts already timed (their ``(stage, mscsp ms, analyse
-    ms, ms_toollib ms, disagreed, analyse ms without explanations)`` a position), which are
+    ms, ms_toollib ms, disagreed, analyse ms without explanations, analyse ms with every sentence
+    read)`` a position), which are
     not played and timed again."""
     timed = dict(timed or {})
     rows = []
@@ -322,7 +335,7 @@ def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = N
                 bad = bool(disagreements(position, ours, theirs)
                            or disagreements(position, analysis.probabilities, theirs))
                 timed[name].append((stage(position), min(a), min(c), min(b), bad,
-                                    min(time_proofs(position, repeat))))
+                                    min(time_proofs(position, repeat)), min(time_read(position, repeat))))
         for stage_name in [s for s, _ in STAGES] + ["all"]:
             got = [r[1:] for r in timed[name] if stage_name in ("all", r[0])]
             if got:
@@ -332,24 +345,28 @@ def stage_rows(n: int, seed: int, repeat: int, timed: dict[str, list] | None = N
 
 def _medians(start: str, stage_name: str, got: list[tuple]) -> dict:
     """One row of the table by stage: the medians of ``(mscsp ms, analyse ms,
-    ms_toollib ms, disagreed, analyse ms without explanations)`` tuples and their ratios."""
+    ms_toollib ms, disagreed, analyse ms without explanations, analyse ms with every
+    sentence read)`` tuples and their ratios."""
     ours_ms, analyse_ms, theirs_ms = (statistics.median(r[i] for r in got) for i in range(3))
     proofs_ms = statistics.median(r[4] for r in got)
+    read_ms = statistics.median(r[5] for r in got)
     return {"start": start, "stage": stage_name, "positions": len(got), "mscsp_ms": round(ours_ms, 4),
             "analyse_ms": round(analyse_ms, 4), "ms_toollib_ms": round(theirs_ms, 4),
             "ratio": round(ours_ms / theirs_ms, 3), "analyse_ratio": round(analyse_ms / theirs_ms, 3),
             "proofs_ms": round(proofs_ms, 4), "proofs_ratio": round(proofs_ms / theirs_ms, 3),
+            "read_ms": round(read_ms, 4), "read_ratio": round(read_ms / theirs_ms, 3),
             "disagreements": sum(r[3] for r in got)}
 
 
 def stage_table(rows: list[dict]) -> str:
     """The rows of :func:`stage_rows` as a Markdown table."""
-    lines = ["| start | stage | positions | mscsp ms | analyse ms | analyse ms, no explanations | ms_toollib ms | "
-             "mscsp / ms_toollib | analyse / ms_toollib | no explanations / ms_toollib | disagreements |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = ["| start | stage | positions | mscsp ms | analyse ms | analyse ms, no explanations | "
+             "analyse ms, every sentence read | ms_toollib ms | mscsp / ms_toollib | analyse / ms_toollib | "
+             "no explanations / ms_toollib | sentences read / ms_toollib | disagreements |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     lines += [f"| {r['start']} | {r['stage']} | {r['positions']} | {r['mscsp_ms']:.3f} | {r['analyse_ms']:.3f} | "
-              f"{r['proofs_ms']:.3f} | {r['ms_toollib_ms']:.3f} | {r['ratio']:.2f}x | {r['analyse_ratio']:.2f}x | "
-              f"{r['proofs_ratio']:.2f}x | {r['disagreements']} |"
+              f"{r['proofs_ms']:.3f} | {r['read_ms']:.3f} | {r['ms_toollib_ms']:.3f} | {r['ratio']:.2f}x | "
+              f"{r['analyse_ratio']:.2f}x | {r['proofs_ratio']:.2f}x | {r['read_ratio']:.2f}x | {r['disagreements']} |"
               for r in rows]
     return "\n".join(lines)
 

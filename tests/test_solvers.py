@@ -1,3 +1,4 @@
+import pickle
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -24,6 +25,7 @@ from mscsp.analysis.solvers import deduce, solve
 from mscsp.analysis.solvers import local
 from mscsp.analysis.solvers.local import local_reasons, pair_reason
 from mscsp.analysis.solvers.propagation import Propagator
+from mscsp.analysis.solvers.result import Explanation
 from mscsp.board import Spec
 from mscsp.errors import InconsistentError
 from mscsp.game import Game, Status
@@ -105,6 +107,35 @@ def test_explanations_without_the_compiled_reasons_are_minimal_too(position, use
     for e in result.explanations:
         assert_explanation_is_valid_and_minimal(position, e, mines)
     assert {c for e in result.explanations for c in e.cells} == set(result.safe) | set(result.mines)
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(), st.booleans(), st.sampled_from(SOLVERS))
+def test_each_sentence_names_its_cells_and_clues_and_outlives_pickling(position, use_total, solver):
+    # sentences are made when first read: pickle one explanation of each pair before reading it
+    result = solve(position, solver, use_total=use_total)
+    for e in result.explanations:
+        copy = pickle.loads(pickle.dumps(e))
+        text = e.text
+        assert copy == e and copy.text == text and hash(copy) == hash(e)
+        assert repr(e).endswith(f"text={text!r})")
+        if len(e.cells) <= 8:  # longer lists are cut ("... and 3 more cells")
+            assert all(f"[{x},{y}]" in text for x, y in e.cells), (e.cells, text)
+        if len(e.clues) + e.uses_total <= 4:  # longer sets name their first three
+            assert all(f" at [{x},{y}]" in text for x, y in e.clues), (e.clues, text)
+
+
+def test_a_sentence_given_as_a_function_is_made_once_and_only_when_read():
+    made = []
+
+    def words():
+        made.append(1)
+        return "the 1 at [1,0] needs one mine at [2,0]: so [2,0] is a mine"
+
+    e = Explanation(((2, 0),), ((1, 0),), False, words)
+    assert made == []
+    assert e.text == e.text == words() and made == [1, 1]  # once by e, once by the comparison
+    assert e != Explanation(((2, 0),), ((1, 0),), False, "another sentence")
 
 
 def test_the_compiled_search_for_reasons_is_built_where_required():

@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 
@@ -235,45 +236,52 @@ def solve(
     return _result(solver, position, system, known, reason, complete, calls, explain, started)
 
 
+class _Names(dict):
+    """Flat index -> ``(x, y)``, each worked out once, on first asking."""
+
+    __slots__ = ("width",)
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.width = width
+
+    def __missing__(self, c) -> tuple[int, int]:
+        y, x = divmod(int(c), self.width)
+        found = self[c] = (x, y)
+        return found
+
+
 def _result(solver: SolverName, position: Position, system: ConstraintSystem | None, known: dict[int, bool],
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
     """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
     read only to put the explanations in words)."""
     width = position.geometry.width
-    xy: dict[int, tuple[int, int]] = {}  # each cell and clue named once: (x, y)
-
-    def named(cells) -> tuple[tuple[int, int], ...]:
-        out = []
-        for c in cells:
-            at = xy.get(c)
-            if at is None:
-                y, x = divmod(int(c), width)
-                at = xy[c] = (x, y)
-            out.append(at)
-        return tuple(out)
-
-    cells = sorted(known)
-    deductions = []  # (cell, mine, clues, uses_total) by flat index, named as (x, y) below
+    cells = sorted(map(int, known))
+    at = [(c % width, c // width) for c in cells]
+    # cells forced alike by the same clues share one explanation: in the order of their
+    # first cells, which is the order the groups are met in
+    groups: dict[tuple, list[int]] = {}  # (mine, clues, uses_total) -> cells
+    keys = []
     for cell in cells:
         why = reason.get(cell)
-        clues, total = (tuple(sorted(why[0])), why[1]) if why is not None else ((), False)
-        deductions.append((cell, known[cell], clues, total))
-    explanations: list[Explanation] = []
+        key = (known[cell], tuple(sorted(map(int, why[0]))), why[1]) if why is not None else (known[cell], (), False)
+        keys.append(key)
+        groups.setdefault(key, []).append(cell)
+    named = {key: tuple([(c % width, c // width) for c in key[1]]) for key in groups}
+    explanations = ()
     if explain:
-        groups: dict[tuple, list[int]] = {}
-        for cell, mine, clues, total in deductions:
-            groups.setdefault((mine, clues, total), []).append(cell)
         said: dict[int, str] = {}
-        for (mine, clues, total), group in sorted(groups.items(), key=lambda kv: kv[1][0]):
-            text = describe_deduction(position, system, group, mine, clues, total, said)
-            explanations.append(Explanation(named(group), named(clues), total, text))
-    at = named(cells)
+        # put into words when read: callers show a few sentences of many, or none
+        explanations = tuple(
+            Explanation(tuple([(c % width, c // width) for c in group]), named[key], key[2],
+                        partial(describe_deduction, position, system, group, key[0], key[1], key[2], said))
+            for key, group in groups.items())
     return SolveResult(
         solver,
-        safe=tuple(a for a, c in zip(at, cells) if not known[c]),
-        mines=tuple(a for a, c in zip(at, cells) if known[c]),
-        deductions=tuple(Deduction(xy[c], mine, named(clues), total) for c, mine, clues, total in deductions),
-        explanations=tuple(explanations),
+        safe=tuple([a for a, key in zip(at, keys) if not key[0]]),
+        mines=tuple([a for a, key in zip(at, keys) if key[0]]),
+        deductions=tuple([Deduction(a, key[0], named[key], key[2]) for a, key in zip(at, keys)]),
+        explanations=explanations,
         complete=complete,
         stats={"sat_calls": calls, "seconds": time.perf_counter() - started},
     )

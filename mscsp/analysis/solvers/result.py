@@ -8,6 +8,7 @@ engines that produce them work on flat indices ``y * width + x`` inside.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...errors import Choice, Clash
@@ -62,15 +63,62 @@ class Deduction:
     uses_total: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class Explanation:
     """Cells forced by the same reason, with a sentence a player can follow
-    (``cells`` and ``clues`` as ``(x, y)``)."""
+    (``cells`` and ``clues`` as ``(x, y)``).
+
+    ``text`` may be given as the sentence or as a function of no arguments that
+    makes it: the solvers give the function, and the sentence is made when it is
+    first read (an analysis puts many cells in words that a caller never shows; the
+    reasons themselves, ``clues`` and ``uses_total``, are always found at once).
+    Equality, hashing, ``repr`` and pickling see the sentence.
+
+    Examples
+    --------
+    >>> e = Explanation(((2, 0),), ((1, 0),), False, lambda: "the 1 at [1,0] ...")
+    >>> e.text, e == Explanation(((2, 0),), ((1, 0),), False, "the 1 at [1,0] ...")
+    ('the 1 at [1,0] ...', True)
+    """
 
     cells: tuple[tuple[int, int], ...]
     clues: tuple[tuple[int, int], ...]
     uses_total: bool
-    text: str
+    _text: str | Callable[[], str]
+
+    def __init__(self, cells: tuple[tuple[int, int], ...], clues: tuple[tuple[int, int], ...], uses_total: bool,
+                 text: str | Callable[[], str]):
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "clues", clues)
+        object.__setattr__(self, "uses_total", uses_total)
+        object.__setattr__(self, "_text", text)
+
+    @property
+    def text(self) -> str:
+        """The sentence (made on first reading when it was given as a function)."""
+        text = self._text
+        if not isinstance(text, str):
+            text = text()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _key(self) -> tuple:
+        return self.cells, self.clues, self.uses_total, self.text
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Explanation(cells={self.cells!r}, clues={self.clues!r}, uses_total={self.uses_total!r}, "
+                f"text={self.text!r})")
+
+    def __reduce__(self):
+        return self.__class__, self._key()
 
 
 @dataclass(frozen=True)
