@@ -147,12 +147,12 @@ def test_the_compiled_search_for_reasons_is_built_where_required():
 @settings(max_examples=EXAMPLES)
 @given(small_positions(allow_wrong=False), st.booleans())
 def test_compiled_reasons_force_their_cells_minimally_or_say_the_clues_do_not(position, use_total):
-    # every cell the brute force proves from the clues and the total, asked of the search;
-    # a small board fits its limits, so each gets an answer
+    # every cell the brute force proves from the clues and the total, asked of the search in
+    # one call (cells away from the clues, forced by the total, and interchangeable cells
+    # among them); a small board fits its limits, so each gets an answer
     system = build_constraints(position)
     truth = brute_force(position)
     asked = {c: False for c in truth["safe"]} | {c: True for c in truth["mine"]}
-    asked = {c: mine for c, mine in asked.items() if c in system.by_cell}
     found = local_reasons(system, asked, float("inf"), use_total=use_total)
     every = [con.clue for con in system.constraints]
     for cell, mine in asked.items():

@@ -14,18 +14,46 @@
 
 enum { COVERED = -1, FLAG = -2 };
 
-/* equations(grid, table) -> (list of (cells, count, clue), covered cells, flags), or None
+/* A growing array of int32. */
+typedef struct {
+    int32_t *v;
+    Py_ssize_t n, cap;
+} Ints;
+
+static int push(Ints *a, int32_t x) {
+    if (a->n == a->cap) {
+        Py_ssize_t cap = a->cap ? 2 * a->cap : 64;
+        int32_t *v = PyMem_Realloc(a->v, sizeof(int32_t) * (size_t)cap);
+        if (!v) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+static PyObject *as_bytes(const Ints *a) {
+    return PyBytes_FromStringAndSize((const char *)a->v, (Py_ssize_t)sizeof(int32_t) * a->n);
+}
+
+/* equations(grid, table) -> (list of (cells, count, clue), covered cells, flags, csr), or None
  *
  * grid: the position's codes (int8 per cell: 0-8 a number, -1 covered, -2 flag, -3 hole);
  * table: int64 (area, 8), each cell's neighbours with `area` as padding. One equation per
  * number with a covered neighbour, in cell order: its covered neighbours ascending, the
  * number less its flags, the number's cell; beside them the covered (unflagged) cells
- * ascending, as a tuple, and the number of flags. None when some number touches more
- * flags than it shows or has fewer covered neighbours than it still needs. */
+ * ascending, as a tuple, the number of flags, and the same equations as the compiled
+ * searches read them (csr: bytes of int32 offsets, one more than the equations, into
+ * their cells, the cells, and the counts). None when some number touches more flags
+ * than it shows or has fewer covered neighbours than it still needs. */
 static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer gb, tb;
     if (!PyArg_ParseTuple(args, "y*y*", &gb, &tb)) return NULL;
     PyObject *out = NULL, *covered = NULL;
+    Ints ptr = {0}, flat = {0}, counts = {0};
     Py_ssize_t area = gb.len, n_covered = 0, flags = 0;
     const signed char *grid = gb.buf;
     const int64_t *table = tb.buf;
@@ -48,7 +76,7 @@ static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             PyTuple_SET_ITEM(covered, k++, c);
         }
-    if (!covered) Py_CLEAR(eqs);
+    if (!covered || push(&ptr, 0) < 0) Py_CLEAR(eqs);
     out = eqs;
     for (Py_ssize_t i = 0; out && i < area; i++) {
         int code = grid[i];
@@ -88,7 +116,8 @@ static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         for (int k = 0; k < ncov; k++) {
             PyObject *c = PyLong_FromLongLong(around[k]);
-            if (!c) {
+            if (!c || push(&flat, (int32_t)around[k]) < 0) {
+                Py_XDECREF(c);
                 Py_DECREF(cells);
                 Py_CLEAR(out);
                 goto release;
@@ -96,7 +125,7 @@ static PyObject *equations(PyObject *Py_UNUSED(self), PyObject *args) {
             PyTuple_SET_ITEM(cells, k, c);
         }
         PyObject *eq = Py_BuildValue("(Nin)", cells, rem, i);
-        if (!eq || PyList_Append(out, eq) < 0) {
+        if (!eq || PyList_Append(out, eq) < 0 || push(&ptr, (int32_t)flat.n) < 0 || push(&counts, rem) < 0) {
             Py_XDECREF(eq);
             Py_CLEAR(out);
             break;
@@ -107,17 +136,21 @@ release:
     PyBuffer_Release(&gb);
     PyBuffer_Release(&tb);
     if (out != NULL && out != Py_None) {
-        PyObject *whole = Py_BuildValue("(NNn)", out, covered, flags);
+        PyObject *whole = Py_BuildValue("(NNn(NNN))", out, covered, flags, as_bytes(&ptr), as_bytes(&flat),
+                                        as_bytes(&counts));
         covered = NULL; /* the tuple holds it now (or it was released with it) */
         out = whole;
     }
     Py_XDECREF(covered);
+    PyMem_Free(ptr.v);
+    PyMem_Free(flat.v);
+    PyMem_Free(counts.v);
     return out;
 }
 
 static PyMethodDef methods[] = {
     {"equations", equations, METH_VARARGS,
-     "equations(grid, neighbour_table) -> ([(cells, count, clue), ...], covered cells, flags) or None"},
+     "equations(grid, neighbour_table) -> ([(cells, count, clue), ...], covered cells, flags, csr) or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from array import array
 from bisect import bisect_left
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -137,6 +138,25 @@ class ConstraintSystem:
         m = len(self.constraints)
         return (cells, np.fromiter((con.count for con in self.constraints), dtype=np.int64, count=m),
                 np.fromiter((con.clue for con in self.constraints), dtype=np.int64, count=m))
+
+    @cached_property
+    def csr(self) -> tuple[bytes, bytes, bytes]:
+        """The equations as the compiled searches read them: int32 offsets (one more
+        than the equations) into their cells, the cells, and the counts, as bytes.
+        (The compiled reading of a position gives them with the equations.)
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> s = build_constraints(parse_position("-1-2\\n....\\n"))
+        >>> [array("i", part).tolist() for part in s.csr]
+        [[0, 3, 5], [4, 5, 6, 6, 7], [1, 2]]
+        """
+        ptr, flat = array("i", [0]), array("i")
+        for con in self.constraints:
+            flat.extend(con.cells)
+            ptr.append(len(flat))
+        return ptr.tobytes(), flat.tobytes(), array("i", [con.count for con in self.constraints]).tobytes()
 
     @cached_property
     def unconstrained(self) -> tuple[int, ...]:
@@ -574,8 +594,10 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     if _compiled_equations is not None and g.neighbour_table is not None:
         found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
     if found is not None and len(found[0]) < ARRAY_EQUATIONS:
-        equations, covered_cells, flags = found
-        return _with_total(position, tuple(map(Constraint._make, equations)), None, covered_cells, flags)
+        equations, covered_cells, flags, csr = found
+        system = _with_total(position, tuple(map(Constraint._make, equations)), None, covered_cells, flags)
+        system.__dict__["csr"] = csr  # what the cached property would make, made in the same pass
+        return system
     covered = position.covered
     flagged = position.flagged
     # gather over the neighbourhoods of open cells only: a frontier is a small

@@ -217,6 +217,50 @@ static void forget(Work *w, int n) {
     for (int i = 0; i < w->n_local; i++) w->local[w->touched[i]] = -1;
 }
 
+/* The reason of the cells away from the clues (u of them: the covered cells in no
+ * equation) when the total forces them, mines when `mine`: a minimal set of equations under
+ * which the frontier (every cell of an equation) cannot hold the mines that would leave one
+ * of them the other way, remaining - u + 1 to remaining mines for one of them safe,
+ * remaining - u to remaining - 1 for one a mine. A new reference: the tuple of equation
+ * indices; False when every equation together allows it; None past the cell limit, the
+ * node budget or the deadline. Leaves the work's scratch as it found it. */
+static PyObject *total_answer(Work *w, Set *s, int n_eq, int remaining, int n_covered, int mine, double deadline) {
+    PyObject *out;
+    bits none = {{0}};
+    int n = 0;
+    for (int e = 0; e < n_eq; e++) {
+        w->order[n++] = e;
+        w->in_set[e] = 1;
+    }
+    w->n_local = 0;
+    s->total = 1;
+    memset(&s->tmask, 0, sizeof(bits));
+    if (now() >= deadline || !give_bits(w, s, 0, n)) {
+        out = Py_None;
+        Py_INCREF(out);
+    } else {
+        for (int i = 0; i < w->n_local; i++) s->tmask.w[i / 64] |= (word)1 << (i % 64);
+        int u = n_covered - w->n_local; /* the set holds every equation: its cells are the frontier */
+        s->tlo = mine ? remaining - u + 1 : remaining - u;
+        s->thi = mine ? remaining : remaining - 1;
+        int r = refute(w, s, n, -1, none, none);
+        if (r != 0 || !shrink(w, s, n, none, none, deadline)) {
+            out = r > 0 ? Py_False : Py_None;
+            Py_INCREF(out);
+        } else {
+            out = kept_equations(w, n);
+        }
+    }
+    forget(w, n);
+    return out;
+}
+
+/* Whether cells a and b lie in exactly the same equations (CSR by cell). */
+static int same_equations(const int32_t *cptr, const int32_t *ceqs, int a, int b) {
+    int32_t n = cptr[a + 1] - cptr[a];
+    return n == cptr[b + 1] - cptr[b] && memcmp(ceqs + cptr[a], ceqs + cptr[b], sizeof(int32_t) * (size_t)n) == 0;
+}
+
 /* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit,
  *         seconds) -> list
  *
@@ -227,7 +271,14 @@ static void forget(Work *w, int n) {
  * remaining less the cells away from it to remaining mines. Per asked cell: (equation indices, uses total), a
  * minimal reason; False when the clues alone do not force it and the total is not given
  * (or does not force it either); None when not found within the node budget, the cell
- * limit or the seconds. */
+ * limit or the seconds.
+ *
+ * Before any search: a cell that the first equation through it forcing anything forces
+ * (to the value asked) takes that equation alone, a minimal reason; a cell in exactly the
+ * same equations as a cell asked before it, with the same value, takes that cell's answer
+ * (swapping the two maps layouts to layouts, so a reason of one is a reason of the other);
+ * a cell in no equation takes the total's reason (see total_answer; False without a total),
+ * found once for each value. */
 static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer bp, bc, bn, bt, bm;
     Py_ssize_t n_cells;
@@ -260,9 +311,11 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     int32_t *touched = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
     int32_t *fillp = malloc(sizeof(int32_t) * ((size_t)n_cells + 1));
     char *used = calloc((size_t)n_eq + 1, 1);
+    int32_t *asked_at = malloc(sizeof(int32_t) * ((size_t)n_cells + 1)); /* cell -> its answer's index, -1 */
+    PyObject *off[2] = {NULL, NULL}; /* the answers of the cells in no equation: safe, mine */
     out = PyList_New(n_asked);
     if (!cptr || !ceqs || !local || !order || !in_set || !active || !mask || !size || !count || !touched || !fillp
-        || !used || !out) {
+        || !used || !asked_at || !out) {
         Py_XDECREF(out);
         out = PyErr_NoMemory();
         goto done;
@@ -272,7 +325,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     memcpy(fillp, cptr, sizeof(int32_t) * (size_t)n_cells);
     for (Py_ssize_t e = 0; e < n_eq; e++)
         for (int32_t k = ptr[e]; k < ptr[e + 1]; k++) ceqs[fillp[cells[k]]++] = (int32_t)e;
-    for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
+    for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = asked_at[c] = -1;
     int frontier = 0;
     for (Py_ssize_t c = 0; c < n_cells; c++) frontier += cptr[c + 1] > cptr[c];
     int total_hi = remaining, total_lo = remaining - (n_covered - frontier);
@@ -285,6 +338,45 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
         bits M = {{0}}, S = {{0}};
         if (mine[t]) S.w[0] = 1; else M.w[0] = 1; /* the cell (bit 0) the other way */
         w.n_local = 0;
+        if (cptr[cell] == cptr[cell + 1]) { /* away from the clues: the total's reason, once a value */
+            if (total_hi < 0) {
+                answer = Py_False;
+                Py_INCREF(answer);
+            } else {
+                int v = mine[t] != 0;
+                if (off[v] == NULL) {
+                    PyObject *eqs = total_answer(&w, &s, (int)n_eq, remaining, n_covered, v, deadline);
+                    if (eqs == NULL) goto failed;
+                    off[v] = PyTuple_Check(eqs) ? Py_BuildValue("(NO)", eqs, Py_True) : eqs;
+                    if (off[v] == NULL) goto failed;
+                }
+                answer = off[v];
+                Py_INCREF(answer);
+            }
+            goto answered;
+        }
+        for (int32_t k = cptr[cell]; k < cptr[cell + 1]; k++) { /* the first equation that forces it */
+            int e = ceqs[k], size_e = ptr[e + 1] - ptr[e];
+            if (counts[e] == 0 || counts[e] == size_e) {
+                if ((counts[e] > 0) == (mine[t] != 0)) {
+                    answer = Py_BuildValue("((i)O)", e, Py_False);
+                    if (answer == NULL) goto failed;
+                }
+                break;
+            }
+        }
+        if (answer != NULL) goto answered;
+        {   /* a twin asked before: the cells of its first equation include it */
+            int e = ceqs[cptr[cell]];
+            for (int32_t k = ptr[e]; k < ptr[e + 1] && answer == NULL; k++) {
+                int32_t u = cells[k], at = asked_at[u];
+                if (at >= 0 && mine[at] == mine[t] && same_equations(cptr, ceqs, cell, u)) {
+                    answer = PyList_GET_ITEM(out, at);
+                    Py_INCREF(answer);
+                }
+            }
+        }
+        if (answer != NULL) goto answered;
         if (now() >= deadline) goto answered;
         local[cell] = w.n_local;
         touched[w.n_local++] = cell;
@@ -347,6 +439,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         forget(&w, n);
         PyList_SET_ITEM(out, t, answer);
+        if (asked_at[cell] < 0) asked_at[cell] = (int32_t)t;
         continue;
     failed:
         forget(&w, n);
@@ -355,8 +448,9 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
         goto done;
     }
 done:
+    Py_XDECREF(off[0]); Py_XDECREF(off[1]);
     free(cptr); free(ceqs); free(local); free(order); free(in_set); free(active); free(mask); free(size);
-    free(count); free(touched); free(fillp); free(used);
+    free(count); free(touched); free(fillp); free(used); free(asked_at);
 release:
     PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn); PyBuffer_Release(&bt);
     PyBuffer_Release(&bm);
@@ -366,12 +460,8 @@ release:
 /* total_reason(eq_ptr, eq_cells, counts, n_cells, remaining, n_covered, mine, node_limit,
  *              seconds) -> tuple | False | None
  *
- * The reason of the cells away from the clues (u of them, the covered cells not in an
- * equation) when the total forces them, mines when `mine`: a minimal set of equations
- * under which the frontier (every cell of an equation) cannot hold the mines that would
- * leave one of them the other way, remaining - u + 1 to remaining mines for one of them
- * safe, remaining - u to remaining - 1 for one a mine. False when every equation together
- * allows it; None past the cell limit, the node budget or the seconds. */
+ * The reason of the cells away from the clues when the total forces them, mines when
+ * `mine` (see total_answer), for equations in CSR form as reasons takes them. */
 static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer bp, bc, bn;
     Py_ssize_t n_cells;
@@ -403,30 +493,8 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
     Work w = {ptr, cells, counts, NULL, NULL, local, touched, 0, order, active, in_set};
-    Set s = {.mask = mask, .count = count, .size = size, .total = 1, .limit = node_limit, .used = used};
-    bits none = {{0}};
-    int n = 0;
-    for (Py_ssize_t e = 0; e < n_eq; e++) {
-        order[n++] = (int)e;
-        in_set[e] = 1;
-    }
-    double deadline = now() + seconds;
-    if (!give_bits(&w, &s, 0, n)) {
-        out = Py_None;
-        Py_INCREF(out);
-        goto done;
-    }
-    for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
-    int u = n_covered - w.n_local; /* the set holds every equation: its cells are the frontier */
-    s.tlo = mine ? remaining - u + 1 : remaining - u;
-    s.thi = mine ? remaining : remaining - 1;
-    int r = refute(&w, &s, n, -1, none, none);
-    if (r != 0 || !shrink(&w, &s, n, none, none, deadline)) {
-        out = r > 0 ? Py_False : Py_None;
-        Py_INCREF(out);
-        goto done;
-    }
-    out = kept_equations(&w, n);
+    Set s = {.mask = mask, .count = count, .size = size, .limit = node_limit, .used = used};
+    out = total_answer(&w, &s, (int)n_eq, remaining, n_covered, mine, now() + seconds);
 done:
     free(local); free(touched); free(order); free(active); free(in_set); free(mask); free(size); free(count);
     free(used);

@@ -135,13 +135,17 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
                   ) -> dict[int, tuple[tuple[int, ...], bool] | bool | None]:
     """Minimal reasons by the compiled search.
 
-    ``asked`` maps cells (each in some equation) to what they are proven to be, True
-    for a mine. Each gets ``(equations, uses_total)``: indices into
-    ``system.constraints`` that force it, from which none can be dropped, and whether
-    the mine total is part of the reason (only when the clues alone do not force the
-    cell, and only with ``use_total`` and a known total: then every equation and
-    the total are searched together, and the frontier must fit the search's 256
-    cells). False when the clues alone do not force it and the total is not used;
+    ``asked`` maps covered cells to what they are proven to be, True for a mine. Each
+    gets ``(equations, uses_total)``: indices into ``system.constraints`` that force
+    it, from which none can be dropped, and whether the mine total is part of the
+    reason (only when the clues alone do not force the cell, and only with
+    ``use_total`` and a known total: then every equation and the total are searched
+    together, and the frontier must fit the search's 256 cells). A cell that one
+    equation forces takes the first such equation alone; a cell in exactly the
+    equations of a cell asked before it, with the same value, takes that cell's
+    answer (the two are interchangeable); a cell in no equation takes
+    :func:`total_reason`'s equations with ``uses_total`` True (found once for each
+    value). False when the clues alone do not force it and the total is not used;
     None when the search did not finish (more than 256 cells, ``node_limit`` nodes,
     or ``deadline`` on the ``time.perf_counter`` clock): the caller then asks SAT.
     Without the compiled search, or on a system of more than
@@ -196,11 +200,6 @@ def total_reason(system: ConstraintSystem, mine: bool, deadline: float,
 
 
 def _flat(system: ConstraintSystem) -> tuple[bytes, bytes, bytes, int]:
-    """The equations as the compiled search reads them: offsets, cells and counts (int32),
+    """The equations as the compiled search reads them (:attr:`ConstraintSystem.csr`),
     and the number of flat indices."""
-    ptr, flat = array("i", [0]), array("i")
-    for con in system.constraints:
-        flat.extend(con.cells)
-        ptr.append(len(flat))
-    counts = array("i", [con.count for con in system.constraints])
-    return ptr.tobytes(), flat.tobytes(), counts.tobytes(), len(system.position.grid)
+    return (*system.csr, len(system.position.grid))

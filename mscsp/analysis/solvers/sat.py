@@ -36,7 +36,7 @@ from ...budget import CHECK_EVERY, Budget, resident_bytes
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ARRAY_EQUATIONS, ConstraintSystem, ParityForest, bulk, is_link, unite
 from .encoding import MineTotal, exactly
-from .local import local_reasons, pair_reason, single_clue_reasons, total_reason
+from .local import local_reasons, pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
 
@@ -871,14 +871,17 @@ class SatEngine:
     def explain(self, known: dict[int, bool]) -> dict[int, tuple[frozenset[int], bool] | None]:
         """A minimal set of clues (and whether the total) for every cell of ``known``.
 
-        ``known`` must hold only cells that the clues (and the total) force. A cell
-        that one clue forces alone takes that clue; the others are asked of the
-        compiled search of :func:`~mscsp.analysis.solvers.local.local_reasons` (a set
-        of equations grown outwards from the cell and shrunk by deletion, with the
-        total only when the clues together leave the cell free), and the cells away
-        from the clues of :func:`~mscsp.analysis.solvers.local.total_reason`. What the
-        search leaves (past its cells, nodes or time, or without a C compiler) takes
-        a pair of clues when one forces it (closed form, see
+        ``known`` must hold only cells that the clues (and the total) force. Every
+        cell is asked of the compiled search of
+        :func:`~mscsp.analysis.solvers.local.local_reasons` in one call: a cell that
+        one clue forces alone takes that clue, a cell in exactly the clues of one
+        asked before it takes that one's reason, a cell away from the clues the
+        total's (as :func:`~mscsp.analysis.solvers.local.total_reason` gives it), and
+        the others a set of equations grown outwards from the cell and shrunk by
+        deletion, with the total only when the clues together leave the cell free.
+        What the search leaves (past its cells, nodes or time, or without a C
+        compiler) takes one clue when one forces it, else a pair of clues when one
+        forces it (closed form, see
         :func:`~mscsp.analysis.solvers.local.pair_reason`), else a core shrunk by
         deletion on a plain encoding: first of the cell's component alone, without
         the total, and only when that does not force the cell, of the whole frontier
@@ -891,14 +894,26 @@ class SatEngine:
         """
         s = self.system
         reason: dict[int, tuple[frozenset[int], bool] | None] = {}
-        alone = single_clue_reasons(s)
+        cells = sorted(known)
+        # the compiled search answers every cell in one call (one clue, a twin, the total
+        # away from the clues, then the search); what it leaves is asked below
+        local = local_reasons(s, {c: known[c] for c in cells}, self.deadline, use_total=self.use_total)
         rest = []
-        for c in sorted(known):
+        constraints = s.constraints if any(local.values()) else ()
+        for c in cells:
+            near = local[c]
+            if near:
+                reason[c] = (frozenset([constraints[e].clue for e in near[0]]), near[1])
+            else:
+                rest.append(c)
+        if not rest:
+            return reason
+        alone = single_clue_reasons(s)  # what one clue forces, where the search was not asked
+        for c in rest:
             found = alone.get(c)
             if found is not None and found[1] == known[c]:
                 reason[c] = (frozenset((found[0],)), False)
-            else:
-                rest.append(c)
+        rest = [c for c in rest if c not in reason]
         if not rest:
             return reason
         component_of: dict[int, int] = {}  # filled when SAT first needs a component
@@ -915,8 +930,6 @@ class SatEngine:
 
         twins: dict[tuple[tuple[int, ...], bool], int] = {}  # (clues, value) -> the cell explained
         twin_of = {c: twins.setdefault((tuple(s.by_cell[c]), known[c]), c) for c in rest if c in s.by_cell}
-        # the compiled search first: a reason of the clues alone, or word that the total is needed
-        local = local_reasons(s, {c: known[c] for c in twins.values()}, self.deadline, use_total=self.use_total)
         cell_sets: dict[int, frozenset[int]] = {}
         try:
             for c in rest:
@@ -927,10 +940,7 @@ class SatEngine:
                     if twin != c:
                         reason[c] = reason.get(twin)
                         continue
-                    near = local.get(c)
-                    if near:
-                        reason[c] = (frozenset(s.constraints[e].clue for e in near[0]), near[1])
-                        continue
+                    near = local[c]
                     if near is None:
                         pair = pair_reason(s, c, known[c], cell_sets)  # minimal: no clue forces c alone
                         if pair is not None:
@@ -956,11 +966,9 @@ class SatEngine:
                     reason[c] = self._clues(part, found)
                 elif c not in reason and self.use_total:
                     # a cell away from clues, forced by the total: all of them are, together,
-                    # by the bound shifted by one that leaves one of them the other way
-                    near = total_reason(s, known[c], self.deadline)
-                    if isinstance(near, tuple):  # maybe empty: the total alone
-                        small = (frozenset(s.constraints[e].clue for e in near), True)
-                    elif near is None and whole_part().shiftable:
+                    # by the bound shifted by one that leaves one of them the other way (the
+                    # compiled search's answer was not found, or there is no search)
+                    if local[c] is None and whole_part().shiftable:
                         part = whole_part()
                         shift = {"lower_shift": 1} if known[c] else {"upper_shift": 1}
                         small = self._clues(part, self._deletion(part, part.total_assumptions(**shift),
