@@ -10,6 +10,7 @@ from oracles import brute_force
 from strategies import small_positions
 
 from mscsp.analysis.constraints import build_constraints
+from mscsp.analysis.counting.quick import quick_probabilities
 from mscsp.analysis.counting import (
     NoTotalModel,
     count_components,
@@ -78,6 +79,24 @@ def test_forced_cells_equal_brute_force(counting_path, position):
     forced = forced_cells(position, **counting_path)
     assert {c for c, mine in forced.items() if not mine} == truth["safe"]
     assert {c for c, mine in forced.items() if mine} == truth["mine"]
+
+
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(position=small_positions(max_covered=14))
+def test_forced_and_best_read_off_the_groups_are_the_brute_force_ones(counting_path, position):
+    if position.mines is None or brute_force(position)["count"] == 0:
+        return
+    truth = brute_force(position)
+    expected = _expected(position, truth)
+    for result in (probabilities(position, **counting_path), quick_probabilities(position, 10_000)):
+        if result is None:  # the quick path declined
+            continue
+        assert result.groups is not None  # an exact count with the total gives them
+        assert {c: p for cells, p in result.groups for c in cells} == result.cells == expected
+        assert result.forced() == {c: p == 1 for c, p in expected.items() if p in (0, 1)}
+        clickable = [(p, c) for c, p in expected.items() if p != 1]
+        assert result.best() == (min(clickable)[1] if clickable else None)  # least, then row order
+        assert result.best({5, 3}) == 3
 
 
 def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():

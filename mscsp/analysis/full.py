@@ -260,7 +260,7 @@ def analyse(
     for c, mine in proven.items():
         cells[c] = Fraction(int(mine))
         intervals.pop(c, None)
-    probs = replace(probs, cells=cells, intervals=intervals)
+    probs = replace(probs, cells=cells, intervals=intervals, groups=None)
     safe = {c for c, p in probs.cells.items() if p == 0 and c not in probs.intervals}
     best = probs.best(safe)
     return Analysis(position, result, probs, None if best is None else coords(best))

@@ -53,7 +53,7 @@ from .combine import (
     Probabilities,
     Tally,
     density_weights,
-    fill_cells,
+    fill_groups,
     plain_weight,
     sum_support,
     support,
@@ -269,9 +269,9 @@ class Counts:
         parts, total = self.weighed()
         if not total:
             raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
-        fill_cells(parts, cells)
+        groups = fill_groups(parts, cells)
         stats["seconds"] = time.perf_counter() - self.started
-        return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry)
+        return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry, groups=groups)
 
 
 def count_components(

@@ -253,6 +253,12 @@ class Probabilities:
         :func:`~mscsp.analysis.explain.describe_gave_up` (or ``str``) says it in words.
     geometry : Geometry or None
         The board, so that cells can be named by ``(x, y)``.
+    groups : tuple or None
+        The cells of :attr:`cells` that share one probability, ``(cells,
+        probability)`` a group, when counting gave them so (one per group of cells
+        touched by the same clues, and the cells away from them): :meth:`forced` and
+        :meth:`best` then look at a few groups rather than every cell. None
+        otherwise; a copy made with other ``cells`` must not keep them.
 
     Examples
     --------
@@ -278,6 +284,7 @@ class Probabilities:
     intervals: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
     reason: GaveUp | None = None
     geometry: Geometry | None = field(default=None, compare=False, repr=False)
+    groups: tuple[tuple[tuple[int, ...], Fraction], ...] | None = field(default=None, compare=False, repr=False)
 
     def probability(self, cell) -> Fraction | None:
         """The mine probability of the covered cell ``(x, y)`` (None where there is no
@@ -306,6 +313,12 @@ class Probabilities:
         """
         if not self.exact:
             return {}
+        if self.groups is not None:
+            out = {}
+            for group, p in self.groups:
+                if p.numerator == 0 or p.numerator == p.denominator:
+                    out.update(dict.fromkeys(group, p.numerator != 0))
+            return out
         # the cells of a group share one Fraction: look at each value once, not each cell,
         # and walk the cells in C (map, zip, compress) to the few that are forced
         cells = self.cells
@@ -327,6 +340,11 @@ class Probabilities:
         """
         if proven_safe:
             return min(proven_safe)
+        if self.groups is not None:
+            lowest = min((p for _, p in self.groups if p != 1), default=None)
+            if lowest is None:
+                return None
+            return min(min(group) for group, p in self.groups if p == lowest)
         # the cells of a group share one Fraction: compare each value once, not each cell
         values = {id(p): p for p in self.cells.values() if p is not None}
         lowest = min((p for p in values.values() if p != 1), default=None)
@@ -519,11 +537,27 @@ def fill_cells(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> di
     >>> fill_cells([((0, 2), 1, 4), ((5,), 0, 3)], {})
     {0: Fraction(1, 4), 2: Fraction(1, 4), 5: Fraction(0, 1)}
     """
+    fill_groups(parts, cells)
+    return cells
+
+
+def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """:func:`fill_cells`, returning the parts as ``(cells, probability)`` pairs instead
+    (:attr:`Probabilities.groups`: a few groups stand for hundreds of cells).
+
+    Examples
+    --------
+    >>> cells = {}
+    >>> fill_groups([((0, 2), 1, 4), ((5,), 0, 3)], cells), cells[2]
+    ((((0, 2), Fraction(1, 4)), ((5,), Fraction(0, 1))), Fraction(1, 4))
+    """
+    groups = []
     for group, num, den in parts:
         p = Fraction(num, den)
+        groups.append((group, p))
         for c in group:
             cells[c] = p
-    return cells
+    return tuple(groups)
 
 
 def two_least(values) -> tuple[Fraction | None, Fraction | None]:

@@ -23,7 +23,7 @@ import time
 from fractions import Fraction
 
 from ...position import Position
-from .combine import NoTotalModel, Probabilities, density_weights, fill_cells, plain_weight, weigh_total
+from .combine import NoTotalModel, Probabilities, density_weights, fill_groups, plain_weight, weigh_total
 from .search import _search
 
 __all__ = ["quick_probabilities"]
@@ -64,7 +64,9 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
                                unconstrained, remaining, strict=False)
     if not total:
         return None  # no layout meets the total: the general path says why
-    return Probabilities(fill_cells(parts, cells), total, True, None, {"seconds": time.perf_counter() - started}, geometry=g)
+    groups = fill_groups(parts, cells)
+    return Probabilities(cells, total, True, None, {"seconds": time.perf_counter() - started}, geometry=g,
+                         groups=groups)
 
 
 def _without_total(components, unconstrained, density, cells, geometry, started) -> Probabilities:
