@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from conftest import EXAMPLES, benchmark, unavoidable_sets
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from oracles import brute_force, brute_numbers
 from strategies import small_positions
@@ -19,9 +19,9 @@ from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import SECOND_WEIGHT, Policy, choose, outcomes
+from mscsp.play.policies import LIVING_LOOK, SECOND_WEIGHT, Policy, _ranked, choose, living_least, outcomes
 from mscsp.play.pseudo import fifty_influence
-from mscsp.position import Mark
+from mscsp.position import Mark, parse_position
 
 POLICIES = [p.value for p in Policy]
 
@@ -413,3 +413,30 @@ def test_forced_benchmark_plays_on_from_the_other_players_cell(tmp_path, capsys)
     assert module.main(["corner", "--boards", "8", "--cells", "2,0 0,15"]) == 0
     rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| (")]
     assert [r[1].strip() for r in rows] == ["(2, 0)", "(0, 15)"] and rows[0][2] == rows[1][2]
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(max_covered=12, allow_wrong=False))
+@example(parse_position("mines: 4\n1..1\n2...\n.2..\n"))  # the safest cell, [2,1], shows one number only
+@example(parse_position("mines: 4\n.2.1\n2...\n....\n"))
+def test_the_living_least_is_the_safest_cell_that_can_show_two_numbers(position):
+    # brute force: every layout, and the number each covered cell shows where it is safe
+    if position.mines is None:
+        return
+    truth = brute_force(position, with_layouts=True)
+    if not truth["count"]:
+        return
+    survey = Survey(position)
+    ranked = _ranked(survey.probabilities.cells)
+    if not ranked or ranked[0][0] == 0:
+        return
+    g = position.geometry
+    flagged = set(np.flatnonzero(position.flagged).tolist())
+    shows = {c: set() for _, c in ranked}
+    for mines in truth["layouts"]:
+        numbers = brute_numbers(g.width, g.height, g.holes, mines | flagged)
+        for c in shows:
+            if c not in mines:
+                shows[c].add(numbers[c])
+    living = [p for p, c in ranked[:LIVING_LOOK] if len(shows[c]) > 1]
+    assert living_least(survey, ranked) == (living[0] if living else ranked[0][0])
