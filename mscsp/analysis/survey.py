@@ -89,6 +89,7 @@ class Survey:
         self._sibling: Counts | None = None  # of a survey whose equations are on the same cells
         self._by_number: dict[int, tuple | None] = {}  # per opened cell, the tallies for every number
         self._free_weighed: dict[tuple[int, int], tuple] = {}  # see least_after
+        self._after: dict[tuple[int, int], tuple] = {}  # (cell, number) -> least_two_after_pairs
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -186,7 +187,15 @@ class Survey:
                                                                       tuple[int, int] | None]:
         """:meth:`least_two_after` with the two probabilities as ``(numerator,
         denominator)`` pairs, not reduced: no Fraction is made, for a caller that
-        weighs many outcomes and compares most of them approximately first."""
+        weighs many outcomes and compares most of them approximately first. Each
+        answer is kept: a policy may ask for the same outcome twice."""
+        found = self._after.get((cell, number))
+        if found is None:
+            found = self._after[cell, number] = self._least_two_after_pairs(cell, number)
+        return found
+
+    def _least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
+                                                                      tuple[int, int] | None]:
         free = self._free
         if free is None:
             return self.opened_index(cell, number).least_two_pairs()
