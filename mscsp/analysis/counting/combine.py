@@ -27,7 +27,7 @@ from ..explain import describe_gave_up, describe_model, describe_no_estimate
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least",
-           "plain_weight", "weigh_total", "fill_cells"]
+           "plain_weight", "weigh_total", "fill_groups"]
 
 
 @dataclass(frozen=True)
@@ -528,22 +528,11 @@ def total_layouts(every: list[int], unconstrained: int, remaining: int) -> int:
                if w and 0 <= remaining - j <= unconstrained)
 
 
-def fill_cells(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> dict:
-    """Each part's cells, from :func:`weigh_total`'s ``(cells, numerator, denominator)``,
-    mapped to its probability: one Fraction a part, shared by its cells. Returns ``cells``.
-
-    Examples
-    --------
-    >>> fill_cells([((0, 2), 1, 4), ((5,), 0, 3)], {})
-    {0: Fraction(1, 4), 2: Fraction(1, 4), 5: Fraction(0, 1)}
-    """
-    fill_groups(parts, cells)
-    return cells
-
-
 def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """:func:`fill_cells`, returning the parts as ``(cells, probability)`` pairs instead
-    (:attr:`Probabilities.groups`: a few groups stand for hundreds of cells).
+    """Each part's cells, from :func:`weigh_total`'s ``(cells, numerator, denominator)``,
+    mapped in ``cells`` to its probability (one Fraction a part, shared by its cells);
+    returns the parts as ``(cells, probability)`` pairs (:attr:`Probabilities.groups`:
+    a few groups stand for hundreds of cells).
 
     Examples
     --------

@@ -236,21 +236,6 @@ def solve(
     return _result(solver, position, system, known, reason, complete, calls, explain, started)
 
 
-class _Names(dict):
-    """Flat index -> ``(x, y)``, each worked out once, on first asking."""
-
-    __slots__ = ("width",)
-
-    def __init__(self, width: int):
-        super().__init__()
-        self.width = width
-
-    def __missing__(self, c) -> tuple[int, int]:
-        y, x = divmod(int(c), self.width)
-        found = self[c] = (x, y)
-        return found
-
-
 def _result(solver: SolverName, position: Position, system: ConstraintSystem | None, known: dict[int, bool],
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
     """:func:`solve`'s answer from the proven cells and their reasons (``system`` is

@@ -148,6 +148,15 @@ static int give_bits(Work *w, Set *s, int from, int n) {
     return 1;
 }
 
+/* Lets the mine total take part: tlo..thi mines among the set's n_local cells. */
+static void take_total(Set *s, int n_local, int tlo, int thi) {
+    s->total = 1;
+    memset(&s->tmask, 0, sizeof(bits));
+    for (int i = 0; i < n_local; i++) s->tmask.w[i / 64] |= (word)1 << (i % 64);
+    s->tlo = tlo;
+    s->thi = thi;
+}
+
 /* A search of the kept equations without order[skip] (-1: none). When it finds no
  * layout, the equations that neither failed nor forced a cell in it are dropped too: the
  * same search tree refutes the rest (every value it propagated came from those kept,
@@ -233,16 +242,12 @@ static PyObject *total_answer(Work *w, Set *s, int n_eq, int remaining, int n_co
         w->in_set[e] = 1;
     }
     w->n_local = 0;
-    s->total = 1;
-    memset(&s->tmask, 0, sizeof(bits));
     if (now() >= deadline || !give_bits(w, s, 0, n)) {
         out = Py_None;
         Py_INCREF(out);
     } else {
-        for (int i = 0; i < w->n_local; i++) s->tmask.w[i / 64] |= (word)1 << (i % 64);
         int u = n_covered - w->n_local; /* the set holds every equation: its cells are the frontier */
-        s->tlo = mine ? remaining - u + 1 : remaining - u;
-        s->thi = mine ? remaining : remaining - 1;
+        take_total(s, w->n_local, mine ? remaining - u + 1 : remaining - u, mine ? remaining : remaining - 1);
         int r = refute(w, s, n, -1, none, none);
         if (r != 0 || !shrink(w, s, n, none, none, deadline)) {
             out = r > 0 ? Py_False : Py_None;
@@ -414,10 +419,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
                 }
             found = -1;
             if (give_bits(&w, &s, before, n)) {
-                s.total = 1;
-                s.tlo = total_lo;
-                s.thi = total_hi;
-                for (int i = 0; i < w.n_local; i++) s.tmask.w[i / 64] |= (word)1 << (i % 64);
+                take_total(&s, w.n_local, total_lo, total_hi);
                 int r = refute(&w, &s, n, -1, M, S);
                 found = r < 0 ? -1 : r == 0 ? 1 : 0;
                 uses_total = 1;
