@@ -45,6 +45,9 @@ class Mark(IntEnum):
 #: Mark.COVERED as a plain int, for comparisons in loops (an enum member is looked up each time).
 _COVERED = int(Mark.COVERED)
 _HOLE = int(Mark.HOLE)
+#: The codes a grid may hold (Mark.HOLE to 8) and the hole's code, as int8 bytes.
+_CODES = bytes(code & 0xFF for code in range(_HOLE, 9))
+_HOLE_CODE = bytes([_HOLE & 0xFF])
 
 _CHAR_OF = {Mark.COVERED: ".", Mark.FLAG: "F", Mark.HOLE: "-"}
 _CODE_OF = {".": Mark.COVERED, "F": Mark.FLAG, "-": Mark.HOLE, **{str(d): d for d in range(9)}}
@@ -84,11 +87,12 @@ class Position:
         g = self.geometry
         if grid.shape != (g.area,):
             raise InputError(f"a {g.width}x{g.height} position needs {g.area} cells, not {grid.size}")
-        # plain ints and two reductions: a position is made at every step of a game
-        low, high = (int(grid.min()), int(grid.max())) if grid.size else (0, 0)
-        if low < _HOLE or high > 8:
+        # the codes checked as bytes, in one pass (a position is made at every step of a
+        # game, and numpy's reductions cost more than the whole check on a small board)
+        raw = grid.tobytes()
+        if raw.translate(None, _CODES):
             raise InputError("position codes must be 0-8 or a Mark")
-        if (g.has_holes or low == _HOLE) and not np.array_equal(grid == _HOLE, ~g.mask):
+        if (g.has_holes or _HOLE_CODE in raw) and not np.array_equal(grid == _HOLE, ~g.mask):
             raise InputError("holes of the grid and of the geometry differ")
         if self.mines is not None:
             if isinstance(self.mines, bool) or not isinstance(self.mines, (int, np.integer)):

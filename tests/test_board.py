@@ -84,6 +84,9 @@ def test_index_and_coords_are_inverse():
     g = Geometry(30, 16)
     for c in range(g.area):
         assert g.index(*g.coords(c)) == c
+        assert g.xy[c] == (c % 30, c // 30)  # the table names each index as coords does
+    assert len(g.xy) == g.area and Geometry(3, 3, frozenset({4})).xy[4] == (1, 1)  # holes are named too
+    assert Geometry(257, 256).xy is None  # past 65,536 positions: no table
     with pytest.raises(InputError, match="not a cell"):
         g.index(30, 0)
 

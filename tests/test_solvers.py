@@ -1,7 +1,7 @@
 import pickle
 import time
 from contextlib import contextmanager, nullcontext
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, fields, replace
 from functools import partial
 
 import numpy as np
@@ -25,7 +25,7 @@ from mscsp.analysis.solvers import deduce, solve
 from mscsp.analysis.solvers import local
 from mscsp.analysis.solvers.local import local_reasons, pair_reason
 from mscsp.analysis.solvers.propagation import Propagator
-from mscsp.analysis.solvers.result import Explanation
+from mscsp.analysis.solvers.result import Deduction, Explanation
 from mscsp.board import Spec
 from mscsp.errors import InconsistentError
 from mscsp.game import Game, Status
@@ -125,6 +125,32 @@ def test_each_sentence_names_its_cells_and_clues_and_outlives_pickling(position,
             assert all(f" at [{x},{y}]" in text for x, y in e.clues), (e.clues, text)
 
 
+def test_deductions_are_frozen_values_that_copy_and_compare_by_their_fields():
+    # Deduction writes its fields itself (the frozen dataclass's own __init__ is slower):
+    # it must still behave as the dataclass it declares
+    d = Deduction((2, 0), True, ((1, 0),))
+    assert d.uses_total is False and d == Deduction(cell=(2, 0), mine=True, clues=((1, 0),), uses_total=False)
+    assert pickle.loads(pickle.dumps(d)) == d and hash(pickle.loads(pickle.dumps(d))) == hash(d)
+    assert replace(d, mine=False) == Deduction((2, 0), False, ((1, 0),)) != d
+    assert repr(d) == "Deduction(cell=(2, 0), mine=True, clues=((1, 0),), uses_total=False)"
+    assert [f.name for f in fields(d)] == ["cell", "mine", "clues", "uses_total"]
+    with pytest.raises(FrozenInstanceError):
+        d.mine = False  # type: ignore[misc]
+
+
+def test_cells_of_a_board_past_the_coordinate_table_are_named_as_x_y():
+    # 300x220 has no coordinate table (over 65,536 positions): the answer divides instead.
+    # One 0 near the far corner, everything else covered: its eight neighbours are safe
+    rows = ["." * 300] * 220
+    rows[218] = "." * 298 + "0."
+    result = solve(parse_position("\n".join(rows) + "\n"), "sat", use_total=False)
+    around = [(x, y) for y in (217, 218, 219) for x in (297, 298, 299) if (x, y) != (298, 218)]
+    assert result.safe == tuple(around) and result.mines == ()
+    assert all(d.clues == ((298, 218),) and not d.mine for d in result.deductions)
+    (e,) = result.explanations
+    assert e.cells == tuple(around) and e.clues == ((298, 218),) and "[299,219]" in e.text
+
+
 def test_a_sentence_given_as_a_function_is_made_once_and_only_when_read():
     made = []
 
@@ -155,6 +181,10 @@ def test_compiled_reasons_force_their_cells_minimally_or_say_the_clues_do_not(po
     asked = {c: False for c in truth["safe"]} | {c: True for c in truth["mine"]}
     found = local_reasons(system, asked, float("inf"), use_total=use_total)
     every = [con.clue for con in system.constraints]
+    # named by their clues, the same reasons (the clues ascending), twins sharing one answer
+    named = local_reasons(system, asked, float("inf"), use_total=use_total, by_clue=True)
+    assert named == {c: got if not got else (tuple(sorted(every[e] for e in got[0])), got[1])
+                     for c, got in found.items()}
     for cell, mine in asked.items():
         forced = {cell} if mine else set()
         got = found[cell]

@@ -316,7 +316,7 @@ class Probabilities:
         if self.groups is not None:
             out = {}
             for group, p in self.groups:
-                if p.numerator == 0 or p.numerator == p.denominator:
+                if p.denominator == 1:  # reduced, between 0 and 1: exactly 0 or 1
                     out.update(dict.fromkeys(group, p.numerator != 0))
             return out
         # the cells of a group share one Fraction: look at each value once, not each cell,
@@ -369,6 +369,8 @@ def poly_mul(a: list, b: list) -> list:
     """
     if not a or not b:
         return []
+    if len(a) == 1 and a[0] == 1:  # the empty product, where prefix and suffix products start
+        return list(b)
     if min(len(a), len(b)) <= 2:
         out = [0] * (len(a) + len(b) - 1)
         for i, x in enumerate(a):
@@ -468,7 +470,7 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     # u is, so a 1000x1000 board weighs its frontier as cheaply as an Expert one.
     span = len(every)
     rest, jmin, jmax = _rest_weights(span, u, remaining)
-    scaled_total = sum(w * r for w, r in zip(every, rest))
+    scaled_total = sum(map(mul, every, rest))
     if scaled_total == 0 and strict:
         raise InconsistentError("no layout satisfies the clues together with the mine total", (), uses_total=True)
     total = 0
@@ -483,10 +485,14 @@ def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
     # so no product of two long polynomials is formed: linear in the components, not
     # quadratic.
     seen = rest
+    last = len(components) - 1
     for ci, (ways, groups) in enumerate(components):
-        after = suffix[ci + 1]
-        weight = [sum(map(mul, after, seen[k:k + len(after)])) for k in range(len(ways))]
-        seen = [sum(map(mul, ways, seen[k:k + len(ways)])) for k in range(len(seen) - len(ways) + 1)]
+        if ci == last:  # nothing after it: the weights are the prefix's sums themselves
+            weight = seen[:len(ways)]
+        else:
+            after = suffix[ci + 1]
+            weight = [sum(map(mul, after, seen[k:k + len(after)])) for k in range(len(ways))]
+            seen = [sum(map(mul, ways, seen[k:k + len(ways)])) for k in range(len(seen) - len(ways) + 1)]
         for cells, mines in groups:
             num = sum(map(mul, mines, weight))
             parts.append((cells, num, len(cells) * scaled_total))
@@ -542,11 +548,15 @@ def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> t
     """
     groups = []
     for group, num, den in parts:
-        p = Fraction(num, den)
+        # proven cells are many near the end of a game: their 0 and 1 are made once
+        p = Fraction(num, den) if not den or 0 < num < den else _ONE if num else _ZERO
         groups.append((group, p))
         for c in group:
             cells[c] = p
     return tuple(groups)
+
+
+_ZERO, _ONE = Fraction(0), Fraction(1)
 
 
 def two_least(values) -> tuple[Fraction | None, Fraction | None]:

@@ -240,33 +240,62 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
     """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
     read only to put the explanations in words)."""
-    width = position.geometry.width
-    cells = sorted(map(int, known))
-    at = [(c % width, c // width) for c in cells]
-    # cells forced alike by the same clues share one explanation: in the order of their
-    # first cells, which is the order the groups are met in
-    groups: dict[tuple, list[int]] = {}  # (mine, clues, uses_total) -> cells
+    geometry = position.geometry
+    xy = geometry.xy
+    if xy is None:  # a board too large for the table: name the cells one by one
+        xy = _Coords(geometry.width)
+    cells = sorted(known)
+    # cells forced alike by the same clues share one key (and one explanation): the
+    # groups in the order of their first cells, which is the order they are met in
     keys = []
+    groups: dict[tuple, list[int]] = {}
+    named: dict[tuple, tuple] = {}  # a reason's clues -> their (x, y)
+    nothing = (False, (), False), (True, (), False)
     for cell in cells:
         why = reason.get(cell)
-        key = (known[cell], tuple(sorted(map(int, why[0]))), why[1]) if why is not None else (known[cell], (), False)
+        if why is None:
+            key = nothing[known[cell]]
+        else:
+            clues = why[0]
+            if clues.__class__ is not tuple:
+                clues = tuple(sorted(clues))
+            key = (known[cell], clues, why[1])
         keys.append(key)
-        groups.setdefault(key, []).append(cell)
-    named = {key: tuple([(c % width, c // width) for c in key[1]]) for key in groups}
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [cell]
+            if key[1] not in named:
+                named[key[1]] = tuple([xy[c] for c in key[1]])
+        else:
+            group.append(cell)
     explanations = ()
     if explain:
         said: dict[int, str] = {}
         # put into words when read: callers show a few sentences of many, or none
-        explanations = tuple(
-            Explanation(tuple([(c % width, c // width) for c in group]), named[key], key[2],
+        explanations = tuple([
+            Explanation(tuple([xy[c] for c in group]), named[key[1]], key[2],
                         partial(describe_deduction, position, system, group, key[0], key[1], key[2], said))
-            for key, group in groups.items())
+            for key, group in groups.items()])
+    at = [xy[c] for c in cells]
     return SolveResult(
         solver,
         safe=tuple([a for a, key in zip(at, keys) if not key[0]]),
         mines=tuple([a for a, key in zip(at, keys) if key[0]]),
-        deductions=tuple([Deduction(a, key[0], named[key], key[2]) for a, key in zip(at, keys)]),
+        deductions=tuple([Deduction(a, key[0], named[key[1]], key[2]) for a, key in zip(at, keys)]),
         explanations=explanations,
         complete=complete,
         stats={"sat_calls": calls, "seconds": time.perf_counter() - started},
     )
+
+
+class _Coords:
+    """``(x, y)`` of a flat index by division, read as a table is (``coords[cell]``)."""
+
+    __slots__ = ("width",)
+
+    def __init__(self, width: int):
+        self.width = width
+
+    def __getitem__(self, cell: int) -> tuple[int, int]:
+        y, x = divmod(cell, self.width)
+        return x, y

@@ -121,6 +121,7 @@ static double now(void) {
 /* Scratch shared by the asked cells. */
 typedef struct {
     const int32_t *ptr, *cells, *counts, *cptr, *ceqs;
+    const int32_t *names;     /* per equation: the name an answer gives it (NULL: its index) */
     int32_t *local, *touched; /* cell -> bit in the set (-1 none); the cells given one */
     int n_local;
     int *order, *active;      /* the set's equations as added; a subset to test */
@@ -203,20 +204,28 @@ static int valid_equations(const Py_buffer *bp, const Py_buffer *bc, const Py_bu
     return ok;
 }
 
-/* The equations of order[0..n) still kept (in_set 1), as a tuple of their indices. */
+static int ascending(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The equations of order[0..n) still kept (in_set 1), as a tuple: of their indices in
+ * the order they were added, or, with names, of their names ascending (active[] is
+ * scratch here: the searches are done). */
 static PyObject *kept_equations(const Work *w, int n) {
     int kept = 0;
-    for (int j = 0; j < n; j++) kept += w->in_set[w->order[j]] == 1;
+    for (int j = 0; j < n; j++)
+        if (w->in_set[w->order[j]] == 1) w->active[kept++] = w->names ? w->names[w->order[j]] : w->order[j];
+    if (w->names) qsort(w->active, (size_t)kept, sizeof(int), ascending);
     PyObject *out = PyTuple_New(kept);
-    for (int j = 0, m = 0; out != NULL && j < n; j++)
-        if (w->in_set[w->order[j]] == 1) {
-            PyObject *e = PyLong_FromLong(w->order[j]);
-            if (e == NULL) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyTuple_SET_ITEM(out, m++, e);
+    for (int m = 0; out != NULL && m < kept; m++) {
+        PyObject *e = PyLong_FromLong(w->active[m]);
+        if (e == NULL) {
+            Py_CLEAR(out);
+            break;
         }
+        PyTuple_SET_ITEM(out, m, e);
+    }
     return out;
 }
 
@@ -267,7 +276,7 @@ static int same_equations(const int32_t *cptr, const int32_t *ceqs, int a, int b
 }
 
 /* reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit,
- *         seconds) -> list
+ *         seconds[, names]) -> list
  *
  * Equations in CSR form (int32: eq_ptr has n_eq + 1 offsets into eq_cells, flat cell
  * indices below n_cells; counts one per equation); the asked cells (int32) with what they
@@ -276,7 +285,9 @@ static int same_equations(const int32_t *cptr, const int32_t *ceqs, int a, int b
  * remaining less the cells away from it to remaining mines. Per asked cell: (equation indices, uses total), a
  * minimal reason; False when the clues alone do not force it and the total is not given
  * (or does not force it either); None when not found within the node budget, the cell
- * limit or the seconds.
+ * limit or the seconds. With names (int32, one per equation, e.g. the flat index of its
+ * clue), each reason is the tuple of its equations' names in ascending order instead of
+ * their indices.
  *
  * Before any search: a cell that the first equation through it forcing anything forces
  * (to the value asked) takes that equation alone, a minimal reason; a cell in exactly the
@@ -285,19 +296,25 @@ static int same_equations(const int32_t *cptr, const int32_t *ceqs, int a, int b
  * a cell in no equation takes the total's reason (see total_answer; False without a total),
  * found once for each value. */
 static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer bp, bc, bn, bt, bm;
+    Py_buffer bp, bc, bn, bt, bm, bnames = {0};
     Py_ssize_t n_cells;
     long node_limit;
     int remaining, n_covered;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*iild", &bp, &bc, &bn, &n_cells, &bt, &bm, &remaining, &n_covered,
-                          &node_limit, &seconds))
+    PyObject *names_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*iild|O", &bp, &bc, &bn, &n_cells, &bt, &bm, &remaining, &n_covered,
+                          &node_limit, &seconds, &names_obj))
         return NULL;
     PyObject *out = NULL;
-    const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf, *asked = bt.buf;
+    const int32_t *ptr = bp.buf, *cells = bc.buf, *counts = bn.buf, *asked = bt.buf, *names = NULL;
     const uint8_t *mine = bm.buf;
     Py_ssize_t n_eq = bp.len / 4 - 1, n_asked = bt.len / 4;
     int ok = valid_equations(&bp, &bc, &bn, n_cells) && bt.len % 4 == 0 && bm.len == n_asked;
+    if (ok && names_obj != Py_None) {
+        if (PyObject_GetBuffer(names_obj, &bnames, PyBUF_SIMPLE) < 0) goto release;
+        names = bnames.buf;
+        ok = bnames.len == 4 * n_eq;
+    }
     for (Py_ssize_t k = 0; ok && k < n_asked; k++) ok = asked[k] >= 0 && asked[k] < n_cells;
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "reasons: malformed equations or cells");
@@ -334,7 +351,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
     int frontier = 0;
     for (Py_ssize_t c = 0; c < n_cells; c++) frontier += cptr[c + 1] > cptr[c];
     int total_hi = remaining, total_lo = remaining - (n_covered - frontier);
-    Work w = {ptr, cells, counts, cptr, ceqs, local, touched, 0, order, active, in_set};
+    Work w = {ptr, cells, counts, cptr, ceqs, names, local, touched, 0, order, active, in_set};
     double deadline = now() + seconds;
     for (Py_ssize_t t = 0; t < n_asked; t++) {
         PyObject *answer = NULL; /* None until found */
@@ -364,7 +381,7 @@ static PyObject *reasons(PyObject *Py_UNUSED(self), PyObject *args) {
             int e = ceqs[k], size_e = ptr[e + 1] - ptr[e];
             if (counts[e] == 0 || counts[e] == size_e) {
                 if ((counts[e] > 0) == (mine[t] != 0)) {
-                    answer = Py_BuildValue("((i)O)", e, Py_False);
+                    answer = Py_BuildValue("((i)O)", names ? names[e] : e, Py_False);
                     if (answer == NULL) goto failed;
                 }
                 break;
@@ -456,6 +473,7 @@ done:
 release:
     PyBuffer_Release(&bp); PyBuffer_Release(&bc); PyBuffer_Release(&bn); PyBuffer_Release(&bt);
     PyBuffer_Release(&bm);
+    if (bnames.obj != NULL) PyBuffer_Release(&bnames);
     return out;
 }
 
@@ -494,7 +512,7 @@ static PyObject *total_reason(PyObject *Py_UNUSED(self), PyObject *args) {
         goto done;
     }
     for (Py_ssize_t c = 0; c < n_cells; c++) local[c] = -1;
-    Work w = {ptr, cells, counts, NULL, NULL, local, touched, 0, order, active, in_set};
+    Work w = {ptr, cells, counts, NULL, NULL, NULL, local, touched, 0, order, active, in_set};
     Set s = {.mask = mask, .count = count, .size = size, .limit = node_limit, .used = used};
     out = total_answer(&w, &s, (int)n_eq, remaining, n_covered, mine, now() + seconds);
 done:
@@ -507,7 +525,8 @@ release:
 
 static PyMethodDef methods[] = {
     {"reasons", reasons, METH_VARARGS,
-     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit, seconds) -> list"},
+     "reasons(eq_ptr, eq_cells, counts, n_cells, cells, mines, remaining, n_covered, node_limit, seconds[, names]) "
+     "-> list"},
     {"total_reason", total_reason, METH_VARARGS,
      "total_reason(eq_ptr, eq_cells, counts, n_cells, remaining, n_covered, mine, node_limit, seconds) "
      "-> tuple | False | None"},

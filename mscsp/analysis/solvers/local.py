@@ -131,7 +131,7 @@ def _two(a: Constraint, in_a: frozenset[int], b: Constraint, in_b: frozenset[int
 
 
 def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: float,
-                  node_limit: int = REASON_NODES, *, use_total: bool = False,
+                  node_limit: int = REASON_NODES, *, use_total: bool = False, by_clue: bool = False,
                   ) -> dict[int, tuple[tuple[int, ...], bool] | bool | None]:
     """Minimal reasons by the compiled search.
 
@@ -148,6 +148,9 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
     value). False when the clues alone do not force it and the total is not used;
     None when the search did not finish (more than 256 cells, ``node_limit`` nodes,
     or ``deadline`` on the ``time.perf_counter`` clock): the caller then asks SAT.
+    With ``by_clue`` a reason names its equations by their clues (flat indices of the
+    numbers), ascending, as the solvers' answers do; cells with the same reason
+    share one answer object.
     Without the compiled search, or on a system of more than
     :data:`LOCAL_EQUATIONS` equations, every cell gets None.
 
@@ -162,13 +165,17 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
     >>> s = build_constraints(parse_position("mines: 1\\n.1..\\n"))  # one mine, and it is next to the 1
     >>> local_reasons(s, {3: False}, float("inf")), local_reasons(s, {3: False}, float("inf"), use_total=True)
     ({3: False}, {3: ((0,), True)})
+    >>> local_reasons(s, {3: False}, float("inf"), use_total=True, by_clue=True)  # the 1 is at [1,0]
+    {3: ((1,), True)}
     """
     if _reasons is None or not asked or system.size > LOCAL_EQUATIONS:
         return dict.fromkeys(asked)
     remaining = system.remaining if use_total and system.remaining is not None else -1
     cells = list(asked)
-    found = _reasons.reasons(*_flat(system), array("i", cells).tobytes(), bytes(bool(asked[c]) for c in cells),
-                             remaining, len(system.covered), node_limit, max(0.0, deadline - time.perf_counter()))
+    names = array("i", [con.clue for con in system.constraints]) if by_clue else None
+    found = _reasons.reasons(*_flat(system), array("i", cells), bytes([bool(asked[c]) for c in cells]),
+                             remaining, len(system.covered), node_limit, max(0.0, deadline - time.perf_counter()),
+                             names)
     return dict(zip(cells, found))
 
 

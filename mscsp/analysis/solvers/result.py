@@ -41,7 +41,7 @@ class Engine(Choice, what="engine"):
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Deduction:
     """One proven cell and a set of clues that forces it.
 
@@ -61,6 +61,17 @@ class Deduction:
     mine: bool
     clues: tuple[tuple[int, int], ...]
     uses_total: bool = False
+
+    def __init__(self, cell: tuple[int, int], mine: bool, clues: tuple[tuple[int, int], ...],
+                 uses_total: bool = False):
+        # an analysis makes one per proven cell: the fields go straight into the
+        # instance's dict (a frozen dataclass's own __init__ calls object.__setattr__
+        # for each, twice the time)
+        fields = self.__dict__
+        fields["cell"] = cell
+        fields["mine"] = mine
+        fields["clues"] = clues
+        fields["uses_total"] = uses_total
 
 
 @dataclass(frozen=True, init=False, eq=False, repr=False)
@@ -88,18 +99,18 @@ class Explanation:
 
     def __init__(self, cells: tuple[tuple[int, int], ...], clues: tuple[tuple[int, int], ...], uses_total: bool,
                  text: str | Callable[[], str]):
-        object.__setattr__(self, "cells", cells)
-        object.__setattr__(self, "clues", clues)
-        object.__setattr__(self, "uses_total", uses_total)
-        object.__setattr__(self, "_text", text)
+        fields = self.__dict__  # frozen: written once, here (as Deduction does)
+        fields["cells"] = cells
+        fields["clues"] = clues
+        fields["uses_total"] = uses_total
+        fields["_text"] = text
 
     @property
     def text(self) -> str:
         """The sentence (made on first reading when it was given as a function)."""
         text = self._text
         if not isinstance(text, str):
-            text = text()
-            object.__setattr__(self, "_text", text)
+            text = self.__dict__["_text"] = text()
         return text
 
     def _key(self) -> tuple:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -868,8 +869,9 @@ class SatEngine:
                     complete = False
         return complete
 
-    def explain(self, known: dict[int, bool]) -> dict[int, tuple[frozenset[int], bool] | None]:
-        """A minimal set of clues (and whether the total) for every cell of ``known``.
+    def explain(self, known: dict[int, bool]) -> dict[int, tuple[Collection[int], bool] | None]:
+        """A minimal set of clues (and whether the total) for every cell of ``known``:
+        a frozenset, or a tuple in ascending order where the compiled search found it.
 
         ``known`` must hold only cells that the clues (and the total) force. Every
         cell is asked of the compiled search of
@@ -897,13 +899,12 @@ class SatEngine:
         cells = sorted(known)
         # the compiled search answers every cell in one call (one clue, a twin, the total
         # away from the clues, then the search); what it leaves is asked below
-        local = local_reasons(s, {c: known[c] for c in cells}, self.deadline, use_total=self.use_total)
+        local = local_reasons(s, {c: known[c] for c in cells}, self.deadline, use_total=self.use_total, by_clue=True)
         rest = []
-        constraints = s.constraints if any(local.values()) else ()
         for c in cells:
             near = local[c]
             if near:
-                reason[c] = (frozenset([constraints[e].clue for e in near[0]]), near[1])
+                reason[c] = near  # (clues ascending, uses total)
             else:
                 rest.append(c)
         if not rest:
