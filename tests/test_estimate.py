@@ -21,6 +21,7 @@ from mscsp.analysis.counting.mcmc import chain_estimate
 from mscsp.analysis.counting.variables import build_problem
 from mscsp.analysis.explain import describe_gave_up
 from mscsp.analysis.full import analyse
+from mscsp.analysis.solvers import solve
 from mscsp.board import Spec
 from mscsp.budget import Budget
 from mscsp.errors import Resource
@@ -399,6 +400,28 @@ def test_chain_intervals_cover_the_exact_probability_on_lattices_checkerboards_a
     rates = {kind: f"{sum(found)}/{len(found)}" for kind, found in hits.items()}
     assert len(every) >= 72 and sum(every) / len(every) >= 0.95, rates
     assert all(sum(found) / len(found) >= 0.85 for found in hits.values()), rates  # ~18 checks a family
+
+
+def test_the_cells_the_chains_show_both_ways_are_not_forced_and_the_proofs_agree():
+    """What the chains' layouts witness (a mine here, safe there) must be possible in
+    some layout: the exact probability is above 0, or below 1; and the SAT proofs told
+    of them prove the same cells as without them, completely."""
+    rng = np.random.default_rng(41)
+    ordinary = _positions(8, seed=13)
+    shown = 0
+    for k in range(8):
+        for kind in ("lattice", "checkerboard", "no zero", "ordinary"):
+            position = next(ordinary) if kind == "ordinary" else _family(kind, rng)
+            exact = probabilities(position, budget=Budget.of(60)).cells
+            est = chain_alone(position, seed=k, sweeps=30)
+            mines, safes = est.witnessed
+            assert mines <= set(est.cells) and safes <= set(est.cells)
+            assert all(exact[c] > 0 for c in mines) and all(exact[c] < 1 for c in safes), kind
+            shown += len(mines & safes)
+            told = solve(position, "sat", explain=False, witnessed=est.witnessed)
+            plain = solve(position, "sat", explain=False)
+            assert (told.safe, told.mines, told.complete) == (plain.safe, plain.mines, True), kind
+    assert shown > 1000  # most cells of these positions are shown both ways
 
 
 def test_chains_that_run_long_enough_converge_to_the_exact_probabilities():

@@ -41,12 +41,15 @@ PROOF_SHARE = 0.5
 #: not enough, the stages get the shares they had when the proofs ran first.
 EXACT_SHARE = 0.3
 
-#: Share of the time limit the proofs may use when counting gave up: the estimates,
-#: which must give every covered cell a number, get the rest.
+#: Share of the time limit kept for the proofs when counting gave up: the estimates,
+#: which must give every covered cell a number, go first in the rest, and take this
+#: share too, but for :data:`ESTIMATE_FLOOR`, once their layouts have shown every cell
+#: both ways (no cell is then forced, and the proofs have nothing left to ask).
 PROOF_SHARE_ESTIMATED = 0.35
 
-#: Share of the time limit the estimates get even when the stages before them
-#: overran (a busy machine): they try, and the analysis ends at most this share late.
+#: Share of the time limit the estimates, and the proofs after them, get even when the
+#: stages before them overran (a busy machine): they try, and the analysis ends at
+#: most this share late, each.
 ESTIMATE_FLOOR = 0.1
 
 
@@ -240,13 +243,20 @@ def analyse(
                        system=system, proven=proven)
         best = probs.best({c for c, mine in proven.items() if not mine})
         return Analysis(position, result, probs, None if best is None else coords(best))
-    result = solve(position, solver, explain=explain, memory_limit=resident_limit,
-                   time_limit=PROOF_SHARE_ESTIMATED * time_limit, system=system)
-    if not result.consistent:
-        return Analysis(position, result, None, None)
+    # counting gave up: the estimates go first and the proofs' share waits. The layout
+    # chains' layouts show cells both ways, which the proofs then need not ask (proving
+    # that no cell of a hard position is forced took SAT most of its time); once they
+    # show every cell so, the chains take the proofs' share too, but for the floor
+    reserve, floor = PROOF_SHARE_ESTIMATED * time_limit, ESTIMATE_FLOOR * time_limit
     try:
-        probs = counts.probabilities(budget=bounded(left(ESTIMATE_FLOOR)))
-    except InconsistentError:  # pragma: no cover - the solver decides consistency first
+        probs = counts.probabilities(budget=bounded(max(left(ESTIMATE_FLOOR) - reserve, floor)),
+                                     extra=reserve - floor)
+    except InconsistentError:  # no layout meets the total: the solver names the clues that clash
+        probs = None
+    result = solve(position, solver, explain=explain, memory_limit=resident_limit,
+                   time_limit=left(ESTIMATE_FLOOR), system=system,
+                   witnessed=None if probs is None else probs.witnessed)
+    if not result.consistent or probs is None:
         return Analysis(position, result, None, None)
     if solver is SolverName.SAT:
         index = position.geometry.index

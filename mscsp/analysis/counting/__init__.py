@@ -35,7 +35,7 @@ Cells that the SAT solver proves stay proven whatever counting does: see
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -240,9 +240,13 @@ class Counts:
             self._weighed = with_total(self.tallies, self.system.unconstrained, self.system.remaining, strict=False)
         return self._weighed
 
-    def probabilities(self, *, samples: int = 20_000, seed: int = 0, budget: Budget | None = None) -> Probabilities:
+    def probabilities(self, *, samples: int = 20_000, seed: int = 0, budget: Budget | None = None,
+                      extra: float = 0.0) -> Probabilities:
         """The probabilities, layout count and model (see :func:`probabilities`); components
-        that gave up are estimated within ``budget``.
+        that gave up are estimated within ``budget``, and the layout chains may take
+        ``extra`` seconds more once their layouts have shown every cell both ways (a
+        caller keeps that time for proofs, which are then left with nothing to prove;
+        see :func:`~mscsp.analysis.counting.mcmc.chain_estimate`).
 
         Raises
         ------
@@ -252,7 +256,7 @@ class Counts:
         system = self.system
         if self.gave_up:
             return _estimated(system, self.problems, self.tallies, self.gave_up, self.density, self.weights,
-                              samples, seed, budget or Budget(), self.started, self.orders)
+                              samples, seed, budget or Budget(), self.started, self.orders, extra)
         remaining = system.remaining
         unconstrained = system.unconstrained
         cells: dict[int, Fraction | None] = {}
@@ -486,9 +490,11 @@ def _widest(est: Estimate) -> float:
 
 
 def _estimate(system: ConstraintSystem, parts: list, components: list, rest, weights: tuple[int, int],
-              samples: int, seed: int, budget: Budget) -> tuple[Estimate, Estimate | None]:
+              samples: int, seed: int, budget: Budget, extra: float = 0.0) -> tuple[Estimate, Estimate | None]:
     """The estimate kept and, when the layout chains were kept, the sequential Monte
-    Carlo estimate made before them (for its count of layouts).
+    Carlo estimate made before them (for its count of layouts). The kept estimate
+    carries the chains' ``witnessed`` cells whichever is kept; ``extra`` is the
+    chains' (see :func:`~mscsp.analysis.counting.mcmc.chain_estimate`).
 
     Sequential Monte Carlo goes first, in a share of the time: where its paths
     survive it is quick and honest. When it gives no estimate, or one with an
@@ -505,17 +511,18 @@ def _estimate(system: ConstraintSystem, parts: list, components: list, rest, wei
     if _widest(smc) <= _NARROW or budget.expired():
         return smc, None
     chain = chain_estimate([p for p, _ in parts], components, system, rest, seed=seed, budget=budget,
-                           weights=weights)
+                           weights=weights, extra=extra)
     if chain.cells is None or _widest(smc) <= _widest(chain):
-        return (smc, None) if smc.cells is not None else (chain, None)
+        return (replace(smc, witnessed=chain.witnessed), None) if smc.cells is not None else (chain, None)
     return chain, smc
 
 
 def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
                gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], density, weights: tuple[int, int],
                samples: int, seed: int, budget: Budget, started: float,
-               orders: dict[tuple[int, ...], Order] | None = None) -> Probabilities:
-    """Probabilities when some components could not be counted: estimates with intervals."""
+               orders: dict[tuple[int, ...], Order] | None = None, extra: float = 0.0) -> Probabilities:
+    """Probabilities when some components could not be counted: estimates with intervals
+    (``extra`` as :meth:`Counts.probabilities` takes it)."""
     remaining = system.remaining
     unconstrained = system.unconstrained
     est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
@@ -536,7 +543,8 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)
     else:
         rest = rest_of_board([], (), None, sampled_max)
-    est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget)
+    est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget,
+                         extra)
     cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}
     model = None
@@ -571,7 +579,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
     if est.reason:
         stats["estimate"]["failed"] = str(est.reason)
     return Probabilities(cells, None, False, model, stats, intervals, _gave_up(gave_up, est.reason or None),
-                         geometry=system.position.geometry)
+                         geometry=system.position.geometry, witnessed=est.witnessed)
 
 
 def _not_estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],

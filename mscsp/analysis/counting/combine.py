@@ -259,6 +259,11 @@ class Probabilities:
         touched by the same clues, and the cells away from them): :meth:`forced` and
         :meth:`best` then look at a few groups rather than every cell. None
         otherwise; a copy made with other ``cells`` must not keep them.
+    witnessed : (frozenset, frozenset) or None
+        With an estimate by layout chains: the cells (flat indices) that some layout
+        meeting every clue and the total showed holding a mine, and those it showed
+        safe. A cell in both is not forced either way, which spares the proofs a
+        question (:func:`~mscsp.analysis.solvers.solve` takes them).
 
     Examples
     --------
@@ -285,6 +290,7 @@ class Probabilities:
     reason: GaveUp | None = None
     geometry: Geometry | None = field(default=None, compare=False, repr=False)
     groups: tuple[tuple[tuple[int, ...], Fraction], ...] | None = field(default=None, compare=False, repr=False)
+    witnessed: tuple[frozenset[int], frozenset[int]] | None = field(default=None, compare=False, repr=False)
 
     def probability(self, cell) -> Fraction | None:
         """The mine probability of the covered cell ``(x, y)`` (None where there is no

@@ -93,7 +93,9 @@ class Estimate:
     ``samples`` counts the paths of all runs, ``live`` those that satisfied every
     clue, ``effective`` the effective number of runs (runs weigh by their total).
     ``details`` holds what an estimator reports beyond these (the layout chains'
-    diagnostics).
+    diagnostics). ``witnessed``, from the layout chains, is the cells that some layout
+    meeting every clue and the total showed holding a mine, and those it showed safe:
+    such cells are not forced that way.
     """
 
     cells: dict[int, tuple[float, float, float]] | None
@@ -105,6 +107,7 @@ class Estimate:
     seconds: float
     reason: NoEstimate | None = None
     details: dict = field(default_factory=dict)
+    witnessed: tuple[frozenset[int], frozenset[int]] | None = None
 
 
 class _Sampler:

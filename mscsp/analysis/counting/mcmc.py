@@ -108,6 +108,44 @@ class _Run:
         self.held += 1
 
 
+class _Witness:
+    """Which kinds of cells the chains have shown able to hold a mine, and able to be
+    safe: in a state whose mine count the rest of the board can complete (a chain's
+    state meets every clue, so such a state is part of a layout meeting the total). A
+    kind's cells are interchangeable, so a state with some but not all of them mines
+    shows each of them both ways. No estimate is needed for this: it is a proof, by
+    example, that those cells are not forced."""
+
+    def __init__(self, model: Model, log_rest: np.ndarray):
+        self.model = model
+        self.log_rest = log_rest
+        self.var = model.kind_var
+        self.slot = model.kind_slot
+        self.mine = np.zeros(len(model.kinds), dtype=bool)
+        self.safe = np.zeros(len(model.kinds), dtype=bool)
+        self.complete = not len(model.kinds)
+
+    def see(self, chains: Chains) -> None:
+        """Takes the chains' current states."""
+        if self.complete:
+            return
+        ok = np.isfinite(self.log_rest[chains.k])
+        if not ok.any():
+            return
+        values = chains.values()[ok]  # (chains, variables)
+        fraction = self.model.fraction[self.var[None, :], values[:, self.var], self.slot[None, :]]
+        # a fraction is j / n: exactly 0.0 with no mine, exactly 1.0 with all n
+        self.mine |= (fraction > 0).any(axis=0)
+        self.safe |= (fraction < 1).any(axis=0)
+        self.complete = bool(self.mine.all() and self.safe.all())
+
+    def cells(self) -> tuple[frozenset[int], frozenset[int]]:
+        """The cells shown able to hold a mine, and those shown able to be safe."""
+        kinds = self.model.kinds
+        return (frozenset(c for k in np.flatnonzero(self.mine).tolist() for c in kinds[k]),
+                frozenset(c for k in np.flatnonzero(self.safe).tolist() for c in kinds[k]))
+
+
 def _walk(chains: Chains, log_rest: np.ndarray, budget: Budget) -> int:
     """:meth:`Chains.walk`; when the deadline passes with some chains at the total,
     the others take their states. The sweeps it took.
@@ -150,7 +188,7 @@ def _rest_draws(rest: RestOfBoard, mines: np.ndarray) -> np.ndarray:
 def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], system: ConstraintSystem,
                    rest: RestOfBoard, *, seed: int | np.random.SeedSequence, budget: Budget,
                    weights: tuple[int, int] = (1, 1), chains: int | None = None,
-                   sweeps: int | None = None, precision: float = 0.05) -> Estimate:
+                   sweeps: int | None = None, precision: float = 0.05, extra: float = 0.0) -> Estimate:
     """Probabilities of the sampled components and of the rest, from Markov chains.
 
     Parameters
@@ -174,6 +212,11 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         Without ``sweeps``, the chains stop early once they have converged (split
         R-hat below ``RHAT_CONVERGED`` everywhere) and every 95% interval is at most
         ``2 * precision`` wide.
+    extra : float
+        Seconds past the budget's deadline that the chains may also take once their
+        states have shown every sampled cell both ways (a mine in one layout, safe in
+        another) and ``rest`` has no cells: a caller keeps that time back for proofs,
+        and the draws have then left nothing to prove.
 
     Returns
     -------
@@ -181,6 +224,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         ``cells`` maps every cell of ``problems`` and of ``rest.kinds`` to ``(p, low,
         high)``; ``layouts`` is None (a chain weighs layouts against each other, never
         counts them). ``reason`` says why there is no estimate when there is none.
+        ``witnessed`` names the sampled cells that some chain's state (a layout meeting
+        every clue and the total) showed holding a mine, and those it showed safe.
 
     Examples
     --------
@@ -254,6 +299,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         run = Chains(model, classes, log_rest, np.asarray(starts), streams, windows)
     capacity = max(8, _DRAW_BYTES // max(n * model.size, 1))
     store = _Run(np.zeros((capacity, n, model.size), dtype=np.int8), np.zeros((capacity, n), dtype=np.int64))
+    witness = _Witness(model, log_rest)
+    witness.see(run)
     first = time.perf_counter()
     check = _FIRST_CHECK
     look = 0.0  # what the last look at the diagnostics took
@@ -263,6 +310,11 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         except BudgetExceeded:
             break
         store.record(run)
+        witness.see(run)
+        if extra > 0 and witness.complete and not rest.kinds and budget.deadline is not None:
+            # nothing is left for the proofs after us: their time is the chains'
+            budget = replace(budget, deadline=budget.deadline + extra)
+            extra = 0.0
         if sweeps is None and store.seen >= check and budget.seconds_left() > 4 * look:
             # enough once converged with every interval within the precision asked;
             # looked at when the sweeps double, so the looks cost less than the sweeps
@@ -273,7 +325,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
             if found.details["converged"] and _widest(found) <= 2 * precision:
                 details["sweeps"] = store.seen
                 return replace(found, details={**found.details, "sweeps": store.seen,
-                                               "window_draws": _window_draws(run)})
+                                               "window_draws": _window_draws(run)},
+                               witnessed=witness.cells())
         if budget.deadline is not None:
             # keep back about one sweep and the last look at the diagnostics (twice:
             # the draws grow), and a little for the rest of the analysis
@@ -282,7 +335,7 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
                 break
     details["sweeps"] = store.seen
     details["window_draws"] = _window_draws(run)
-    return _summary(model, rest, store, details, started)
+    return replace(_summary(model, rest, store, details, started), witnessed=witness.cells())
 
 
 def _window_draws(run: Chains) -> dict[str, int]:

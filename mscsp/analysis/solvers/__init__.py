@@ -155,6 +155,7 @@ def solve(
     system: ConstraintSystem | None = None,
     proven: dict[int, bool] | None = None,
     memory_limit: int | None = None,
+    witnessed: tuple[frozenset[int], frozenset[int]] | None = None,
 ) -> SolveResult:
     """Prove what can be proven about a position, with reasons.
 
@@ -182,6 +183,12 @@ def solve(
     memory_limit : int, optional
         Bytes the process may hold while the clues are encoded for SAT; past it the
         search stops there and reports itself incomplete.
+    witnessed : (frozenset, frozenset), optional
+        Cells (flat indices) that layouts meeting every clue and the total were seen
+        to give a mine, and cells they were seen to leave safe
+        (:attr:`~mscsp.analysis.counting.Probabilities.witnessed`, from the layout
+        chains): ``sat`` does not ask those values again. Pass only what such
+        layouts showed.
 
     Returns
     -------
@@ -201,7 +208,8 @@ def solve(
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
         return SolveResult(solver, contradiction=contradiction(position, None, err))
-    engine = SatEngine(system, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
+    engine = SatEngine(system, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit,
+                       witnessed=witnessed)
     try:
         if solver is SolverName.SAT and proven is not None:
             known, complete = dict(proven), True

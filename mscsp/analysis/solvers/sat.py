@@ -462,8 +462,14 @@ class SatEngine:
 
     def __init__(self, system: ConstraintSystem, *, use_total: bool = True, time_limit: float = 30.0,
                  conflict_budget: int = 200_000, backend: str = DEFAULT_BACKEND, encoding: str = "binomial",
-                 memory_limit: int | None = None):
+                 memory_limit: int | None = None,
+                 witnessed: tuple[frozenset[int], frozenset[int]] | None = None):
+        """``witnessed``: cells that layouts meeting every clue (and the total, when it
+        is used) showed holding a mine, and cells they showed safe; a value shown is
+        not asked of SAT, and a part with a cell shown needs no first model to be known
+        consistent. Pass only what such layouts showed."""
         self.system = system
+        self.witnessed = witnessed
         self.use_total = use_total and system.remaining is not None
         self.deadline = time.perf_counter() + time_limit
         self.limits = Budget(self.deadline, None, memory_limit)
@@ -831,11 +837,6 @@ class SatEngine:
         base = part.selectors() + part.total_assumptions()
         lit = part.lit
         fixed = part.fixing(known)
-        res = part.solve(base + fixed, self.budget, self.deadline)
-        if res is None:
-            return False
-        if res is False:
-            raise self._merged_clash(part)
         seen: set[int] = set()  # literals true in some model
         variables = sorted({abs(x) for x in lit.values()})
 
@@ -846,7 +847,19 @@ class SatEngine:
             # Prefer the opposite values next time, so one model flips many variables.
             part.solver.set_phases([-x for x in values])
 
-        absorb()
+        if self.witnessed is not None:
+            # a cell is a mine exactly when its literal is true: a layout that showed it
+            # a mine makes lit[c] true in a model, one that showed it safe -lit[c]
+            mines, safes = self.witnessed
+            seen.update(lit[c] for c in part.cells if c in mines)
+            seen.update(-lit[c] for c in part.cells if c in safes)
+        if not seen:  # no layout known: the first model shows the part consistent
+            res = part.solve(base + fixed, self.budget, self.deadline)
+            if res is None:
+                return False
+            if res is False:
+                raise self._merged_clash(part)
+            absorb()
         cells_of: dict[int, list[int]] = {}
         for c in part.cells:
             if c not in known:
