@@ -13,7 +13,7 @@ from oracles import brute_force
 from strategies import small_positions
 
 from mscsp.analysis.counting import NoTotalModel, count_components
-from mscsp.analysis.counting.combine import poly_mul, unpack
+from mscsp.analysis.counting.combine import poly_mul, unpack, weigh_total
 from mscsp.analysis.counting.quick import quick_probabilities
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting.search import COMPILED, COMPILED_CELLS, _search
@@ -130,6 +130,53 @@ def test_quick_path_declines_past_its_budget_and_size():
     assert quick_probabilities(wide, NODES) is None
     general = count_components(wide).probabilities()
     assert general.exact  # the general pipeline counts it
+
+
+@st.composite
+def tallies(draw, big: bool):
+    """Components as the compiled reading gives them, (groups, ways, rows), with counts
+    up to 2^64 - 1 (big) or 1,000, and the cells away from the clues and the mines left."""
+    components, cell = [], 0
+    for _ in range(draw(st.integers(0, 3))):
+        ways = draw(st.lists(st.integers(0, 2**64 - 1 if big else 1000), min_size=1, max_size=6))
+        groups, rows = [], []
+        for _ in range(draw(st.integers(1, 3))):
+            size = draw(st.integers(1, 3))
+            groups.append(tuple(range(cell, cell + size)))
+            cell += size
+            rows.append([draw(st.integers(0, min(w * size, 2**64 - 1))) for w in ways])
+        components.append((tuple(groups), ways, rows))
+    unconstrained = draw(st.integers(0, 400 if big else 64))
+    return components, unconstrained, draw(st.integers(0, 120 if big else 60))
+
+
+@settings(max_examples=EXAMPLES)
+@given(tallies(big=False) | tallies(big=True))
+def test_the_compiled_weighing_gives_weigh_totals_fractions_or_declines_past_128_bits(case):
+    components, u, remaining = case
+    got = _search.weigh(components, u, remaining)
+    parts, total = weigh_total([(ways, tuple(zip(groups, rows))) for groups, ways, rows in components],
+                               tuple(range(10_000, 10_000 + u)), remaining, strict=False)
+    if got is None:
+        # declined: no layout, or some number past 128 bits; counts up to 1,000 and at most
+        # 64 cells away from the clues keep every number below 2^110
+        small = all(max(ways) <= 1000 for _, ways, _ in components) and u <= 64
+        assert total == 0 or (not small and (total * max([u, 3]) >= 2**100 or u > 64
+                                              or max(max(w) for _, w, _ in components) > 1000))
+        return
+    layouts, fractions = got
+    assert layouts == total
+    assert len(fractions) == len(parts)
+    assert [Fraction(num, den) for num, den in fractions] == [Fraction(num, den) for _, num, den in parts]
+
+
+def test_the_compiled_weighing_rejects_what_is_not_a_tally():
+    with pytest.raises(TypeError):
+        _search.weigh([("groups", [1])], 0, 1)  # not (groups, ways, rows)
+    with pytest.raises(ValueError):
+        _search.weigh([(((0,), (1,)), [1, 1], [[0, 1]])], 0, 1)  # two groups, one row
+    assert _search.weigh([(((0, 1),), [0, 2], [[0, 2]])], 0, 1) == (2, [(2, 4)])  # two cells, one mine
+    assert _search.weigh([(((0, 1),), [0, 2], [[0, 2]])], 0, 5) is None  # no layout: 5 mines in 2 cells
 
 
 def test_compiled_call_rejects_a_malformed_neighbour_table():

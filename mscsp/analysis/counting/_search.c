@@ -587,12 +587,252 @@ out:
     return result;
 }
 
+/* ---- weighing the components with the mine total, while the numbers fit ---------------- */
+
+typedef unsigned __int128 u128;
+
+/* a * b + c into *out; 0 when it overflows 128 bits */
+static int muladd(u128 a, u128 b, u128 c, u128 *out) {
+    u128 p;
+    if (__builtin_mul_overflow(a, b, &p)) return 0;
+    return !__builtin_add_overflow(p, c, out);
+}
+
+/* C(n, k) into *out; 0 when it overflows (C(n, i + 1) = C(n, i) * (n - i) / (i + 1) is exact
+ * at every step, and each step's product is checked) */
+static int choose128(long long n, long long k, u128 *out) {
+    if (k < 0 || k > n) {
+        *out = 0;
+        return 1;
+    }
+    if (k > n - k) k = n - k;
+    u128 c = 1;
+    for (long long i = 0; i < k; i++) {
+        u128 p;
+        if (__builtin_mul_overflow(c, (u128)(n - i), &p)) return 0;
+        c = p / (u128)(i + 1);
+    }
+    *out = c;
+    return 1;
+}
+
+static PyObject *from128(u128 v) {
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    if (!lo || (v >> 64) == 0) return lo;
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64)), *sixty_four = PyLong_FromLong(64);
+    PyObject *shifted = hi && sixty_four ? PyNumber_Lshift(hi, sixty_four) : NULL;
+    PyObject *out = shifted ? PyNumber_Or(shifted, lo) : NULL;
+    Py_XDECREF(hi);
+    Py_XDECREF(sixty_four);
+    Py_XDECREF(shifted);
+    Py_DECREF(lo);
+    return out;
+}
+
+/* reads a list of non-negative ints below 2^64 into a fresh array; NULL with an exception,
+ * or NULL with *declined set when a value does not fit */
+static u64 *read_u64s(PyObject *seq, Py_ssize_t *n, int *declined) {
+    PyObject *fast = PySequence_Fast(seq, "weigh: a tally must be a sequence of ints");
+    if (!fast) return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    u64 *out = malloc(sizeof(u64) * ((size_t)*n + 1));
+    if (!out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                free(out);
+                Py_DECREF(fast);
+                return NULL;
+            }
+            PyErr_Clear();
+            *declined = 1;
+            free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+/* weigh(components, unconstrained, remaining) -> (layouts, [(numerator, denominator), ...]) or None
+ *
+ * The components as position() gives them, (groups, ways, rows) each; the number of covered
+ * cells away from every clue and the mines the total leaves. Each group's mine probability
+ * as a fraction (not reduced) in the order of the groups, component after component, then
+ * the unconstrained cells' (when there are any), and the number of layouts: the sums of
+ * mscsp.analysis.counting.combine.weigh_total, for the components' products with the
+ * C(unconstrained, remaining - j) ways to place the rest, in 128-bit integers. None when a
+ * number passes 2^128 (the caller weighs in Python) or no layout meets the total. */
+static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *comps;
+    long long u, remaining;
+    if (!PyArg_ParseTuple(args, "OLL", &comps, &u, &remaining)) return NULL;
+    PyObject *fast = PySequence_Fast(comps, "weigh: components must be a sequence");
+    if (!fast) return NULL;
+    Py_ssize_t ncomp = PySequence_Fast_GET_SIZE(fast);
+    PyObject *result = NULL, *parts = NULL;
+    int declined = u < 0 || remaining < 0;
+    u64 **ways = calloc((size_t)ncomp + 1, sizeof(u64 *));
+    Py_ssize_t *len = calloc((size_t)ncomp + 1, sizeof(Py_ssize_t));
+    u128 *every = NULL, *rest = NULL, *others = NULL, *tmp = NULL;
+    if (!ways || !len) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    Py_ssize_t span = 1;
+    for (Py_ssize_t k = 0; k < ncomp && !declined; k++) {
+        PyObject *comp = PySequence_Fast_GET_ITEM(fast, k);
+        if (!PyTuple_Check(comp) || PyTuple_GET_SIZE(comp) != 3) {
+            PyErr_SetString(PyExc_TypeError, "weigh: each component must be (groups, ways, rows)");
+            goto out;
+        }
+        ways[k] = read_u64s(PyTuple_GET_ITEM(comp, 1), &len[k], &declined);
+        if (!ways[k] && !declined) goto out;
+        if (ways[k] && len[k] == 0) declined = 1;
+        if (!declined) span += len[k] - 1;
+    }
+    if (declined) goto decline;
+    every = calloc((size_t)span, sizeof(u128));
+    rest = calloc((size_t)span, sizeof(u128));
+    others = calloc((size_t)span, sizeof(u128));
+    tmp = calloc((size_t)span, sizeof(u128));
+    if (!every || !rest || !others || !tmp) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    /* every: the product of all the components' polynomials; rest[j] = C(u, remaining - j) */
+    Py_ssize_t have = 1;
+    every[0] = 1;
+    for (Py_ssize_t k = 0; k < ncomp; k++) {
+        memset(tmp, 0, sizeof(u128) * (size_t)span);
+        for (Py_ssize_t i = 0; i < have; i++)
+            for (Py_ssize_t j = 0; j < len[k]; j++)
+                if (!muladd(every[i], ways[k][j], tmp[i + j], &tmp[i + j])) goto decline;
+        have += len[k] - 1;
+        memcpy(every, tmp, sizeof(u128) * (size_t)span);
+    }
+    for (Py_ssize_t j = 0; j < span; j++)
+        if (!choose128(u, remaining - j, &rest[j])) goto decline;
+    u128 total = 0, num;
+    for (Py_ssize_t j = 0; j < span; j++)
+        if (!muladd(every[j], rest[j], total, &total)) goto decline;
+    if (total == 0) goto decline;
+    u128 den;
+    parts = PyList_New(0);
+    if (!parts) goto out;
+    for (Py_ssize_t k = 0; k < ncomp; k++) {
+        /* the other components' product, then each of this one's counts' weight */
+        Py_ssize_t olen = 1;
+        memset(others, 0, sizeof(u128) * (size_t)span);
+        others[0] = 1;
+        for (Py_ssize_t q = 0; q < ncomp; q++) {
+            if (q == k) continue;
+            memset(tmp, 0, sizeof(u128) * (size_t)span);
+            for (Py_ssize_t i = 0; i < olen; i++)
+                for (Py_ssize_t j = 0; j < len[q]; j++)
+                    if (!muladd(others[i], ways[q][j], tmp[i + j], &tmp[i + j])) goto decline;
+            olen += len[q] - 1;
+            memcpy(others, tmp, sizeof(u128) * (size_t)span);
+        }
+        u128 weight[MAX_CELLS + 1];
+        if (len[k] > MAX_CELLS + 1) goto decline;
+        for (Py_ssize_t i = 0; i < len[k]; i++) {
+            weight[i] = 0;
+            for (Py_ssize_t j = 0; j < olen && i + j < span; j++)
+                if (!muladd(others[j], rest[i + j], weight[i], &weight[i])) goto decline;
+        }
+        PyObject *comp = PySequence_Fast_GET_ITEM(fast, k);
+        PyObject *groups = PyTuple_GET_ITEM(comp, 0), *rows = PyTuple_GET_ITEM(comp, 2);
+        PyObject *gfast = PySequence_Fast(groups, "weigh: groups must be a sequence");
+        PyObject *rfast = gfast ? PySequence_Fast(rows, "weigh: rows must be a sequence") : NULL;
+        if (!rfast) {
+            Py_XDECREF(gfast);
+            goto out;
+        }
+        Py_ssize_t ngroups = PySequence_Fast_GET_SIZE(gfast);
+        int bad = ngroups != PySequence_Fast_GET_SIZE(rfast);
+        for (Py_ssize_t g = 0; g < ngroups && !bad && !declined; g++) {
+            Py_ssize_t nrow, size = PyObject_Length(PySequence_Fast_GET_ITEM(gfast, g));
+            u64 *row = read_u64s(PySequence_Fast_GET_ITEM(rfast, g), &nrow, &declined);
+            if (!row || size < 0) {
+                free(row);
+                bad = !declined;
+                break;
+            }
+            num = 0;
+            for (Py_ssize_t i = 0; i < nrow && i < len[k] && !declined; i++)
+                declined = !muladd(row[i], weight[i], num, &num);
+            free(row);
+            if (declined || __builtin_mul_overflow(total, (u128)size, &den)) {
+                declined = 1;
+                break;
+            }
+            PyObject *a = from128(num), *b = from128(den), *pair = a && b ? PyTuple_Pack(2, a, b) : NULL;
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            if (!pair || PyList_Append(parts, pair) < 0) bad = 1;
+            Py_XDECREF(pair);
+        }
+        Py_DECREF(gfast);
+        Py_DECREF(rfast);
+        if (bad) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "weigh: each component needs one row a group");
+            goto out;
+        }
+        if (declined) goto decline;
+    }
+    if (u > 0) { /* the mines expected among the unconstrained cells, over u of them */
+        num = 0;
+        for (Py_ssize_t j = 0; j < span && j <= remaining; j++) {
+            u128 t;
+            if (__builtin_mul_overflow(every[j], rest[j], &t) || !muladd(t, (u128)(remaining - j), num, &num))
+                goto decline;
+        }
+        if (__builtin_mul_overflow(total, (u128)u, &den)) goto decline;
+        PyObject *a = from128(num), *b = from128(den), *pair = a && b ? PyTuple_Pack(2, a, b) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        int failed = !pair || PyList_Append(parts, pair) < 0;
+        Py_XDECREF(pair);
+        if (failed) goto out;
+    }
+    PyObject *layouts = from128(total);
+    if (layouts) {
+        result = PyTuple_Pack(2, layouts, parts);
+        Py_DECREF(layouts);
+    }
+    goto out;
+decline:
+    if (!PyErr_Occurred()) result = Py_NewRef(Py_None);
+out:
+    for (Py_ssize_t k = 0; ways && k < ncomp; k++) free(ways[k]);
+    free(ways);
+    free(len);
+    free(every);
+    free(rest);
+    free(others);
+    free(tmp);
+    Py_XDECREF(parts);
+    Py_DECREF(fast);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
      "search(group, size, clue_starts, clues, targets, option_starts, option_mines, option_adds, option_kinds, "
      "kind_starts, nodes, length[, label, nlabels]) -> (ways, rows) or None past the node budget"},
     {"position", position, METH_VARARGS,
      "position(grid, neighbour_table, mines, nodes) -> (mines left, unconstrained, [(groups, ways, rows), ...]) or None"},
+    {"weigh", weigh, METH_VARARGS,
+     "weigh(components, unconstrained, remaining) -> (layouts, [(numerator, denominator), ...]) or None"},
     {NULL, NULL, 0, NULL},
 };
 

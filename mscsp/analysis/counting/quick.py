@@ -7,7 +7,10 @@ into the compiled search (``_search.position``): the clues read off the grid, th
 components joined by union–find, each counted by the backtracking of
 :mod:`~mscsp.analysis.counting.search` (same node budget, groups only: chains of links
 stay clues). The tallies are the same exact integers the general pipeline finds, and
-stage 6 (:func:`~mscsp.analysis.counting.combine.weigh_total`) weighs them the same way.
+they are weighed with the total by the sums of stage 6
+(:func:`~mscsp.analysis.counting.combine.weigh_total`): in the compiled module's
+128-bit integers while every number fits (``_search.weigh``: small boards), in
+Python's otherwise.
 
 Without a total each component is weighed alone, one per consistent assignment or as
 independent mines of a density. The quick path declines, and the general pipeline
@@ -60,8 +63,17 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
     cells: dict[int, Fraction | None] = {}
     if remaining is None:
         return _without_total(components, unconstrained, density, cells, g, started)
-    parts, total = weigh_total([(ways, tuple(zip(groups, rows))) for groups, ways, rows in components],
-                               unconstrained, remaining, strict=False)
+    # the same sums in 128-bit integers where they fit (small boards), else in Python's
+    weighed = _search.weigh(components, len(unconstrained), remaining)
+    if weighed is not None:
+        total, fractions = weighed
+        every = [group for groups, _, _ in components for group in groups]
+        if unconstrained:
+            every.append(unconstrained)
+        parts = [(group, num, den) for group, (num, den) in zip(every, fractions)]
+    else:
+        parts, total = weigh_total([(ways, tuple(zip(groups, rows))) for groups, ways, rows in components],
+                                   unconstrained, remaining, strict=False)
     if not total:
         return None  # no layout meets the total: the general path says why
     groups = fill_groups(parts, cells)
