@@ -616,6 +616,18 @@ static int choose128(long long n, long long k, u128 *out) {
     return 1;
 }
 
+/* acc (its first *have entries, span in all) times the polynomial w of n entries, in place;
+ * 0 when a coefficient overflows */
+static int times(u128 *acc, Py_ssize_t *have, const u64 *w, Py_ssize_t n, u128 *tmp, Py_ssize_t span) {
+    memset(tmp, 0, sizeof(u128) * (size_t)span);
+    for (Py_ssize_t i = 0; i < *have; i++)
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (!muladd(acc[i], w[j], tmp[i + j], &tmp[i + j])) return 0;
+    *have += n - 1;
+    memcpy(acc, tmp, sizeof(u128) * (size_t)span);
+    return 1;
+}
+
 static PyObject *from128(u128 v) {
     PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
     if (!lo || (v >> 64) == 0) return lo;
@@ -627,6 +639,16 @@ static PyObject *from128(u128 v) {
     Py_XDECREF(shifted);
     Py_DECREF(lo);
     return out;
+}
+
+/* appends (num, den) to the list parts; -1 with an exception */
+static int append_fraction(PyObject *parts, u128 num, u128 den) {
+    PyObject *a = from128(num), *b = from128(den), *pair = a && b ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    int rc = pair ? PyList_Append(parts, pair) : -1;
+    Py_XDECREF(pair);
+    return rc;
 }
 
 /* reads a list of non-negative ints below 2^64 into a fresh array; NULL with an exception,
@@ -710,14 +732,8 @@ static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {
     /* every: the product of all the components' polynomials; rest[j] = C(u, remaining - j) */
     Py_ssize_t have = 1;
     every[0] = 1;
-    for (Py_ssize_t k = 0; k < ncomp; k++) {
-        memset(tmp, 0, sizeof(u128) * (size_t)span);
-        for (Py_ssize_t i = 0; i < have; i++)
-            for (Py_ssize_t j = 0; j < len[k]; j++)
-                if (!muladd(every[i], ways[k][j], tmp[i + j], &tmp[i + j])) goto decline;
-        have += len[k] - 1;
-        memcpy(every, tmp, sizeof(u128) * (size_t)span);
-    }
+    for (Py_ssize_t k = 0; k < ncomp; k++)
+        if (!times(every, &have, ways[k], len[k], tmp, span)) goto decline;
     for (Py_ssize_t j = 0; j < span; j++)
         if (!choose128(u, remaining - j, &rest[j])) goto decline;
     u128 total = 0, num;
@@ -732,15 +748,8 @@ static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_ssize_t olen = 1;
         memset(others, 0, sizeof(u128) * (size_t)span);
         others[0] = 1;
-        for (Py_ssize_t q = 0; q < ncomp; q++) {
-            if (q == k) continue;
-            memset(tmp, 0, sizeof(u128) * (size_t)span);
-            for (Py_ssize_t i = 0; i < olen; i++)
-                for (Py_ssize_t j = 0; j < len[q]; j++)
-                    if (!muladd(others[i], ways[q][j], tmp[i + j], &tmp[i + j])) goto decline;
-            olen += len[q] - 1;
-            memcpy(others, tmp, sizeof(u128) * (size_t)span);
-        }
+        for (Py_ssize_t q = 0; q < ncomp; q++)
+            if (q != k && !times(others, &olen, ways[q], len[q], tmp, span)) goto decline;
         u128 weight[MAX_CELLS + 1];
         if (len[k] > MAX_CELLS + 1) goto decline;
         for (Py_ssize_t i = 0; i < len[k]; i++) {
@@ -774,11 +783,7 @@ static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {
                 declined = 1;
                 break;
             }
-            PyObject *a = from128(num), *b = from128(den), *pair = a && b ? PyTuple_Pack(2, a, b) : NULL;
-            Py_XDECREF(a);
-            Py_XDECREF(b);
-            if (!pair || PyList_Append(parts, pair) < 0) bad = 1;
-            Py_XDECREF(pair);
+            if (append_fraction(parts, num, den) < 0) bad = 1;
         }
         Py_DECREF(gfast);
         Py_DECREF(rfast);
@@ -797,12 +802,7 @@ static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {
                 goto decline;
         }
         if (__builtin_mul_overflow(total, (u128)u, &den)) goto decline;
-        PyObject *a = from128(num), *b = from128(den), *pair = a && b ? PyTuple_Pack(2, a, b) : NULL;
-        Py_XDECREF(a);
-        Py_XDECREF(b);
-        int failed = !pair || PyList_Append(parts, pair) < 0;
-        Py_XDECREF(pair);
-        if (failed) goto out;
+        if (append_fraction(parts, num, den) < 0) goto out;
     }
     PyObject *layouts = from128(total);
     if (layouts) {
