@@ -114,15 +114,20 @@ def _watch(solver, deadline: float | None, ceiling: int | None, stop: threading.
             return
 
 
-def growth_ceiling(limits: Budget | None) -> int | None:
+def growth_ceiling(limits: Budget | None, base: int | None = None) -> int | None:
     """The resident bytes past which a SAT call is interrupted: half the room left
-    under ``limits``' resident allowance, counted from what the process holds now.
+    under ``limits``' resident allowance, counted from what the process holds now, and
+    no more than half way from ``base`` (what the process held before the solver was
+    built) to the allowance.
 
     The solver compacts its clause database by copying it into a new one before it
     frees the old (and does not look at an interrupt meanwhile): for a moment it holds
-    its growth twice. On a 100x100 lattice one call grew the process from 78 MB to
+    the database twice. On a 100x100 lattice one call grew the process from 78 MB to
     624 MB, then to 1,171 MB in the 0.35 s of one compaction, past an allowance of
-    922 MB. Growing by at most half the room, twice the growth still fits.
+    922 MB. Growing by at most half the room, twice the growth still fits; and since
+    the database also keeps what earlier calls learnt, the process may hold at most
+    half way from ``base``, so that the whole database twice fits too (many calls
+    on one lattice grew it a little each, to 1.2 GB at the last compaction).
 
     Examples
     --------
@@ -131,13 +136,17 @@ def growth_ceiling(limits: Budget | None) -> int | None:
     >>> held = resident_bytes()
     >>> held is None or held < growth_ceiling(Budget(None, None, held + 2_000_000)) <= held + 1_000_000
     True
+    >>> # 2 MB grown since the solver was built, 2 MB of room: no more growth (copying 4 MB would not fit)
+    >>> held is None or growth_ceiling(Budget(None, None, held + 2_000_000), base=held - 2_000_000) <= held
+    True
     """
     if limits is None or limits.resident is None:
         return None
     held = resident_bytes()
     if held is None:
         return limits.resident
-    return held + max(limits.resident - held, 0) // 2
+    ceiling = held + max(limits.resident - held, 0) // 2
+    return ceiling if base is None else min(ceiling, base + max(limits.resident - base, 0) // 2)
 
 
 class _Part:
@@ -157,6 +166,7 @@ class _Part:
         # starts faster without it
         from pysat.solvers import Solver
 
+        self.base = resident_bytes()  # before the solver: its database is what grows past this
         self.system = system
         self.eq_ids = eq_ids
         self.cells = cells
@@ -252,7 +262,9 @@ class _Part:
         if remaining is not None and remaining <= 0:
             return None
         self.solver.conf_budget(budget)
-        ceiling = growth_ceiling(self.limits)
+        ceiling = growth_ceiling(self.limits, self.base)
+        if ceiling is not None and (resident_bytes() or 0) >= ceiling:
+            return None  # its database, copied whole when compacted, would not fit twice
         if remaining is None and ceiling is None:
             return self.solver.solve_limited(assumptions=assumptions)
         stop = threading.Event()
