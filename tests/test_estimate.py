@@ -465,3 +465,21 @@ def test_a_large_lattice_walks_to_the_total_with_its_windows():
     assert 0 <= est.details["walk_sweeps"] <= 5 or est.details["walk_sweeps"] == -1
     assert est.details["window_draws"]["taken"] > 0
     assert all(0 <= low <= p <= high <= 1 for p, low, high in est.cells.values())
+
+
+def test_a_block_too_large_to_list_is_no_move(monkeypatch):
+    """A block whose listing passes MAX_ROWS rows at some step is not listed (the
+    chains then have one move less) rather than grown without bound; the same block
+    under the bound lists every joint value some outside values can complete."""
+    from mscsp.analysis.counting import blocks as B
+
+    s = build_constraints(parse_position("1.1.1\n.....\n"))  # three 1s along covered cells
+    model = B.build_model([build_problem(s, c) for c in s.components])
+    every = list(range(model.size))
+    touched = np.arange(len(model.targets))
+    listed = B._patterns(model, every, touched)
+    assert listed is not None
+    # every listed joint value meets each 1 with exactly one mine (no variable lies outside)
+    assert (listed.shares == model.targets).all() and len(listed.patterns) >= 2
+    monkeypatch.setattr(B, "MAX_ROWS", 1)  # the first variable's two values already pass it
+    assert B._patterns(model, every, touched) is None

@@ -42,6 +42,11 @@ __all__ = ["Model", "Block", "Classes", "build_model", "build_classes"]
 MAX_RAW = 1 << 12
 #: Variables a block may hold.
 MAX_VARIABLES = 20
+#: Rows a block's listing may reach before its clues prune them, at any step: past
+#: this the block is not listed (no move). Blocks grown within :data:`MAX_RAW` stay far
+#: below it; a block grown around one variable of many clues need not (on a board
+#: compiled from a formula, one listing grew to seven gigabytes).
+MAX_ROWS = 1 << 18
 #: The mixed-radix key of a block's clue shares must fit an int64 with room for the
 #: offsets of the other blocks of its class (and a mine count packed beside it).
 MAX_RADIX = 1 << 36
@@ -243,7 +248,7 @@ def _interior(model: Model, seed: int) -> tuple[list[int], set[int]]:
 
 def _patterns(model: Model, block: list[int], touched: np.ndarray) -> Block | None:
     """Every joint value of ``block`` that some outside values can complete (None if
-    only one: a block that cannot move is no move)."""
+    only one: a block that cannot move is no move; None too past :data:`MAX_ROWS`)."""
     t = len(touched)
     local = {c: i for i, c in enumerate(touched.tolist())}
     targets = model.targets[touched]
@@ -263,6 +268,8 @@ def _patterns(model: Model, block: list[int], touched: np.ndarray) -> Block | No
     shares = np.zeros((1, t), dtype=np.int64)
     for bi, u in enumerate(block):
         n = int(model.options[u])
+        if len(values) * n > MAX_ROWS:
+            return None
         values = np.hstack([np.repeat(values, n, axis=0), np.tile(np.arange(n), len(values))[:, None]])
         shares = np.repeat(shares, n, axis=0) + np.tile(adds[bi, :n], (len(shares), 1))
         fits = (shares <= targets).all(axis=1)
