@@ -159,10 +159,9 @@ def test_the_compiled_weighing_gives_weigh_totals_fractions_or_declines_past_128
                                tuple(range(10_000, 10_000 + u)), remaining, strict=False)
     if got is None:
         # declined: no layout, or some number past 128 bits; counts up to 1,000 and at most
-        # 64 cells away from the clues keep every number below 2^110
+        # 64 cells away from the clues keep every number below 2^110, so those never decline
         small = all(max(ways) <= 1000 for _, ways, _ in components) and u <= 64
-        assert total == 0 or (not small and (total * max([u, 3]) >= 2**100 or u > 64
-                                              or max(max(w) for _, w, _ in components) > 1000))
+        assert total == 0 or not small
         return
     layouts, fractions = got
     assert layouts == total

@@ -251,7 +251,7 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
     geometry = position.geometry
     xy = geometry.xy
     if xy is None:  # a board too large for the table: name the cells one by one
-        xy = _Coords(geometry.width)
+        xy = _Coords(geometry)
     cells = sorted(known)
     # cells forced alike by the same clues share one key (and one explanation): the
     # groups in the order of their first cells, which is the order they are met in
@@ -297,13 +297,13 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
 
 
 class _Coords:
-    """``(x, y)`` of a flat index by division, read as a table is (``coords[cell]``)."""
+    """:meth:`~mscsp.board.Geometry.coords`, read as :attr:`~mscsp.board.Geometry.xy`
+    is (``coords[cell]``), for a board too large for that table."""
 
-    __slots__ = ("width",)
+    __slots__ = ("coords",)
 
-    def __init__(self, width: int):
-        self.width = width
+    def __init__(self, geometry):
+        self.coords = geometry.coords
 
     def __getitem__(self, cell: int) -> tuple[int, int]:
-        y, x = divmod(cell, self.width)
-        return x, y
+        return self.coords(cell)
