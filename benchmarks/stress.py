@@ -88,6 +88,8 @@ class Case:
     #: whether a ``solve --json`` answer without a number for every cell counts as a
     #: failure (False: the case is about limits, and what is missing is only shown)
     needs_numbers: bool = True
+    #: the widest half-interval a ``solve --json`` estimate may have (None: any)
+    half_width: float | None = None
 
 
 # -- inputs -------------------------------------------------------------------------------
@@ -230,7 +232,7 @@ def build_corpus(folder: Path) -> list[Case]:
     for limit, memory in (("2", 500), ("5", 1024)):
         cases.append(Case(f"solve no-zero 30x16/168 --time-limit {limit}",
                           ["solve", "--json", "--time-limit", limit, nozero], (0,), limit=float(limit),
-                          memory_mb=memory))
+                          memory_mb=memory, half_width=0.05))
     for mines in (1200, 3000):
         sparse = write(f"lattice100x100_{mines}.txt", lattice(100, 100, mines, seed=7))
         cases.append(Case(f"solve lattice 100x100/{mines} --time-limit 10",
@@ -308,10 +310,11 @@ class Run:
     answer: str = ""
 
 
-def estimate_summary(stdout: str) -> tuple[str, list[str]]:
+def estimate_summary(stdout: str, half_width: float | None = None) -> tuple[str, list[str]]:
     """What a ``solve --json`` record says of its probabilities: exact or not, the
-    widest 95% interval, the largest split R-hat, the suggested click; and the
-    problems with it (a covered cell without a number, no suggested click)."""
+    widest interval (95%, or proven bounds), the largest split R-hat, the suggested
+    click; and the problems with it (a covered cell without a number, no suggested
+    click, an interval wider than ``half_width`` either side)."""
     try:
         record = json.loads(stdout.splitlines()[0])
     except (ValueError, IndexError):
@@ -332,6 +335,11 @@ def estimate_summary(stdout: str) -> tuple[str, list[str]]:
                   if p is None and i is None) if estimate.get("failed") else 0
     if estimate.get("failed"):
         problems.append(f"no estimate ({missing or len(covered)} cells without a number)")
+    if half_width is not None and widths and max(widths) / 2 > half_width:
+        problems.append(f"an interval wider than +-{half_width}")
+    if estimate.get("bounds") == "proven":
+        widest = f"+-{max(widths) / 2:.0e}" if widths else "-"
+        return f"rounded count: widest {widest} (proven bounds), best {record.get('best')}", problems
     widest = f"+-{max(widths) / 2:.3f}" if widths else "-"
     rhat = estimate.get("rhat")
     return (f"estimate: widest {widest}, R-hat {rhat if rhat is not None else '-'}, "
@@ -371,7 +379,7 @@ def run_case(case: Case, pythonpath: str | None, timeout: float, memory_cap_mb: 
         err.seek(0)
         stderr = err.read().decode(errors="replace")
         out.seek(0)
-        answer, wrong = estimate_summary(out.read().decode(errors="replace"))
+        answer, wrong = estimate_summary(out.read().decode(errors="replace"), case.half_width)
     problems = list(wrong) if case.needs_numbers else []
     if wrong and not case.needs_numbers:
         answer += f" ({'; '.join(wrong)})"

@@ -355,8 +355,9 @@ def _cmd_count(args: argparse.Namespace) -> int:
     if status == 1:
         sys.stderr.write(f"mscsp count: inconsistent: {reason}\n")
     elif estimate is not None:
+        kind = "proven bounds" if estimate.get("bounds") == "proven" else "95% interval"
         about = "" if estimate.get("layouts") is None else (
-            f"; an estimate is {estimate['layouts']} (95% interval {' to '.join(estimate['layouts_interval'])})")
+            f"; an estimate is {estimate['layouts']} ({kind} {' to '.join(estimate['layouts_interval'])})")
         sys.stderr.write(f"mscsp count: not counted exactly: {reason}{about}\n")
     return status
 

@@ -220,7 +220,11 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
         if not probs.exact:
             est = probs.stats.get("estimate", {})
             lines.append(f"not counted exactly: {describe_gave_up(probs.reason)}")
-            if probs.intervals:
+            if probs.intervals and est.get("bounds") == "proven":
+                widest = max(hi - lo for lo, hi in probs.intervals.values())
+                lines.append(f"percentages off proven cells come from {est['method']}; each lies within "
+                             f"{widest / 2:.0e} of the exact value (--json gives each interval)")
+            elif probs.intervals:
                 widest = max(hi - lo for lo, hi in probs.intervals.values())
                 lines.append(f"percentages off proven cells are ESTIMATES ({est.get('method', 'sampling')}, "
                              f"{est.get('samples')} samples); their 95% intervals are up to {100 * widest:.0f} "

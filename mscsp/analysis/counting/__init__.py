@@ -15,8 +15,11 @@ engines, with exact integers throughout:
    (:mod:`~mscsp.analysis.counting.search`), the rest by a forward–backward dynamic programme
    (:mod:`~mscsp.analysis.counting.sweep`) that checks its time and memory budget before it
    grows.
-5. **Estimates** (:mod:`~mscsp.analysis.counting.estimate`) — where a component is too wide
-   for its budget, sequential Monte Carlo gives every probability with a 95%
+5. **Estimates** — where a component does not fit its budget, the same programme in
+   floating point (:mod:`~mscsp.analysis.counting.rounded`) gives every probability
+   within bounds proven to hold it, counting each rounding; where its tables are too
+   wide too (:mod:`~mscsp.analysis.counting.estimate`),
+   sequential Monte Carlo gives every probability with a 95%
    interval, labelled as an estimate; where its paths die, Markov chains over
    layouts (:mod:`~mscsp.analysis.counting.mcmc`) do, with their convergence
    diagnostics; or no number, with the reason.
@@ -65,6 +68,8 @@ from .listing import list_layouts, list_walled
 from .mcmc import chain_estimate
 from .order import Order, choose_order
 from .quick import quick_probabilities
+from .rounded import METHOD as _ROUNDED_METHOD
+from .rounded import Declined, rounded_estimate
 from .search import COMPILED as COMPILED_SEARCH
 from .search import TooBig, search, search_by_label
 from .sweep import Arithmetic, StateLimit, sweep
@@ -110,6 +115,10 @@ _METHOD = "sequential Monte Carlo (resampled importance sampling) along the coun
 _CHAIN_METHOD = ("Markov chains over layouts (block Gibbs updates of small blocks and of bands of clues "
                  "drawn whole, the rest of the board weighed exactly), {chains} chains, split R-hat and "
                  "effective sample size")
+
+#: Share of the estimates' time that the rounded count may use before the sampling
+#: estimates take over (it finishes in a fraction of it, or its tables are too wide).
+_ROUNDED_SHARE = 0.8
 
 #: Share of the estimates' time that sequential Monte Carlo may use before the layout
 #: chains take over (it is quick where it works, and says so when it does not).
@@ -224,6 +233,8 @@ class Counts:
     started: float
     #: the processing order chosen for a problem (by its clues), where one was chosen
     orders: dict[tuple[int, ...], Order] = field(default_factory=dict)
+    #: the bound on a table's entries that counting kept, which the estimates keep too
+    state_limit: int = DEFAULT_STATE_LIMIT
     _weighed: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -256,7 +267,7 @@ class Counts:
         system = self.system
         if self.gave_up:
             return _estimated(system, self.problems, self.tallies, self.gave_up, self.density, self.weights,
-                              samples, seed, budget or Budget(), self.started, self.orders, extra)
+                              samples, seed, budget or Budget(), self.started, self.orders, extra, self.state_limit)
         remaining = system.remaining
         unconstrained = system.unconstrained
         cells: dict[int, Fraction | None] = {}
@@ -376,7 +387,7 @@ def count_components(
         if key is not None:
             cache[key] = tally
     return Counts(system, problems, [tallies[c] for c in comps if c in tallies], gave_up, density, weights, started,
-                  orders)
+                  orders, state_limit)
 
 
 def tally_by_label(system: ConstraintSystem, component: tuple[int, ...], label: int, *,
@@ -520,9 +531,15 @@ def _estimate(system: ConstraintSystem, parts: list, components: list, rest, wei
 def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tally],
                gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], density, weights: tuple[int, int],
                samples: int, seed: int, budget: Budget, started: float,
-               orders: dict[tuple[int, ...], Order] | None = None, extra: float = 0.0) -> Probabilities:
+               orders: dict[tuple[int, ...], Order] | None = None, extra: float = 0.0,
+               state_limit: int = DEFAULT_STATE_LIMIT) -> Probabilities:
     """Probabilities when some components could not be counted: estimates with intervals
-    (``extra`` as :meth:`Counts.probabilities` takes it)."""
+    (``extra`` as :meth:`Counts.probabilities` takes it).
+
+    The rounded count goes first (:mod:`~mscsp.analysis.counting.rounded`): where the
+    exact integers were what grew too long, it gives every probability within proven
+    bounds in a share of the time; where it cannot (its tables too wide, its time out),
+    the sampling estimates take what is left."""
     remaining = system.remaining
     unconstrained = system.unconstrained
     est_budget = budget if budget.deadline is not None else Budget.of(ESTIMATE_SECONDS, budget.memory)
@@ -538,13 +555,19 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         order = (orders or {}).get(problem.constraint_ids) or choose_order(
             problem, system.position.geometry.width, est_budget.share(_SMC_SHARE))
         parts.append((problem, order.order))
-    sampled_max = sum(p.ncells for p, _ in parts)
-    if remaining is not None:
-        rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)
-    else:
-        rest = rest_of_board([], (), None, sampled_max)
-    est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget,
-                         extra)
+    try:
+        est = rounded_estimate(parts, exact_tallies, unconstrained, remaining, weights,
+                               est_budget.share(_ROUNDED_SHARE), state_limit)
+        smc = None
+    except Declined:
+        give_back()  # the tables it dropped
+        sampled_max = sum(p.ncells for p, _ in parts)
+        if remaining is not None:
+            rest = rest_of_board(exact_tallies, unconstrained, remaining, sampled_max)
+        else:
+            rest = rest_of_board([], (), None, sampled_max)
+        est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget,
+                             extra)
     cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}
     model = None
@@ -555,10 +578,30 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         for c in sampled_cells + ([] if remaining is None else [c for k in rest.kinds for c in k]):
             cells[c] = None
     else:
+        proven = bool(est.details.get("rounded"))
         for c, (p, lo, hi) in est.cells.items():
+            if proven and lo == hi:  # the rounded count's zeros are exact (0 or 1)
+                cells[c] = Fraction(p)
+                continue
             cells[c] = p  # an estimate is a float: only exact values are Fractions
             intervals[c] = (lo, hi)
     counted = smc if smc is not None else est
+    if est.details.get("rounded"):
+        stats = {
+            "estimate": {
+                "method": _ROUNDED_METHOD,
+                "bounds": "proven",
+                "widest_bound": est.details["bound"],
+                "seconds": round(est.seconds, 3),
+                "confidence": 1.0,
+                "layouts": None if est.layouts is None else f"{est.layouts:.15g}",
+                "layouts_interval": None if est.layouts_interval is None
+                else [f"{x:.15g}" for x in est.layouts_interval],
+            },
+            "seconds": time.perf_counter() - started,
+        }
+        return Probabilities(cells, None, False, model, stats, intervals, _gave_up(gave_up, None),
+                             geometry=system.position.geometry, witnessed=est.witnessed)
     stats = {
         "estimate": {
             "method": _CHAIN_METHOD.format(**est.details) if "chains" in est.details else _METHOD,

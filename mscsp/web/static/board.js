@@ -313,9 +313,13 @@ export class Board {
       } else if (p !== null && p !== undefined) {
         // coloured by the percent shown, so that a cell whose percent stays keeps its shade
         this.shade(index, "p", (interval ? "≈" : "") + cellPercent(p), Math.round(100 * p) / 100, Boolean(interval));
-        this.addNote(index, interval
-          ? `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`
-          : `${percent(p)} chance of a mine`);
+        const proven = Boolean(record.estimate && record.estimate.bounds === "proven");
+        this.addNote(index, !interval
+          ? `${percent(p)} chance of a mine`
+          : proven
+            ? `${percent(p)} chance of a mine (counted in floating point: proven within ` +
+              `${((interval[1] - interval[0]) / 2).toExponential(0)} of the exact value)`
+            : `estimated ${percent(p)} chance of a mine (95% interval ${percent(interval[0])} to ${percent(interval[1])})`);
       } else if (this.shades.has(index)) {
         this.shade(index, null);
       }

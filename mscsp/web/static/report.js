@@ -100,8 +100,11 @@ export function showReport(record, parts, stale = false) {
       `${estimate.reason || "an undecided area is too large to count every layout"}. ` +
         (widest === null
           ? "Covered cells without a number could not be weighed. "
-          : `Percentages marked ≈ are estimates (${estimate.method || "sampling"}), each with a 95% interval ` +
-            `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points. `) +
+          : estimate.bounds === "proven"
+            ? "Percentages marked ≈ come from the count in floating point with every rounding bounded: " +
+              `each is proven to lie within ${(widest / 2).toExponential(0)} of the exact value. `
+            : `Percentages marked ≈ are estimates (${estimate.method || "sampling"}), each with a 95% interval ` +
+              `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points. `) +
         "Cells marked safe or mine are still proven.",
     ]));
   }
