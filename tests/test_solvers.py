@@ -2,7 +2,6 @@ import pickle
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import FrozenInstanceError, fields, replace
-from functools import partial
 
 import numpy as np
 import pytest
@@ -42,7 +41,7 @@ def _native_total():
     from mscsp.analysis.solvers import sat
 
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(sat, "MineTotal", partial(sat.MineTotal, size_limit=-1))
+        m.setattr(sat, "TOTAL_SIZE_LIMIT", -1)
         yield
 
 

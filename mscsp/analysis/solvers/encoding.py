@@ -165,7 +165,7 @@ class MineTotal:
             lo = remaining - unconstrained
             for name, group, bound in (("upper", list(lits), remaining), ("lower", [-v for v in lits], n - lo)):
                 if not 0 <= bound <= n:
-                    continue  # no bound, or one no assignment meets (see assumptions)
+                    continue  # no bound, or one no assignment meets (see native_bounds)
                 # at most n of the group, n - bound fillers and the shift: the fillers, true
                 # when the bound is imposed, leave the group ``bound`` (one less with the
                 # shift); not imposed, they can all be false and nothing is bounded
@@ -196,6 +196,21 @@ class MineTotal:
                 self.clauses.extend(self.lower.clauses)
                 top = self.lower.top
         self.top = top
+
+    @classmethod
+    def native_bounds(cls, n: int, remaining: int, unconstrained: int, size_limit: int = TOTALIZER_LIMIT) -> bool:
+        """Whether a total built with ``native`` over ``n`` cells has native cardinality
+        constraints (``at_most`` not empty), known before it is built: a solver that can
+        hold them must be chosen before the clauses are loaded.
+
+        Examples
+        --------
+        >>> MineTotal.native_bounds(10, 3, 0), MineTotal.native_bounds(100_000, 20_000, 0)
+        (False, True)
+        """
+        lo = remaining - unconstrained
+        return (cls.size_of(n, remaining, unconstrained) > size_limit
+                and any(0 <= bound <= n for bound in (remaining, n - lo)))
 
     @staticmethod
     def size_of(n: int, remaining: int, unconstrained: int) -> int:

@@ -36,7 +36,7 @@ import numpy as np
 from ...budget import CHECK_EVERY, Budget, resident_bytes
 from ...errors import BudgetExceeded, InconsistentError, Resource
 from ..constraints import ARRAY_EQUATIONS, ConstraintSystem, ParityForest, bulk, is_link, unite
-from .encoding import MineTotal, exactly
+from .encoding import TOTALIZER_LIMIT, MineTotal, exactly
 from .local import local_reasons, pair_reason, single_clue_reasons
 from .propagation import Propagator
 from .wires import prune_hanging, wire_clash
@@ -53,6 +53,9 @@ DEFAULT_BACKEND = "g4"
 #: linear time (a cardinality network there had millions of clauses and took seconds).
 #: Gluecard 4 has them too, but did not stop at its interrupt on a 100x100 lattice.
 NATIVE_BACKEND = "mc"
+
+#: The totalizers' size past which the mine total becomes native cardinality constraints.
+TOTAL_SIZE_LIMIT = TOTALIZER_LIMIT
 
 #: Conflicts a SAT call may spend before it is given a deadline timer.
 _QUICK_CONFLICTS = 5_000
@@ -178,11 +181,21 @@ class _Part:
         self.selector: dict[int, int] = {}
         self.eq_of_selector: dict[int, int] = {}
         self.clue_of_selector: dict[int, int] = {}
+        # the solver is chosen before the clauses exist (one with native cardinality
+        # constraints when the total needs them), and takes them a few thousand clues at
+        # a time with a look at the limits between: seven million clauses of a 1000x1000
+        # lattice took seconds to load at once, past the deadline, and held the Python
+        # list beside the solver's copy (2.1 GB)
+        native = total is not None and MineTotal.native_bounds(len(cells), *total, size_limit=TOTAL_SIZE_LIMIT)
+        self.solver = Solver(name=NATIVE_BACKEND if native else backend)
+        loaded = 0
         clauses: list[list[int]] = []
         literal = self.lit
         for n, e in enumerate(eq_ids if encode is None else encode):
             if n % CHECK_EVERY == CHECK_EVERY - 1:
-                _check(limits, "encoding the clues for SAT")
+                self._load(clauses, limits)
+                loaded += len(clauses)
+                clauses = []
             con = system.equation(e)
             top += 1
             sel = top
@@ -198,19 +211,31 @@ class _Part:
         # the mine total over the part's cells, the unconstrained ones taking the rest;
         # past the totalizers' size limit, native cardinality constraints
         self.mine_total = (None if total is None
-                           else MineTotal([self.lit[c] for c in cells], *total, top=top, native=True))
+                           else MineTotal([self.lit[c] for c in cells], *total, top=top, native=True,
+                                          size_limit=TOTAL_SIZE_LIMIT))
         if self.mine_total is not None:
             clauses.extend(self.mine_total.clauses)
             top = self.mine_total.top
         at_most = [] if self.mine_total is None else self.mine_total.at_most
-        self.solver = Solver(name=NATIVE_BACKEND if at_most else backend, bootstrap_with=clauses)
+        self.solver.append_formula(clauses)  # the last few thousand clues: as before, no look
+        loaded += len(clauses)
         for lits, k in at_most:
             self.solver.add_atmost(lits, k)
         # a conflict on a native constraint over thousands of cells learns a clause as
         # long, so even a few thousand of them can take seconds: every call is timed
-        self.timed = bool(at_most) or len(clauses) >= _TIMER_CLAUSES
+        self.timed = bool(at_most) or loaded >= _TIMER_CLAUSES
         self.calls = 0
         self.limits = limits
+
+    def _load(self, clauses: list[list[int]], limits: Budget | None) -> None:
+        """Give the solver ``clauses``, then look at the limits (the solver is deleted
+        when they have run out)."""
+        self.solver.append_formula(clauses)
+        try:
+            _check(limits, "encoding the clues for SAT")
+        except BudgetExceeded:
+            self.solver.delete()
+            raise
 
     # -- assumptions for the total --------------------------------------------------
     @property
