@@ -640,6 +640,14 @@ static PyObject *py_count(PyObject *self, PyObject *args) {
             if (tick(r, st->nopt * (i64)(a->len[e] + 1)))
                 break;
         }
+        /* the backward values are weights of completions (at most the total where the
+         * forward value is positive); refused past the ceiling as the forward ones */
+        for (i64 v = 0; v < a->nvals && !r->status; v++)
+            if (!(before[v] <= VALUE_CEILING))
+                r->status = TOO_LARGE;
+        for (int o = 0; o < st->nopt && !r->status; o++)
+            if (!isfinite(acc[i][o]))
+                r->status = TOO_LARGE;
         /* a tally sums, per state, its band's products (two roundings each) and then the
          * states' sums */
         int d = depth_f[i] + back_depth + 2 + widest + (int)(a->n < INT32_MAX / 2 ? a->n : INT32_MAX / 2);

@@ -319,6 +319,8 @@ def _count_python(steps, fmask, kmax, jlo, jhi, weights, wdepth, budget: Budget,
                     part += vals[j - alo] * x
                 acc[o] += part
             before[state] = mine_vals
+        if any(not x <= CEILING for v in before.values() for x in v) or not all(map(math.isfinite, acc)):
+            return (_LARGE,)
         tally_depth = max(tally_depth, depth_f[i] + back_depth + 2 + widest + len(tables[i]))
         back_depth += any(f != 1.0 for _, f, _, _ in opts) + max(len(opts) - 1, 0)
         tallies[i] = acc
