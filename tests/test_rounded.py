@@ -123,7 +123,7 @@ def test_values_past_the_range_of_doubles_decline():
     system = build_constraints(position)
     (problem, order), = _parts(position, system, system.components)
     with pytest.raises(R.Declined, match="range of doubles"):
-        R.count_rounded(problem, order, 1200, None)
+        R.count_rounded(problem, order, problem.ncells, None)
 
 
 def test_estimation_with_the_state_limit_at_zero_still_samples():

@@ -140,17 +140,52 @@ def _steps(plan: _Plan, problem: Problem, by_count: bool) -> tuple[list, bool]:
 
 def _windows(problem: Problem, plan: _Plan, kmax: int, support: tuple[int, int] | None) -> tuple[list, list]:
     """The coefficients worth keeping after each step: those from which the variables
-    left can reach a mine count in ``support`` (and at most ``kmax``)."""
+    left can reach a mine count in ``support`` (and at most ``kmax``).
+
+    The mines the variables left can place lie between the sums of their least and
+    most, and, tighter, between bounds from clues all of whose variables are still to
+    come: a set of such clues over disjoint groups of cells puts exactly their targets
+    in those cells, so the rest of the variables add between their least and most
+    (the set is grown greedily as the steps go back, each clue taken when its
+    variables are free). On a lattice of clues that leaves a third of the cells free
+    instead of all of them, which narrows every band.
+    """
     m = len(plan.steps)
+    variables = problem.variables
+    position = {step.var: i for i, step in enumerate(plan.steps)}
+    members = problem.clue_members()
+    first = [min((position[v] for v in vs), default=m) for vs in members]
+    opening: dict[int, list[int]] = {}
+    for c, i in enumerate(first):
+        if i < m and all(variables[v].group for v in members[c]):
+            opening.setdefault(i, []).append(c)
     lo_after = [0] * (m + 1)
     hi_after = [0] * (m + 1)
+    # the packed clues' exact mines, and the least and most of the variables outside them
+    packed_mines, packed_vars = 0, set()
+    free_lo = free_hi = 0
+    lo_pack = [0] * (m + 1)
+    hi_pack = [0] * (m + 1)
     for i in range(m - 1, -1, -1):
-        opts = problem.variables[plan.steps[i].var].options
-        lo_after[i] = lo_after[i + 1] + min(o.mines for o in opts)
-        hi_after[i] = hi_after[i + 1] + max(o.mines for o in opts)
+        v = plan.steps[i].var
+        opts = variables[v].options
+        least, most = min(o.mines for o in opts), max(o.mines for o in opts)
+        lo_after[i] = lo_after[i + 1] + least
+        hi_after[i] = hi_after[i + 1] + most
+        free_lo, free_hi = free_lo + least, free_hi + most
+        for c in opening.get(i, ()):
+            vs = members[c]
+            if packed_vars.isdisjoint(vs):
+                packed_vars.update(vs)
+                packed_mines += problem.targets[c]
+                for u in vs:
+                    uo = variables[u].options
+                    free_lo -= min(o.mines for o in uo)
+                    free_hi -= max(o.mines for o in uo)
+        lo_pack[i], hi_pack[i] = packed_mines + free_lo, packed_mines + free_hi
     wlo, whi = support if support is not None else (0, kmax)
-    jlo = [max(0, wlo - hi_after[i]) for i in range(m + 1)]
-    jhi = [min(kmax, whi - lo_after[i]) for i in range(m + 1)]
+    jlo = [max(0, wlo - min(hi_after[i], hi_pack[i])) for i in range(m + 1)]
+    jhi = [min(kmax, whi - max(lo_after[i], lo_pack[i])) for i in range(m + 1)]
     return jlo, jhi
 
 
