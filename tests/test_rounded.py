@@ -80,6 +80,30 @@ def test_every_interval_holds_the_brute_force_share(programme, position, split):
         assert low <= count <= high
 
 
+def test_positions_from_play_hold_the_exact_fractions_within_their_bounds():
+    # Expert positions of seeded games, past what brute force enumerates: many parts,
+    # hundreds of cells away from the numbers; half the parts counted exactly
+    module = benchmark("probability")
+    corpus, _ = module.build_corpus(40, 11)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for position in corpus:
+        exact = probabilities(position)
+        system = build_constraints(position)
+        comps = list(system.components)
+        rounded = [c for c in comps if rng.random() < 0.5] or comps[:1]
+        tallies = [tally_component(system, c, kmax=system.remaining) for c in comps if c not in rounded]
+        est = R.rounded_estimate(_parts(position, system, rounded), tallies, system.unconstrained, system.remaining,
+                                 (1, 1), Budget())
+        for c, (p, lo, hi) in est.cells.items():
+            assert Fraction(lo) <= exact.cells[c] <= Fraction(hi)
+            assert (c in est.witnessed[0]) == (exact.cells[c] > 0) and (c in est.witnessed[1]) == (exact.cells[c] < 1)
+            checked += 1
+        low, high = est.layouts_interval
+        assert low <= exact.layouts <= high
+    assert checked > 1000
+
+
 def test_the_compiled_and_the_python_programmes_give_the_same_doubles(monkeypatch):
     require_built(R.COMPILED, "the compiled rounded count")
     position = parse_position(benchmark("stress").no_zero_lattice(12, 8, 28, seed=3))
