@@ -148,6 +148,9 @@ def test_values_past_the_range_of_doubles_decline():
     (problem, order), = _parts(position, system, system.components)
     with pytest.raises(R.Declined, match="range of doubles"):
         R.count_rounded(problem, order, problem.ncells, None)
+    # a weight past any double (a long chain's under a density would be): refused, not raised
+    with pytest.raises(R.Declined, match="too large for doubles"):
+        R.count_rounded(problem, order, 0, None, by_count=False, mine=1, safe=10**400)
 
 
 def test_estimation_with_the_state_limit_at_zero_still_samples():

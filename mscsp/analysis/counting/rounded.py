@@ -9,9 +9,9 @@ exact value by a factor within ``[1 - u, 1 + u]`` (``u = 2**-53``), provided not
 overflows or underflows (both are checked). A value formed through at most ``n``
 roundings is then within a factor ``1 ± γ(n)``, ``γ(n) = n u / (1 - n u)``, of the
 exact one (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
-SIAM 2002, Lemma 3.1 and §4.2 on sums of non-negative terms); the programme counts
-each result's roundings, and every probability comes with an interval that contains
-the exact value — a proven bound, not a statistical one. A few thousand roundings
+SIAM 2002, Lemma 3.1 and §4.2 on sums of non-negative terms; Lemma 3.3 for a
+quotient); the programme counts each result's roundings, and every probability comes
+with an interval that contains the exact value — a proven bound, not a statistical one. A few thousand roundings
 give intervals of about ``1e-12``.
 
 Two more facts follow. A sum of non-negative terms is zero in floating point exactly
@@ -45,7 +45,8 @@ try:
 except ImportError:  # pragma: no cover - built where a C compiler is found
     _rounded = None
 
-__all__ = ["COMPILED", "METHOD", "Declined", "RoundedCount", "count_rounded", "rounded_estimate", "gamma", "share_bounds"]
+__all__ = ["COMPILED", "METHOD", "Declined", "RoundedCount", "count_rounded", "rounded_estimate", "gamma",
+           "share_bounds"]
 
 #: Whether the compiled programme (``_rounded.c``) was built.
 COMPILED = _rounded is not None
@@ -109,8 +110,8 @@ class RoundedCount:
 
 
 class Declined(Exception):
-    """The rounded count cannot be made here (too wide a state, values out of range,
-    no compiled programme for a large component, or its budget ran out)."""
+    """The rounded count cannot be made here (too wide a state, values out of the
+    range of doubles, too many states, or its budget ran out)."""
 
 
 def _plan(problem: Problem, order, arith: Arithmetic, budget: Budget) -> _Plan:
@@ -129,7 +130,10 @@ def _steps(plan: _Plan, problem: Problem, by_count: bool) -> tuple[list, bool]:
         var = problem.variables[step.var]
         opts = []
         for oi, shift, factor, delta, touches in step.options:
-            f = float(factor)
+            try:
+                f = float(factor)
+            except OverflowError:  # a long chain's weight under a density
+                f = math.inf
             if f > FACTOR_CEILING:
                 raise Declined("a variable's weight is too large for doubles")
             exact = exact and f == factor
