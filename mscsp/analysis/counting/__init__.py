@@ -568,6 +568,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
             rest = rest_of_board([], (), None, sampled_max)
         est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget,
                              extra)
+    proven = bool(est.details.get("rounded"))  # the rounded count's bounds, not a sample's
     cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}
     model = None
@@ -578,15 +579,13 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         for c in sampled_cells + ([] if remaining is None else [c for k in rest.kinds for c in k]):
             cells[c] = None
     else:
-        proven = bool(est.details.get("rounded"))
         for c, (p, lo, hi) in est.cells.items():
             if proven and lo == hi:  # the rounded count's zeros are exact (0 or 1)
                 cells[c] = Fraction(p)
                 continue
             cells[c] = p  # an estimate is a float: only exact values are Fractions
             intervals[c] = (lo, hi)
-    counted = smc if smc is not None else est
-    if est.details.get("rounded"):
+    if proven:
         stats = {
             "estimate": {
                 "method": _ROUNDED_METHOD,
@@ -602,6 +601,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         }
         return Probabilities(cells, None, False, model, stats, intervals, _gave_up(gave_up, None),
                              geometry=system.position.geometry, witnessed=est.witnessed)
+    counted = smc if smc is not None else est
     stats = {
         "estimate": {
             "method": _CHAIN_METHOD.format(**est.details) if "chains" in est.details else _METHOD,

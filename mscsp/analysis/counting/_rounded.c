@@ -151,6 +151,14 @@ static Table *table_new(Run *r, i64 cap) {
     return t;
 }
 
+/* the first empty slot on state s's probe sequence (s absent from the table) */
+static inline i64 empty_slot(const Table *t, u64 s) {
+    i64 h = (i64)(mix(s) & (u64)t->mask);
+    while (t->slot[h])
+        h = (h + 1) & t->mask;
+    return h;
+}
+
 static int table_grow(Run *r, Table *t) {
     i64 cap = t->cap * 2;
     u64 *s = realloc(t->state, cap * sizeof(u64));
@@ -176,10 +184,7 @@ static int table_grow(Run *r, Table *t) {
     t->slot = slot;
     t->mask = slots - 1;
     for (i64 e = 0; e < t->n; e++) {
-        i64 h = (i64)(mix(t->state[e]) & (u64)t->mask);
-        while (t->slot[h])
-            h = (h + 1) & t->mask;
-        t->slot[h] = e + 1;
+        t->slot[empty_slot(t, t->state[e])] = e + 1;
     }
     i64 old = t->cap;
     t->cap = cap;
@@ -213,9 +218,7 @@ static i64 find_or_add(Run *r, Table *t, u64 s) {
     if (2 * (t->n + 1) > t->mask + 1 || t->n == t->cap) {
         if (table_grow(r, t))
             return -1;
-        h = (i64)(mix(s) & (u64)t->mask);
-        while (t->slot[h])
-            h = (h + 1) & t->mask;
+        h = empty_slot(t, s);
     }
     i64 e = t->n++;
     t->state[e] = s;

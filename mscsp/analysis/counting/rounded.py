@@ -97,9 +97,11 @@ class RoundedCount:
     ``poly[j - poly_lo]`` approximates the weight of the component's assignments with
     ``j`` mines (within ``1 ± γ(poly_depth)``); with weights, ``total`` approximates
     ``sum_j weight(j) w[j]`` and ``tallies[i][o]`` the part of it whose step ``i``
-    takes option ``o`` of the plan, each within ``1 ± γ`` of its depth.
+    takes option ``o`` of the plan, each within ``1 ± γ`` of its depth. ``steps[i]``
+    is step ``i``'s variable and the indices of its options, in the tallies' order.
     """
 
+    steps: tuple[tuple[int, tuple[int, ...]], ...]
     poly_lo: int
     poly: tuple[float, ...]
     poly_depth: int
@@ -147,12 +149,13 @@ def _windows(problem: Problem, plan: _Plan, kmax: int, support: tuple[int, int] 
     left can reach a mine count in ``support`` (and at most ``kmax``).
 
     The mines the variables left can place lie between the sums of their least and
-    most, and, tighter, between bounds from clues all of whose variables are still to
-    come: a set of such clues over disjoint groups of cells puts exactly their targets
-    in those cells, so the rest of the variables add between their least and most
-    (the set is grown greedily as the steps go back, each clue taken when its
-    variables are free). On a lattice of clues that leaves a third of the cells free
-    instead of all of them, which narrows every band.
+    most; tighter, a set of clues all of whose variables are still to come, over
+    disjoint groups of cells, puts exactly their targets in those cells, and the other
+    variables add between their least and most (the set is grown greedily as the steps
+    go back, each clue taken when its variables are free; with none taken the bounds are
+    the plain sums, and a clue's target lies between its groups' least and most
+    whenever some layout meets it). On a lattice of clues that leaves a third of the
+    cells free instead of all of them, which narrows every band.
     """
     m = len(plan.steps)
     variables = problem.variables
@@ -163,19 +166,18 @@ def _windows(problem: Problem, plan: _Plan, kmax: int, support: tuple[int, int] 
     for c, i in enumerate(first):
         if i < m and all(variables[v].group for v in members[c]):
             opening.setdefault(i, []).append(c)
-    lo_after = [0] * (m + 1)
-    hi_after = [0] * (m + 1)
+
+    def least_most(v: int) -> tuple[int, int]:
+        mines = [o.mines for o in variables[v].options]
+        return min(mines), max(mines)
+
     # the packed clues' exact mines, and the least and most of the variables outside them
     packed_mines, packed_vars = 0, set()
     free_lo = free_hi = 0
-    lo_pack = [0] * (m + 1)
-    hi_pack = [0] * (m + 1)
+    lo_after = [0] * (m + 1)
+    hi_after = [0] * (m + 1)
     for i in range(m - 1, -1, -1):
-        v = plan.steps[i].var
-        opts = variables[v].options
-        least, most = min(o.mines for o in opts), max(o.mines for o in opts)
-        lo_after[i] = lo_after[i + 1] + least
-        hi_after[i] = hi_after[i + 1] + most
+        least, most = least_most(plan.steps[i].var)
         free_lo, free_hi = free_lo + least, free_hi + most
         for c in opening.get(i, ()):
             vs = members[c]
@@ -183,13 +185,12 @@ def _windows(problem: Problem, plan: _Plan, kmax: int, support: tuple[int, int] 
                 packed_vars.update(vs)
                 packed_mines += problem.targets[c]
                 for u in vs:
-                    uo = variables[u].options
-                    free_lo -= min(o.mines for o in uo)
-                    free_hi -= max(o.mines for o in uo)
-        lo_pack[i], hi_pack[i] = packed_mines + free_lo, packed_mines + free_hi
+                    least, most = least_most(u)
+                    free_lo, free_hi = free_lo - least, free_hi - most
+        lo_after[i], hi_after[i] = packed_mines + free_lo, packed_mines + free_hi
     wlo, whi = support if support is not None else (0, kmax)
-    jlo = [max(0, wlo - min(hi_after[i], hi_pack[i])) for i in range(m + 1)]
-    jhi = [min(kmax, whi - max(lo_after[i], lo_pack[i])) for i in range(m + 1)]
+    jlo = [max(0, wlo - hi) for hi in hi_after]
+    jhi = [min(kmax, whi - lo) for lo in lo_after]
     return jlo, jhi
 
 
@@ -271,10 +272,11 @@ def count_rounded(problem: Problem, order, kmax: int, weights: list[float] | Non
                         _MANY: f"a table passed {state_limit} states"}.get(status, "failed"))
     # an inexact factor adds one rounding a step each way
     extra = 0 if exact_factors else 2 * len(steps)
+    named = tuple((step.var, tuple(oi for oi, *_ in step.options)) for step in plan.steps)
     if weights is None:
-        return RoundedCount(out[1], tuple(out[2]), out[3] + extra)
+        return RoundedCount(named, out[1], tuple(out[2]), out[3] + extra)
     _, lo, poly, pdepth, total, tdepth, tallies, adepth = out
-    return RoundedCount(lo, tuple(poly), pdepth + extra, total, tdepth + extra, tuple(map(tuple, tallies)),
+    return RoundedCount(named, lo, tuple(poly), pdepth + extra, total, tdepth + extra, tuple(map(tuple, tallies)),
                         adepth + extra)
 
 
@@ -442,9 +444,11 @@ def _normalised(values: list[float]) -> tuple[list[float], int]:
     return out, exp
 
 
-def _kind_cells(problem: Problem, count: RoundedCount, steps, depth: int, cells: dict, seen: tuple[set, set]) -> None:
-    """Every sampled cell's share from the tallies of its variable's step."""
-    for (v, option_ids), acc in zip(steps, count.tallies):
+def _kind_cells(problem: Problem, count: RoundedCount, cells: dict, seen: tuple[set, set]) -> None:
+    """Every sampled cell's share from the tallies of its variable's step (each share's
+    weights two roundings past the tallies': a product and a correctly rounded sum)."""
+    depth = count.tally_depth + 2
+    for (v, option_ids), acc in zip(count.steps, count.tallies):
         var = problem.variables[v]
         for k, kind in enumerate(var.kinds):
             mine = math.fsum(var.options[oi].kind_mines[k] * a for oi, a in zip(option_ids, acc))
@@ -485,22 +489,14 @@ def rounded_estimate(parts: list, exact: list, unconstrained: tuple[int, ...], r
     started = time.perf_counter()
     cells: dict[int, tuple[float, float, float]] = {}
     seen: tuple[set, set] = (set(), set())
-    meta = []
-    for problem, order in parts:
-        steps = []
-        arith = Arithmetic(1, None) if remaining is not None else Arithmetic(0, mine=weights[0], safe=weights[1])
-        plan = _plan(problem, order, arith, budget)
-        for step in plan.steps:
-            steps.append((step.var, tuple(oi for oi, *_ in step.options)))
-        meta.append(steps)
     if remaining is None:
         layouts, worst = 1.0, 0
-        for (problem, order), steps in zip(parts, meta):
+        for problem, order in parts:
             count = count_rounded(problem, order, 0, [1.0], by_count=False, mine=weights[0], safe=weights[1],
                                   budget=budget, state_limit=state_limit)
             if not count.total:
                 raise Declined("no assignment of a part meets its clues")
-            _kind_cells(problem, count, steps, count.tally_depth + 2, cells, seen)
+            _kind_cells(problem, count, cells, seen)
             layouts *= count.total
             worst += count.total_depth
         bound = float(gamma(worst))
@@ -535,7 +531,7 @@ def rounded_estimate(parts: list, exact: list, unconstrained: tuple[int, ...], r
         count = count_rounded(problem, order, kmax, w, weights_depth=wdepth, budget=budget, state_limit=state_limit)
         if not count.total:
             raise Declined("no layout meets the clues and the total")
-        _kind_cells(problem, count, meta[ci], count.tally_depth + 2, cells, seen)
+        _kind_cells(problem, count, cells, seen)
         counts.append(count)
         exps.append(exp)
     if len(parts) == 1:

@@ -162,10 +162,8 @@ class MineTotal:
         self.native: dict[str, tuple[int, int]] = {}
         size = self.size_of(n, remaining, unconstrained)
         if size > size_limit and native:
-            lo = remaining - unconstrained
-            for name, group, bound in (("upper", list(lits), remaining), ("lower", [-v for v in lits], n - lo)):
-                if not 0 <= bound <= n:
-                    continue  # no bound, or one no assignment meets (see native_bounds)
+            for name, bound in self._native_pairs(n, remaining, unconstrained):
+                group = list(lits) if name == "upper" else [-v for v in lits]
                 # at most n of the group, n - bound fillers and the shift: the fillers, true
                 # when the bound is imposed, leave the group ``bound`` (one less with the
                 # shift); not imposed, they can all be false and nothing is bounded
@@ -208,9 +206,17 @@ class MineTotal:
         >>> MineTotal.native_bounds(10, 3, 0), MineTotal.native_bounds(100_000, 20_000, 0)
         (False, True)
         """
-        lo = remaining - unconstrained
-        return (cls.size_of(n, remaining, unconstrained) > size_limit
-                and any(0 <= bound <= n for bound in (remaining, n - lo)))
+        return cls.size_of(n, remaining, unconstrained) > size_limit and bool(
+            cls._native_pairs(n, remaining, unconstrained))
+
+    @staticmethod
+    def _native_pairs(n: int, remaining: int, unconstrained: int) -> list[tuple[str, int]]:
+        """The native bounds a total over ``n`` cells imposes: at most ``remaining`` mines
+        ("upper") and at most ``n - (remaining - unconstrained)`` safe cells ("lower"),
+        each only when it lies in ``0..n`` (outside, there is no bound, or one no
+        assignment meets: see :meth:`assumptions`)."""
+        bounds = (("upper", remaining), ("lower", n - (remaining - unconstrained)))
+        return [(name, bound) for name, bound in bounds if 0 <= bound <= n]
 
     @staticmethod
     def size_of(n: int, remaining: int, unconstrained: int) -> int:
