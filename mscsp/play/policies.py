@@ -613,7 +613,23 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     """The long-term 50/50 credit of each cell of ``pool`` away from the numbers, when
     the safest cells of ``pool`` include one away from them: ``1 + INFLUENCE_SCALE * I / S``,
     with ``I`` the cell's :func:`~mscsp.play.pseudo.fifty_influence` and ``S`` the
-    layouts with it safe (cells without one are left out)."""
+    layouts with it safe (cells without one are left out).
+
+    Hill's solvers give every candidate its credit, next to the numbers too, and also
+    credit the cells a pair or square still needs as walls (his "enablers"), with half
+    the layouts in which the structure forms. Neither moved the wins by a margin that
+    paired games could resolve (``+endgame`` against ``+endgame``, benchmarks/paired.py):
+    the credit on every candidate, classic Expert +0.11 points [-0.03, +0.26] over
+    40,000 games (seed 95; 406 boards only this rule won, 451 only the other) and +0.05
+    [-0.05, +0.14] over 100,000 more (seed 97; 1,098 and 1,145), +0.07 [-0.01, +0.14]
+    together, modern Expert +0.03 [-0.10, +0.17] over 40,000 (seed 95), at 8.6 and 9.0
+    against 7.1 and 7.4 ms a classic game; with the enablers as well (every pair missing
+    at most one wall and square missing at most two, forming in more than one layout in
+    20, counted exactly), classic +0.15 [-0.00, +0.31] and modern -0.01 [-0.15, +0.13]
+    over the same 40,000 boards each (0.04 points above the credit on every candidate
+    alone), at 16.6 against 7.4 ms a classic game. Neither is kept: the first gains at
+    most 0.14 points at 95% for a fifth more CPU, the second adds 0.04 to it on the same
+    boards for more than twice the CPU."""
     probs = survey.probabilities
     frontier = set(survey.system.frontier)
     least = min(probs.cells[c] for c in pool)
