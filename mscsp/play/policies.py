@@ -710,7 +710,15 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
 
     Values are compared in floating point and made exact only when two come within
     :data:`_MARGIN` of each other (a stop, too, needs a cell to fall short by more than
-    that), so the choice is the one exact values give."""
+    that), so the choice is the one exact values give.
+
+    Hill's solvers then swap the chosen cell for a safer one that is safe in every
+    layout where the chosen one is (such a cell is at least as good whatever follows:
+    clicking it first and the chosen cell after survives every layout the chosen cell
+    survives, knowing one number more). Here the chosen cell almost never has one: with the swap (the
+    safest such cell, found from one count with the chosen cell safe), 2 of 3,000 Expert
+    games made other guesses and no game of 80,000 paired ones (``+endgame``, seed 101,
+    classic and modern) ended otherwise, at 0.4-0.9 ms more a game; not kept."""
     probs = survey.probabilities
     total = probs.layouts
     prune = weighed is None
