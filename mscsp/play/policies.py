@@ -34,9 +34,10 @@ one below for what it does not decide:
     drop dead tiles before their cut-offs: against the least of all cells
     (``+endgame``, paired games on the same boards), classic Expert +0.02 points
     [+0.00, +0.04] over 40,000 games (seed 81; 14 boards only it won, 5 only the
-    other) and +0.02 [+0.01, +0.03] over 40,000 more (seed 83; 8 and 0), the same CPU. When the safest cells include one away from the numbers,
-    each candidate away from them has its look-ahead value multiplied by its
-    long-term 50/50 credit, ``1 + 9/10 * I / S`` after David Hill's solvers: ``I``
+    other) and +0.02 [+0.01, +0.03] over 40,000 more (seed 83; 8 and 0), the same
+    CPU. When the safest cells include one away from the numbers, each candidate away
+    from them has its look-ahead value multiplied by its long-term 50/50 credit,
+    ``1 + 9/10 * I / S`` after David Hill's solvers: ``I``
     the layouts in which it is the mine side of a dead pair or square the position
     does not show yet (:func:`~mscsp.play.pseudo.fifty_influence`), a guess due
     later anyway that a click now settles, ``S`` the layouts with it safe. It sends
@@ -715,10 +716,11 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     Hill's solvers then swap the chosen cell for a safer one that is safe in every
     layout where the chosen one is (such a cell is at least as good whatever follows:
     clicking it first and the chosen cell after survives every layout the chosen cell
-    survives, knowing one number more). Here the chosen cell almost never has one: with the swap (the
-    safest such cell, found from one count with the chosen cell safe), 2 of 3,000 Expert
-    games made other guesses and no game of 80,000 paired ones (``+endgame``, seed 101,
-    classic and modern) ended otherwise, at 0.4-0.9 ms more a game; not kept."""
+    survives, knowing one number more). Here the chosen cell almost never has one:
+    with the swap (the safest such cell, found from one count with the chosen cell
+    safe), 2 of 3,000 Expert games made other guesses and no game of 80,000 paired ones
+    (``+endgame``, seed 101, classic and modern) ended otherwise, at 0.4-0.9 ms more a
+    game; not kept."""
     probs = survey.probabilities
     total = probs.layouts
     prune = weighed is None

@@ -11,8 +11,8 @@ roundings is then within a factor ``1 ± γ(n)``, ``γ(n) = n u / (1 - n u)``, o
 exact one (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
 SIAM 2002, Lemma 3.1 and §4.2 on sums of non-negative terms; Lemma 3.3 for a
 quotient); the programme counts each result's roundings, and every probability comes
-with an interval that contains the exact value — a proven bound, not a statistical one. A few thousand roundings
-give intervals of about ``1e-12``.
+with an interval that contains the exact value — a proven bound, not a statistical
+one. A few thousand roundings give intervals of about ``1e-12``.
 
 Two more facts follow. A sum of non-negative terms is zero in floating point exactly
 when it is zero (no underflow), so a cell whose computed mine weight is positive is
