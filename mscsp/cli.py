@@ -471,7 +471,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def _cmd_paper(args: argparse.Namespace) -> int:
-    from . import paper
+    from .experiments import paper
 
     written = paper.write_generated(results=args.results)
     sys.stderr.write(f"mscsp paper: wrote {len(written)} files to {written[0].parent}/\n")

@@ -2,7 +2,7 @@
 the figures are deterministic vector PDFs, and the PDF builds.
 
 The numbers are recomputed here from the CSV files with the csv module and this
-file's own formatting, not with :mod:`mscsp.paper`'s, so a wrong row, column or
+file's own formatting, not with :mod:`mscsp.experiments.paper`'s, so a wrong row, column or
 rounding in the generator fails the test.
 """
 
@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from mscsp import paper
+from mscsp.experiments import paper
 from mscsp.errors import InputError
 
 PAPER, RESULTS = REPO / "paper", REPO / "results"

@@ -72,7 +72,7 @@ def paper(out: str) -> int:
     """The last step of ``mscsp reproduce`` into ``results/`` from the top of the
     repository: ``mscsp paper`` on the results just written, where LaTeX is installed
     (without it, one line says so and the run still succeeds)."""
-    from .. import paper as write_up
+    from . import paper as write_up
 
     if Path(out).resolve() != Path("results").resolve() or not (write_up.PAPER / "mscsp.tex").is_file():
         return 0

@@ -26,7 +26,7 @@ from ..explain import describe_gave_up, describe_model, describe_no_estimate
 
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
            "with_total", "without_total",
-           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support", "two_least",
+           "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support",
            "plain_weight", "weigh_total", "fill_groups"]
 
 
@@ -565,32 +565,27 @@ def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> t
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
 
-def two_least(values) -> tuple[Fraction | None, Fraction | None]:
-    """The least and the second least probability among the cells of ``values``, each
-    ``(numerator, denominator, cells)`` (a group of ``cells`` cells sharing one
-    probability), leaving out certain mines (numerator equal to denominator); the
-    second is the least again when two cells share it, None when there is no such cell.
-    Compared as cross products: two Fractions in all.
-
-    Examples
-    --------
-    >>> two_least([(1, 4, 1), (1, 3, 1), (2, 2, 5)])
-    (Fraction(1, 4), Fraction(1, 3))
-    >>> two_least([(1, 3, 2), (1, 4, 1)]), two_least([(1, 1, 3)])
-    ((Fraction(1, 4), Fraction(1, 3)), (None, None))
-    """
-    return TwoLeast(values).fractions()
-
-
 def as_fraction(pair: tuple[int, int] | None) -> Fraction | None:
     """An unreduced ``(numerator, denominator)`` pair as a Fraction (None stays None)."""
     return None if pair is None else Fraction(*pair)
 
 
 class TwoLeast:
-    """:func:`two_least` one value at a time, so that a caller can stop feeding it once
-    what is left cannot come below :attr:`second`; :attr:`first` and :attr:`second`
-    are unreduced ``(numerator, denominator)`` pairs (or None)."""
+    """The least and the second least probability among groups of cells, fed one
+    ``(numerator, denominator, cells)`` group at a time (``cells`` cells sharing one
+    probability), so that a caller can stop once what is left cannot come below
+    :attr:`second`. Certain mines (numerator equal to denominator) are left out; the
+    second is the least again when two cells share it. :attr:`first` and
+    :attr:`second` are unreduced ``(numerator, denominator)`` pairs (or None), compared
+    as cross products.
+
+    Examples
+    --------
+    >>> TwoLeast([(1, 4, 1), (1, 3, 1), (2, 2, 5)]).fractions()
+    (Fraction(1, 4), Fraction(1, 3))
+    >>> TwoLeast([(1, 3, 2), (1, 4, 1)]).fractions(), TwoLeast([(1, 1, 3)]).fractions()
+    ((Fraction(1, 4), Fraction(1, 3)), (None, None))
+    """
 
     __slots__ = ("first", "second")
 

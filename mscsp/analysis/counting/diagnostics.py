@@ -71,6 +71,10 @@ def split_rhat(draws) -> np.ndarray:
     True
     """
     _, within, plus = _moments(_split(draws))
+    return _rhat(within, plus)
+
+
+def _rhat(within: np.ndarray, plus: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.sqrt(plus / within)
 
@@ -186,9 +190,7 @@ def summarise(draws, batch: int = 512) -> Summary:
         chunk = draws[start:start + batch]
         split = _split(chunk)
         _, within, plus = _moments(split)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rhat = np.sqrt(plus / within)
-        parts.append((chunk.mean(axis=(1, 2)), plus, rhat, _effective_size(split, within, plus)))
+        parts.append((chunk.mean(axis=(1, 2)), plus, _rhat(within, plus), _effective_size(split, within, plus)))
     if not parts:
         empty = np.zeros(0)
         return Summary(empty, empty, empty, empty)

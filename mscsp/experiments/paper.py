@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .board import PRESETS
-from .errors import InputError, MscspError
+from ..board import PRESETS
+from ..errors import InputError, MscspError
 
 __all__ = ["Source", "Number", "SOURCES", "VERDICTS", "verdict", "render", "read_table", "numbers", "numbers_tex", "tables",
            "required_figures", "write_generated", "build_pdf", "TexMissing", "TEX_MISSING"]
