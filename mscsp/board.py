@@ -21,8 +21,8 @@ import numpy as np
 
 from ._moved import deprecated, index_of
 from .errors import InputError, ParseError
-from .files import check_cells
-from .textformat import parse_count, read_grid_text
+from .formats.files import check_cells
+from .formats.text import parse_count, read_grid_text
 
 __all__ = ["Geometry", "Spec", "Layout", "PRESETS", "parse_layout", "format_layout"]
 

@@ -21,7 +21,7 @@ from . import __version__
 from .board import PRESETS, Spec, format_layout
 from .budget import DEFAULT_MEMORY, Budget
 from .errors import BudgetExceeded, InconsistentError, InputError, MscspError, quoted
-from .files import (
+from .formats.files import (
     MAX_AREA,
     MAX_CELLS,
     MAX_SPARSE_CELLS,
@@ -31,7 +31,7 @@ from .files import (
     write_whole,
 )
 from .rules import FirstClickRule, generate
-from .textformat import excerpt, natural
+from .formats.text import excerpt, natural
 
 __all__ = ["main", "build_parser", "parse_cell", "UNDECIDED"]
 
@@ -212,7 +212,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .files import read_source
+    from .formats.files import read_source
     from .game import Replay
     from .terminal import render
 
@@ -229,7 +229,7 @@ SOLVERS = ["single-point", "subset", "sat"]
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .analysis.full import analyse
-    from .files import read_source
+    from .formats.files import read_source
     from .position import parse_position
     from .report import error_record, solve_record, solve_text
 
@@ -278,7 +278,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .board import parse_layout
-    from .files import read_source
+    from .formats.files import read_source
     from .play.verify import verify
 
     layout = parse_layout(read_source(args.layout), source=args.layout, max_cells=MAX_CELLS, max_area=MAX_AREA)
@@ -324,7 +324,7 @@ def _density(text: str):
 def _cmd_count(args: argparse.Namespace) -> int:
     from .analysis.counting import probabilities
     from .analysis.explain import describe_gave_up
-    from .files import read_source
+    from .formats.files import read_source
     from .position import parse_position
     from .report import decimal
 
@@ -364,7 +364,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
 
 def _cmd_consistent(args: argparse.Namespace) -> int:
     from .analysis.consistency import decide
-    from .files import read_source
+    from .formats.files import read_source
     from .position import parse_position
     from .report import contradiction_record
 
@@ -413,7 +413,7 @@ def _cmd_consistent(args: argparse.Namespace) -> int:
 
 
 def _cmd_from_cnf(args: argparse.Namespace) -> int:
-    from .files import read_source
+    from .formats.files import read_source
     from .position import format_position
     from .reduction.cnf import parse_dimacs
     from .reduction.compile import compile_cnf

@@ -28,7 +28,7 @@ import numpy as np
 from ._moved import deprecated, index_of, is_flat
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
-from .files import MAX_CELLS, Fields, cell_of, check_cells, load_json
+from .formats.files import MAX_CELLS, Fields, cell_of, check_cells, load_json
 from .position import Mark, Position
 from .rules import GENERATOR_VERSION, FirstClickRule, GeneratedBoard, place_mines
 from .sampling import as_generator, fresh_seed

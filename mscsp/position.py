@@ -26,8 +26,8 @@ import numpy as np
 from ._moved import deprecated, index_of
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
-from .files import check_cells
-from .textformat import parse_count, read_grid_text
+from .formats.files import check_cells
+from .formats.text import parse_count, read_grid_text
 
 __all__ = ["Mark", "Position", "parse_position", "format_position", "POSITION_ALPHABET"]
 

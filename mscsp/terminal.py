@@ -18,10 +18,10 @@ from typing import TextIO
 
 from .board import Spec
 from .errors import IllegalMove, InputError
-from .files import write_whole
+from .formats.files import write_whole
 from .game import Game, Status
 from .position import Mark
-from .textformat import excerpt, natural
+from .formats.text import excerpt, natural
 
 __all__ = ["render", "play_terminal", "parse_command"]
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mscsp.cli import INTERNAL, main
-from mscsp.files import MAX_CELLS, MAX_FILE_BYTES
+from mscsp.formats.files import MAX_CELLS, MAX_FILE_BYTES
 from mscsp.reduction.cnf import parse_dimacs
 from mscsp.reduction.compile import compile_cnf
 
@@ -336,11 +336,11 @@ def test_a_file_name_with_a_line_break_keeps_messages_and_outputs_one_line(capsy
 def test_a_fifo_that_no_one_writes_to_is_refused_and_one_that_is_written_is_read(capsys, tmp_path, monkeypatch):
     import threading
 
-    monkeypatch.setattr("mscsp.files.WAIT_SECONDS", 0.2)
+    monkeypatch.setattr("mscsp.formats.files.WAIT_SECONDS", 0.2)
     fifo = tmp_path / "in.txt"
     os.mkfifo(fifo)
     refused(capsys, "solve", fifo, words="in.txt: nothing to read after 0.2 s")
-    monkeypatch.setattr("mscsp.files.WAIT_SECONDS", 10.0)
+    monkeypatch.setattr("mscsp.formats.files.WAIT_SECONDS", 10.0)
     writer = threading.Thread(target=lambda: fifo.write_text("mines: 1\n.1\n"))
     writer.start()
     code, out, _ = run(capsys, "solve", "--json", fifo)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mscsp.board import Geometry, Layout
 from mscsp.errors import ParseError
-from mscsp.foreign import looks_like_jsminesweeper, read_jsminesweeper, read_mbf
+from mscsp.formats.foreign import looks_like_jsminesweeper, read_jsminesweeper, read_mbf
 from mscsp.position import Mark, Position, parse_position
 
 EXPERT_CORNER = """\

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError
-from ..textformat import natural
+from ..formats.text import natural
 from .output import Timings, provenance, write_results
 from .runner import Chunk, Unit, run_chunks
 

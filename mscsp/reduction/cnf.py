@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .._moved import deprecated
 from ..errors import InputError, ParseError
-from ..textformat import excerpt, natural
+from ..formats.text import excerpt, natural
 
 __all__ = ["CNF", "parse_dimacs"]
 

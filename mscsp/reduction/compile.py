@@ -29,9 +29,9 @@ import numpy as np
 
 from ..board import Geometry, Layout
 from ..errors import InputError
-from ..files import Fields, cell_of, check_cells, load_json
+from ..formats.files import Fields, cell_of, check_cells, load_json
 from ..position import Mark, Position
-from ..textformat import excerpt, natural
+from ..formats.text import excerpt, natural
 from .cnf import CNF
 from .gadgets import GADGETS, PORT, TILE
 

@@ -15,7 +15,7 @@ POST     ``/api/import``             ``{"text": JSMinesweeper's text}`` or ``{"m
                                      base64 of a .mbf board, "click"}`` (opened at
                                      ``click`` or in its largest opening): the position in this
                                      toolkit's text format, with ``format`` and ``note``
-                                     (see :mod:`mscsp.foreign`), or a located error
+                                     (see :mod:`mscsp.formats.foreign`), or a located error
 POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
                                      board opened from a safe first click, as text
 POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_guess",
@@ -75,7 +75,7 @@ from ..analysis.constraints import build_constraints
 from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
-from ..foreign import read_jsminesweeper, read_mbf
+from ..formats.foreign import read_jsminesweeper, read_mbf
 from ..game import ActionKind, Game, Status
 from ..metrics import opening_regions
 from ..play.policies import Policy

@@ -40,9 +40,9 @@ import re
 
 import numpy as np
 
-from .board import Geometry, Layout
-from .errors import ParseError
-from .position import Mark, Position
+from ..board import Geometry, Layout
+from ..errors import ParseError
+from ..position import Mark, Position
 
 __all__ = ["read_jsminesweeper", "read_mbf", "looks_like_jsminesweeper", "MAX_SIDE"]
 

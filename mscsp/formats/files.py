@@ -36,8 +36,8 @@ import stat
 import sys
 import tempfile
 
-from .errors import InputError, quoted
-from .textformat import MAX_DIGITS
+from ..errors import InputError, quoted
+from .text import MAX_DIGITS
 
 __all__ = [
     "MAX_FILE_BYTES",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InputError, ParseError
+from ..errors import InputError, ParseError
 
 __all__ = ["Header", "GridText", "read_grid_text", "parse_count", "MAX_DIGITS", "natural", "excerpt"]
 
