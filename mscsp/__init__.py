@@ -33,10 +33,8 @@ Examples
 
 from __future__ import annotations
 
-import warnings
 from importlib import import_module
 
-from . import _moved
 from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
 from .budget import Budget
 from .errors import (
@@ -59,8 +57,6 @@ from .rules import (
     generate,
     place_mines,
 )
-
-_moved.install()  # old module paths (mscsp.counting, mscsp.noguess, ...) keep working for a release
 
 #: What loads on first use: public name -> (module, attribute). Each of these modules
 #: pulls in a solver, counter or compiler, so ``import mscsp`` does not.
@@ -103,13 +99,6 @@ _LAZY = {
     "position_to_cnf": ("reduction", "position_to_cnf"),
 }
 
-#: Old names, kept for one release: name -> (module, attribute, what to use instead).
-_DEPRECATED = {
-    "consistent": ("analysis", "decide", "mscsp.decide"),
-    "solve": ("analysis.solvers", "solve", "mscsp.analyse (proofs with reasons) or mscsp.deduce (proofs alone)"),
-}
-
-
 def __getattr__(name: str):
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
@@ -121,10 +110,6 @@ def __getattr__(name: str):
     elif name in _LAZY:
         module, attribute = _LAZY[name]
         value = getattr(import_module(f".{module}", __name__), attribute)
-    elif name in _DEPRECATED:
-        module, attribute, instead = _DEPRECATED[name]
-        warnings.warn(f"mscsp.{name} is deprecated: use {instead}", DeprecationWarning, stacklevel=2)
-        return getattr(import_module(f".{module}", __name__), attribute)  # not kept: each use warns
     else:
         raise AttributeError(f"module 'mscsp' has no attribute {name!r}")
     globals()[name] = value  # later look-ups skip this function

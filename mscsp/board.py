@@ -19,7 +19,6 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from ._moved import deprecated, index_of
 from .errors import InputError, ParseError
 from .formats.files import check_cells
 from .formats.text import parse_count, read_grid_text
@@ -504,22 +503,13 @@ class Layout:
         """Whether the cell ``(x, y)`` holds a mine; InputError for anything that is not
         a cell of the board (a hole, a cell off it, three numbers).
 
-        A flat index still works for one release, with a DeprecationWarning; code
-        that works in flat indices reads ``layout.mines[index]``.
-
         Examples
         --------
         >>> lay = Layout.from_rows(["*..", "..*"])
         >>> lay.is_mine((0, 0)), lay.is_mine((1, 0)), lay.is_mine((2, 1))
         (True, False, True)
         """
-        index = index_of(self.geometry, cell, "Layout.is_mine", "read layout.mines[index] instead")
-        return bool(self.mines[index])
-
-    @deprecated("use numpy.flatnonzero(layout.mines)")
-    def mine_cells(self) -> list[int]:
-        """Flat indices of the mines, ascending (deprecated)."""
-        return np.flatnonzero(self.mines).tolist()
+        return bool(self.mines[self.geometry.cell(cell)])
 
     def rows(self) -> list[str]:
         """The layout as rows of ``*``, ``.`` and ``-``."""

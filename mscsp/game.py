@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import json
 import time
-import warnings
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable
 
 import numpy as np
 
-from ._moved import deprecated, index_of, is_flat
 from .board import Geometry, Layout, Spec
 from .errors import IllegalMove, InputError
 from .formats.files import MAX_CELLS, Fields, cell_of, check_cells, load_json
@@ -69,8 +67,8 @@ class Action:
     kind : ActionKind
         Reveal, flag, unflag or chord.
     cell : tuple of int
-        The cell ``(x, y)`` acted on. A flat index is still taken for one release,
-        with a DeprecationWarning (:meth:`Game.apply` reads it as before).
+        The cell ``(x, y)`` acted on (a list or numpy pair is kept as a tuple);
+        InputError for anything that is not a pair of integers.
     t : float
         Seconds since the game was created.
 
@@ -88,13 +86,15 @@ class Action:
 
     def __post_init__(self) -> None:
         cell = self.cell
-        if is_flat(cell):
-            # the dataclass's own __init__ stands between this and the caller
-            warnings.warn("Action takes the cell as (x, y); a flat index is deprecated",
-                          DeprecationWarning, stacklevel=3)
-        elif isinstance(cell, (list, np.ndarray)):
-            # a pair from JSON or numpy is kept as a tuple, so that actions compare and hash
-            object.__setattr__(self, "cell", tuple(cell.tolist() if isinstance(cell, np.ndarray) else cell))
+        if isinstance(cell, np.ndarray):
+            cell = cell.tolist()
+        if (not isinstance(cell, (tuple, list)) or len(cell) != 2
+                or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in cell)):
+            raise InputError(f"an action's cell must be a pair (x, y) of cell coordinates, not {self.cell!r}")
+        if type(cell) is not tuple or type(cell[0]) is not int or type(cell[1]) is not int:
+            # a pair from JSON or numpy is kept as a tuple of ints, so that actions compare,
+            # hash and write to JSON alike
+            object.__setattr__(self, "cell", (int(cell[0]), int(cell[1])))
 
 
 class Game:
@@ -246,9 +246,6 @@ class Game:
         """The number the open cell ``(x, y)`` shows (what the player reads), or None
         if it is not open; InputError for anything that is not a cell of the board.
 
-        A flat index still works for one release, with a DeprecationWarning; code
-        that works in flat indices calls :meth:`shown_index`.
-
         Examples
         --------
         >>> g = Game(Layout.from_rows(["*..", "..."]))
@@ -256,8 +253,7 @@ class Game:
         >>> g.shown((2, 0)), g.shown((1, 0)), g.shown((0, 0))
         (0, 1, None)
         """
-        return self.shown_index(index_of(self._geometry, cell, "Game.shown",
-                                         "use game.shown_index(index) instead"))
+        return self.shown_index(self._geometry.cell(cell))
 
     def shown_index(self, cell: int) -> int | None:
         """:meth:`shown` by flat index, for play loops that work in indices (no checks)."""
@@ -265,17 +261,9 @@ class Game:
             return None
         return self._numbers[cell]
 
-    @deprecated("use game.flagged[cell]")
-    def is_flagged(self, cell: int) -> bool:
-        """Whether the flat index ``cell`` holds a flag (deprecated)."""
-        return bool(self._flagged[cell])
-
     def is_revealed(self, cell: tuple[int, int]) -> bool:
         """Whether the cell ``(x, y)`` is open; InputError for anything that is not a
         cell of the board.
-
-        A flat index still works for one release, with a DeprecationWarning; code
-        that works in flat indices reads ``game.revealed[index]``.
 
         Examples
         --------
@@ -284,8 +272,7 @@ class Game:
         >>> g.is_revealed((2, 1)), g.is_revealed((0, 0))
         (True, False)
         """
-        index = index_of(self._geometry, cell, "Game.is_revealed", "read game.revealed[index] instead")
-        return bool(self._revealed[index])
+        return bool(self._revealed[self._geometry.cell(cell)])
 
     @property
     def opened_count(self) -> int:
@@ -483,9 +470,6 @@ class Game:
         """Perform an action given as an :class:`Action` or ``(kind, (x, y))``; returns
         the cells it opened as ``(x, y)``, as :meth:`reveal` and :meth:`chord` do.
 
-        A flat index in place of ``(x, y)`` still works for one release, with a
-        DeprecationWarning, and then the opened cells come back as flat indices too.
-
         Examples
         --------
         >>> g = Game(Layout.from_rows(["*..", "..."]))
@@ -493,12 +477,8 @@ class Game:
         ((), ((2, 0), (2, 1), (1, 1), (1, 0)))
         """
         kind, where = (action.kind, action.cell) if isinstance(action, Action) else action
-        flat = is_flat(where)
-        if flat and not isinstance(action, Action):  # an Action warned when it was made
-            warnings.warn("Game.apply takes the cell as (x, y); a flat index is deprecated",
-                          DeprecationWarning, stacklevel=2)
         kind = ActionKind(kind)
-        cell = self._check(where if flat else self._at(where))
+        cell = self._check(self._at(where))
         if kind is ActionKind.REVEAL:
             opened = self.reveal_index(cell)
         elif kind is ActionKind.CHORD:
@@ -506,7 +486,7 @@ class Game:
         else:
             (self._flag if kind is ActionKind.FLAG else self._unflag)(cell)
             opened = ()
-        return opened if flat else tuple(map(self._geometry.coords, opened))
+        return tuple(map(self._geometry.coords, opened))
 
     def _finish(self, status: Status) -> None:
         self._status = status
@@ -586,7 +566,7 @@ class Replay:
             "status": self.status,
             "elapsed": round(self.elapsed, 6),
             "actions": [
-                {"action": a.kind.value, "cell": list(_xy(geometry, a.cell)), "t": round(a.t, 6)}
+                {"action": a.kind.value, "cell": list(a.cell), "t": round(a.t, 6)}
                 for a in self.actions
             ],
         }
@@ -684,10 +664,3 @@ class Replay:
         if not game.status.over:
             now[0] = (game._started or 0.0) + self.elapsed
         return game
-
-
-def _xy(geometry: Geometry, cell) -> tuple[int, int]:
-    """An action's ``(x, y)``, also for an action made with a flat index (deprecated; it warned then)."""
-    if is_flat(cell):
-        return geometry.coords(cell)
-    return int(cell[0]), int(cell[1])

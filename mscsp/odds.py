@@ -28,7 +28,6 @@ All results are exact :class:`fractions.Fraction` values.
 
 from __future__ import annotations
 
-import warnings
 from fractions import Fraction
 from math import comb
 
@@ -60,12 +59,6 @@ def opening_probability(geometry: Geometry, mines: int, rule: FirstClickRule | s
     >>> opening_probability(g, 99, "winxp", (1, 1)) == Fraction(381, 480) * opening_probability(g, 99, "safe", (1, 1))
     True
     """
-    if isinstance(click, (int, np.integer)) and not isinstance(click, bool):
-        warnings.warn("opening_probability takes the click as (x, y); a flat index is deprecated",
-                      DeprecationWarning, stacklevel=2)
-        if not geometry.is_cell(int(click)):
-            raise InputError(f"{click} is not a cell of this {geometry.width}x{geometry.height} board")
-        return _opening(geometry, mines, FirstClickRule.parse(rule), int(click))
     return _opening(geometry, mines, FirstClickRule.parse(rule), geometry.cell(click, "click"))
 
 

@@ -16,14 +16,12 @@ input, what ``mscsp solve`` reads from a file, and what a game hands to a player
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 
 import numpy as np
 
-from ._moved import deprecated, index_of
 from .board import Geometry, Layout
 from .errors import InputError, ParseError
 from .formats.files import check_cells
@@ -156,17 +154,14 @@ class Position:
         """The same view with the covered cell ``(x, y)`` open and showing ``number`` (0-8).
 
         InputError for anything that is not a cell of the board, for a cell that is
-        not covered, and for a number outside 0-8. A flat index still works for one
-        release, with a DeprecationWarning; code that works in flat indices calls
-        :meth:`opened_index`.
+        not covered, and for a number outside 0-8.
 
         Examples
         --------
         >>> parse_position("mines: 1\\n...\\n").opened((0, 0), 1).covered_xy
         ((1, 0), (2, 0))
         """
-        index = index_of(self.geometry, cell, "Position.opened", "use position.opened_index(index, number) instead")
-        return self.opened_index(index, number)
+        return self.opened_index(self.geometry.cell(cell), number)
 
     def opened_index(self, cell: int, number: int) -> "Position":
         """:meth:`opened` by flat index, for code that works in indices.
@@ -188,9 +183,7 @@ class Position:
         """The same view with the covered cells ``cells``, pairs ``(x, y)``, flagged.
 
         InputError for anything that is not a cell of the board and for a cell that
-        is not covered. Flat indices still work for one release, with a
-        DeprecationWarning; code that works in flat indices calls
-        :meth:`with_flags_index`.
+        is not covered.
 
         Examples
         --------
@@ -198,11 +191,7 @@ class Position:
         >>> p.flag_count, p.covered_xy
         (2, ((1, 0),))
         """
-        indices = []
-        for cell in cells:  # a loop, not a comprehension: the warning names the caller of with_flags
-            indices.append(index_of(self.geometry, cell, "Position.with_flags",
-                                    "use position.with_flags_index(indices) instead"))
-        return self.with_flags_index(indices)
+        return self.with_flags_index([self.geometry.cell(cell) for cell in cells])
 
     def with_flags_index(self, cells) -> "Position":
         """:meth:`with_flags` by flat indices, for code that works in indices.
@@ -281,29 +270,10 @@ class Position:
         w = self.geometry.width
         return tuple(zip((cells % w).tolist(), (cells // w).tolist()))
 
-    @deprecated("use position.covered_xy for (x, y), or numpy.flatnonzero(position.covered)")
-    def covered_cells(self) -> list[int]:
-        """Flat indices of the covered (unflagged) cells (deprecated)."""
-        return np.flatnonzero(self.covered).tolist()
-
-    @deprecated("use numpy.flatnonzero(position.flagged)")
-    def flagged_cells(self) -> list[int]:
-        """Flat indices of the flags (deprecated)."""
-        return np.flatnonzero(self.flagged).tolist()
-
-    @deprecated("use numpy.flatnonzero(position.revealed)")
-    def revealed_cells(self) -> list[int]:
-        """Flat indices of the open cells (deprecated)."""
-        return np.flatnonzero(self.revealed).tolist()
-
     def number(self, cell: tuple[int, int]) -> int | None:
         """The number shown at the cell ``(x, y)``, or None if it shows none;
         InputError for anything that is not a cell of the board (a hole, a cell off
         it, three numbers).
-
-        A flat index still works for one release, with a DeprecationWarning; code
-        that works in flat indices reads ``position.grid[index]`` (a number is
-        0-8, anything else a :class:`Mark`).
 
         Examples
         --------
@@ -311,16 +281,8 @@ class Position:
         >>> p.number((0, 0)), p.number((1, 0)), p.number((2, 0))
         (1, None, None)
         """
-        index = index_of(self.geometry, cell, "Position.number", "read position.grid[index] instead")
-        v = int(self.grid[index])
+        v = int(self.grid[self.geometry.cell(cell)])
         return v if v >= 0 else None
-
-    @property
-    def remaining_mines(self) -> int | None:
-        """Mines not yet flagged, when the total is known (deprecated: ``mines - flag_count``)."""
-        warnings.warn("Position.remaining_mines is deprecated: use position.mines - position.flag_count",
-                      DeprecationWarning, stacklevel=2)
-        return None if self.mines is None else self.mines - self.flag_count
 
     def rows(self) -> list[str]:
         """The grid as rows of the text format's characters."""

@@ -111,15 +111,10 @@ def test_layout_numbers_equal_adjacent_mine_counts(g, data):
     assert layout.safe_count == g.size - len(mines)
 
 
-def test_a_mine_is_looked_up_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+def test_a_mine_is_looked_up_by_x_y_and_a_flat_index_is_refused():
     layout = Layout.from_rows(["*.-", "..*"])
-    g = layout.geometry
     assert [layout.is_mine(xy) for xy in ((0, 0), (1, 0), (0, 1), (1, 1), (2, 1))] == [True, False, False, False, True]
-    for index in g.cells.tolist():
-        with pytest.warns(DeprecationWarning, match=r"Layout.is_mine takes the cell as \(x, y\)"):
-            old = layout.is_mine(index)
-        assert old is layout.is_mine(g.coords(index))
-    for bad in ((2, 0), (3, 1), (0,), (0.0, 0), None):  # (2, 0) is a hole
+    for bad in (0, 5, (2, 0), (3, 1), (0,), (0.0, 0), None):  # 0 and 5 are flat indices, (2, 0) a hole  # (2, 0) is a hole
         with pytest.raises(InputError):
             layout.is_mine(bad)
 

@@ -240,18 +240,6 @@ def test_the_model_is_a_value_and_explain_says_it_as_before():
     assert probabilities(parse_position("mines: 1\n.1...\n")).model is None
 
 
-def test_the_old_model_constant_warns_and_is_the_new_value():
-    from mscsp.analysis.counting import combine
-
-    with pytest.warns(DeprecationWarning, match="NO_TOTAL_MODEL is deprecated"):
-        old = combine.NO_TOTAL_MODEL
-    assert old == probabilities(parse_position(".1...\n")).model
-    assert str(old) == ("no mine total: every consistent assignment of the cells next to clues counts once; "
-                        "cells away from clues get no number")
-    with pytest.raises(AttributeError):
-        combine.NO_SUCH_NAME  # noqa: B018
-
-
 def _strip_layouts(clues: list[int | None], total: int | None) -> int:
     """Layouts of a row of covered cells under a row of clues (clue x sees cells x-1, x
     and x+1 below it; None: no clue there), by a transfer matrix over the last two

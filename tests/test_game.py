@@ -253,43 +253,39 @@ def test_actions_record_x_y_and_the_replay_file_is_as_before():
     assert loaded.actions == game.actions and all(type(a.cell) is tuple for a in loaded.actions)
 
 
-def test_apply_takes_x_y_and_a_flat_index_warns_with_the_same_game():
-    new, old = _clocked_game(), _clocked_game()
+def test_apply_takes_x_y_and_refuses_a_flat_index():
+    game = _clocked_game()
     moves = [(ActionKind.FLAG, (0, 0)), ("unflag", (0, 0)), ("flag", (0, 0)), ("reveal", (2, 0)),
              (ActionKind.CHORD, (1, 1))]
-    for kind, xy in moves:
-        opened = new.apply((kind, xy))
-        with pytest.warns(DeprecationWarning, match=r"Game.apply takes the cell as \(x, y\)"):
-            flat = old.apply((kind, old.geometry.index(*xy)))
-        assert opened == tuple(new.geometry.coords(c) for c in flat)  # each in its own form, the same cells
-    assert new.status is old.status is Status.WON and new.position() == old.position()
-    assert new.actions == old.actions  # both record (x, y)
-    with pytest.raises(IllegalMove, match=r"must be a pair \(x, y\)"):
-        _clocked_game().apply(("reveal", (2.0, 0)))
+    opened = [game.apply((kind, xy)) for kind, xy in moves]
+    # by hand on the board of _clocked_game: the 0 at [2,0] opens its region, the
+    # chord on the 1 at [1,1] (its mine flagged) the two cells left of it
+    assert opened[:3] == [(), (), ()] and opened[3][0] == (2, 0)
+    assert set(opened[3]) == {(2, 0), (1, 0), (1, 1), (2, 1), (2, 2)} and set(opened[4]) == {(0, 1), (0, 2)}
+    assert game.status is Status.WON
+    assert [(a.kind, a.cell) for a in game.actions] == [(ActionKind(k), xy) for k, xy in moves]
+    for bad in ((2.0, 0), 2):
+        with pytest.raises(IllegalMove, match=r"must be a pair \(x, y\)"):
+            _clocked_game().apply(("reveal", bad))
 
 
-def test_an_action_made_with_a_flat_index_warns_and_still_plays():
-    with pytest.warns(DeprecationWarning, match=r"Action takes the cell as \(x, y\)"):
-        old = Action(ActionKind.REVEAL, 2)
-    game = _clocked_game()
-    assert game.apply(old) == (2, 5, 8, 4, 1)  # read as before: flat in, flat out
-    assert game.actions[0].cell == (2, 0)
+def test_an_action_takes_its_cell_as_x_y_only():
+    with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+        Action(ActionKind.REVEAL, 2)
     assert Action(ActionKind.FLAG, [1, 2]).cell == (1, 2)  # a JSON pair is kept as a tuple
+    assert type(Action(ActionKind.FLAG, np.array([1, 2])).cell[0]) is int
 
 
-def test_a_cell_is_read_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+def test_a_cell_is_read_by_x_y_and_a_flat_index_is_refused():
     game = Game(Layout.from_rows(["*..", "...", ".-."]))
     game.reveal((2, 0))
-    g = game.geometry
     assert [game.shown((x, 0)) for x in range(3)] == [None, 1, 0]
     assert [game.is_revealed((x, 1)) for x in range(3)] == [False, True, True]
-    for index in g.cells.tolist():
-        with pytest.warns(DeprecationWarning, match=r"Game.shown takes the cell as \(x, y\)"):
-            shown = game.shown(index)
-        with pytest.warns(DeprecationWarning, match=r"Game.is_revealed takes the cell as \(x, y\)"):
-            revealed = game.is_revealed(index)
-        assert shown == game.shown(g.coords(index)) == game.shown_index(index)
-        assert revealed is game.is_revealed(g.coords(index)) is bool(game.revealed[index])
+    for flat in (0, 2):
+        with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+            game.shown(flat)
+        with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+            game.is_revealed(flat)
     for bad in ((1, 2), (3, 0), (0,), (0.0, 0), None):  # (1, 2) is a hole
         with pytest.raises(InputError):
             game.shown(bad)

@@ -20,20 +20,16 @@ back to where it started.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from mscsp._moved import MOVED
-
 PACKAGE = Path(__file__).resolve().parent.parent / "mscsp"
 
 #: Top-level modules by wing; a new module must be given a place here.
-MODEL = {"__init__", "_moved", "board", "budget", "errors", "game", "metrics", "odds", "position", "rules", "sampling",
-         "stats"}
+MODEL = {"__init__", "board", "budget", "errors", "game", "metrics", "odds", "position", "rules", "sampling", "stats"}
 FACES = {"__main__", "cli", "report", "terminal"}
 WINGS = {"formats": 0, "analysis": 1, "reduction": 2, "play": 3, "experiments": 4, "web": 4}
 NAMES = {0: "the model", 1: "analysis", 2: "reduction", 3: "play", 4: "the faces"}
@@ -183,46 +179,22 @@ def test_the_reader_sees_what_it_should():
     assert rank("mscsp.analysis.counting.sweep") == 1 and rank("mscsp.web.app") == 4
 
 
-OLD = [
-    ("mscsp.counting", "count_layouts", "mscsp.analysis.counting"),
-    ("mscsp.counting.combine", "poly_mul", "mscsp.analysis.counting.combine"),
-    ("mscsp.solvers", "deduce", "mscsp.analysis.solvers"),
-    ("mscsp.solvers.explain", "describe_contradiction", "mscsp.analysis.explain"),
-    ("mscsp.constraints", "build_constraints", "mscsp.analysis.constraints"),
-    ("mscsp.consistency", "decide", "mscsp.analysis.consistency"),
-    ("mscsp.noguess", "generate_no_guess", "mscsp.play.noguess"),
-    ("mscsp.fastplay", "available", "mscsp.play.fastplay"),
-    ("mscsp.cnf", "parse_dimacs", "mscsp.reduction.cnf"),
-    ("mscsp.dimacs", "position_to_cnf", "mscsp.reduction.dimacs"),
-    ("mscsp.gadgets", "GADGETS", "mscsp.reduction.gadgets"),
-    ("mscsp.analysis", "analyse", "mscsp.analysis.full"),
-    ("mscsp.reduction", "compile_cnf", "mscsp.reduction.compile"),
-]
+#: Module paths from before the wings (the analysis, play and reduction packages):
+#: not importable, so that each module has one name.
+OLD = ["mscsp.counting", "mscsp.solvers", "mscsp.constraints", "mscsp.consistency", "mscsp.wording",
+       "mscsp.noguess", "mscsp.fastplay", "mscsp.cnf", "mscsp.dimacs", "mscsp.gadgets"]
 
 
-@pytest.mark.parametrize("old, name, new", OLD)
-def test_old_module_paths_keep_working_for_a_release(old, name, new):
-    # a fresh process: the same object as at the new path, and a warning that names it
-    # (mscsp.analysis and mscsp.reduction were modules and are now the wings' faces,
-    # which export what the modules did, so they work without a warning)
-    code = (f"import warnings, sys; warnings.simplefilter('error', DeprecationWarning)\n"
-            f"try:\n    from {old} import {name}\nexcept DeprecationWarning as w:\n    print('warned', w)\n"
-            f"warnings.simplefilter('ignore')\n"
-            f"from {old} import {name} as a\nfrom {new} import {name} as b\nprint(a is b)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    warned = [line for line in out.splitlines() if line.startswith("warned")]
-    if old in ("mscsp.analysis", "mscsp.reduction"):
-        assert not warned
-    else:  # the first old path on the way warns: a package before its submodules
-        first = next(p for p in (old.rsplit(".", 1)[0], old) if p in MOVED)
-        assert warned == [f"warned {first} moved to {MOVED[first]}; the old path goes in the next release"]
-    assert out.splitlines()[-1] == "True"
+@pytest.mark.parametrize("old", OLD)
+def test_a_module_has_one_path(old):
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
 
 
 def test_the_readme_design_names_every_module():
     readme = (PACKAGE.parent / "README.md").read_text()
     design = readme[readme.index("## Design"):readme.index("## Tests")]
     quoted = " ".join(re.findall(r"`([^`]*)`", design)) + " " + design[design.index("```"):design.rindex("```")]
-    missing = [name for name in MODULES if name != "mscsp" and not name.endswith("._moved")
+    missing = [name for name in MODULES if name != "mscsp"
                and not re.search(rf"(?<![\w.]){re.escape(name.rsplit('.', 1)[1])}\b", quoted)]
     assert not missing, f"README's Design section does not name {missing}"

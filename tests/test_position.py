@@ -53,37 +53,32 @@ def test_cells_are_classified():
     assert p.covered_count == 8
 
 
-def test_a_cell_is_read_by_x_y_and_a_flat_index_warns_with_the_same_answer():
+def test_a_cell_is_read_by_x_y_and_a_flat_index_is_refused():
     p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
-    g = p.geometry
-    for index in range(g.area):
-        if g.is_cell(index):
-            with pytest.warns(DeprecationWarning, match=r"Position.number takes the cell as \(x, y\)"):
-                old = p.number(index)
-            assert old == p.number(g.coords(index))
     assert [p.number((x, 1)) for x in range(5)] == [None, 1, 2, 2, None]
+    assert [p.number((x, 0)) for x in range(5)] == [None, None, 1, None, None]
+    with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+        p.number(7)  # the flat index of (2, 1)
     for bad in ((0, 2), (5, 0), (1,), (1.0, 0), "1,0"):  # (0, 2) is a hole
         with pytest.raises(InputError):
             p.number(bad)
 
 
-def test_covered_cells_are_listed_as_x_y_and_the_flat_list_warns():
+def test_covered_cells_are_listed_as_x_y():
     p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
     assert p.covered_xy == ((0, 0), (1, 0), (4, 0), (0, 1), (4, 1), (2, 2), (3, 2), (4, 2))
-    with pytest.warns(DeprecationWarning, match=r"covered_cells\(\) is deprecated: use position.covered_xy"):
-        old = p.covered_cells()
-    assert old == [p.geometry.index(x, y) for x, y in p.covered_xy] == np.flatnonzero(p.covered).tolist()
 
 
-def test_a_cell_is_opened_by_x_y_and_a_flat_index_warns_with_the_same_position():
+def test_a_cell_is_opened_by_x_y_and_a_flat_index_is_refused():
     p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
-    g = p.geometry
     for x, y in p.covered_xy:
-        index = g.index(x, y)
-        with pytest.warns(DeprecationWarning, match=r"Position.opened takes the cell as \(x, y\)"):
-            old = p.opened(index, 2)
-        assert old == p.opened((x, y), 2) == p.opened_index(index, 2)
-        assert old.number((x, y)) == 2 and (x, y) not in old.covered_xy
+        rows = ["..1F.", ".122.", "--..."]
+        rows[y] = rows[y][:x] + "2" + rows[y][x + 1:]
+        after = p.opened((x, y), 2)
+        assert after == parse_position("mines: 3\n" + "\n".join(rows) + "\n")
+        assert after.number((x, y)) == 2 and (x, y) not in after.covered_xy
+    with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+        p.opened(0, 1)
     for bad in ((0, 2), (5, 0), (1,), (1.0, 0), "1,0"):  # (0, 2) is a hole
         with pytest.raises(InputError, match="not a cell|must be a pair"):
             p.opened(bad, 1)
@@ -94,14 +89,14 @@ def test_a_cell_is_opened_by_x_y_and_a_flat_index_warns_with_the_same_position()
         p.opened((0, 0), 9)
 
 
-def test_cells_are_flagged_by_x_y_and_flat_indices_warn_with_the_same_position():
+def test_cells_are_flagged_by_x_y_and_flat_indices_are_refused():
     p = parse_position("mines: 3\n..1F.\n.122.\n--...\n")
     cells = [(0, 0), (4, 2), (4, 0)]
     flagged = p.with_flags(cells)
     assert flagged.flag_count == 4 and not set(cells) & set(flagged.covered_xy)
-    with pytest.warns(DeprecationWarning, match=r"Position.with_flags takes the cell as \(x, y\)"):
-        old = p.with_flags([p.geometry.index(x, y) for x, y in cells])
-    assert old == flagged == p.with_flags_index([p.geometry.index(x, y) for x, y in cells])
+    assert flagged == parse_position("mines: 3\nF.1FF\n.122.\n--..F\n")
+    with pytest.raises(InputError, match=r"must be a pair \(x, y\)"):
+        p.with_flags([0, 14])
     assert p.with_flags([]) == p
     with pytest.raises(InputError, match="not a cell"):
         p.with_flags([(0, 0), (1, 2)])  # (1, 2) is a hole

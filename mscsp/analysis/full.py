@@ -19,7 +19,6 @@ time limit:
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -165,7 +164,6 @@ def analyse(
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
     memory_limit: int | None = DEFAULT_MEMORY,
-    counter: str | None = None,
     resident_limit: int | None = None,
 ) -> Analysis:
     """Solve a position and weigh its covered cells, within ``time_limit`` seconds
@@ -192,8 +190,6 @@ def analyse(
         Entries one counting table may hold before its component is estimated.
     memory_limit : int or None
         Bytes of counting tables, about.
-    counter : str, optional
-        The old name of ``backend``, kept for one release.
     resident_limit : int, optional
         Bytes the whole process may hold (measured) before counting and estimating
         stop growing their tables; None bounds only the tables (``memory_limit``).
@@ -206,9 +202,6 @@ def analyse(
     (((3, 0), (4, 0)), Fraction(1, 2), (3, 0))
     """
     started = time.perf_counter()
-    if counter is not None:
-        warnings.warn("analyse(counter=...) is deprecated: use backend=...", DeprecationWarning, stacklevel=2)
-        backend = counter
     solver = SolverName.parse(solver)
     if not use_total and position.mines is not None:
         position = position.with_mines(None)

@@ -34,7 +34,6 @@ from itertools import combinations
 from math import comb
 from operator import attrgetter
 
-from .._moved import index_of
 from ..errors import BudgetExceeded, InconsistentError
 from ..position import Mark, Position
 from .constraints import (
@@ -360,17 +359,13 @@ class Survey:
         """The survey of the position with the covered cell ``(x, y)`` open and showing
         ``number`` (InputError otherwise, as :meth:`Position.opened` says).
 
-        A flat index still works for one release, with a DeprecationWarning; code that
-        works in flat indices (the policies) calls :meth:`opened_index`.
-
         Examples
         --------
         >>> from mscsp.position import parse_position
         >>> Survey(parse_position("mines: 1\\n...\\n")).opened((2, 0), 0).layouts
         1
         """
-        index = index_of(self.position.geometry, cell, "Survey.opened", "Survey.opened_index")
-        return self.opened_index(index, number)
+        return self.opened_index(self.position.geometry.cell(cell), number)
 
     def opened_index(self, cell: int, number: int) -> "Survey":
         """:meth:`opened` by flat index (no checks)."""
@@ -397,19 +392,13 @@ class Survey:
         """The survey of the position with the covered ``cells``, pairs ``(x, y)``,
         flagged (InputError otherwise, as :meth:`Position.with_flags` says).
 
-        Flat indices still work for one release, with a DeprecationWarning; code that
-        works in flat indices calls :meth:`flagged_index`.
-
         Examples
         --------
         >>> from mscsp.position import parse_position
         >>> Survey(parse_position("mines: 1\\n...\\n")).flagged([(1, 0)]).layouts
         1
         """
-        indices = []
-        for cell in cells:  # a loop, not a comprehension: the warning names the caller of flagged
-            indices.append(index_of(self.position.geometry, cell, "Survey.flagged", "Survey.flagged_index"))
-        return self.flagged_index(indices)
+        return self.flagged_index([self.position.geometry.cell(cell) for cell in cells])
 
     def flagged_index(self, cells: list[int]) -> "Survey":
         """:meth:`flagged` by flat indices (no checks)."""

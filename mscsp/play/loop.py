@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._moved import index_of
 from ..analysis import Propagator, SolverName, deduce
 from ..budget import Budget
 from ..game import Game, Status
@@ -220,8 +219,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
     guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
-    position only. The first click is not counted as a guess. A flat index as the
-    click still works for one release, with a DeprecationWarning. ``guess``, when
+    position only. The first click is not counted as a guess. ``guess``, when
     given, is asked instead of the policy: ``guess(position, k)`` is the cell (flat
     index) of guess ``k`` (from 0), so an experiment can force some guesses and
     leave the rest to the policy (``benchmarks/forced.py``).
@@ -238,7 +236,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
 
     started = time.perf_counter()
     solver = SolverName.parse(solver)
-    game.reveal_index(index_of(game.geometry, click, "play_game", "pass (x, y)"))
+    game.reveal_index(game.geometry.cell(click, "click"))
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
     deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []

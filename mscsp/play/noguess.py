@@ -37,7 +37,6 @@ same way on every machine, so the same arguments give the same board.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,13 +124,6 @@ class NoGuessBoard(GeneratedBoard):
     attempts: int
     perturbations: int
     guarantee: str
-
-    @property
-    def board(self) -> GeneratedBoard:
-        """The board alone (deprecated: a NoGuessBoard is a board itself)."""
-        warnings.warn("NoGuessBoard.board is deprecated: a NoGuessBoard is a GeneratedBoard itself",
-                      DeprecationWarning, stacklevel=2)
-        return GeneratedBoard(self.layout, self.rule, self.click, self.seed, self.generator, self.seconds)
 
 
 def _pass_from_click(layout: Layout, click: int, solver: SolverName, use_total: bool,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .._moved import deprecated
 from ..errors import InputError, ParseError
 from ..formats.text import excerpt, natural
 
@@ -55,16 +54,6 @@ class CNF:
         lines.append(f"p cnf {self.variables} {len(self.clauses)}")
         lines += [" ".join(map(str, c)) + " 0" for c in self.clauses]
         return "\n".join(lines) + "\n"
-
-    @deprecated("use pysat.formula.CNF(from_clauses=cnf.clauses)")
-    def to_pysat(self):
-        """The same formula as a :class:`pysat.formula.CNF` (deprecated)."""
-        from pysat.formula import CNF as PysatCNF
-
-        out = PysatCNF(from_clauses=[list(c) for c in self.clauses])
-        out.nv = max(out.nv, self.variables)
-        out.comments = [f"c {c}" for c in self.comments]
-        return out
 
 
 def parse_dimacs(text: str, source: str | None = None) -> CNF:

@@ -9,7 +9,6 @@ Without a total, each component is weighed alone under the model the caller name
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -150,16 +149,6 @@ class GaveUp:
 
     def __str__(self) -> str:
         return describe_gave_up(self)
-
-
-def __getattr__(name: str):
-    if name == "NO_TOTAL_MODEL":
-        # once a sentence, now the value it described: a comparison with
-        # Probabilities.model still holds, and str() gives the same words
-        warnings.warn("NO_TOTAL_MODEL is deprecated: use NoTotalModel() (and explain.describe_model for "
-                      "its sentence)", DeprecationWarning, stacklevel=2)
-        return NoTotalModel()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Group(NamedTuple):

@@ -7,7 +7,6 @@ engines that produce them work on flat indices ``y * width + x`` inside.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -211,9 +210,3 @@ class Proven:
         coords = geometry.coords
         return cls(tuple(coords(c) for c in order if not known[c]), tuple(coords(c) for c in order if known[c]),
                    complete, known)
-
-    def __iter__(self):
-        # deduce returned the pair (by_index, complete) before; unpacking still works for a release
-        warnings.warn("unpacking deduce()'s answer as (known, complete) is deprecated: use .safe, .mines and "
-                      ".complete, or .by_index for flat indices", DeprecationWarning, stacklevel=2)
-        return iter((self.by_index, self.complete))
