@@ -323,7 +323,6 @@ def _density(text: str):
 
 def _cmd_count(args: argparse.Namespace) -> int:
     from .analysis.counting import probabilities
-    from .analysis.explain import describe_gave_up
     from .formats.files import read_source
     from .position import parse_position
     from .report import decimal
@@ -339,7 +338,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
         layouts, status, reason = probs.layouts, 0, None
         if layouts is None:  # the budget ran out: what was estimated, and why
             estimate = probs.stats.get("estimate", {})
-            status, reason = UNDECIDED, describe_gave_up(probs.reason)
+            status, reason = UNDECIDED, str(probs.reason)
     except InconsistentError as exc:
         layouts, status, reason = 0, 1, str(exc)
     if args.json:

@@ -87,7 +87,7 @@ class Clash(Enum):
     """Why a position has no layout.
 
     The first four are seen at a glance, on one number or on the counter (the words
-    for them are :func:`mscsp.analysis.explain.clash_text`'s); ``NO_LAYOUT`` is
+    for them are :func:`mscsp.analysis.words.clash_text`'s); ``NO_LAYOUT`` is
     found by a search over several clues, which the explanation then names.
     """
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 
-from .analysis.explain import describe_gave_up, describe_model
 from .analysis.full import Analysis
 from .analysis.solvers.result import Contradiction
 from .position import Mark
@@ -140,9 +139,9 @@ def solve_record(analysis: Analysis, *, file: str | None = None, fractions: bool
         "complete": result.complete,
     }
     if probs is not None and probs.model is not None:
-        record["model"] = describe_model(probs.model)
+        record["model"] = str(probs.model)
     if probs is not None and not probs.exact:
-        record["estimate"] = dict(probs.stats.get("estimate", {}), reason=describe_gave_up(probs.reason))
+        record["estimate"] = dict(probs.stats.get("estimate", {}), reason=str(probs.reason))
         record["interval"] = _interval_rows(analysis)
     if fractions:
         record["probability_exact"] = _probability_rows(analysis, True)
@@ -219,7 +218,7 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
             lines.append(f"layouts consistent with the position: {decimal(probs.layouts)}")
         if not probs.exact:
             est = probs.stats.get("estimate", {})
-            lines.append(f"not counted exactly: {describe_gave_up(probs.reason)}")
+            lines.append(f"not counted exactly: {str(probs.reason)}")
             if probs.intervals and est.get("bounds") == "proven":
                 widest = max(hi - lo for lo, hi in probs.intervals.values())
                 lines.append(f"percentages off proven cells come from {est['method']}; each lies within "
@@ -232,7 +231,7 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
             elif any(p is None for p in probs.cells.values()):
                 lines.append("cells without a number could not be weighed; proven cells are exact")
         if probs.model is not None:
-            lines.append(f"model: {describe_model(probs.model)}")
+            lines.append(f"model: {str(probs.model)}")
     if not result.complete:
         lines.append("note: the search hit its time limit; undecided cells may still be forced")
     if result.explanations:

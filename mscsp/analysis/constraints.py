@@ -32,7 +32,7 @@ import numpy as np
 from ..budget import Budget
 from ..errors import Clash, InconsistentError
 from ..position import Position
-from .explain import clash_text
+from .words import clash_text
 
 try:
     from . import _forest

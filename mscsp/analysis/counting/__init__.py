@@ -48,11 +48,7 @@ from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
 from .combine import (
-    EstimateFailure,
-    GaveUp,
     Group,
-    NoEstimate,
-    NoTotalModel,
     Probabilities,
     Tally,
     density_weights,
@@ -67,6 +63,7 @@ from .estimate import Estimate, rest_of_board, smc_estimate
 from .listing import list_layouts, list_walled
 from .mcmc import chain_estimate
 from .order import Order, choose_order
+from .outcomes import EstimateFailure, GaveUp, NoEstimate, NoTotalModel
 from .quick import quick_probabilities
 from .rounded import METHOD as _ROUNDED_METHOD
 from .rounded import Declined, rounded_estimate

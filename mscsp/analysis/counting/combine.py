@@ -21,134 +21,11 @@ from typing import NamedTuple
 
 from ...board import Geometry
 from ...errors import InconsistentError, InputError, Resource
-from ..explain import describe_gave_up, describe_model, describe_no_estimate
+from .outcomes import GaveUp, NoTotalModel
 
-__all__ = ["Group", "Tally", "OneChanging", "Probabilities", "NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate",
-           "with_total", "without_total",
+__all__ = ["Group", "Tally", "OneChanging", "Probabilities", "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support",
            "plain_weight", "weigh_total", "fill_groups"]
-
-
-@dataclass(frozen=True)
-class NoTotalModel:
-    """How layouts are weighed when the mine total is unknown.
-
-    Attributes
-    ----------
-    density : Fraction or None
-        Each covered cell a mine independently with this density, conditioned on
-        the clues (cells away from clues then get the density). None: every
-        consistent assignment of the cells next to clues counts once, and cells
-        away from clues get no number.
-
-    Examples
-    --------
-    >>> from fractions import Fraction
-    >>> model = NoTotalModel(Fraction(1, 5))
-    >>> model.density
-    Fraction(1, 5)
-    >>> print(model)  # the sentence of mscsp.analysis.explain.describe_model
-    no mine total: each covered cell a mine independently with density 1/5, conditioned on the clues
-    """
-
-    density: Fraction | None = None
-
-    def __str__(self) -> str:
-        return describe_model(self)
-
-
-class EstimateFailure(Enum):
-    """Why an estimate could not be made (:class:`NoEstimate` holds the numbers)."""
-
-    #: sequential Monte Carlo: the deadline passed during its pilot run
-    PILOT_OUT_OF_TIME = "pilot out of time"
-    #: sequential Monte Carlo: fewer than four runs fitted in the time
-    TOO_FEW_RUNS = "too few runs"
-    #: sequential Monte Carlo: no path satisfied every clue (and the total)
-    NO_PATH = "no path"
-    #: sequential Monte Carlo: fewer than two runs found a satisfying path
-    FEW_PATHS = "few paths"
-    #: sequential Monte Carlo: a few runs outweigh the others
-    RUNS_DISAGREE = "runs disagree"
-    #: the sampled components cannot hold a mine count that the total allows
-    TOTAL_OUT_OF_REACH = "total out of reach"
-    #: the deadline passed before the chains could start
-    NO_TIME_TO_START = "no time to start"
-    #: the solver found no layout of the sampled components to start from
-    NO_START = "no start"
-    #: neither the chains nor the solver found a layout that meets the total
-    NO_START_WITH_TOTAL = "no start with the total"
-    #: the deadline passed while a part's equations were still being gathered
-    NOT_BUILT = "not built"
-    #: the deadline passed before the chains finished one sweep
-    NO_SWEEP = "no sweep"
-
-
-@dataclass(frozen=True)
-class NoEstimate:
-    """Why there is no estimate: a reason and its numbers.
-
-    Attributes
-    ----------
-    why : EstimateFailure
-    runs : int or None
-        Sampling runs made (where it matters).
-    good : int or None
-        Runs that found a path satisfying everything.
-    effective : float or None
-        The effective number of runs.
-    total : bool
-        Whether the mine total was part of what had to be satisfied.
-
-    Examples
-    --------
-    >>> failed = NoEstimate(EstimateFailure.RUNS_DISAGREE, runs=7, effective=2.4)
-    >>> print(failed)  # the sentence of mscsp.analysis.explain.describe_no_estimate
-    the sampling runs disagree: 2.4 of 7 runs carry the weight
-    """
-
-    why: EstimateFailure
-    runs: int | None = None
-    good: int | None = None
-    effective: float | None = None
-    total: bool = True
-
-    def __str__(self) -> str:
-        return describe_no_estimate(self)
-
-
-@dataclass(frozen=True)
-class GaveUp:
-    """Why counting was not exact: the parts of the frontier that ran out of budget.
-
-    Attributes
-    ----------
-    parts : int
-        How many independent parts of the frontier could not be counted exactly.
-    resources : tuple of Resource
-        The budgets they ran out of, each once, in the order of their names.
-    detail : str
-        The message of the first part that gave up (how far it got).
-    estimate_failed : NoEstimate or None
-        Why no estimate could be made either; None when the estimate was made.
-
-    Examples
-    --------
-    >>> from mscsp.errors import Resource
-    >>> gave_up = GaveUp(1, (Resource.STATES,), "a counting table passed 0 states")
-    >>> gave_up.parts, gave_up.estimate_failed
-    (1, None)
-    >>> print(gave_up)  # the sentence of mscsp.analysis.explain.describe_gave_up
-    exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)
-    """
-
-    parts: int
-    resources: tuple[Resource, ...]
-    detail: str
-    estimate_failed: NoEstimate | None = None
-
-    def __str__(self) -> str:
-        return describe_gave_up(self)
 
 
 class Group(NamedTuple):
@@ -232,14 +109,13 @@ class Probabilities:
     model : NoTotalModel or None
         How layouts are weighted when the mine total is unknown; None when it is
         known (then every consistent layout of the whole board counts once).
-        :func:`~mscsp.analysis.explain.describe_model` (or ``str``) says it in words.
+        ``str`` of it says it in words.
     intervals : dict
         For estimated cells (by flat index), the 95% interval ``(low, high)`` of the
         probability.
     reason : GaveUp or None
         Why counting was not exact (the budgets that ran out, and whether an
-        estimate failed too), when it was not;
-        :func:`~mscsp.analysis.explain.describe_gave_up` (or ``str``) says it in words.
+        estimate failed too), when it was not; ``str`` of it says it in words.
     geometry : Geometry or None
         The board, so that cells can be named by ``(x, y)``.
     groups : tuple or None

@@ -35,7 +35,8 @@ import numpy as np
 
 from ...budget import Budget
 from ...errors import BudgetExceeded
-from .combine import EstimateFailure, NoEstimate, conditional_given_rest, poly_mul
+from .combine import conditional_given_rest, poly_mul
+from .outcomes import EstimateFailure, NoEstimate
 from .sweep import _PLAN_CHECK_EVERY, Arithmetic, _Plan
 from .variables import Problem
 

@@ -35,8 +35,8 @@ from ..constraints import ConstraintSystem
 from .blocks import Model, build_classes, build_model
 from .chain import Chains
 from .diagnostics import summarise, wilson_intervals
-from .combine import EstimateFailure as Why
-from .combine import NoEstimate
+from .outcomes import EstimateFailure as Why
+from .outcomes import NoEstimate
 from .estimate import Estimate, RestOfBoard
 from .start import witness_values
 from .windows import build_windows

@@ -26,7 +26,8 @@ import time
 from fractions import Fraction
 
 from ...position import Position
-from .combine import NoTotalModel, Probabilities, density_weights, fill_groups, plain_weight, weigh_total
+from .combine import Probabilities, density_weights, fill_groups, plain_weight, weigh_total
+from .outcomes import NoTotalModel
 from .search import _search
 
 __all__ = ["quick_probabilities"]
@@ -38,7 +39,7 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
 
     ``nodes`` is the backtracking's budget per component; ``density``, without a mine
     total, weighs layouts as independent mines of that density
-    (:class:`~mscsp.analysis.counting.combine.NoTotalModel`), as
+    (:class:`~mscsp.analysis.counting.outcomes.NoTotalModel`), as
     :func:`~mscsp.analysis.counting.probabilities` does.
 
     Examples
