@@ -50,21 +50,13 @@ COMPILED = _endgame is not None
 __all__ = ["COMPILED", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "click_wins", "solve_endgame", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly (David
-#: Hill's solvers start their exact search below 1,000 solutions too). Against 400
-#: layouts and 5,000 states (``+endgame``, paired games on the same boards, seed 14,
-#: 40,000 a start): classic Expert +0.01 points [-0.04, +0.06], modern +0.04
-#: [-0.02, +0.11], 6-13% more CPU a game; on the small boards of the exact optimum
-#: the gap of 5x5 with 5 mines (corner opening) falls from 0.96 to 0.66 points,
-#: 5x5 with 4 from 0.32 to 0 (opening) and from 0.64 to 0.41 (safe click).
+#: Hill's solvers start their exact search below 1,000 solutions too): it narrows the
+#: small boards' gaps to the optimum (see docs/decisions.md, "Endgame from 1,000 layouts").
 ENDGAME_LAYOUTS = 1000
 #: Knowledge states the exact search may visit for one move (a budget that gives the
-#: same moves on every machine, which a time limit would not). Against 20,000 states
-#: (``+endgame``, paired games on the same boards, seed 43, 30,000 a start): classic
-#: Expert -0.00 points [-0.05, +0.04], modern +0.01 [-0.05, +0.06], 5-10% more CPU a
-#: game; on the small boards of the exact optimum, where the search of positions of
-#: a few hundred layouts over twenty covered cells passes 20,000 states (up to 172,000
-#: unbounded), the gap of 5x5 with 5 mines (corner opening) falls from 0.75 to 0.46
-#: points.
+#: same moves on every machine, which a time limit would not); positions of a few hundred
+#: layouts over twenty covered cells, on the small boards, need 20,000 to 170,000 (see
+#: docs/decisions.md, "Endgame state budget: 50,000").
 ENDGAME_NODES = 50000
 
 

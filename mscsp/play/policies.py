@@ -31,23 +31,16 @@ one below for what it does not decide:
     candidate, one that can show only one number, is passed over while any other
     candidate is left, and the tolerance that admits candidates is measured from
     the safest cell that is not dead (:func:`living_least`), as David Hill's solvers
-    drop dead tiles before their cut-offs: against the least of all cells
-    (``+endgame``, paired games on the same boards), classic Expert +0.02 points
-    [+0.00, +0.04] over 40,000 games (seed 81; 14 boards only it won, 5 only the
-    other) and +0.02 [+0.01, +0.03] over 40,000 more (seed 83; 8 and 0), the same
-    CPU. When the safest cells include one away from the numbers, each candidate away
-    from them has its look-ahead value multiplied by its long-term 50/50 credit,
-    ``1 + 9/10 * I / S`` after David Hill's solvers: ``I``
+    drop dead tiles before their cut-offs (see docs/decisions.md, "Tolerance measured
+    from the safest living cell"). When the safest cells include one away from the
+    numbers, each candidate away from them has its look-ahead value multiplied by its
+    long-term 50/50 credit, ``1 + 9/10 * I / S`` after David Hill's solvers: ``I``
     the layouts in which it is the mine side of a dead pair or square the position
     does not show yet (:func:`~mscsp.play.pseudo.fifty_influence`), a guess due
     later anyway that a click now settles, ``S`` the layouts with it safe. It sends
     the classic start's second click to a far corner rather than along the edge
-    from the first click's number. Against no credit (``+endgame``, paired games on
-    the same boards, seed 21): classic Expert +0.24 points [+0.02, +0.46] over
-    100,000 games, modern Expert +0.03 [-0.05, +0.11] over 40,000, Beginner and
-    Intermediate within +-0.1 over 20,000 each; with the number at the corner, the
-    far corner itself wins 0.8-1.0 points more than the cell two along the edge
-    (20,000 such boards, the rest played by ``+endgame``).
+    from the first click's number (the far corner wins more; see docs/decisions.md,
+    "Long-term 50/50 credit").
 ``+endgame``
     once at most :data:`~mscsp.play.endgame.ENDGAME_LAYOUTS` layouts remain, the
     move of exact expectimax over all of them (:mod:`mscsp.play.endgame`), optimal
@@ -95,17 +88,12 @@ __all__ = ["Policy", "choose", "decide", "rank", "Candidate", "Move", "outcomes"
 
 
 #: The weight of the second-best next click in the look-ahead (see
-#: :meth:`Outcome.blended_safety`), after David Hill's solvers. Against the best next
-#: click alone (``+endgame``, paired games on the same boards, seed 12): modern Expert
-#: +0.12 points [+0.04, +0.21] over 100,000 games, classic Expert +0.04 [-0.04, +0.12]
-#: over 100,000, Intermediate from the corner +0.84 [+0.35, +1.34] over 20,000,
-#: Beginner and Intermediate from (3,3) within +-0.08. Hill's engines take the two
+#: :meth:`Outcome.blended_safety`), after David Hill's solvers: a position that leaves
+#: two good clicks is worth more than one that leaves one (see docs/decisions.md,
+#: "Second-best next click weighed one fifth"). Hill's engines take the two
 #: next clicks among the cells that can show more than one number only; here every
-#: cell counts. Taking living cells only changed 8% of the look-ahead's choices on
-#: classic Expert and 18% on modern (300 games each) but not the wins: +0.01 points
-#: [-0.02, +0.04] classic and +0.01 [-0.03, +0.05] modern over 40,000 paired games
-#: (seed 91), at 3-4 times the CPU a game (each number's position counted again and
-#: its safest cells' numbers with it).
+#: cell counts: the living rule gave the same wins for 3-4 times the CPU (see
+#: docs/decisions.md, "Living cells only for the look-ahead's next click").
 SECOND_WEIGHT = Fraction(1, 5)
 
 
@@ -402,9 +390,9 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     weighed: list[Candidate] | None = [] if rank else None
     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance)
     if policy is Policy.PROGRESS:
-        # progress is no reason to take more risk than the tolerance: weighing the six
-        # safest however risky lost 3.2 points to least-p on classic Expert (20,000 paired
-        # games), where early positions are small and a risky cell often shows progress
+        # progress is no reason to take more risk than the tolerance: early positions are
+        # small and a risky cell often shows progress (see docs/decisions.md, "+progress
+        # weighs only cells within the tolerance")
         pool = [c for c in pool if probs.cells[c] <= ranked[0][0] + tolerance]
         cell = _progress(survey, pool, weighed)
         return Move(cell, Policy.PROGRESS, candidates=_first(cell, weighed))
@@ -555,15 +543,11 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     how many of them are next to a number), fewest covered neighbours first, when
     that probability qualifies.
 
-    Hill's solvers weigh every cell away from the numbers when fewer than 30 are left;
-    doing so instead of one of each kind moved nothing that 40,000 paired games could
-    resolve (``+endgame``, seed 93): classic Expert -0.03 points [-0.07, +0.01] (32
-    boards only the kinds won, 20 only the full list), modern +0.03 [-0.01, +0.07]
-    (34 and 46), the same CPU. Hill's solvers admit the cells next to the numbers whose
-    chance of being safe is at least nine tenths of the best's; admitting those too (a
-    tolerance of ``(1 - least) / 10`` where it is wider than ``tolerance``, the same cap)
-    changed the outcome of 21 classic and 26 modern Expert boards of 40,000 (seed 99):
-    +0.00 points [-0.02, +0.03] and +0.01 [-0.02, +0.04], the same CPU."""
+    Hill's solvers weigh every cell away from the numbers when fewer than 30 are left,
+    and admit the cells next to the numbers whose chance of being safe is at least nine
+    tenths of the best's; neither moved the wins measurably (see docs/decisions.md,
+    "Every cell away from the numbers in the pool" and "Hill's nine-tenths admission
+    to the pool")."""
     least = ranked[0][0] if least is None else least
     frontier = set(frontier)
     near = [(p, c) for i, (p, c) in enumerate(ranked) if c in frontier]
@@ -623,18 +607,8 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     Hill's solvers give every candidate its credit, next to the numbers too, and also
     credit the cells a pair or square still needs as walls (his "enablers"), with half
     the layouts in which the structure forms. Neither moved the wins by a margin that
-    paired games could resolve (``+endgame`` against ``+endgame``, benchmarks/paired.py):
-    the credit on every candidate, classic Expert +0.11 points [-0.03, +0.26] over
-    40,000 games (seed 95; 406 boards only this rule won, 451 only the other) and +0.05
-    [-0.05, +0.14] over 100,000 more (seed 97; 1,098 and 1,145), +0.07 [-0.01, +0.14]
-    together, modern Expert +0.03 [-0.10, +0.17] over 40,000 (seed 95), at 8.6 and 9.0
-    against 7.1 and 7.4 ms a classic game; with the enablers as well (every pair missing
-    at most one wall and square missing at most two, forming in more than one layout in
-    20, counted exactly), classic +0.15 [-0.00, +0.31] and modern -0.01 [-0.15, +0.13]
-    over the same 40,000 boards each (0.04 points above the credit on every candidate
-    alone), at 16.6 against 7.4 ms a classic game. Neither is kept: the first gains at
-    most 0.14 points at 95% for a fifth more CPU, the second adds 0.04 to it on the same
-    boards for more than twice the CPU."""
+    paired games could resolve, and both cost more CPU (see docs/decisions.md,
+    "Long-term 50/50 credit on every candidate and on enablers")."""
     probs = survey.probabilities
     frontier = set(survey.system.frontier)
     least = min(probs.cells[c] for c in pool)
@@ -716,11 +690,9 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     Hill's solvers then swap the chosen cell for a safer one that is safe in every
     layout where the chosen one is (such a cell is at least as good whatever follows:
     clicking it first and the chosen cell after survives every layout the chosen cell
-    survives, knowing one number more). Here the chosen cell almost never has one:
-    with the swap (the safest such cell, found from one count with the chosen cell
-    safe), 2 of 3,000 Expert games made other guesses and no game of 80,000 paired ones
-    (``+endgame``, seed 101, classic and modern) ended otherwise, at 0.4-0.9 ms more a
-    game; not kept."""
+    survives, knowing one number more). Here the chosen cell almost never has one, and
+    the swap changed no game's outcome for more CPU (see docs/decisions.md, "Hill's
+    alternative move after the look-ahead")."""
     probs = survey.probabilities
     total = probs.layouts
     prune = weighed is None
