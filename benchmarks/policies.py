@@ -68,9 +68,9 @@ def stalls(games: int, seed: int) -> list:
     found = []
     choose = loop.choose
 
-    def keep(position, policy):
+    def keep(position, policy, **options):
         found.append(position)
-        return choose(position, policy)
+        return choose(position, policy, **options)
 
     loop.choose = keep
     try:

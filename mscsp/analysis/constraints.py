@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import threading
 from array import array
+from collections import Counter
 from bisect import bisect_left
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -61,6 +62,21 @@ COMPILED_EQUATIONS = _compiled_equations is not None
 #: the arrays cost more than they save (a player's position has tens of equations, a
 #: compiled board hundreds of thousands).
 ARRAY_EQUATIONS = 2000
+
+#: How many systems each entry point has made ("build" for :func:`build_constraints`,
+#: "opened", "flagged", "conditioned" for those derived from another system): read by
+#: the tests that check a caller builds its position's equations once.
+_BUILDS: Counter = Counter()
+
+#: Each component counted, by the mines left and its cells, while a test keeps a
+#: Counter here (None otherwise, so that a long run keeps no keys).
+_COUNTED: Counter | None = None
+
+
+def _note_count(remaining: int | None, cells) -> None:
+    """One component counted: for the tests that check that none is counted twice."""
+    if _COUNTED is not None:
+        _COUNTED[remaining, tuple(sorted(cells))] += 1
 
 
 class Constraint(NamedTuple):
@@ -305,6 +321,7 @@ def opened_system(system: ConstraintSystem, position: Position, cell: int) -> Co
     >>> opened_system(build_constraints(pos), pos.opened_index(2, 2), 2).constraints
     (Constraint(cells=(0, 4, 5, 6), count=1, clue=1), Constraint(cells=(3, 5, 6, 7), count=2, clue=2))
     """
+    _BUILDS["opened"] += 1
     g = position.geometry
     grid = position.grid
     around = g.neighbours(cell)
@@ -334,6 +351,7 @@ def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[in
     >>> after.constraints, after.remaining, after.unconstrained
     ((), 2, (2, 3))
     """
+    _BUILDS["flagged"] += 1
     gone = tuple(sorted(set(cells)))
     constraints = _leave(system, gone, mines=True)
     remaining = None if system.remaining is None else system.remaining - len(gone)
@@ -357,6 +375,7 @@ def conditioned_system(system: ConstraintSystem, mines: tuple[int, ...], safes: 
     >>> conditioned_system(build_constraints(parse_position("mines: 2\\n1...\\n")), (), (1,)) is None  # the 1 has no mine
     True
     """
+    _BUILDS["conditioned"] += 1
     gone = tuple(sorted(set(mines) | set(safes)))
     constraints = _leave(system, gone, mines=mines)
     remaining = None if system.remaining is None else system.remaining - len(set(mines))
@@ -589,6 +608,7 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     >>> s.remaining, s.unconstrained
     (1, ())
     """
+    _BUILDS["build"] += 1
     g = position.geometry
     found = None
     if _compiled_equations is not None and g.neighbour_table is not None:

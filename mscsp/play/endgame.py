@@ -33,7 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..analysis import list_layouts, list_walled
+from ..analysis import Survey, list_layouts, list_walled
 from ..errors import BudgetExceeded, InconsistentError, InputError, Resource
 from ..position import Mark, Position
 from .optimum import SmallSearch, out_of
@@ -91,7 +91,8 @@ class Endgame:
 
 
 def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
-                  node_limit: int | None = ENDGAME_NODES, time_limit: float | None = None) -> Endgame:
+                  node_limit: int | None = ENDGAME_NODES, time_limit: float | None = None,
+                  survey: Survey | None = None) -> Endgame:
     """The optimal move from ``position`` and its exact win probability.
 
     Parameters
@@ -104,6 +105,9 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         Knowledge states the search may visit; past them BudgetExceeded (states).
     time_limit : float or None
         Seconds for the search; past them BudgetExceeded (time).
+    survey : Survey, optional
+        The position's survey, when the caller has one: the layouts are listed from
+        its equations, not from equations built again.
 
     Raises
     ------
@@ -113,7 +117,7 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         When the mine total is unknown, or no covered cell is safe in any layout.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    cells, mines = list_layouts(position, limit=layout_limit)
+    cells, mines = list_layouts(position, limit=layout_limit, system=_system(survey))
     if not len(mines):
         raise InconsistentError("no layout satisfies the clues together with the mine total", (),
                                 uses_total=True)
@@ -121,7 +125,7 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
 
 
 def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layout_limit: int = ENDGAME_LAYOUTS,
-                 node_limit: int | None = ENDGAME_NODES) -> Endgame:
+                 node_limit: int | None = ENDGAME_NODES, survey: Survey | None = None) -> Endgame:
     """The optimal play inside a walled-off set of undecided cells.
 
     ``cells`` must be a set that :func:`mscsp.play.policies.unavoidable` returns:
@@ -133,7 +137,8 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
     whole game is won with the product of the two win probabilities. The move is
     the exact optimum of that small game (JSMinesweeper's solver plays an
     isolated edge by brute force in the same way); ``layouts`` and ``wins`` count
-    the set's own layouts.
+    the set's own layouts. With ``survey``, the position's survey, the set's clues
+    are read from its equations, not from equations built again.
 
     Raises
     ------
@@ -153,13 +158,13 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
     Two cells, one mine, and nothing that could ever tell them apart: a coin toss.
     """
     inside = tuple(sorted(set(cells)))
-    rows = list_walled(position, inside, limit=layout_limit)
+    rows = list_walled(position, inside, limit=layout_limit, system=_system(survey))
     return _best_move(position, inside, rows, None, node_limit)
 
 
 def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = None, *,
                layout_limit: int = ENDGAME_LAYOUTS, node_limit: int | None = ENDGAME_NODES,
-               time_limit: float | None = None) -> dict[int, Fraction]:
+               time_limit: float | None = None, survey: Survey | None = None) -> dict[int, Fraction]:
     """The exact win probability of clicking each cell now and playing optimally after.
 
     A click on a cell safe in some layouts either loses (it is a mine) or shows a
@@ -179,6 +184,9 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
         As for :func:`solve_endgame`; the state budget holds for each number's search.
     time_limit : float or None
         Seconds for all the searches; cells not reached in time are left out.
+    survey : Survey, optional
+        The position's survey, when the caller has one: the layouts are listed from
+        its equations, not from equations built again.
 
     Returns
     -------
@@ -202,14 +210,14 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if walled is None:
-        cells, mines = list_layouts(position, limit=layout_limit)
+        cells, mines = list_layouts(position, limit=layout_limit, system=_system(survey))
         cells = tuple(cells)
         if not len(mines):
             raise InconsistentError("no layout satisfies the clues together with the mine total", (),
                                     uses_total=True)
     else:
         cells = tuple(sorted(set(walled)))
-        mines = list_walled(position, cells, limit=layout_limit)
+        mines = list_walled(position, cells, limit=layout_limit, system=_system(survey))
     numbers = _numbers(position, cells, mines)
     total = len(mines)
     wins: dict[int, Fraction] = {}
@@ -228,6 +236,11 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
         if safe.any():
             wins[c] = Fraction(won, total)
     return wins
+
+
+def _system(survey: Survey | None):
+    """The equations of a survey's position, or None (then the listing builds them)."""
+    return None if survey is None else survey.system
 
 
 def _numbers(position: Position, cells: tuple[int, ...], mines: np.ndarray) -> np.ndarray:

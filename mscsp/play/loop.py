@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis import Propagator, SolverName, deduce
+from ..analysis import Propagator, SolverName, Survey, deduce
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark, Position
@@ -133,6 +133,10 @@ class Deducer:
         point, or one stronger-solver call at a stall.
     complete : bool
         False if a bounded search gave up somewhere.
+    stalled : Survey or None
+        When the last :meth:`run` ended at a stall the solver's rung could not
+        move: the survey of that position, whose equations (and the tallies the
+        rung counted) a guess there reads instead of making them again.
     """
 
     def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
@@ -148,6 +152,7 @@ class Deducer:
         self.rules = _Rules(game)
         self.steps = 0
         self.complete = True
+        self.stalled: Survey | None = None
 
     def opened(self, cells: tuple[int, ...]) -> None:
         """Tell the deducer about cells opened by other means (the first click, a guess)."""
@@ -168,6 +173,7 @@ class Deducer:
         and what it proves is played. The compiled loop keeps the same rounds.
         """
         game, rules = self.game, self.rules
+        self.stalled = None
         while game.status is Status.PLAYING:
             self.steps += rules.run()
             if game.status is not Status.PLAYING or self.solver is SolverName.SINGLE_POINT:
@@ -179,12 +185,16 @@ class Deducer:
                 self.complete = False
                 return
             position = game.position(mines_known=self.use_total)
+            # the stall's equations and tallies, kept for a guess here if nothing is proven
+            survey = Survey(position)
             proven = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
-                            engine=self.engine, state_limit=self.state_limit)
+                            engine=self.engine, state_limit=self.state_limit, system=survey.system,
+                            cache=survey.cache)
             self.complete = self.complete and proven.complete
             known = proven.by_index
             known = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}
             if not known:
+                self.stalled = survey
                 return
             self.steps += 1
             for c, mine in known.items():
@@ -255,9 +265,14 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
             deducer.run()
         if game.status is not Status.PLAYING:
             break
-        position = game.position(mines_known=use_total)
+        stalled = None if deducer is None else deducer.stalled
+        # at the Python loop's stall, the position it surveyed (nothing changed since)
+        position = game.position(mines_known=use_total) if stalled is None else stalled.position
         asked = time.perf_counter()
-        best = choose(position, policy) if guess is None else guess(position, len(guessed))
+        if guess is not None:
+            best = guess(position, len(guessed))
+        else:
+            best = choose(position, policy) if stalled is None else choose(position, policy, survey=stalled)
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game.reveal_index(best)

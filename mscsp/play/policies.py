@@ -382,8 +382,9 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         return Move(ranked[0][1], Policy.LEAST_P, candidates=safe)
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
-            end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-            listed = _by_wins(position, probs.cells, end, None, endgame_layouts, endgame_nodes, time_limit) if rank else ()
+            end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes, survey=survey)
+            listed = (_by_wins(survey, probs.cells, end, None, endgame_layouts, endgame_nodes, time_limit)
+                      if rank else ())
             return Move(end.cell, Policy.ENDGAME, end, candidates=listed)
         except BudgetExceeded:
             pass  # too many states: the rung below decides
@@ -404,8 +405,9 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
             cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
             if policy >= Policy.ENDGAME:
                 try:  # a game of its own: its exact optimum is a best move of the whole
-                    end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-                    listed = (_by_wins(position, probs.cells, end, cells, endgame_layouts, endgame_nodes, time_limit)
+                    end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes,
+                                       survey=survey)
+                    listed = (_by_wins(survey, probs.cells, end, cells, endgame_layouts, endgame_nodes, time_limit)
                               if rank else ())
                     return Move(end.cell, Policy.ENDGAME, end, walled=cells, candidates=listed)
                 except BudgetExceeded:
@@ -487,12 +489,13 @@ def _first(cell: int, weighed: list["Candidate"] | None) -> tuple["Candidate", .
     return tuple([w for w in weighed if w.cell == cell] + [w for w in weighed if w.cell != cell])
 
 
-def _by_wins(position: Position, probabilities: dict, end: Endgame, walled: tuple[int, ...] | None,
+def _by_wins(survey: Survey, probabilities: dict, end: Endgame, walled: tuple[int, ...] | None,
              layouts: int, nodes: int | None, time_limit: float | None) -> tuple["Candidate", ...]:
     """Every cell the endgame could click, with its exact win probability, most first
     (the search's own move first; cells not searched in time last, without one)."""
     try:
-        wins = click_wins(position, walled, layout_limit=layouts, node_limit=nodes, time_limit=time_limit)
+        wins = click_wins(survey.position, walled, layout_limit=layouts, node_limit=nodes, time_limit=time_limit,
+                          survey=survey)
     except BudgetExceeded:
         wins = {}
     cells = walled if walled is not None else [c for c, p in probabilities.items() if p != 1]

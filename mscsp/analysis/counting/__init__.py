@@ -46,6 +46,7 @@ import numpy as np
 from ...budget import DEFAULT_STATE_LIMIT, Budget, give_back
 from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
+from .. import constraints as _constraints
 from ..constraints import ConstraintSystem, build_constraints
 from .combine import (
     Group,
@@ -194,6 +195,8 @@ def tally_component(system: ConstraintSystem, component: tuple[int, ...], *,
     (0, 0, 10, 0, 0, 0)
     """
     problem = build_problem(system, component)
+    if _constraints._COUNTED is not None:
+        _constraints._note_count(system.remaining, system.component_cells(component))
     return _exact_tally(system, problem, Arithmetic.polynomial(problem, kmax), budget or Budget(), state_limit,
                         backtrack_nodes)
 
@@ -286,6 +289,12 @@ class Counts:
         return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry, groups=groups)
 
 
+def _cache_key(backend: str, remaining: int | None, density: Fraction | None, system: ConstraintSystem,
+               comp: tuple[int, ...]) -> tuple:
+    """A component's key in a cache of tallies: its clue equations and what weighs them."""
+    return backend, remaining, density, tuple(system.constraints[e] for e in comp)
+
+
 def count_components(
     position: Position,
     *,
@@ -339,7 +348,7 @@ def count_components(
     for comp in sorted(comps, key=len):
         key = None
         if cache is not None:
-            key = (backend, remaining, density, tuple(system.constraints[e] for e in comp))
+            key = _cache_key(backend, remaining, density, system, comp)
             if key in cache:
                 tallies[comp] = cache[key]
                 continue
@@ -361,6 +370,8 @@ def count_components(
     # small components first, so a hard one meets the deadline last
     for comp, key in sorted(todo, key=lambda ck: problems[ck[0]].ncells):
         problem = problems[comp]
+        if _constraints._COUNTED is not None:
+            _constraints._note_count(remaining, system.component_cells(comp))
         arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
                  else Arithmetic(0, mine=weights[0], safe=weights[1]))
         try:
@@ -658,7 +669,7 @@ def _gave_up(gave_up: list[tuple[tuple[int, ...], BudgetExceeded]], failed: NoEs
 
 def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
                  state_limit: int = DEFAULT_STATE_LIMIT, budget: Budget | None = None,
-                 backtrack_nodes: int = BACKTRACK_NODES) -> dict[int, bool]:
+                 backtrack_nodes: int = BACKTRACK_NODES, cache: dict | None = None) -> dict[int, bool]:
     """The covered cells that the clues and the mine total force: True for a mine.
 
     Exactly the cells whose mine probability is 0 or 1, found without weighing: the
@@ -667,6 +678,11 @@ def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
     the group is empty in every such ``k`` and 1 when it is full in every such ``k``.
     Only which counts are achievable matters — bit sets, not the big integers of
     :func:`probabilities` — which is what a play loop needs at a stall.
+
+    ``cache`` is a cache of component tallies as :func:`count_components` keeps it
+    (a :class:`~mscsp.analysis.Survey`'s): the tallies are looked up there and put
+    there, so that the probabilities a guess at the same stall needs count no
+    component again.
 
     Raises
     ------
@@ -689,8 +705,17 @@ def forced_cells(position: Position, *, system: ConstraintSystem | None = None,
         raise InputError("forced cells by counting need the mine total")
     system = system if system is not None else build_constraints(position)
     remaining = system.remaining
-    tallies = [tally_component(system, comp, state_limit=state_limit, budget=budget, kmax=remaining,
-                               backtrack_nodes=backtrack_nodes) for comp in system.components]
+    tallies = []
+    for comp in system.components:
+        key = None if cache is None else _cache_key("dp", remaining, None, system, comp)
+        tally = None if key is None else cache.get(key)
+        if tally is None:
+            # the tally count_components makes: the same polynomial, cut at the mines left
+            tally = tally_component(system, comp, state_limit=state_limit, budget=budget, kmax=remaining,
+                                    backtrack_nodes=backtrack_nodes)
+            if key is not None:
+                cache[key] = tally
+        tallies.append(tally)
     supports = [support(t.ways) for t in tallies]
     if not all(supports):
         raise InconsistentError("no layout satisfies the clues of one part of the board, with the mine total", (),

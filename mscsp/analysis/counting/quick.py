@@ -26,6 +26,7 @@ import time
 from fractions import Fraction
 
 from ...position import Position
+from .. import constraints as _constraints
 from .combine import Probabilities, density_weights, fill_groups, plain_weight, weigh_total
 from .outcomes import NoTotalModel
 from .search import _search
@@ -57,10 +58,14 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
     table = g.neighbour_table
     if _search is None or table is None or (density is not None and position.mines is not None):
         return None
+    _constraints._BUILDS["quick"] += 1  # the equations, made in the compiled call
     found = _search.position(position.grid, table, -1 if position.mines is None else position.mines, nodes)
     if found is None:
         return None
     remaining, unconstrained, components = found
+    if _constraints._COUNTED is not None:  # each component counted
+        for groups, _, _ in components:
+            _constraints._note_count(remaining, [c for group in groups for c in group])
     cells: dict[int, Fraction | None] = {}
     if remaining is None:
         return _without_total(components, unconstrained, density, cells, g, started)

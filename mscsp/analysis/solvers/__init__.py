@@ -78,6 +78,7 @@ def deduce(
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
     system: ConstraintSystem | None = None,
+    cache: dict | None = None,
 ) -> Proven:
     """The solver ladder's one entry point: the cells a rung proves, no explanations.
 
@@ -103,6 +104,10 @@ def deduce(
         them ``auto`` asks SAT and ``count`` raises BudgetExceeded.
     system : ConstraintSystem, optional
         The position's constraints, when the caller has built them already.
+    cache : dict, optional
+        A cache of component tallies (a :class:`~mscsp.analysis.Survey`'s) that the
+        counting engine reads and fills, so that a guess at the same position counts
+        no component again.
 
     Raises
     ------
@@ -124,7 +129,7 @@ def deduce(
     engine = Engine.parse(engine)
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
-        system = None
+        system = cache = None
     system = system if system is not None else build_constraints(position)
     geometry = position.geometry
     if solver is not SolverName.SAT:
@@ -137,7 +142,8 @@ def deduce(
         )
 
         try:
-            return Proven.of(geometry, forced_cells(position, system=system, state_limit=state_limit), True)
+            return Proven.of(geometry, forced_cells(position, system=system, state_limit=state_limit, cache=cache),
+                             True)
         except BudgetExceeded:
             if engine is Engine.COUNT:
                 raise
