@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE.parent))  # document the checkout, not an installed 
 from mscsp.analysis.full import analyse  # noqa: E402
 from mscsp.board import Layout, Spec  # noqa: E402
 from mscsp.analysis.constraints import build_constraints  # noqa: E402
-from mscsp.analysis.counting.order import choose_order  # noqa: E402
-from mscsp.analysis.counting.variables import build_problem  # noqa: E402
+from mscsp.analysis.counting.exact.order import choose_order  # noqa: E402
+from mscsp.analysis.counting.exact.variables import build_problem  # noqa: E402
 from mscsp.game import Game  # noqa: E402
 from mscsp.reduction.gadgets import GADGETS, TILE  # noqa: E402
 from mscsp.play.loop import Deducer  # noqa: E402

@@ -10,7 +10,7 @@ from oracles import brute_force
 from strategies import small_positions
 
 from mscsp.analysis.constraints import build_constraints
-from mscsp.analysis.counting.quick import quick_probabilities
+from mscsp.analysis.counting.exact.quick import quick_probabilities
 from mscsp.analysis.counting import (
     NoTotalModel,
     count_components,
@@ -129,7 +129,7 @@ def _per_cell(tally, pad):
 @given(position=small_positions(max_covered=12, allow_wrong=False))
 def test_both_backends_give_identical_integers(counting_path, position):
     s = build_constraints(position)
-    from mscsp.analysis.counting.cpsat import tally_component_cpsat
+    from mscsp.analysis.counting.exact.cpsat import tally_component_cpsat
 
     for comp in s.components:
         dp = tally_component(s, comp, **counting_path)
@@ -326,7 +326,7 @@ def test_every_number_a_cell_can_show_counts_as_brute_force_does(position, data)
     each still counts what brute force counts on its own position, and each lent
     problem is the one a fresh build makes."""
     from mscsp.analysis import Survey
-    from mscsp.analysis.counting.variables import build_problem
+    from mscsp.analysis.counting.exact.variables import build_problem
 
     covered = np.flatnonzero(position.covered).tolist()
     if not covered or position.mines is None:
@@ -426,8 +426,8 @@ def test_one_search_by_label_is_one_search_per_target(position, data):
     gives, for each sum, what the search with that sum as the clue's target gives."""
     from dataclasses import replace
 
-    from mscsp.analysis.counting.search import COMPILED, search, search_by_label
-    from mscsp.analysis.counting.variables import build_problem
+    from mscsp.analysis.counting.exact.search import COMPILED, search, search_by_label
+    from mscsp.analysis.counting.exact.variables import build_problem
 
     if not COMPILED:
         pytest.skip("no compiled search here")
@@ -454,7 +454,7 @@ def test_one_search_by_label_is_one_search_per_target(position, data):
 def test_weighing_one_changing_tally_is_weighing_them_all(position, data):
     """The layouts and least probability with one component's tally changing are
     those :func:`with_total` gives for the whole list."""
-    from mscsp.analysis.counting.combine import OneChanging, with_total
+    from mscsp.analysis.counting.exact.combine import OneChanging, with_total
 
     if position.mines is None:
         return
@@ -483,7 +483,7 @@ def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):
     """A cell beside a number: every number it can show is weighed from one search
     (the position after the click is never built), each agreeing with brute force."""
     from mscsp.analysis import Survey
-    from mscsp.analysis.counting.search import search_by_label as labelled
+    from mscsp.analysis.counting.exact.search import search_by_label as labelled
 
     position = parse_position("mines: 4\n.......\n.......\n...1...\n")
     survey = Survey(position)
@@ -498,7 +498,7 @@ def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):
         raise AssertionError("the position after the click was built")
 
     monkeypatch.setattr(Survey, "opened_index", refuse)
-    monkeypatch.setattr("mscsp.analysis.counting.search_by_label", counted)
+    monkeypatch.setattr("mscsp.analysis.counting.pipeline.search_by_label", counted)
     index = position.geometry.index(2, 1)  # above-left of the 1, seven covered cells around
     for number in range(8):
         try:
@@ -571,7 +571,7 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
     assert (after.frontier, after.unconstrained, after.covered) == (fresh.frontier, fresh.unconstrained, fresh.covered)
 
 
-_search_module = __import__("importlib").import_module("mscsp.analysis.counting.search")
+_search_module = __import__("importlib").import_module("mscsp.analysis.counting.exact.search")
 
 
 def test_compiled_search_is_built_where_required():
@@ -585,7 +585,7 @@ def test_compiled_search_is_built_where_required():
 def test_compiled_search_is_the_python_search(position, nodes, data):
     """The C search gives the Python search's tallies, and runs out of nodes exactly
     where it does, on every component (groups and chains of links alike)."""
-    from mscsp.analysis.counting.variables import build_problem
+    from mscsp.analysis.counting.exact.variables import build_problem
 
     try:
         system = build_constraints(position)

@@ -15,11 +15,11 @@ from conftest import POSITIONS, benchmark
 
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import GaveUp, probabilities
-from mscsp.analysis.counting.combine import density_weights
+from mscsp.analysis.counting.exact.combine import density_weights
 from mscsp.analysis.counting.outcomes import EstimateFailure, NoEstimate
-from mscsp.analysis.counting.estimate import rest_of_board
-from mscsp.analysis.counting.mcmc import chain_estimate
-from mscsp.analysis.counting.variables import build_problem
+from mscsp.analysis.counting.montecarlo.smc import rest_of_board
+from mscsp.analysis.counting.montecarlo.mcmc import chain_estimate
+from mscsp.analysis.counting.exact.variables import build_problem
 from mscsp.analysis.full import analyse
 from mscsp.analysis.solvers import solve
 from mscsp.board import Spec
@@ -194,7 +194,7 @@ def _wide_lattice_problem(n: int = 60):
 
 
 def test_choosing_an_order_past_the_deadline_scores_one_candidate_and_otherwise_the_best():
-    from mscsp.analysis.counting.order import candidate_orders, choose_order, score_order
+    from mscsp.analysis.counting.exact.order import candidate_orders, choose_order, score_order
 
     system, problem = _wide_lattice_problem()
     width = system.position.geometry.width
@@ -210,8 +210,8 @@ def test_the_per_step_plans_stop_at_a_passed_deadline():
     """Building a sweep's plan or the sampler's arrays for thousands of variables took a
     good part of a second without a look at the clock (the one-second analysis above
     ended 0.7 s late on a busy machine)."""
-    from mscsp.analysis.counting.estimate import smc_estimate
-    from mscsp.analysis.counting.sweep import Arithmetic, _Plan
+    from mscsp.analysis.counting.montecarlo.smc import smc_estimate
+    from mscsp.analysis.counting.exact.sweep import Arithmetic, _Plan
     from mscsp.errors import BudgetExceeded
 
     system, problem = _wide_lattice_problem()
@@ -317,7 +317,7 @@ def test_a_process_over_its_memory_stops_counting_and_proving_and_keeps_what_it_
 
 
 def test_a_search_with_fewer_nodes_than_variables_gives_up_at_once():
-    from mscsp.analysis.counting.search import TooBig, search
+    from mscsp.analysis.counting.exact.search import TooBig, search
 
     system, problem = _wide_lattice_problem(20)
     with pytest.raises(TooBig):
@@ -471,7 +471,7 @@ def test_a_block_too_large_to_list_is_no_move(monkeypatch):
     """A block whose listing passes MAX_ROWS rows at some step is not listed (the
     chains then have one move less) rather than grown without bound; the same block
     under the bound lists every joint value some outside values can complete."""
-    from mscsp.analysis.counting import blocks as B
+    from mscsp.analysis.counting.montecarlo import blocks as B
 
     s = build_constraints(parse_position("1.1.1\n.....\n"))  # three 1s along covered cells
     model = B.build_model([build_problem(s, c) for c in s.components])

@@ -175,12 +175,12 @@ def test_the_reader_sees_what_it_should():
     # the reader itself, on modules whose imports are known: a relative import two
     # levels up, a module imported by name from its package, a function-level import,
     # and an import for type checkers only (no arrow)
-    assert "mscsp.errors" in arrows("mscsp.analysis.counting.cpsat")
+    assert "mscsp.errors" in arrows("mscsp.analysis.counting.exact.cpsat")
     assert "mscsp.play.fastplay" in arrows("mscsp.play.verify")
-    assert "mscsp.analysis.counting.cpsat" in arrows("mscsp.analysis.counting")
+    assert "mscsp.analysis.counting.exact.cpsat" in arrows("mscsp.analysis.counting.pipeline")
     assert "mscsp.analysis.constraints" not in arrows("mscsp.analysis.explain")
     assert "mscsp.analysis.constraints" in arrows("mscsp.analysis.explain", typing=True)
-    assert rank("mscsp.analysis.counting.sweep") == 1 and rank("mscsp.web.app") == 4
+    assert rank("mscsp.analysis.counting.exact.sweep") == 1 and rank("mscsp.web.app") == 4
 
 
 #: Module paths from before the wings (the analysis, play and reduction packages):

@@ -13,10 +13,10 @@ from oracles import brute_force
 from strategies import small_positions
 
 from mscsp.analysis.counting import NoTotalModel, count_components
-from mscsp.analysis.counting.combine import poly_mul, unpack, weigh_total
-from mscsp.analysis.counting.quick import quick_probabilities
+from mscsp.analysis.counting.exact.combine import poly_mul, unpack, weigh_total
+from mscsp.analysis.counting.exact.quick import quick_probabilities
 from mscsp.analysis.constraints import build_constraints
-from mscsp.analysis.counting.search import COMPILED, COMPILED_CELLS, _search
+from mscsp.analysis.counting.exact.search import COMPILED, COMPILED_CELLS, _search
 from mscsp.board import Geometry, Spec
 from mscsp.game import Game, Status
 from mscsp.position import Mark, Position, parse_position

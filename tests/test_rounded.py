@@ -20,8 +20,8 @@ from strategies import small_positions
 from mscsp.analysis.constraints import build_constraints
 from mscsp.analysis.counting import probabilities, tally_component
 from mscsp.analysis.counting import rounded as R
-from mscsp.analysis.counting.order import choose_order
-from mscsp.analysis.counting.variables import build_problem
+from mscsp.analysis.counting.exact.order import choose_order
+from mscsp.analysis.counting.exact.variables import build_problem
 from mscsp.analysis.full import analyse
 from mscsp.budget import Budget
 from mscsp.position import parse_position

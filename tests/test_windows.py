@@ -11,11 +11,11 @@ import pytest
 from conftest import benchmark, require_built
 
 from mscsp.analysis.constraints import build_constraints
-from mscsp.analysis.counting import windows as W
-from mscsp.analysis.counting.blocks import build_model
-from mscsp.analysis.counting.estimate import rest_of_board
-from mscsp.analysis.counting.start import witness_values
-from mscsp.analysis.counting.variables import build_problem
+from mscsp.analysis.counting.montecarlo import windows as W
+from mscsp.analysis.counting.montecarlo.blocks import build_model
+from mscsp.analysis.counting.montecarlo.smc import rest_of_board
+from mscsp.analysis.counting.montecarlo.start import witness_values
+from mscsp.analysis.counting.exact.variables import build_problem
 from mscsp.budget import Budget
 from mscsp.position import parse_position
 

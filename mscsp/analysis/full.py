@@ -26,8 +26,9 @@ from ..budget import DEFAULT_MEMORY, Budget
 from ..errors import InconsistentError, InputError
 from ..position import Mark, Position
 from .constraints import build_constraints
-from .counting import BACKTRACK_NODES, DEFAULT_STATE_LIMIT, Probabilities, count_components
-from .counting.quick import quick_probabilities
+from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
+from .counting.pipeline import BACKTRACK_NODES
+from .counting.exact.quick import quick_probabilities
 from .solvers import Contradiction, Explanation, SolveResult, SolverName, deduce, solve
 
 __all__ = ["Analysis", "analyse", "PROOF_SHARE", "PROOF_SHARE_ESTIMATED", "EXACT_SHARE"]

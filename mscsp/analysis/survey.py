@@ -45,7 +45,7 @@ from .constraints import (
     opened_system,
 )
 from .counting import Counts, Probabilities, count_components, tally_by_label
-from .counting.combine import (
+from .counting.exact.combine import (
     OneChanging,
     TwoLeast,
     as_fraction,

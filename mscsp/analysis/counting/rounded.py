@@ -3,7 +3,7 @@
 Where exact counting gives up on a component because its integers grow long (a 30x16
 position with no zero holds polynomials of 169 coefficients of 370 bits in each of
 thousands of states: a minute and 3 GB in exact arithmetic), the same forward–backward
-programme (:mod:`~mscsp.analysis.counting.sweep`) runs in doubles. Every quantity it
+programme (:mod:`~mscsp.analysis.counting.exact.sweep`) runs in doubles. Every quantity it
 forms is a sum of products of non-negative numbers, so each rounding multiplies the
 exact value by a factor within ``[1 - u, 1 + u]`` (``u = 2**-53``), provided nothing
 overflows or underflows (both are checked). A value formed through at most ``n``
@@ -37,8 +37,8 @@ from fractions import Fraction
 
 from ...budget import DEFAULT_STATE_LIMIT, Budget, resident_bytes
 from ...errors import BudgetExceeded
-from .sweep import Arithmetic, _Plan
-from .variables import Problem
+from .exact.sweep import Arithmetic, _Plan
+from .exact.variables import Problem
 
 try:
     from . import _rounded
@@ -233,7 +233,7 @@ def count_rounded(problem: Problem, order, kmax: int, weights: list[float] | Non
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position(".2.\\n...\\n"))
     >>> p = build_problem(s, s.components[0])
     >>> r = count_rounded(p, range(len(p.variables)), 5, None)
@@ -483,8 +483,8 @@ def rounded_estimate(parts: list, exact: list, unconstrained: tuple[int, ...], r
     Declined
         When a part cannot be counted so within ``budget``.
     """
-    from .combine import conditional_given_rest
-    from .estimate import Estimate, rest_of_board
+    from .exact.combine import conditional_given_rest
+    from .montecarlo.smc import Estimate, rest_of_board
 
     started = time.perf_counter()
     cells: dict[int, tuple[float, float, float]] = {}

@@ -33,12 +33,12 @@ from math import comb
 
 import numpy as np
 
-from ...budget import Budget
-from ...errors import BudgetExceeded
-from .combine import conditional_given_rest, poly_mul
-from .outcomes import EstimateFailure, NoEstimate
-from .sweep import _PLAN_CHECK_EVERY, Arithmetic, _Plan
-from .variables import Problem
+from ....budget import Budget
+from ....errors import BudgetExceeded
+from ..exact.combine import conditional_given_rest, poly_mul
+from ..outcomes import EstimateFailure, NoEstimate
+from ..exact.sweep import _PLAN_CHECK_EVERY, Arithmetic, _Plan
+from ..exact.variables import Problem
 
 __all__ = ["Estimate", "RestOfBoard", "smc_estimate", "rest_of_board"]
 

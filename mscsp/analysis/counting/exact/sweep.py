@@ -1,6 +1,6 @@
 """Counting, stage 4: the forward–backward dynamic programme over one component.
 
-Variables are taken in a chosen order (:mod:`mscsp.analysis.counting.order`). The table after
+Variables are taken in a chosen order (:mod:`mscsp.analysis.counting.exact.order`). The table after
 ``i`` variables maps each vector of partial sums of the open clues — the *state*,
 packed into one int — to the weight of the partial assignments that reach it; a clue
 leaves the state once its last variable is decided, and only values that keep every
@@ -37,8 +37,8 @@ import heapq
 import math
 from dataclasses import dataclass
 
-from ...budget import UNLIMITED, Budget
-from ...errors import BudgetExceeded, Resource
+from ....budget import UNLIMITED, Budget
+from ....errors import BudgetExceeded, Resource
 from .combine import unpack
 from .variables import Problem, room_after
 
@@ -277,7 +277,7 @@ def sweep(problem: Problem, order: list[int] | tuple[int, ...], arith: Arithmeti
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position(".2.\\n...\\n"))
     >>> p = build_problem(s, s.components[0])
     >>> arith = Arithmetic.polynomial(p)

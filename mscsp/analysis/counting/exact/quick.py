@@ -5,10 +5,10 @@ openings). For those, the equations, their components, the groups
 of cells touched by the same clues and every component's tallies come from one call
 into the compiled search (``_search.position``): the clues read off the grid, the
 components joined by union–find, each counted by the backtracking of
-:mod:`~mscsp.analysis.counting.search` (same node budget, groups only: chains of links
+:mod:`~mscsp.analysis.counting.exact.search` (same node budget, groups only: chains of links
 stay clues). The tallies are the same exact integers the general pipeline finds, and
 they are weighed with the total by the sums of stage 6
-(:func:`~mscsp.analysis.counting.combine.weigh_total`): in the compiled module's
+(:func:`~mscsp.analysis.counting.exact.combine.weigh_total`): in the compiled module's
 128-bit integers while every number fits (``_search.weigh``: small boards), in
 Python's otherwise.
 
@@ -16,7 +16,7 @@ Without a total each component is weighed alone, one per consistent assignment o
 independent mines of a density. The quick path declines, and the general pipeline
 takes over, wherever it could differ from it: a clue or a total that cannot be met (the general path says
 what cannot be true), a component of more than
-:data:`~mscsp.analysis.counting.search.COMPILED_CELLS` cells or past the node budget, a
+:data:`~mscsp.analysis.counting.exact.search.COMPILED_CELLS` cells or past the node budget, a
 board too large to table its neighbours, or no compiled search at all.
 """
 
@@ -25,10 +25,10 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from ...position import Position
-from .. import constraints as _constraints
+from ....position import Position
+from ... import constraints as _constraints
 from .combine import Probabilities, density_weights, fill_groups, plain_weight, weigh_total
-from .outcomes import NoTotalModel
+from ..outcomes import NoTotalModel
 from .search import _search
 
 __all__ = ["quick_probabilities"]
@@ -89,7 +89,7 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
 
 def _without_total(components, unconstrained, density, cells, geometry, started) -> Probabilities:
     """Each component weighed alone (one per consistent assignment, or as independent
-    mines of ``density``), as :func:`~mscsp.analysis.counting.combine.without_total` does
+    mines of ``density``), as :func:`~mscsp.analysis.counting.exact.combine.without_total` does
     with the general pipeline's plain sums; cells away from the numbers get ``density``."""
     mine, safe = density_weights(density)
     layouts = 2 ** len(unconstrained) if density is None else None

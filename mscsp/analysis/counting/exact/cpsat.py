@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from ...errors import BudgetExceeded, Resource
-from ..constraints import ConstraintSystem
+from ....errors import BudgetExceeded, Resource
+from ...constraints import ConstraintSystem
 from .combine import Group, Tally
 
 __all__ = ["tally_component_cpsat"]

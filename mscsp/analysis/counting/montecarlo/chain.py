@@ -1,6 +1,6 @@
 """A Markov chain over the layouts of the sampled components, several chains at once.
 
-The state of a chain is one value per variable (:mod:`~mscsp.analysis.counting.variables`)
+The state of a chain is one value per variable (:mod:`~mscsp.analysis.counting.exact.variables`)
 that satisfies every clue; its target weighs a layout by the product of its values'
 weights (``C(n, j)`` ways to put ``j`` mines in a group of ``n`` cells, times a
 density's odds without a total) and by ``rest(k)``, the exact weight of the rest of
@@ -9,7 +9,7 @@ the exactly counted components are integrated out analytically (``C(U, R - k - j
 ways for the unconstrained cells, convolved with the exact tallies), so the chain
 moves only where counting could not.
 
-A move is a Gibbs update of blocks (:mod:`~mscsp.analysis.counting.blocks`): every
+A move is a Gibbs update of blocks (:mod:`~mscsp.analysis.counting.montecarlo.blocks`): every
 block of a class is paired with another of the class at random, and each pair draws
 its new patterns from their exact joint distribution given the rest of the layout and
 the pair's mine count. Given the outside, only patterns with the same share of every
@@ -76,15 +76,15 @@ class Chains:
     streams : list of numpy.random.Generator
         One per chain, and one more for the schedule.
     windows : Windows, optional
-        Long moves (:mod:`~mscsp.analysis.counting.windows`): every class of them in
+        Long moves (:mod:`~mscsp.analysis.counting.montecarlo.windows`): every class of them in
         every sweep, the small blocks then every :data:`SMALL_EVERY` sweeps.
 
     Examples
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
-    >>> from mscsp.analysis.counting.blocks import build_model, build_classes
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
+    >>> from mscsp.analysis.counting.montecarlo.blocks import build_model, build_classes
     >>> s = build_constraints(parse_position("1.1\\n...\\n"))
     >>> m = build_model([build_problem(s, s.components[0])])
     >>> streams = [np.random.default_rng(c) for c in np.random.SeedSequence(5).spawn(5)]

@@ -1,6 +1,6 @@
 """The moves of the layout chain: small blocks of variables and every way to fill them.
 
-A *block* is the set of variables (:mod:`~mscsp.analysis.counting.variables`) whose
+A *block* is the set of variables (:mod:`~mscsp.analysis.counting.exact.variables`) whose
 clues all lie in a small connected group of clues. Its *patterns* are the joint values
 of its variables that some values outside can complete: every clue the block touches
 receives at most its number from the block, and at least what the outside cannot
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...budget import CHECK_EVERY, Budget
-from .variables import Problem
+from ....budget import CHECK_EVERY, Budget
+from ..exact.variables import Problem
 
 __all__ = ["Model", "Block", "Classes", "build_model", "build_classes"]
 
@@ -129,7 +129,7 @@ def build_model(problems: list[Problem], log_mine: float = 0.0, log_safe: float 
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position("2..\\n...\\n"))
     >>> m = build_model([build_problem(s, s.components[0])])
     >>> m.size, m.targets.tolist(), m.options.tolist(), np.exp(m.logw[0]).round().tolist()
@@ -366,7 +366,7 @@ def build_classes(model: Model, rng: np.random.Generator, *, tilings: int = 8, m
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position("1.1...1.1\\n.........\\n"))
     >>> m = build_model([build_problem(s, c) for c in s.components])
     >>> classes = build_classes(m, np.random.default_rng(0), tilings=1)

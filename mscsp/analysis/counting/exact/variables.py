@@ -25,8 +25,8 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from ...budget import CHECK_EVERY, UNLIMITED, Budget
-from ..constraints import ConstraintSystem, ParityForest, is_link
+from ....budget import CHECK_EVERY, UNLIMITED, Budget
+from ...constraints import ConstraintSystem, ParityForest, is_link
 
 __all__ = ["Option", "Var", "Problem", "build_problem", "room_after"]
 

@@ -20,9 +20,9 @@ from itertools import combinations
 
 import numpy as np
 
-from ...errors import BudgetExceeded, InconsistentError, InputError, Resource
-from ...position import Position
-from ..constraints import ConstraintSystem, build_constraints
+from ....errors import BudgetExceeded, InconsistentError, InputError, Resource
+from ....position import Position
+from ...constraints import ConstraintSystem, build_constraints
 
 __all__ = ["list_layouts", "list_walled"]
 

@@ -19,9 +19,9 @@ from math import comb
 from operator import mul
 from typing import NamedTuple
 
-from ...board import Geometry
-from ...errors import InconsistentError, InputError, Resource
-from .outcomes import GaveUp, NoTotalModel
+from ....board import Geometry
+from ....errors import InconsistentError, InputError, Resource
+from ..outcomes import GaveUp, NoTotalModel
 
 __all__ = ["Group", "Tally", "OneChanging", "Probabilities", "with_total", "without_total",
            "conditional_given_rest", "poly_mul", "unpack", "support", "sum_support",

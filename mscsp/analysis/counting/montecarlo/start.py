@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...budget import Budget
-from ...errors import BudgetExceeded, InconsistentError
-from ..constraints import ConstraintSystem
-from ..solvers.sat import SatEngine
+from ....budget import Budget
+from ....errors import BudgetExceeded, InconsistentError
+from ...constraints import ConstraintSystem
+from ...solvers.sat import SatEngine
 from .blocks import Model
 
 __all__ = ["witness_values"]
@@ -62,8 +62,8 @@ def witness_values(model: Model, system: ConstraintSystem, components: list[tupl
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
-    >>> from mscsp.analysis.counting.blocks import build_model
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
+    >>> from mscsp.analysis.counting.montecarlo.blocks import build_model
     >>> s = build_constraints(parse_position("mines: 1\\n.1...\\n"))
     >>> m = build_model([build_problem(s, c) for c in s.components])
     >>> starts = witness_values(m, s, list(s.components), Budget.of(5), total=False, count=8,

@@ -1,6 +1,6 @@
 """Counting, stage 5: estimates from Markov chains over layouts, with their diagnostics.
 
-Where exact counting gives up, several chains (:mod:`~mscsp.analysis.counting.chain`)
+Where exact counting gives up, several chains (:mod:`~mscsp.analysis.counting.montecarlo.chain`)
 sample the layouts of the components it could not count, each layout weighed by the
 exact weight of the rest of the board; a cell's mine probability is its mean mine
 fraction over the draws, and a cell of the exactly counted part (or away from every
@@ -9,13 +9,13 @@ clue) gets the mean of its exact conditional probability given the sampled mine 
 to calculating marginal densities", JASA 85, 1990).
 
 The chains start from layouts found by SAT without the mine total, as many different
-ones as the time allows (:mod:`~mscsp.analysis.counting.start`): each chain first walks its mine count into
+ones as the time allows (:mod:`~mscsp.analysis.counting.montecarlo.start`): each chain first walks its mine count into
 the range the total allows (block updates tilted towards more or fewer mines, see
-:meth:`~mscsp.analysis.counting.chain.Chains.walk`). A sweep redraws bands of clues whole
-(:mod:`~mscsp.analysis.counting.windows`) and, every other sweep, the small blocks. The first half of what follows is
+:meth:`~mscsp.analysis.counting.montecarlo.chain.Chains.walk`). A sweep redraws bands of clues whole
+(:mod:`~mscsp.analysis.counting.montecarlo.windows`) and, every other sweep, the small blocks. The first half of what follows is
 warm-up, discarded; the second half gives the estimates. The
 convergence diagnostics are split R-hat and the effective sample size of every
-probability (:mod:`~mscsp.analysis.counting.diagnostics`, after Vehtari et al. 2021),
+probability (:mod:`~mscsp.analysis.counting.montecarlo.diagnostics`, after Vehtari et al. 2021),
 and each 95% interval is Wilson's for the effective number of draws: chains that
 disagree, or that move slowly, give wide intervals rather than false precision.
 ``tests/test_estimate.py`` measures how often these intervals cover the exact value.
@@ -29,18 +29,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...budget import Budget
-from ...errors import BudgetExceeded
-from ..constraints import ConstraintSystem
+from ....budget import Budget
+from ....errors import BudgetExceeded
+from ...constraints import ConstraintSystem
 from .blocks import Model, build_classes, build_model
 from .chain import Chains
 from .diagnostics import summarise, wilson_intervals
-from .outcomes import EstimateFailure as Why
-from .outcomes import NoEstimate
-from .estimate import Estimate, RestOfBoard
+from ..outcomes import EstimateFailure as Why
+from ..outcomes import NoEstimate
+from .smc import Estimate, RestOfBoard
 from .start import witness_values
 from .windows import build_windows
-from .variables import Problem
+from ..exact.variables import Problem
 
 __all__ = ["chain_estimate", "CHAINS", "RHAT_CONVERGED"]
 
@@ -67,7 +67,7 @@ BLOCK_RAW = 1 << 12
 BLOCK_RAW_LARGE = 1 << 9
 #: Variables from which a component counts as large.
 LARGE = 2000
-#: Levels of the clue graph a window spans (:mod:`~mscsp.analysis.counting.windows`):
+#: Levels of the clue graph a window spans (:mod:`~mscsp.analysis.counting.montecarlo.windows`):
 #: on a dense 30x16 lattice of clues, two cost a twentieth of three a sweep and mix
 #: better in the same time.
 WINDOW_WIDTH = 2
@@ -231,8 +231,8 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
-    >>> from mscsp.analysis.counting.estimate import rest_of_board
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
+    >>> from mscsp.analysis.counting.montecarlo.smc import rest_of_board
     >>> from mscsp.analysis.counting import probabilities
     >>> position = parse_position("mines: 3\\n.1.2..\\n......\\n")
     >>> s = build_constraints(position)

@@ -1,6 +1,6 @@
 """The long moves of the layout chain: bands of clues redrawn whole by a dynamic programme.
 
-The blocks of :mod:`~mscsp.analysis.counting.blocks` hold a dozen cells. On a dense
+The blocks of :mod:`~mscsp.analysis.counting.montecarlo.blocks` hold a dozen cells. On a dense
 lattice of clues (a 30x16 board whose every other cell of every other row shows a
 number) that is too little: some stretches of the layout can only change by moving
 many cells together, and chains that differ there stay apart for thousands of sweeps
@@ -50,9 +50,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...budget import UNLIMITED, Budget
+from ....budget import UNLIMITED, Budget
 from .blocks import Model
-from .order import bfs_levels, by_clues, greedy_order, neighbourhoods, pseudo_peripheral, reverse_cuthill_mckee
+from ..exact.order import bfs_levels, by_clues, greedy_order, neighbourhoods, pseudo_peripheral, reverse_cuthill_mckee
 
 try:  # pragma: no cover - which one runs depends on the build
     from . import _windows
@@ -225,8 +225,8 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
-    >>> from mscsp.analysis.counting.blocks import build_model
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
+    >>> from mscsp.analysis.counting.montecarlo.blocks import build_model
     >>> s = build_constraints(parse_position("1.2.1.1\\n.......\\n"))
     >>> m = build_model([build_problem(s, c) for c in s.components])
     >>> w = build_windows(m, width=2)  # four clues in a row: levels 0, 1, 2, 3

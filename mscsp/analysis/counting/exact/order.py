@@ -34,8 +34,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from ...budget import CHECK_EVERY, UNLIMITED, Budget
-from ...errors import BudgetExceeded
+from ....budget import CHECK_EVERY, UNLIMITED, Budget
+from ....errors import BudgetExceeded
 from .variables import Problem
 
 __all__ = ["Order", "candidate_orders", "score_order", "choose_order", "greedy_order",
@@ -69,7 +69,7 @@ def score_order(problem: Problem, order: list[int] | tuple[int, ...], name: str 
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position("1" * 12 + "\\n" + "." * 12 + "\\n"))  # a strip
     >>> p = build_problem(s, s.components[0])
     >>> score_order(p, range(len(p.variables))).width_log2  # two open clues of range 2 at most

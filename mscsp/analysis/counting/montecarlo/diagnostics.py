@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...stats import Z95
+from ....stats import Z95
 
 __all__ = ["Summary", "summarise", "split_rhat", "effective_size", "wilson_intervals"]
 

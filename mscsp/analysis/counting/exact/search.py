@@ -66,7 +66,7 @@ def search(problem: Problem, nodes: int, length: int | None = None) -> tuple[lis
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> s = build_constraints(parse_position(".2.\\n...\\n"))
     >>> ways, kinds = search(build_problem(s, s.components[0]), 100)
     >>> ways
@@ -191,7 +191,7 @@ def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int, leng
     complete assignment under the sum it gives that clue, serves them all. Compiled
     search only (components of at most :data:`COMPILED_CELLS` cells). With ``grouped``
     False, each entry's rows are not grouped by variable: one list, a row per kind of
-    cell, variable by variable (what a :class:`~mscsp.analysis.counting.combine.Tally`
+    cell, variable by variable (what a :class:`~mscsp.analysis.counting.exact.combine.Tally`
     holds).
 
     Raises
@@ -204,7 +204,7 @@ def search_by_label(problem: Problem, label: int, nlabels: int, nodes: int, leng
     --------
     >>> from mscsp.position import parse_position
     >>> from mscsp.analysis.constraints import build_constraints
-    >>> from mscsp.analysis.counting.variables import build_problem
+    >>> from mscsp.analysis.counting.exact.variables import build_problem
     >>> from dataclasses import replace
     >>> s = build_constraints(parse_position(".2.\\n...\\n"))
     >>> p = build_problem(s, s.components[0])
