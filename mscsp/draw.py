@@ -53,10 +53,13 @@ True
 from __future__ import annotations
 
 import hashlib
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
+
+from .errors import InputError
 
 if TYPE_CHECKING:  # read through their public attributes only: the model's classes import this module
     from .board import Layout
@@ -228,9 +231,21 @@ def _no_guess_scene(board, *, numbers: bool = True) -> _Scene:
 
 
 def _finish(scene: _Scene, highlight, title) -> _Scene:
-    scene.highlight.extend(tuple(xy) for xy in highlight)
+    for xy in highlight:
+        pair = tuple(xy.tolist() if hasattr(xy, "tolist") else xy) if hasattr(xy, "__len__") else ()
+        if (len(pair) != 2 or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in pair)
+                or not (0 <= pair[0] < scene.width and 0 <= pair[1] < scene.height)):
+            raise InputError(f"a highlighted cell must be a pair (x, y) on the {scene.width}x{scene.height} "
+                             f"board, not {xy!r}")
+        scene.highlight.append((int(pair[0]), int(pair[1])))
     scene.title = title
     return scene
+
+
+def _size(cell_size) -> float:
+    if isinstance(cell_size, bool) or not isinstance(cell_size, numbers.Real) or not 0 < cell_size < 1000:
+        raise InputError(f"cell_size must be a number of pixels (points) above 0 and below 1000, not {cell_size!r}")
+    return float(cell_size)
 
 
 # -- SVG ------------------------------------------------------------------------------------
@@ -240,7 +255,7 @@ def _f(v: float) -> str:
 
 
 def _svg(scene: _Scene, *, coordinates: bool, cell_size: float) -> str:
-    s = float(cell_size)
+    s = _size(cell_size)
     left = top = 0.8 * s if coordinates else 2.0
     if scene.title:
         top += 0.8 * s
@@ -467,7 +482,7 @@ def _plot(scene: _Scene, ax, *, coordinates: bool, cell_size: float):
         import matplotlib.pyplot as plt
 
         extra = 0.8 if coordinates else 0.1
-        inches = cell_size / 72
+        inches = _size(cell_size) / 72
         _, ax = plt.subplots(figsize=((scene.width + extra) * inches + 0.2,
                                       (scene.height + extra + 0.8 * len(scene.caption)) * inches + 0.3))
     ax.set_xlim(-0.05, scene.width + 0.05)

@@ -106,10 +106,18 @@ def test_options_coordinates_highlight_and_size():
     position = parse_position("1..\n...\n")
     with_coords = parse(draw.position_svg(position))
     assert sorted(e.text for e in marks(with_coords, "text", "coord")) == sorted("012" + "01")
-    bare = parse(draw.position_svg(position, coordinates=False, highlight=[(2, 1), (0, 1)], cell_size=40))
+    bare = parse(draw.position_svg(position, coordinates=False, highlight=[(2, 1), np.array([0, 1])], cell_size=40))
     assert marks(bare, "text", "coord") == []
     assert where(marks(bare, "rect", "highlight")) == [(0, 1), (2, 1)]
     assert {float(r.get("width")) for r in marks(bare, "rect", "cell")} == {40.0}
+
+
+@pytest.mark.parametrize("bad", [dict(highlight=[(3, 0)]), dict(highlight=[(0, -1)]), dict(highlight=[5]),
+                                 dict(highlight=[(0.5, 0)]), dict(cell_size=0), dict(cell_size="24")])
+def test_bad_options_are_one_line_errors(bad):
+    with pytest.raises(mscsp.InputError) as caught:
+        draw.position_svg(parse_position("1..\n...\n"), **bad)
+    assert "\n" not in str(caught.value)
 
 
 def test_text_is_escaped():
