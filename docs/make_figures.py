@@ -3,8 +3,9 @@
     python docs/make_figures.py            # SVG files, committed with the docs
     python docs/make_figures.py --png DIR  # PNG previews into DIR instead
 
-Every figure is computed by mscsp itself from a fixed position or a seeded board, so
-the pictures show what the code does; the SVG output is byte-for-byte the same on
+Every figure is computed by mscsp itself from a fixed position or a seeded board, and
+its boards are drawn by :mod:`mscsp.draw` (the pictures a notebook shows), so the
+pictures show what the code does; the SVG output is byte-for-byte the same on
 every run with the same matplotlib (fixed ids, no dates). Run it again after a change
 that alters what a figure shows, and commit the result.
 """

@@ -180,7 +180,13 @@ def _analysis_scene(analysis, *, labels: bool = True) -> _Scene:
     if analysis.best is not None:
         scene.rings.append(tuple(analysis.best))
     if not analysis.consistent:
-        scene.caption.append("no layout fits this position")
+        clash = analysis.contradiction
+        if clash is not None and clash.clues:
+            scene.highlight.extend(tuple(xy) for xy in clash.clues)
+            total = " and the mine total" if clash.uses_total else ""
+            scene.caption.append(f"no layout fits the outlined clues{total}")
+        else:
+            scene.caption.append("no layout fits this position")
     elif probs is None:
         scene.caption.append("no probabilities: counting gave up")
     elif estimated or not analysis.exact:

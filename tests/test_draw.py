@@ -194,6 +194,15 @@ def test_proven_mines_are_the_true_mines_of_a_generated_board(seed):
     assert where(marks(root, "circle", "best")) == [analysis.best]
 
 
+def test_an_inconsistent_position_outlines_the_clues_that_clash():
+    # the 3 in the corner has three neighbours, and the total allows one mine
+    analysis = mscsp.analyse(parse_position("mines: 1\n3..\n...\n"))
+    root = parse(draw.analysis_svg(analysis))
+    assert where(marks(root, "rect", "highlight")) == [(0, 0)]
+    assert "no layout fits the outlined clues and the mine total" in [e.text for e in marks(root, "text", "caption")]
+    assert marks(root, "circle", "best") == [] and labels(root, "p") == {}
+
+
 def test_an_estimate_is_labelled_as_one():
     board = generate(Spec(12, 12, 24), "opening", (6, 6), seed=33)
     game = Game.from_board(board)
