@@ -7,8 +7,9 @@ draws them two ways from one description of the picture:
 - ``*_svg`` functions return the SVG as a ``str``, built by hand (a board is a grid
   of squares), so they need no plotting library; Jupyter shows them through the
   ``_repr_svg_`` methods of :class:`~mscsp.position.Position`,
-  :class:`~mscsp.analysis.full.Analysis`, :class:`~mscsp.board.Layout` and
-  :class:`~mscsp.game.Game`;
+  :class:`~mscsp.analysis.full.Analysis`, :class:`~mscsp.board.Layout`,
+  :class:`~mscsp.game.Game` and :class:`~mscsp.rules.GeneratedBoard` (so a no-guess
+  board too);
 - ``plot_*`` functions draw on a matplotlib Axes (``ax=``, a new figure when it is
   None, as ``networkx.draw`` does) and return it; matplotlib is imported only when
   one of them is called, so ``import mscsp`` stays light.

@@ -270,6 +270,11 @@ def test_a_no_guess_board_shows_its_click_and_guarantee():
 
 
 # -- notebooks ---------------------------------------------------------------------------
+def test_only_the_model_objects_have_a_picture():
+    with pytest.raises(TypeError, match="no picture of a Spec"):
+        draw.notebook_svg(Spec(9, 9, 10))
+
+
 def test_a_huge_board_stays_text_in_a_notebook():
     layout = Layout(mscsp.Geometry(200, 101), np.zeros(200 * 101, dtype=bool))
     assert layout._repr_svg_() is None

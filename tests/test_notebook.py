@@ -62,3 +62,12 @@ def test_the_model_objects_are_pictures_in_a_notebook():
         assert ET.fromstring(data["image/svg+xml"]).tag == "{http://www.w3.org/2000/svg}svg"
         if type(obj).__repr__ is not object.__repr__:  # IPython words a default repr its own way
             assert data["text/plain"] == repr(obj)  # the text repr is unchanged
+    # a generated board, and a no-guess one, show their click and what they are
+    no_guess = mscsp.generate_no_guess(mscsp.Spec(9, 9, 10), "opening", (4, 4), seed=2)
+    for obj, caption in ((board, "first click [4,4] (opening, seed 14)"), (no_guess, no_guess.guarantee)):
+        data, _ = formatter.format(obj)
+        root = ET.fromstring(data["image/svg+xml"])
+        texts = [e.text for e in root.iter("{http://www.w3.org/2000/svg}text") if e.get("class") == "caption"]
+        rings = [(e.get("data-x"), e.get("data-y")) for e in root.iter("{http://www.w3.org/2000/svg}circle")
+                 if e.get("class") == "best"]
+        assert texts == [caption] and rings == [("4", "4")]
