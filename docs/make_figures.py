@@ -3,8 +3,9 @@
     python docs/make_figures.py            # SVG files, committed with the docs
     python docs/make_figures.py --png DIR  # PNG previews into DIR instead
 
-Every figure is computed by mscsp itself from a fixed position or a seeded board, so
-the pictures show what the code does; the SVG output is byte-for-byte the same on
+Every figure is computed by mscsp itself from a fixed position or a seeded board, and
+its boards are drawn by :mod:`mscsp.draw` (the pictures a notebook shows), so the
+pictures show what the code does; the SVG output is byte-for-byte the same on
 every run with the same matplotlib (fixed ids, no dates). Run it again after a change
 that alters what a figure shows, and commit the result.
 """
@@ -32,8 +33,8 @@ from mscsp.analysis.counting.exact.variables import build_problem  # noqa: E402
 from mscsp.game import Game  # noqa: E402
 from mscsp.reduction.gadgets import GADGETS, TILE  # noqa: E402
 from mscsp.play.loop import Deducer  # noqa: E402
-from mscsp.position import Mark, Position, parse_position  # noqa: E402
-from mscsp import compile_cnf, parse_dimacs  # noqa: E402
+from mscsp.position import Position, parse_position  # noqa: E402
+from mscsp import compile_cnf, draw, parse_dimacs  # noqa: E402
 from mscsp.rules import generate  # noqa: E402
 from mscsp.play.dead import dead_pair, dead_square  # noqa: E402
 
@@ -44,58 +45,20 @@ plt.rcParams.update({
     "font.size": 9,
 })
 
-#: Colours of the board: covered, open, hole, and the classic colours of the numbers.
-COVERED, OPEN, EDGE = "#b9c0c8", "#f4f4f2", "#8a939c"
-DIGIT = {1: "#1f4fbf", 2: "#2a7d2a", 3: "#c0392b", 4: "#1b2a6b", 5: "#7b241c", 6: "#117a7a", 7: "#222222",
-         8: "#666666"}
+#: Colours of the marks the figures add to mscsp.draw's boards.
+EDGE = "#8a939c"
 SAFE, MINE, RING, OUTLINE = "#1e8449", "#111111", "#d35400", "#c0392b"
 GROUP = ["#f5b041", "#5dade2", "#af7ac5", "#58d68d", "#ec7063", "#f7dc6f", "#48c9b0", "#eb984e"]
 
 
 # -- drawing a board ------------------------------------------------------------------
-def board_axes(ax, width: int, height: int, *, labels: bool = True) -> None:
-    ax.set_xlim(-0.05, width + 0.05)
-    ax.set_ylim(height + 0.05, -0.05)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for side in ax.spines.values():
-        side.set_visible(False)
-    if labels:
-        for x in range(width):
-            ax.text(x + 0.5, -0.15, str(x), ha="center", va="bottom", fontsize=7, color="#555555")
-        for y in range(height):
-            ax.text(-0.15, y + 0.5, str(y), ha="right", va="center", fontsize=7, color="#555555")
-
-
 def cell(ax, x: int, y: int, colour: str, *, edge: str = EDGE, lw: float = 0.6) -> None:
     ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor=edge, linewidth=lw))
 
 
-def draw_position(ax, position: Position, *, labels: bool = True, digits: bool = True, size: float = 10) -> None:
-    """Open numbers, covered cells, flags; holes left blank."""
-    g = position.geometry
-    board_axes(ax, g.width, g.height, labels=labels)
-    for i in range(g.area):
-        x, y = g.coords(i)
-        code = int(position.grid[i])
-        if code == Mark.HOLE:
-            continue
-        if code >= 0:
-            cell(ax, x, y, OPEN)
-            if code and digits:
-                ax.text(x + 0.5, y + 0.53, str(code), ha="center", va="center", color=DIGIT[code],
-                        fontweight="bold", fontsize=size)
-        else:
-            cell(ax, x, y, COVERED)
-            if code == Mark.FLAG:
-                flag(ax, x, y)
-
-
-def flag(ax, x: int, y: int) -> None:
-    ax.plot([x + 0.38, x + 0.38], [y + 0.25, y + 0.8], color="#333333", lw=1.2)
-    ax.add_patch(plt.Polygon([(x + 0.38, y + 0.22), (x + 0.75, y + 0.38), (x + 0.38, y + 0.54)],
-                             color="#c0392b"))
+def draw_position(ax, position: Position, *, labels: bool = True, digits: bool = True) -> None:
+    """Open numbers, covered cells, flags; holes left blank (:func:`mscsp.draw.plot_position`)."""
+    draw.plot_position(position, ax=ax, coordinates=labels, numbers=digits)
 
 
 def safe_mark(ax, x: int, y: int) -> None:
@@ -114,24 +77,6 @@ def ring(ax, x: int, y: int) -> None:
 def outline(ax, cells: list[tuple[int, int]], colour: str = OUTLINE, lw: float = 2.0) -> None:
     for x, y in cells:
         ax.add_patch(Rectangle((x + 0.06, y + 0.06), 0.88, 0.88, fill=False, edgecolor=colour, lw=lw))
-
-
-def draw_analysis(ax, position: Position, analysis, *, labels: bool = True) -> None:
-    """What ``mscsp solve`` says, as the web page shows it: proofs, chances, the click."""
-    draw_position(ax, position, labels=labels)
-    g = position.geometry
-    safe, mines = set(analysis.result.safe), set(analysis.result.mines)
-    for c, p in analysis.probabilities.cells.items():
-        x, y = g.coords(c)
-        if c in safe:
-            safe_mark(ax, x, y)
-        elif c in mines:
-            mine_mark(ax, x, y)
-        elif p is not None:
-            ax.text(x + 0.5, y + 0.52, f"{round(100 * p)}%", ha="center", va="center", fontsize=6.5,
-                    color="#222222")
-    if analysis.best is not None:
-        ring(ax, *g.coords(analysis.best))
 
 
 def save(fig, name: str, out: Path, png: bool) -> None:
@@ -157,7 +102,7 @@ def fig_position(out: Path, png: bool) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(5.4, 1.6))
     draw_position(axes[0], position)
     axes[0].set_title("the position", fontsize=9, pad=11)
-    draw_analysis(axes[1], position, analyse(position))
+    draw.plot_analysis(analyse(position), ax=axes[1])
     axes[1].set_title("what mscsp solve finds", fontsize=9, pad=11)
     save(fig, "position", out, png)
 
@@ -169,22 +114,20 @@ def fig_analysis(out: Path, png: bool) -> None:
     game.reveal(board.click)
     position = game.position()
     fig, ax = plt.subplots(figsize=figsize(12, 12, 0.36))
-    draw_analysis(ax, position, analyse(position))
+    draw.plot_analysis(analyse(position), ax=ax)
     save(fig, "analysis", out, png)
 
 
 def fig_explanation(out: Path, png: bool) -> None:
     position = parse_position(example("one_two_one.txt"))
     analysis = analyse(position)
-    g = position.geometry
     fig, axes = plt.subplots(1, 2, figsize=(5.0, 1.3))
-    for ax, target in zip(axes, (g.index(2, 0), g.index(1, 0))):
-        draw_position(ax, position)
-        why = next(e for e in analysis.result.explanations if target in e.cells)
-        outline(ax, [g.coords(c) for c in why.clues])
-        x, y = g.coords(target)
-        (mine_mark if target in analysis.result.mines else safe_mark)(ax, x, y)
-        ax.set_title(f"[{x},{y}] is {'a mine' if target in analysis.result.mines else 'safe'}: "
+    for ax, target in zip(axes, ((2, 0), (1, 0))):
+        why = next(e for e in analysis.explanations if target in e.cells)
+        draw.plot_position(position, ax=ax, highlight=why.clues)
+        mine = target in analysis.mines
+        (mine_mark if mine else safe_mark)(ax, *target)
+        ax.set_title(f"[{target[0]},{target[1]}] is {'a mine' if mine else 'safe'}: "
                      f"{len(why.clues)} clues", fontsize=8, pad=11)
     save(fig, "explanation", out, png)
 
@@ -303,7 +246,7 @@ def fig_gadgets(out: Path, png: bool) -> None:
     for ax, name in zip(axes, names):
         gadget = GADGETS[name]
         position = Position.from_rows(list(gadget.rows))
-        draw_position(ax, position, labels=False, size=5)
+        draw_position(ax, position, labels=False)
         ax.add_patch(Rectangle((0, 0), gadget.width, gadget.height, fill=False, edgecolor="#888888", lw=0.6,
                                linestyle="--", clip_on=False))
         for port, (x, y) in gadget.ports.items():
@@ -332,8 +275,42 @@ def fig_compiled(out: Path, png: bool) -> None:
     save(fig, "compiled", out, png)
 
 
+def fig_draw_estimate(out: Path, png: bool) -> None:
+    # the position of fig_analysis, counted exactly and then estimated (counting made to give up)
+    board = generate(Spec(12, 12, 24), "opening", (6, 6), seed=33)
+    game = Game.from_board(board)
+    game.reveal(board.click)
+    position = game.position()
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 5.2))
+    draw.plot_analysis(analyse(position), ax=axes[0], title="exact")
+    draw.plot_analysis(analyse(position, state_limit=0), ax=axes[1], title="estimated (state_limit=0)")
+    save(fig, "draw_estimate", out, png)
+
+
+def fig_draw_game(out: Path, png: bool) -> None:
+    # a seeded Beginner game the default player loses at its one guess (seed 14, found by scanning)
+    from mscsp.play.loop import play_game
+
+    board = generate(Spec(9, 9, 10), "opening", (4, 4), seed=14)
+    game = Game.from_board(board)
+    play_game(game, board.click)
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.4))
+    draw.plot_game(game, ax=axes[0], title="the game, lost")
+    draw.plot_board(game.layout(), ax=axes[1], title="its layout")
+    save(fig, "draw_game", out, png)
+
+
+def fig_draw_no_guess(out: Path, png: bool) -> None:
+    from mscsp.play.noguess import generate_no_guess
+
+    board = generate_no_guess(Spec(9, 9, 10), "opening", (4, 4), seed=2)
+    fig, ax = plt.subplots(figsize=(3.4, 3.6))
+    draw.plot_no_guess(board, ax=ax)
+    save(fig, "draw_no_guess", out, png)
+
+
 FIGURES = [fig_position, fig_analysis, fig_explanation, fig_groups, fig_sweep, fig_verify, fig_perturb,
-           fig_gadgets, fig_compiled]
+           fig_gadgets, fig_compiled, fig_draw_estimate, fig_draw_game, fig_draw_no_guess]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -532,6 +532,11 @@ class Layout:
         g = self.geometry
         return f"Layout({g.width}x{g.height}, {self.mine_count} mines)"
 
+    def _repr_svg_(self) -> str | None:
+        """The layout as a picture in a notebook (:func:`mscsp.draw.board_svg`)."""
+        from . import draw
+        return draw.notebook_svg(self)
+
 
 LAYOUT_ALPHABET = "*.-"
 

@@ -522,6 +522,11 @@ class Game:
             elapsed=self.elapsed,
         )
 
+    def _repr_svg_(self) -> str | None:
+        """The game as a picture in a notebook (:func:`mscsp.draw.game_svg`)."""
+        from . import draw
+        return draw.notebook_svg(self)
+
 
 @dataclass(frozen=True)
 class Replay:

@@ -308,6 +308,11 @@ class Position:
         g = self.geometry
         return f"Position({g.width}x{g.height}, mines={self.mines}, covered={self.covered_count})"
 
+    def _repr_svg_(self) -> str | None:
+        """The position as a picture in a notebook (:func:`mscsp.draw.position_svg`)."""
+        from . import draw
+        return draw.notebook_svg(self)
+
 
 def parse_position(text: str, source: str | None = None, *, max_cells: int | None = None,
                    max_area: int | None = None) -> Position:

@@ -194,6 +194,11 @@ class GeneratedBoard:
         g = self.layout.geometry
         return Spec(g.width, g.height, self.layout.mine_count)
 
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture in a notebook, its click ringed (:func:`mscsp.draw.no_guess_svg`)."""
+        from . import draw
+        return draw.notebook_svg(self)
+
 
 def generate(
     spec: Spec,

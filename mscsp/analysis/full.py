@@ -153,6 +153,11 @@ class Analysis:
             raise InputError(f"[{cell[0]}, {cell[1]}] is not a covered cell of this position")
         return index
 
+    def _repr_svg_(self) -> str | None:
+        """The analysis as a picture in a notebook (:func:`mscsp.draw.analysis_svg`)."""
+        from .. import draw
+        return draw.notebook_svg(self)
+
 
 def analyse(
     position: Position,
