@@ -57,14 +57,10 @@ import hashlib
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from .errors import InputError
 
-if TYPE_CHECKING:  # read through their public attributes only: the model's classes import this module
-    from .board import Layout
-    from .position import Position
 
 __all__ = [
     "position_svg", "analysis_svg", "board_svg", "game_svg", "no_guess_svg", "notebook_svg",
@@ -117,7 +113,7 @@ class _Scene:
 
 
 # -- what to draw -------------------------------------------------------------------------
-def _position_scene(position: Position, *, numbers: bool = True) -> _Scene:
+def _position_scene(position, *, numbers: bool = True) -> _Scene:
     g = position.geometry
     cells = []
     for y, row in enumerate(position.rows()):  # the text format's characters: . F - 0-8
@@ -201,7 +197,7 @@ def _analysis_scene(analysis, *, labels: bool = True) -> _Scene:
     return scene
 
 
-def _board_scene(layout: Layout, *, numbers: bool = True) -> _Scene:
+def _board_scene(layout, *, numbers: bool = True) -> _Scene:
     g = layout.geometry
     shown = layout.numbers.tolist()
     cells = []
@@ -344,7 +340,7 @@ def _svg(scene: _Scene, *, coordinates: bool, cell_size: float) -> str:
     return "\n".join(out)
 
 
-def position_svg(position: Position, *, highlight=(), coordinates: bool = True, cell_size: float = 24,
+def position_svg(position, *, highlight=(), coordinates: bool = True, cell_size: float = 24,
                  title: str | None = None, numbers: bool = True) -> str:
     """A position as SVG text: covered cells, numbers, flags; holes blank.
 
@@ -395,7 +391,7 @@ def analysis_svg(analysis, *, highlight=(), coordinates: bool = True, cell_size:
                 coordinates=coordinates, cell_size=cell_size)
 
 
-def board_svg(layout: Layout, *, numbers: bool = True, highlight=(), coordinates: bool = True,
+def board_svg(layout, *, numbers: bool = True, highlight=(), coordinates: bool = True,
               cell_size: float = 24, title: str | None = None) -> str:
     """A :class:`~mscsp.board.Layout` as SVG text: every mine, and the numbers unless
     ``numbers=False``. Other parameters as for :func:`position_svg`.
@@ -545,7 +541,7 @@ def _plot(scene: _Scene, ax, *, coordinates: bool, cell_size: float):
     return ax
 
 
-def plot_position(position: Position, *, ax=None, highlight=(), coordinates: bool = True, cell_size: float = 24,
+def plot_position(position, *, ax=None, highlight=(), coordinates: bool = True, cell_size: float = 24,
                   title: str | None = None, numbers: bool = True):
     """:func:`position_svg` drawn on a matplotlib Axes (a new figure when ``ax`` is
     None, ``cell_size`` points a cell); returns the Axes.
@@ -577,7 +573,7 @@ def plot_analysis(analysis, *, ax=None, highlight=(), coordinates: bool = True, 
                  coordinates=coordinates, cell_size=cell_size)
 
 
-def plot_board(layout: Layout, *, ax=None, numbers: bool = True, highlight=(), coordinates: bool = True,
+def plot_board(layout, *, ax=None, numbers: bool = True, highlight=(), coordinates: bool = True,
                cell_size: float = 24, title: str | None = None):
     """:func:`board_svg` drawn on a matplotlib Axes; returns the Axes."""
     return _plot(_finish(_board_scene(layout, numbers=numbers), highlight, title), ax,
