@@ -121,7 +121,7 @@ def draw_analysis(ax, position: Position, analysis, *, labels: bool = True) -> N
     draw_position(ax, position, labels=labels)
     g = position.geometry
     safe, mines = set(analysis.result.safe), set(analysis.result.mines)
-    for c, p in analysis.probabilities.cells.items():
+    for c, p in analysis.probabilities.by_index.items():
         x, y = g.coords(c)
         if c in safe:
             safe_mark(ax, x, y)
@@ -240,7 +240,7 @@ def fig_sweep(out: Path, png: bool) -> None:
 def _stall(layout: Layout, click: int) -> Position:
     game = Game(layout, record=False)
     deducer = Deducer(game, "sat", use_total=True)
-    deducer.opened(game.reveal_index(click))
+    deducer.opened(game._reveal_index(click))
     deducer.run()
     return game.position()
 

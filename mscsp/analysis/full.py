@@ -133,12 +133,12 @@ class Analysis:
         :class:`~fractions.Fraction`, an estimate when :attr:`exact` is False, or
         None where there is no number (see :class:`Probabilities`)."""
         index = self._covered(cell)
-        return None if self.probabilities is None else self.probabilities.cells.get(index)
+        return None if self.probabilities is None else self.probabilities.by_index.get(index)
 
     def interval(self, cell) -> tuple[float, float] | None:
         """The 95% interval of an estimated probability; None where it is exact."""
         index = self._covered(cell)
-        return None if self.probabilities is None else self.probabilities.intervals.get(index)
+        return None if self.probabilities is None else self.probabilities.intervals_by_index.get(index)
 
     def why(self, cell) -> str | None:
         """The sentence that proves ``cell`` ``(x, y)``, or None when it is not proven
@@ -231,10 +231,10 @@ def analyse(
 
     coords = position.geometry.coords
     if probs is not None:
-        proven = probs.forced()
+        proven = probs.forced_index()
         result = solve(position, solver, explain=explain, memory_limit=resident_limit, time_limit=left(PROOF_SHARE),
                        system=system, proven=proven)
-        best = probs.best({c for c, mine in proven.items() if not mine})
+        best = probs.best_index({c for c, mine in proven.items() if not mine})
         return Analysis(position, result, probs, None if best is None else coords(best))
     # counting gave up: the estimates go first and the proofs' share waits. The layout
     # chains' layouts show cells both ways, which the proofs then need not ask (proving
@@ -258,12 +258,12 @@ def analyse(
         # counting gave up already, so SAT decides (the same cells a count would give)
         proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE_ESTIMATED * time_limit,
                         system=system).by_index
-    cells = dict(probs.cells)
-    intervals = dict(probs.intervals)
+    cells = dict(probs.by_index)
+    intervals = dict(probs.intervals_by_index)
     for c, mine in proven.items():
         cells[c] = Fraction(int(mine))
         intervals.pop(c, None)
-    probs = replace(probs, cells=cells, intervals=intervals, groups=None)
-    safe = {c for c, p in probs.cells.items() if p == 0 and c not in probs.intervals}
-    best = probs.best(safe)
+    probs = replace(probs, by_index=cells, intervals_by_index=intervals, groups=None)
+    safe = {c for c, p in probs.by_index.items() if p == 0 and c not in probs.intervals_by_index}
+    best = probs.best_index(safe)
     return Analysis(position, result, probs, None if best is None else coords(best))

@@ -376,17 +376,17 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     survey = Survey(position) if survey is None else survey
     probs = survey.probabilities
     if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
-        best = probs.best()
+        best = probs.best_index()
         if best is None:
             raise InputError("no covered cell can be clicked")
         listed = ()
         if rank:
-            least = sorted((p, c) for c, p in probs.cells.items() if p is not None and p != 1)
-            listed = tuple(Candidate(c, p) for p, c in [(probs.cells[best], best)] + [pc for pc in least if pc[1] != best])
+            least = sorted((p, c) for c, p in probs.by_index.items() if p is not None and p != 1)
+            listed = tuple(Candidate(c, p) for p, c in [(probs.by_index[best], best)] + [pc for pc in least if pc[1] != best])
         return Move(best, Policy.LEAST_P, candidates=listed[:candidates])
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
-    ranked = _ranked(probs.cells)
+    ranked = _ranked(probs.by_index)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
@@ -395,7 +395,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
             end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-            listed = _by_wins(position, probs.cells, end, None, endgame_layouts, endgame_nodes, time_limit) if rank else ()
+            listed = _by_wins(position, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit) if rank else ()
             return Move(end.cell, Policy.ENDGAME, end, candidates=listed)
         except BudgetExceeded:
             pass  # too many states: the rung below decides
@@ -405,7 +405,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         # progress is no reason to take more risk than the tolerance: weighing the six
         # safest however risky lost 3.2 points to least-p on classic Expert (20,000 paired
         # games), where early positions are small and a risky cell often shows progress
-        pool = [c for c in pool if probs.cells[c] <= ranked[0][0] + tolerance]
+        pool = [c for c in pool if probs.by_index[c] <= ranked[0][0] + tolerance]
         cell = _progress(survey, pool, weighed)
         return Move(cell, Policy.PROGRESS, candidates=_first(cell, weighed))
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
@@ -413,22 +413,22 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         forced = unavoidable(survey, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
-            cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
+            cells = min(forced, key=lambda cs: (min(probs.by_index[c] for c in cs), cs))
             if policy >= Policy.ENDGAME:
                 try:  # a game of its own: its exact optimum is a best move of the whole
                     end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes)
-                    listed = (_by_wins(position, probs.cells, end, cells, endgame_layouts, endgame_nodes, time_limit)
+                    listed = (_by_wins(position, probs.by_index, end, cells, endgame_layouts, endgame_nodes, time_limit)
                               if rank else ())
                     return Move(end.cell, Policy.ENDGAME, end, walled=cells, candidates=listed)
                 except BudgetExceeded:
                     pass
-            pool = sorted(cells, key=lambda c: (probs.cells[c], c))
+            pool = sorted(cells, key=lambda c: (probs.by_index[c], c))
             rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
             found = pseudo_fifties(survey)
             if found:  # their risk is one the board already holds
-                pool = sorted(found, key=lambda c: (probs.cells[c], c))
+                pool = sorted(found, key=lambda c: (probs.by_index[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
             else:
                 # dead cells are passed over: the tolerance is measured from the safest living one
@@ -533,7 +533,7 @@ def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int 
     >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
     >>> s = Survey(parse_position("mines: 4\\n1..1\\n2...\\n.2..\\n"))
-    >>> ranked = _ranked(s.probabilities.cells)
+    >>> ranked = _ranked(s.probabilities.by_index)
     >>> ranked[0], living_least(s, ranked)  # [2,1] is the safest, but can show one number only
     ((Fraction(1, 5), 6), Fraction(2, 5))
     """
@@ -593,7 +593,7 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
     prune = weighed is None
     best, best_key, keys = None, None, []
     for c in pool:
-        safe = probs.layouts * (1 - probs.cells[c])  # its layouts with progress are at most these
+        safe = probs.layouts * (1 - probs.by_index[c])  # its layouts with progress are at most these
         if prune and best_key is not None and safe < best_key[0]:
             break  # and those of the cells after it fewer still
         score, seen, shown = 0, 0, 0
@@ -605,8 +605,8 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
             if prune and best_key is not None and score + (safe - seen) < best_key[0]:
                 break  # the numbers left cannot lift it to the best
         else:
-            key = (score, -probs.cells[c], -c)
-            keys.append((key, Candidate(c, probs.cells[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
+            key = (score, -probs.by_index[c], -c)
+            keys.append((key, Candidate(c, probs.by_index[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
             if best_key is None or key > best_key:
                 best, best_key = c, key
     if weighed is not None:
@@ -637,15 +637,15 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     boards for more than twice the CPU."""
     probs = survey.probabilities
     frontier = set(survey.system.frontier)
-    least = min(probs.cells[c] for c in pool)
-    if all(c in frontier for c in pool if probs.cells[c] == least):
+    least = min(probs.by_index[c] for c in pool)
+    if all(c in frontier for c in pool if probs.by_index[c] == least):
         return {}
     credits = {}
     for c in pool:
-        if c not in frontier and probs.cells[c] != 1:
+        if c not in frontier and probs.by_index[c] != 1:
             influence = fifty_influence(survey, c)
             if influence:
-                credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.cells[c]))
+                credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
     return credits
 
 
@@ -729,7 +729,7 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     best: _Weighed | None = None
     done: list[tuple[_Weighed, int, int]] = []
     for c in pool:
-        p = probs.cells[c]
+        p = probs.by_index[c]
         credit = credits.get(c, 1)
         safe = 1.0 - float(p)  # the share of layouts with c safe
         scale = float(credit)

@@ -322,7 +322,7 @@ def count_components(
     --------
     >>> from mscsp.position import parse_position
     >>> counts = count_components(parse_position("mines: 1\\n.1...\\n"))
-    >>> counts.exact, counts.probabilities().cells[0]
+    >>> counts.exact, counts.probabilities().by_index[0]
     (True, Fraction(1, 2))
     """
     started = time.perf_counter()
@@ -478,7 +478,7 @@ def probabilities(
     --------
     >>> from mscsp.position import parse_position
     >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
-    >>> p.layouts, p.cells[0], p.cells[4]
+    >>> p.layouts, p.by_index[0], p.by_index[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     """
     if system is None and backend == "dp":

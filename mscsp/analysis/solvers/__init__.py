@@ -130,19 +130,19 @@ def deduce(
     if solver is not SolverName.SAT:
         prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total,
                           budget=Budget.of(time_limit, None)).run()
-        return Proven.of(geometry, prop.known, prop.finished)
+        return Proven._of(geometry, prop.known, prop.finished)
     if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
         from ..counting import (
             forced_cells,  # counting builds on the constraint layer, not on solvers
         )
 
         try:
-            return Proven.of(geometry, forced_cells(position, system=system, state_limit=state_limit), True)
+            return Proven._of(geometry, forced_cells(position, system=system, state_limit=state_limit), True)
         except BudgetExceeded:
             if engine is Engine.COUNT:
                 raise
     out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
-    return Proven.of(geometry, out.known, out.complete)
+    return Proven._of(geometry, out.known, out.complete)
 
 
 def solve(

@@ -204,7 +204,7 @@ class Proven:
     by_index: dict[int, bool] = field(repr=False, compare=False)
 
     @classmethod
-    def of(cls, geometry, known: dict[int, bool], complete: bool) -> "Proven":
+    def _of(cls, geometry, known: dict[int, bool], complete: bool) -> "Proven":
         """The cells of ``known`` (flat index -> mine) named on ``geometry``."""
         order = sorted(known)
         coords = geometry.coords
