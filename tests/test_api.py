@@ -213,3 +213,31 @@ def test_every_type_in_a_public_signature_is_exported():
                 if isinstance(obj, type) and obj.__module__.startswith("mscsp.") and t not in exported:
                     missing.setdefault(t, []).append(f"{name}.{arg}")
     assert not missing, f"types in public signatures that mscsp does not export: {missing}"
+
+
+def test_one_keyword_chooses_each_engine():
+    # the deduction rung is solver= (the CLI's --solver), the counting engine counter=
+    # (the CLI's --counter), wherever a public function takes them
+    for name in mscsp.__all__:
+        value = getattr(mscsp, name)
+        if inspect.isfunction(value):
+            params = set(inspect.signature(value).parameters)
+            assert not params & {"backend", "engine"}, (name, params)
+    assert {"solver", "counter"} <= set(inspect.signature(mscsp.analyse).parameters)
+    assert "counter" in inspect.signature(mscsp.probabilities).parameters
+    for verb in (mscsp.deduce, mscsp.verify, mscsp.generate_no_guess):
+        assert "solver" in inspect.signature(verb).parameters
+    pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
+    with pytest.raises(TypeError):
+        mscsp.probabilities(pos, backend="dp")
+    with pytest.raises(mscsp.InputError, match="unknown counter"):
+        mscsp.count_layouts(pos, counter="sat")
+    with pytest.raises(mscsp.InputError, match="unknown counter"):
+        mscsp.deduce(pos, counter="count")
+    # by hand: the 1-2-1 under five covered cells has one layout, mines at [1,0] and [3,0]
+    expected = {(x, y): Fraction(int((x, y) in ((1, 0), (3, 0)))) for x, y in pos.covered_xy}
+    for counter in ("dp", "cpsat"):
+        assert mscsp.probabilities(pos, counter=counter).cells == expected
+        assert mscsp.analyse(pos, counter=counter).mines == ((1, 0), (3, 0))
+    for counter in ("auto", "dp", None):
+        assert mscsp.deduce(pos, counter=counter).mines == ((1, 0), (3, 0))

@@ -147,7 +147,7 @@ def test_both_backends_give_identical_integers(counting_path, position):
         assert pad(dp.ways) == pad(cp.ways)
         assert _per_cell(dp, pad) == _per_cell(cp, pad)
     if position.mines is not None:
-        assert probabilities(position, **counting_path) == probabilities(position, backend="cpsat", **counting_path)
+        assert probabilities(position, **counting_path) == probabilities(position, counter="cpsat", **counting_path)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])

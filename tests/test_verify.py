@@ -150,13 +150,13 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
     from mscsp.play import fastplay
     from mscsp.play.loop import Deducer
 
-    engines = ("count", "sat", "auto") if total else ("sat", "auto")
+    counters = ("dp", None, "auto") if total else (None, "auto")
     for seed in range(25):
         board = generate(Spec(16, 16, 40), "opening", (8, 8), seed)
         seen = set()
-        for engine in engines:
+        for counter in counters:
             game = Game(board.layout, record=False)
-            deducer = Deducer(game, "sat", use_total=total, engine=engine)
+            deducer = Deducer(game, "sat", use_total=total, counter=counter)
             deducer.opened(game._reveal_index(board.click_index))
             deducer.run()
             assert not (game.revealed & board.layout.mines).any()

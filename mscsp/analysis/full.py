@@ -159,7 +159,7 @@ def analyse(
     *,
     use_total: bool = True,
     explain: bool = True,
-    backend: str = "dp",
+    counter: str = "dp",
     density: Fraction | None = None,
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
@@ -180,7 +180,7 @@ def analyse(
         Use the mine total when the position gives one.
     explain : bool
         Give each proven cell a small set of clues that forces it, in words.
-    backend : {'dp', 'cpsat'}
+    counter : {'dp', 'cpsat'}
         The counting engine (see :func:`~mscsp.analysis.counting.probabilities`).
     density : Fraction, optional
         Without a mine total: weigh layouts as independent mines of this density.
@@ -217,10 +217,10 @@ def analyse(
     try:
         # the usual position (small parts) is counted in one compiled call
         probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit), density)
-                 if backend == "dp" else None)
+                 if counter == "dp" else None)
         if probs is None:
             system = build_constraints(position)
-            counts = count_components(position, system=system, backend=backend, density=density,
+            counts = count_components(position, system=system, counter=counter, density=density,
                                       state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
             probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
@@ -256,7 +256,7 @@ def analyse(
         proven = {index(*xy): True for xy in result.mines} | {index(*xy): False for xy in result.safe}
     else:
         # counting gave up already, so SAT decides (the same cells a count would give)
-        proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE_ESTIMATED * time_limit,
+        proven = deduce(position, SolverName.SAT, counter=None, time_limit=PROOF_SHARE_ESTIMATED * time_limit,
                         system=system).by_index
     cells = dict(probs.by_index)
     intervals = dict(probs.intervals_by_index)

@@ -121,8 +121,9 @@ class Deducer:
     memory_limit : int, optional
         Bytes the process may hold, checked at every stall: past them the play
         stops with BudgetExceeded (memory).
-    engine : {'auto', 'sat', 'count'}
-        What decides the complete rung at a stall (:class:`mscsp.analysis.solvers.Engine`).
+    counter : {'auto', 'dp'} or None
+        Whether exact counting decides the complete rung at a stall (see
+        :func:`mscsp.analysis.deduce`).
     state_limit : int
         Counting table entries allowed at a stall before ``auto`` asks SAT.
 
@@ -136,12 +137,12 @@ class Deducer:
     """
 
     def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-                 time_limit: float = 30.0, memory_limit: int | None = None, engine: str = "auto",
+                 time_limit: float = 30.0, memory_limit: int | None = None, counter: str | None = "auto",
                  state_limit: int = STALL_STATES):
         self.game = game
         self.solver = SolverName.parse(solver)
         self.use_total = use_total
-        self.engine = engine
+        self.counter = counter
         self.state_limit = state_limit
         self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
         self.memory = None if memory_limit is None else Budget(None, None, memory_limit)
@@ -180,7 +181,7 @@ class Deducer:
                 return
             position = game.position(mines_known=self.use_total)
             proven = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
-                            engine=self.engine, state_limit=self.state_limit)
+                            counter=self.counter, state_limit=self.state_limit)
             self.complete = self.complete and proven.complete
             known = proven.by_index
             known = {c: mine for c, mine in known.items() if position.grid[c] == Mark.COVERED}

@@ -24,22 +24,6 @@ class SolverName(Choice, what="solver"):
 
 
 
-class Engine(Choice, what="engine"):
-    """What decides the complete rung (the answers are the same; the speed is not).
-
-    ``sat`` asks the SAT solver one question per covered cell group; ``count``
-    reads the forced cells off exact counting (a cell is forced exactly when its
-    mine probability is 0 or 1; needs the mine total, and raises BudgetExceeded
-    past its state limit); ``auto`` counts when the total is known and the
-    frontier is small enough, and falls back to SAT otherwise.
-    """
-
-    AUTO = "auto"
-    SAT = "sat"
-    COUNT = "count"
-
-
-
 @dataclass(frozen=True, init=False)
 class Deduction:
     """One proven cell and a set of clues that forces it.
