@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ...errors import Choice, Clash
 
-__all__ = ["SolverName", "Engine", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
+__all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
 
 
 class SolverName(Choice, what="solver"):
