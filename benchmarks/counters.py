@@ -64,7 +64,7 @@ def _positions(folder: Path) -> dict[str, str]:
                 break
             for c in safe:
                 if not game.status.over:
-                    game.reveal_index(c)
+                    game.reveal(game.geometry.coords(c))
         out[f"expert stall #{seed}"] = format_position(game.position())
     return out
 

@@ -38,7 +38,7 @@ def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighe
     def score(c):
         return sum(o.layouts for o in outcomes(survey, c) if o.progress or o.number == 0)
 
-    return max(pool, key=lambda c: (score(c), -probs.cells[c], -c))
+    return max(pool, key=lambda c: (score(c), -probs.by_index[c], -c))
 
 
 def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fraction(0)):
@@ -48,7 +48,7 @@ def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fractio
     def key(c):
         outs = outcomes(survey, c)
         value = sum((Fraction(o.layouts, probs.layouts) * o.blended_safety(second_weight) for o in outs), Fraction(0))
-        return not (skip_dead and len(outs) == 1), value * credits.get(c, 1), -probs.cells[c], -c
+        return not (skip_dead and len(outs) == 1), value * credits.get(c, 1), -probs.by_index[c], -c
 
     return max(pool, key=key)
 

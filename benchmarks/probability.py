@@ -79,15 +79,12 @@ def _play(board, every: int):
             guess = probabilities(position).best()
             if guess is None:
                 return
-            game.reveal_index(guess)
+            game.reveal(guess)
             continue
         for c, mine in sorted(new.items()):
             if game.status is not Status.PLAYING:
                 break
-            if mine:
-                game.flag(game.geometry.coords(c))
-            else:
-                game.reveal_index(c)
+            (game.flag if mine else game.reveal)(game.geometry.coords(c))
 
 
 #: The corpora of ``--stages``: name -> (board, first-click rule, first click).
@@ -213,7 +210,7 @@ def disagreements(position: Position, ours, theirs) -> list[tuple[int, object, o
     w = position.geometry.width
     bad = []
     for c in np.flatnonzero(position.covered).tolist():
-        mine = ours.cells[c]
+        mine = ours.by_index[c]
         other = theirs[c // w][c % w]
         if mine is None or not abs(float(mine) - other) <= TOLERANCE:
             bad.append((c, mine, other))

@@ -67,7 +67,6 @@ _LAZY = {
     "deduce": ("analysis", "deduce"),
     "Proven": ("analysis", "Proven"),
     "SolverName": ("analysis", "SolverName"),
-    "Engine": ("analysis", "Engine"),
     "SolveResult": ("analysis", "SolveResult"),
     "Explanation": ("analysis", "Explanation"),
     "Contradiction": ("analysis", "Contradiction"),

@@ -459,8 +459,20 @@ class Layout:
         object.__setattr__(self, "mines", mines)
 
     @classmethod
-    def from_cells(cls, geometry: Geometry, cells: Iterable[int]) -> "Layout":
-        """A layout with mines exactly on the given flat indices."""
+    def from_cells(cls, geometry: Geometry, cells: Iterable[tuple[int, int]]) -> "Layout":
+        """A layout with mines exactly on the cells ``cells``, pairs ``(x, y)``;
+        InputError for anything that is not a cell of the board.
+
+        Examples
+        --------
+        >>> Layout.from_cells(Geometry(3, 2), [(0, 0), (2, 1)]).rows()
+        ['*..', '..*']
+        """
+        return cls._from_indices(geometry, [geometry.cell(c, "mine") for c in cells])
+
+    @classmethod
+    def _from_indices(cls, geometry: Geometry, cells: Iterable[int]) -> "Layout":
+        """:meth:`from_cells` by flat indices, for the engines."""
         bits = np.zeros(geometry.area, dtype=bool)
         cells = list(cells)
         for c in cells:

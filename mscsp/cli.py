@@ -259,7 +259,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             position,
             args.solver,
             use_total=not args.no_total,
-            backend=args.counter,
+            counter=args.counter,
             density=args.density,
             time_limit=_left(args.time_limit, since),
             memory_limit=args.memory_limit,
@@ -334,7 +334,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
                      resident=_growth_bound(args.memory_limit))
     estimate = None
     try:
-        probs = probabilities(position, backend=args.counter, budget=budget)
+        probs = probabilities(position, counter=args.counter, budget=budget)
         layouts, status, reason = probs.layouts, 0, None
         if layouts is None:  # the budget ran out: what was estimated, and why
             estimate = probs.stats.get("estimate", {})
@@ -575,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_solver_arguments(sol, "per file: half for the proofs, the rest for counting")
     sol.add_argument("--dimacs", action="store_true", help="print the position as DIMACS CNF instead")
     sol.add_argument("--counter", choices=["dp", "cpsat"], default="dp",
-                     help="counting backend: dynamic programme (default) or CP-SAT enumeration")
+                     help="counter: dynamic programme (default) or CP-SAT enumeration")
     sol.add_argument("--density", type=_density, metavar="P",
                      help="without a mine total, weigh layouts as independent mines of density P (e.g. 0.2 or 1/5; "
                           f"at most {MAX_DENSITY_DIGITS} digits above and below its fraction line)")
@@ -592,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cnt = commands.add_parser("count", help="the exact number of layouts consistent with a position")
     cnt.add_argument("file", metavar="FILE", help="a position file ('-' for standard input)")
-    cnt.add_argument("--counter", choices=["dp", "cpsat"], default="dp", help="counting backend (default: dp)")
+    cnt.add_argument("--counter", choices=["dp", "cpsat"], default="dp", help="counter: dynamic programme (default: dp) or CP-SAT enumeration")
     cnt.add_argument("--no-total", action="store_true", help="ignore the mine total: count every mine count")
     cnt.add_argument("--json", action="store_true", help='print {"layouts": "N", "mines": M}')
     add_time_limit(cnt, "for the count")

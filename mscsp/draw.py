@@ -164,11 +164,11 @@ def _analysis_scene(analysis, *, labels: bool = True) -> _Scene:
         if probs is None:
             continue
         index = g.index(*xy)
-        p = probs.cells.get(index)
+        p = probs.by_index.get(index)
         if p is None:  # an estimate that could not be made: no number to show
             c.kind, c.label, c.label_class = "p", "?", "p"
             continue
-        guess = index in probs.intervals
+        guess = index in probs.intervals_by_index
         estimated |= guess
         c.kind, c.fill, c.hatch = "p", _ramp(float(p)), guess
         if labels:

@@ -253,9 +253,9 @@ class Game:
         >>> g.shown((2, 0)), g.shown((1, 0)), g.shown((0, 0))
         (0, 1, None)
         """
-        return self.shown_index(self._geometry.cell(cell))
+        return self._shown_index(self._geometry.cell(cell))
 
-    def shown_index(self, cell: int) -> int | None:
+    def _shown_index(self, cell: int) -> int | None:
         """:meth:`shown` by flat index, for play loops that work in indices (no checks)."""
         if not self._revealed[cell] or self._is_mine[cell]:
             return None
@@ -333,9 +333,9 @@ class Game:
 
         Revealing a flagged or already open cell does nothing. Revealing a mine loses.
         """
-        return tuple(map(self._geometry.coords, self.reveal_index(self._at(where))))
+        return tuple(map(self._geometry.coords, self._reveal_index(self._at(where))))
 
-    def reveal_index(self, cell: int) -> tuple[int, ...]:
+    def _reveal_index(self, cell: int) -> tuple[int, ...]:
         """:meth:`reveal` by flat index, for play loops and replays that work in indices."""
         cell = self._check(cell)
         self._record(ActionKind.REVEAL, cell)
@@ -364,11 +364,11 @@ class Game:
             self._finish(Status.WON)
         return opened
 
-    def flag_proven(self, cell: int) -> None:
+    def _flag_proven(self, cell: int) -> None:
         """The play loop's fast path for a flag on a proven mine (no checks, no record)."""
         self._flagged[cell] = 1
 
-    def open_proven(self, cell: int) -> tuple[int, ...]:
+    def _open_proven(self, cell: int) -> tuple[int, ...]:
         """The play loop's fast path: open a cell a solver proved safe.
 
         Skips the argument checks and the replay record of :meth:`reveal` (play
@@ -379,7 +379,7 @@ class Game:
             return ()
         return self._open(cell)
 
-    def adopt_proven(self, revealed: bytes, flagged: bytes) -> None:
+    def _adopt_proven(self, revealed: bytes, flagged: bytes) -> None:
         """The compiled play loop's fast path: take the open cells and flags it reached.
 
         ``revealed`` and ``flagged`` (one byte per grid position) must extend the game's
@@ -480,7 +480,7 @@ class Game:
         kind = ActionKind(kind)
         cell = self._check(self._at(where))
         if kind is ActionKind.REVEAL:
-            opened = self.reveal_index(cell)
+            opened = self._reveal_index(cell)
         elif kind is ActionKind.CHORD:
             opened = self._chord(cell)
         else:

@@ -161,9 +161,9 @@ class Position:
         >>> parse_position("mines: 1\\n...\\n").opened((0, 0), 1).covered_xy
         ((1, 0), (2, 0))
         """
-        return self.opened_index(self.geometry.cell(cell), number)
+        return self._opened_index(self.geometry.cell(cell), number)
 
-    def opened_index(self, cell: int, number: int) -> "Position":
+    def _opened_index(self, cell: int, number: int) -> "Position":
         """:meth:`opened` by flat index, for code that works in indices.
 
         A guessing policy's look-ahead makes one such position for every number each
@@ -171,7 +171,7 @@ class Position:
 
         Examples
         --------
-        >>> parse_position("mines: 1\\n...\\n").opened_index(0, 1).covered_xy
+        >>> parse_position("mines: 1\\n...\\n")._opened_index(0, 1).covered_xy
         ((1, 0), (2, 0))
         """
         if self.grid[cell] != _COVERED or not 0 <= number <= 8:
@@ -191,14 +191,14 @@ class Position:
         >>> p.flag_count, p.covered_xy
         (2, ((1, 0),))
         """
-        return self.with_flags_index([self.geometry.cell(cell) for cell in cells])
+        return self._with_flags_index([self.geometry.cell(cell) for cell in cells])
 
-    def with_flags_index(self, cells) -> "Position":
+    def _with_flags_index(self, cells) -> "Position":
         """:meth:`with_flags` by flat indices, for code that works in indices.
 
         Examples
         --------
-        >>> parse_position("mines: 1\\n...\\n").with_flags_index([2]).flag_count
+        >>> parse_position("mines: 1\\n...\\n")._with_flags_index([2]).flag_count
         1
         """
         cells = list(cells)

@@ -78,8 +78,8 @@ def _probability_rows(analysis: Analysis, fractions: bool) -> list[list] | None:
         row = []
         for x in range(g.width):
             c = y * g.width + x
-            p = probs.cells.get(c)
-            if p is None or (fractions and c in probs.intervals):  # an estimate has no exact fraction
+            p = probs.by_index.get(c)
+            if p is None or (fractions and c in probs.intervals_by_index):  # an estimate has no exact fraction
                 row.append(None)
             else:
                 row.append(f"{p.numerator}/{p.denominator}" if fractions else float(p))
@@ -90,7 +90,7 @@ def _probability_rows(analysis: Analysis, fractions: bool) -> list[list] | None:
 def _interval_rows(analysis: Analysis) -> list[list]:
     """The 95% interval ``[low, high]`` of every estimated probability (else null)."""
     g = analysis.position.geometry
-    intervals = analysis.probabilities.intervals
+    intervals = analysis.probabilities.intervals_by_index
     return [[list(intervals[c]) if c in intervals else None
              for c in range(y * g.width, (y + 1) * g.width)] for y in range(g.height)]
 
@@ -187,8 +187,8 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
     index = g.index
     safe, mines = {index(*xy) for xy in result.safe}, {index(*xy) for xy in result.mines}
     best = None if analysis.best is None else index(*analysis.best)
-    cells = probs.cells if probs is not None else {}
-    estimated = probs.intervals if probs is not None else {}
+    cells = probs.by_index if probs is not None else {}
+    estimated = probs.intervals_by_index if probs is not None else {}
     # a plain list and a table of characters: a board of a million cells is drawn in about a second
     plain = {**{d: str(d) for d in range(9)}, int(Mark.COVERED): ".", int(Mark.FLAG): "F", int(Mark.HOLE): " "}
     marks = [plain[code] for code in position.grid.tolist()]
@@ -219,16 +219,16 @@ def solve_text(analysis: Analysis, *, file: str | None = None) -> str:
         if not probs.exact:
             est = probs.stats.get("estimate", {})
             lines.append(f"not counted exactly: {str(probs.reason)}")
-            if probs.intervals and est.get("bounds") == "proven":
-                widest = max(hi - lo for lo, hi in probs.intervals.values())
+            if probs.intervals_by_index and est.get("bounds") == "proven":
+                widest = max(hi - lo for lo, hi in probs.intervals_by_index.values())
                 lines.append(f"percentages off proven cells come from {est['method']}; each lies within "
                              f"{widest / 2:.0e} of the exact value (--json gives each interval)")
-            elif probs.intervals:
-                widest = max(hi - lo for lo, hi in probs.intervals.values())
+            elif probs.intervals_by_index:
+                widest = max(hi - lo for lo, hi in probs.intervals_by_index.values())
                 lines.append(f"percentages off proven cells are ESTIMATES ({est.get('method', 'sampling')}, "
                              f"{est.get('samples')} samples); their 95% intervals are up to {100 * widest:.0f} "
                              f"points wide (--json gives each); proven cells are exact")
-            elif any(p is None for p in probs.cells.values()):
+            elif any(p is None for p in probs.by_index.values()):
                 lines.append("cells without a number could not be weighed; proven cells are exact")
         if probs.model is not None:
             lines.append(f"model: {str(probs.model)}")

@@ -184,8 +184,8 @@ class GeneratedBoard:
     seconds: float = 0.0
 
     @property
-    def cell(self) -> int:
-        """The first click as a flat index ``y * width + x``, for play loops."""
+    def click_index(self) -> int:
+        """:attr:`click` as a flat index ``y * width + x``, for play loops."""
         x, y = self.click
         return y * self.layout.geometry.width + x
 

@@ -55,7 +55,7 @@ def unavoidable_sets(position) -> list[tuple[int, ...]]:
     from mscsp.play.policies import unavoidable
 
     survey = Survey(position)
-    undecided = {c for c, p in survey.probabilities.cells.items() if p not in (0, 1)}
+    undecided = {c for c, p in survey.probabilities.by_index.items() if p not in (0, 1)}
     return unavoidable(survey, undecided)
 
 

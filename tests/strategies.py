@@ -24,7 +24,7 @@ def small_positions(draw, max_covered=12, allow_wrong=True, holes=True):
     g = Geometry(w, h, frozenset(hole_set))
     cells = g.cells.tolist()
     mines = draw(st.sets(st.sampled_from(cells), max_size=len(cells)))
-    layout = Layout.from_cells(g, mines)
+    layout = Layout._from_indices(g, mines)
     safe = [c for c in cells if c not in mines]
     revealed = set(draw(st.sets(st.sampled_from(safe), max_size=len(safe)))) if safe else set()
     covered = [c for c in cells if c not in revealed]

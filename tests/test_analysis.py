@@ -43,7 +43,7 @@ def test_analyse_proves_exactly_the_forced_cells(position, use_total, state_limi
     assert set(flat(position, a.mines)) == truth["mine"]
     assert a.complete
     for c in truth["safe"] | truth["mine"]:  # proven cells are exact even beside estimates
-        assert a.probabilities.cells[c] == (c in truth["mine"]) and c not in a.probabilities.intervals
+        assert a.probabilities.by_index[c] == (c in truth["mine"]) and c not in a.probabilities.intervals_by_index
         xy = position.geometry.coords(c)
         assert a.probability(xy) == (c in truth["mine"]) and a.interval(xy) is None
     if truth["safe"]:
@@ -90,7 +90,7 @@ def test_cheap_rungs_in_analyse_prove_what_their_rules_prove(position, use_total
     assert set(single.safe) <= set(subset.safe)
     assert set(single.mines) <= set(subset.mines)
     for c in truth["safe"] | truth["mine"]:  # whatever the rung, the complete solver's cells are exact
-        assert subset.probabilities.cells[c] == (c in truth["mine"]) and c not in subset.probabilities.intervals
+        assert subset.probabilities.by_index[c] == (c in truth["mine"]) and c not in subset.probabilities.intervals_by_index
 
 
 def _expert_positions(seed: int, games: int):

@@ -4,6 +4,7 @@ and the README's "API in ten lines" runs as written."""
 from __future__ import annotations
 
 import doctest
+import enum
 import inspect
 import re
 import subprocess
@@ -11,6 +12,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from oracles import brute_force
@@ -213,3 +215,160 @@ def test_every_type_in_a_public_signature_is_exported():
                 if isinstance(obj, type) and obj.__module__.startswith("mscsp.") and t not in exported:
                     missing.setdefault(t, []).append(f"{name}.{arg}")
     assert not missing, f"types in public signatures that mscsp does not export: {missing}"
+
+
+def test_one_keyword_chooses_each_engine():
+    # the deduction rung is solver= (the CLI's --solver), the counting engine counter=
+    # (the CLI's --counter), wherever a public function takes them
+    for name in mscsp.__all__:
+        value = getattr(mscsp, name)
+        if inspect.isfunction(value):
+            params = set(inspect.signature(value).parameters)
+            assert not params & {"backend", "engine"}, (name, params)
+    assert {"solver", "counter"} <= set(inspect.signature(mscsp.analyse).parameters)
+    assert "counter" in inspect.signature(mscsp.probabilities).parameters
+    for verb in (mscsp.deduce, mscsp.verify, mscsp.generate_no_guess):
+        assert "solver" in inspect.signature(verb).parameters
+    pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
+    with pytest.raises(TypeError):
+        mscsp.probabilities(pos, backend="dp")
+    with pytest.raises(mscsp.InputError, match="unknown counter"):
+        mscsp.count_layouts(pos, counter="sat")
+    with pytest.raises(mscsp.InputError, match="unknown counter"):
+        mscsp.deduce(pos, counter="count")
+    # by hand: the 1-2-1 under five covered cells has one layout, mines at [1,0] and [3,0]
+    expected = {(x, y): Fraction(int((x, y) in ((1, 0), (3, 0)))) for x, y in pos.covered_xy}
+    for counter in ("dp", "cpsat"):
+        assert mscsp.probabilities(pos, counter=counter).cells == expected
+        assert mscsp.analyse(pos, counter=counter).mines == ((1, 0), (3, 0))
+    for counter in ("auto", "dp", None):
+        assert mscsp.deduce(pos, counter=counter).mines == ((1, 0), (3, 0))
+
+
+#: Attributes and methods whose answers name cells: each must be (x, y) (or None, or
+#: a collection of such, or a table keyed by them). ``mines`` is a count on a Position,
+#: Game and Replay, and a mask on a Layout; a name ending in ``_index`` (or
+#: ``by_index``) and a numpy mask are the engines' flat forms, named so.
+CELL_NAMES = {"safe", "mines", "cells", "best", "forced", "click", "cell", "covered_xy", "clues", "exploded",
+              "intervals", "actions", "deductions", "explanations", "contradiction"}
+#: Tables by something else (a variable of a formula) whose values name cells
+#: (``CNF.variables`` is a count).
+CELL_VALUES = {"variables", "buses"}
+#: Methods that take one cell, asked with a covered cell; methods that change the game
+#: are asked by the test itself.
+CELL_ARGUMENT = {"cell", "where"}
+CHANGES = {"reveal", "flag", "unflag", "chord", "apply", "play"}
+
+
+def _is_xy(value) -> bool:
+    return type(value) is tuple and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def _names_cells_as_xy(value) -> bool:
+    """Whether ``value`` names its cells as (x, y): a pair, None, a record that names a
+    cell (a Deduction, an Action), a collection of those, or a table keyed by pairs."""
+    if value is None or _is_xy(value):
+        return True
+    if isinstance(value, dict):
+        return all(_is_xy(k) for k in value)
+    if isinstance(value, (tuple, list)):
+        return all(_names_cells_as_xy(v) for v in value)
+    if type(value).__module__.startswith("mscsp."):
+        return True  # a record: walked on its own
+    return False
+
+
+def _walk(obj, where: str, seen: set, covered: tuple[int, int], bad: list) -> None:
+    if id(obj) in seen or not type(obj).__module__.startswith("mscsp.") or isinstance(obj, (enum.Enum, type)):
+        return
+    if isinstance(obj, mscsp.Geometry):  # the translator: index(x, y) and coords(index)
+        return
+    seen.add(id(obj))
+    for name in dir(obj):
+        if name.startswith("_") or name.endswith("_index") or name in CHANGES:
+            continue
+        try:
+            value = getattr(obj, name)
+        except mscsp.MscspError:  # e.g. the layout of a game not started
+            continue
+        if callable(value) and not isinstance(value, type):
+            try:
+                params = [p for p in inspect.signature(value).parameters.values()
+                          if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+            except (TypeError, ValueError):
+                continue
+            if not params:
+                value = value()
+            elif len(params) == 1 and params[0].name in CELL_ARGUMENT:
+                try:
+                    value = value(covered)  # it takes (x, y): its answer is a number or a word
+                except mscsp.InputError as err:
+                    if "must be a pair" in str(err):
+                        bad.append(f"{where}.{name} refuses (x, y)")
+                    continue
+                if isinstance(value, int) and not isinstance(value, bool) and name in CELL_NAMES:
+                    bad.append(f"{where}.{name}({covered}) answers a flat index")
+            else:
+                continue
+        if isinstance(value, np.ndarray):
+            continue
+        if name in CELL_NAMES and not (name == "mines" and type(value) is int):
+            if not _names_cells_as_xy(value):
+                bad.append(f"{where}.{name} = {value!r:.80}")
+        if name in CELL_VALUES and isinstance(value, dict) and not all(_is_xy(v) or (isinstance(v, tuple) and all(map(_is_xy, v)))
+                                           for v in value.values()):
+            bad.append(f"{where}.{name} = {value!r:.80}")
+        for item in (value if isinstance(value, (tuple, list)) else [value]):
+            _walk(item, f"{where}.{name}", seen, covered, bad)
+
+
+def test_every_answer_of_the_public_api_names_cells_as_x_y():
+    pos = mscsp.parse_position("mines: 2\n.....\n.121.\n")
+    clash = mscsp.parse_position(".1.\n.3.\n")
+    spec = mscsp.Spec.preset("beginner")
+    board = mscsp.generate(spec, "opening", (4, 4), seed=42)
+    game = mscsp.Game.from_board(board)
+    opened = game.reveal((4, 4))
+    lost = mscsp.Game(mscsp.parse_layout("*..\n...\n"))
+    lost.reveal((0, 0))
+    cnf = mscsp.parse_dimacs("p cnf 2 2\n1 2 0\n-1 0\n")
+    answers = {
+        "parse_position": pos,
+        "parse_layout": mscsp.parse_layout("*..\n..*\n"),
+        "format_position": mscsp.format_position(pos),
+        "format_layout": mscsp.format_layout(board.layout),
+        "generate": board,
+        "place_mines": mscsp.place_mines(spec.geometry, 10, "safe", (0, 0), 7),
+        "analyse": [mscsp.analyse(pos), mscsp.analyse(clash), mscsp.analyse(pos, state_limit=0)],
+        "deduce": mscsp.deduce(pos),
+        "probabilities": [mscsp.probabilities(pos), mscsp.probabilities(pos, state_limit=0)],
+        "count_layouts": mscsp.count_layouts(pos),
+        "decide": [mscsp.decide(pos), mscsp.decide(clash)],
+        "opening_probability": mscsp.opening_probability(spec.geometry, 10, "safe", (4, 4)),
+        "wilson": mscsp.wilson(5, 10),
+        "verify": mscsp.verify(board),
+        "generate_no_guess": mscsp.generate_no_guess(mscsp.Spec(9, 9, 10), "opening", (4, 4), seed=5),
+        "compile_cnf": mscsp.compile_cnf(cnf),
+        "parse_dimacs": cnf,
+        "position_to_cnf": mscsp.position_to_cnf(pos),
+    }
+    functions = {name for name in mscsp.__all__ if inspect.isfunction(getattr(mscsp, name))}
+    assert functions == set(answers), "a public function to add to this walk"
+    # the game's own verbs, and what it hands out
+    assert all(map(_is_xy, opened)) and opened[0] == (4, 4)
+    assert game.apply(("flag", (0, 0))) == () and game.actions[-1].cell == (0, 0)
+    assert lost.exploded == (0, 0)
+    answers["Game"] = [game, lost, game.position(), game.replay()]
+    bad: list[str] = []
+    seen: set = set()
+    for name, answer in answers.items():
+        for value in (answer if isinstance(answer, list) else [answer]):
+            if isinstance(value, tuple) and name == "position_to_cnf":
+                assert all(map(_is_xy, value[1]))  # the variable of each cell, by (x, y)
+                value = value[0]
+            _walk(value, name, seen, (0, 0), bad)
+    assert not bad, bad
+    # the walk reached the answers that name cells
+    a = answers["analyse"][0]
+    assert a.mines == ((1, 0), (3, 0)) and a.best == (0, 0)
+    assert answers["probabilities"][0].forced() == {xy: xy in a.mines for xy in pos.covered_xy}

@@ -105,10 +105,18 @@ def test_spec_validation_and_presets():
 @given(geometries(), st.data())
 def test_layout_numbers_equal_adjacent_mine_counts(g, data):
     mines = data.draw(st.sets(st.sampled_from(g.cells.tolist())))
-    layout = Layout.from_cells(g, mines)
+    layout = Layout._from_indices(g, mines)
     assert layout.numbers.tolist() == brute_numbers(g.width, g.height, g.holes, mines)
     assert layout.mine_count == len(mines)
     assert layout.safe_count == g.size - len(mines)
+
+
+def test_a_layout_is_made_from_mines_named_by_x_y():
+    g = Geometry(3, 2, frozenset({2}))  # [2,0] is a hole
+    assert Layout.from_cells(g, [(2, 1), (0, 0)]).rows() == ["*.-", "..*"]
+    for bad in ([0], [(2, 0)], [(3, 0)], [(0, 0, 0)]):
+        with pytest.raises(InputError, match="mine"):
+            Layout.from_cells(g, bad)
 
 
 def test_a_mine_is_looked_up_by_x_y_and_a_flat_index_is_refused():
@@ -131,7 +139,7 @@ def test_layout_is_immutable_and_hashable():
 @given(geometries(), st.data())
 def test_layout_file_round_trip(g, data):
     mines = data.draw(st.sets(st.sampled_from(g.cells.tolist())))
-    layout = Layout.from_cells(g, mines)
+    layout = Layout._from_indices(g, mines)
     assert parse_layout(format_layout(layout, ["seed: 1"])) == layout
 
 
@@ -166,7 +174,7 @@ def test_bbbv_equals_the_clicks_of_a_perfect_player(g, data):
     from mscsp.metrics import bbbv
 
     mines = data.draw(st.sets(st.sampled_from(g.cells.tolist()), max_size=g.size - 1))
-    layout = Layout.from_cells(g, mines)
+    layout = Layout._from_indices(g, mines)
     assert bbbv(layout) == _bbbv_by_clicking(layout)
 
 

@@ -49,14 +49,14 @@ def test_probabilities_equal_brute_force(counting_path, position):
     result = probabilities(position, **counting_path)
     if position.mines is not None:
         assert result.layouts == truth["count"]
-        assert result.cells == _expected(position, truth)
+        assert result.by_index == _expected(position, truth)
         assert result.model is None
     else:
         # model: consistent frontier assignments equally likely; cells away from clues unknown
         s = build_constraints(position)
         front = set(s.frontier)
         assert result.layouts == truth["count"]  # all mine counts, unconstrained cells free
-        for c, p in result.cells.items():
+        for c, p in result.by_index.items():
             if c in front:
                 assert p == _expected(position, truth)[c]
             else:
@@ -92,11 +92,18 @@ def test_forced_and_best_read_off_the_groups_are_the_brute_force_ones(counting_p
         if result is None:  # the quick path declined
             continue
         assert result.groups is not None  # an exact count with the total gives them
-        assert {c: p for cells, p in result.groups for c in cells} == result.cells == expected
-        assert result.forced() == {c: p == 1 for c, p in expected.items() if p in (0, 1)}
+        assert {c: p for cells, p in result.groups for c in cells} == result.by_index == expected
+        assert result.forced_index() == {c: p == 1 for c, p in expected.items() if p in (0, 1)}
         clickable = [(p, c) for c, p in expected.items() if p != 1]
-        assert result.best() == (min(clickable)[1] if clickable else None)  # least, then row order
-        assert result.best({5, 3}) == 3
+        assert result.best_index() == (min(clickable)[1] if clickable else None)  # least, then row order
+        assert result.best_index({5, 3}) == 3
+        # the same answers by (x, y), in row order
+        xy = position.geometry.coords
+        assert list(result.cells.items()) == [(xy(c), expected[c]) for c in sorted(expected)]
+        assert list(result.forced().items()) == [(xy(c), p == 1) for c, p in sorted(expected.items()) if p in (0, 1)]
+        assert result.best() == (xy(min(clickable)[1]) if clickable else None)
+        if expected:  # a proven-safe list is read in row order
+            assert result.best([xy(max(expected)), xy(min(expected))]) == xy(min(expected))
 
 
 def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
@@ -107,14 +114,14 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
         game = Game.from_board(board)
         deducer = Deducer(game, "subset")
-        deducer.opened(game.reveal_index(board.cell))
+        deducer.opened(game._reveal_index(board.click_index))
         deducer.run()  # stuck for subset reasoning: what is left needs counting
         if game.status is not Status.PLAYING:
             continue
         position = game.position()
-        certain = {c: p == 1 for c, p in probabilities(position).cells.items() if p in (0, 1)}
+        certain = {c: p == 1 for c, p in probabilities(position).by_index.items() if p in (0, 1)}
         forced = forced_cells(position)
-        assert forced == certain == probabilities(position).forced()
+        assert forced == certain == probabilities(position).forced_index()
         assert all(board.layout.mines[c] == mine for c, mine in forced.items())
         checked += 1
     assert checked >= 20
@@ -140,7 +147,7 @@ def test_both_backends_give_identical_integers(counting_path, position):
         assert pad(dp.ways) == pad(cp.ways)
         assert _per_cell(dp, pad) == _per_cell(cp, pad)
     if position.mines is not None:
-        assert probabilities(position, **counting_path) == probabilities(position, backend="cpsat", **counting_path)
+        assert probabilities(position, **counting_path) == probabilities(position, counter="cpsat", **counting_path)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -156,19 +163,19 @@ def test_larger_components_against_brute_force(counting_path, seed):
     truth = brute_force(position)
     result = probabilities(position, **counting_path)
     assert result.layouts == truth["count"]
-    assert result.cells == _expected(position, truth)
+    assert result.by_index == _expected(position, truth)
 
 
 def test_no_clues_gives_m_over_n_everywhere_and_huge_exact_counts():
     p = parse_position("mines: 99\n" + ("." * 30 + "\n") * 16)
     result = probabilities(p)
     assert result.layouts == comb(480, 99) and result.layouts > 2**64
-    assert set(result.cells.values()) == {Fraction(99, 480)}
+    assert set(result.by_index.values()) == {Fraction(99, 480)}
 
 
 def test_total_alone_decides_cells():
     result = probabilities(parse_position("mines: 1\n.1...\n"))
-    assert result.cells == {0: Fraction(1, 2), 2: Fraction(1, 2), 3: 0, 4: 0}
+    assert result.by_index == {0: Fraction(1, 2), 2: Fraction(1, 2), 3: 0, 4: 0}
     assert result.layouts == 2
 
 
@@ -178,15 +185,15 @@ def test_unconstrained_cells_weighted_by_the_rest_of_the_board():
     truth = brute_force(p)
     result = probabilities(p)
     assert result.layouts == truth["count"] == 2 * 5
-    assert result.cells[0] == Fraction(1, 2)
-    assert result.cells[9] == Fraction(1, 5)
+    assert result.by_index[0] == Fraction(1, 2)
+    assert result.by_index[9] == Fraction(1, 5)
 
 
 def test_long_frontier_is_exact_and_fast(counting_path):
     p = parse_position((POSITIONS / "long_frontier.txt").read_text())
     result = probabilities(p, **counting_path)
     assert result.exact and result.layouts > 2**64
-    assert sum(result.cells.values()) == 70  # expected mines = the total, exactly
+    assert sum(result.by_index.values()) == 70  # expected mines = the total, exactly
     assert result.stats["seconds"] < 1.0
 
 
@@ -197,10 +204,10 @@ def test_expected_mines_equal_the_total_on_expert_positions():
         game.reveal(board.click)
         position = game.position()
         result = probabilities(position)
-        assert sum(result.cells.values()) == (position.mines - position.flag_count)
-        assert all(0 <= v <= 1 for v in result.cells.values())
+        assert sum(result.by_index.values()) == (position.mines - position.flag_count)
+        assert all(0 <= v <= 1 for v in result.by_index.values())
         # every cell that is a mine in the true layout has positive probability
-        assert all(result.cells[c] > 0 for c in result.cells if board.layout.mines[c])
+        assert all(result.by_index[c] > 0 for c in result.by_index if board.layout.mines[c])
 
 
 def test_density_model_without_total():
@@ -221,7 +228,7 @@ def test_density_model_without_total():
         z += w
         for c in mines:
             acc[c] += w
-    assert result.cells == {c: acc[c] / z for c in covered}
+    assert result.by_index == {c: acc[c] / z for c in covered}
     assert count_layouts(parse_position("mines: 2\n....\n")) == 6
 
 
@@ -265,7 +272,7 @@ def test_a_long_strip_is_counted_exactly_without_recursion(length, total):
     expected = _strip_layouts(clues, int(mines.sum()) if total else None)
     assert result.exact and result.layouts == expected and expected > 10**6
     if total:
-        assert sum(result.cells.values()) == int(mines.sum())
+        assert sum(result.by_index.values()) == int(mines.sum())
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -274,7 +281,7 @@ def test_an_exact_count_proves_exactly_the_forced_cells(position):
     truth = brute_force(position)
     if not truth["count"]:
         return
-    forced = probabilities(position).forced()
+    forced = probabilities(position).forced_index()
     assert forced == {c: True for c in truth["mine"]} | {c: False for c in truth["safe"]}
 
 
@@ -294,7 +301,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     grid = position.grid.copy()
     grid[cell] = number
     fresh = Position(position.geometry, grid, position.mines)
-    assert fresh.grid.tolist() == position.opened_index(cell, number).grid.tolist()
+    assert fresh.grid.tolist() == position._opened_index(cell, number).grid.tolist()
     truth = brute_force(fresh)["count"]
     try:
         system = build_constraints(position)
@@ -304,10 +311,10 @@ def test_opened_survey_counts_the_opened_position(position, data):
         expected = build_constraints(fresh).constraints
     except InconsistentError:
         with pytest.raises(InconsistentError):
-            opened_system(system, position.opened_index(cell, number), cell)
+            opened_system(system, position._opened_index(cell, number), cell)
         assert truth == 0
         return
-    assert opened_system(system, position.opened_index(cell, number), cell).constraints == expected
+    assert opened_system(system, position._opened_index(cell, number), cell).constraints == expected
     parent = Survey(position)
     parent.system  # noqa: B018 - made first, so the opened survey derives its own from it
     try:
@@ -316,7 +323,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
         layouts = 0
     if position.mines is not None:
         assert layouts == truth
-    assert fresh.covered.tolist() == position.opened_index(cell, number).covered.tolist()
+    assert fresh.covered.tolist() == position._opened_index(cell, number).covered.tolist()
 
 
 @given(position=small_positions(max_covered=12), data=st.data())
@@ -564,10 +571,10 @@ def test_opened_system_keeps_frontier_and_remainder(position, data):
     system.frontier, system.unconstrained  # noqa: B018 - made, so the opened system carries them over
     cell, number = data.draw(st.sampled_from(covered)), data.draw(st.integers(0, 8))
     try:
-        fresh = build_constraints(position.opened_index(cell, number))
+        fresh = build_constraints(position._opened_index(cell, number))
     except InconsistentError:
         return
-    after = opened_system(system, position.opened_index(cell, number), cell)
+    after = opened_system(system, position._opened_index(cell, number), cell)
     assert (after.frontier, after.unconstrained, after.covered) == (fresh.frontier, fresh.unconstrained, fresh.covered)
 
 
@@ -624,9 +631,9 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
     grid = position.grid.copy()
     grid[cells] = Mark.FLAG
     fresh = Position(position.geometry, grid, position.mines)
-    assert fresh.grid.tolist() == position.with_flags_index(cells).grid.tolist()
-    assert fresh.covered.tolist() == position.with_flags_index(cells).covered.tolist()
-    assert fresh.flagged.tolist() == position.with_flags_index(cells).flagged.tolist()
+    assert fresh.grid.tolist() == position._with_flags_index(cells).grid.tolist()
+    assert fresh.covered.tolist() == position._with_flags_index(cells).covered.tolist()
+    assert fresh.flagged.tolist() == position._with_flags_index(cells).flagged.tolist()
     try:
         system = build_constraints(position)
     except InconsistentError:
@@ -636,10 +643,10 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
         expected = build_constraints(fresh)
     except InconsistentError:
         with pytest.raises(InconsistentError):
-            flagged_system(system, position.with_flags_index(cells), tuple(cells))
+            flagged_system(system, position._with_flags_index(cells), tuple(cells))
         assert brute_force(fresh)["count"] == 0
         return
-    after = flagged_system(system, position.with_flags_index(cells), tuple(cells))
+    after = flagged_system(system, position._with_flags_index(cells), tuple(cells))
     assert (after.constraints, after.remaining, after.covered) == (expected.constraints, expected.remaining,
                                                                    expected.covered)
     assert (after.frontier, after.unconstrained) == (expected.frontier, expected.unconstrained)

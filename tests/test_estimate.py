@@ -54,7 +54,7 @@ def _positions(n: int, seed: int):
         safe = [c for c in range(w * h) if not board.layout.mines[c]]
         for c in rng.permutation(safe)[: int(rng.integers(0, 4))]:
             if game.status is Status.PLAYING:
-                game.reveal_index(int(c))
+                game.reveal(game.geometry.coords(c))
         if game.status is Status.PLAYING:
             n -= 1
             yield game.position(mines_known=bool(rng.integers(0, 2)))
@@ -67,19 +67,19 @@ def test_intervals_cover_the_exact_probability_at_least_95_percent_of_the_time()
         exact = probabilities(position)
         est = probabilities(position, state_limit=0, samples=500, seed=k)
         assert not est.exact and est.layouts is None and est.reason
-        if not est.intervals:  # no estimate: every sampled cell says so
+        if not est.intervals_by_index:  # no estimate: every sampled cell says so
             without += 1
             assert est.reason.estimate_failed
             continue
         # one cell a position, so the checks are independent; cells the estimate
         # cannot get wrong (0 or 1 in every layout) would only flatter the rate
-        open_cells = sorted(c for c in est.intervals if exact.cells[c] not in (0, 1))
+        open_cells = sorted(c for c in est.intervals_by_index if exact.by_index[c] not in (0, 1))
         if not open_cells:
             continue
         c = open_cells[int(rng.integers(len(open_cells)))]
-        low, high = est.intervals[c]
-        assert 0 <= low <= float(est.cells[c]) <= high <= 1
-        covered += low - 1e-12 <= float(exact.cells[c]) <= high + 1e-12
+        low, high = est.intervals_by_index[c]
+        assert 0 <= low <= float(est.by_index[c]) <= high <= 1
+        covered += low - 1e-12 <= float(exact.by_index[c]) <= high + 1e-12
         checked += 1
     assert checked >= 200 and without <= 15
     assert covered / checked >= 0.95, f"{covered} of {checked} intervals cover the exact value"
@@ -102,11 +102,11 @@ def test_the_expert_lattice_gets_a_number_for_every_cell_and_honest_intervals():
     exact = probabilities(position)
     est = probabilities(position, state_limit=0, samples=200, budget=Budget.of(4))
     assert not est.exact and est.layouts is None and est.reason.estimate_failed is None
-    assert set(est.cells) == set(exact.cells) == set(est.intervals)
-    assert all(isinstance(p, float) for p in est.cells.values())  # estimates are floats, never Fractions
+    assert set(est.by_index) == set(exact.by_index) == set(est.intervals_by_index)
+    assert all(isinstance(p, float) for p in est.by_index.values())  # estimates are floats, never Fractions
     stats = est.stats["estimate"]
     assert stats["chains"] >= 8 and stats["rhat"] is not None and "Markov chains" in stats["method"]
-    covered = [low - 1e-12 <= exact.cells[c] <= high + 1e-12 for c, (low, high) in est.intervals.items()]
+    covered = [low - 1e-12 <= exact.by_index[c] <= high + 1e-12 for c, (low, high) in est.intervals_by_index.items()]
     assert np.mean(covered) >= 0.9
 
 
@@ -123,8 +123,8 @@ def _inconsistent_lattice() -> str:
 
 def test_an_estimate_that_cannot_be_made_gives_no_number_and_says_why():
     est = probabilities(parse_position(_inconsistent_lattice()), state_limit=0, samples=200, budget=Budget.of(1))
-    assert not est.exact and est.layouts is None and not est.intervals
-    assert all(p is None for p in est.cells.values())
+    assert not est.exact and est.layouts is None and not est.intervals_by_index
+    assert all(p is None for p in est.by_index.values())
     failed = est.reason.estimate_failed
     assert est.reason.resources == (Resource.STATES,) and failed == NoEstimate(EstimateFailure.NO_START_WITH_TOTAL)
     assert str(est.reason) == (
@@ -142,7 +142,7 @@ def test_every_reason_for_no_estimate_has_its_sentence():
 def test_why_counting_gave_up_is_a_value_and_explain_says_it_as_before():
     # the sentences are those the reason field held when it was a string, word for word
     est = probabilities(parse_position("mines: 1\n.1...\n"), state_limit=0)
-    assert not est.exact and est.intervals
+    assert not est.exact and est.intervals_by_index
     assert est.reason == GaveUp(1, (Resource.STATES,), "a counting table passed 0 states")
     assert str(est.reason) == (
         "exact counting of 1 part of the frontier ran out of its states budget (a counting table passed 0 states)")
@@ -161,7 +161,7 @@ def test_the_lattice_that_divided_zero_by_zero_is_counted(total):
     result = probabilities(position, budget=Budget.of(10))
     assert result.exact and result.layouts
     if total:
-        assert sum(result.cells.values()) == 32  # expected mines equal the total, exactly
+        assert sum(result.by_index.values()) == 32  # expected mines equal the total, exactly
     forced = probabilities(position, state_limit=0, samples=300)  # and estimating it never divides 0 by 0
     assert not forced.exact and forced.reason
 
@@ -244,8 +244,8 @@ def test_a_lattice_of_160_000_cells_is_answered_within_the_time_asked():
     assert min(took) < 1.6, f"a one-second analysis took {min(took):.2f} s"
     # nothing proven, nothing weighed, and said so
     assert a.probabilities.reason.estimate_failed is not None
-    assert all(p is None for p in a.probabilities.cells.values())
-    assert len(a.probabilities.cells) == sum(1 for m in position.grid.tolist() if m == -1)
+    assert all(p is None for p in a.probabilities.by_index.values())
+    assert len(a.probabilities.by_index) == sum(1 for m in position.grid.tolist() if m == -1)
 
 
 def test_an_analysis_that_gives_up_leaves_nothing_for_the_garbage_collector():
@@ -337,7 +337,7 @@ def test_a_part_too_large_to_gather_in_time_gets_no_number_and_says_why():
     probs = counts.probabilities(budget=Budget.of(1))
     assert probs.reason.estimate_failed == NoEstimate(EstimateFailure.NOT_BUILT)
     covered = [c for c, m in enumerate(position.grid.tolist()) if m == -1]
-    assert sorted(probs.cells) == covered and all(p is None for p in probs.cells.values())
+    assert sorted(probs.by_index) == covered and all(p is None for p in probs.by_index.values())
     assert "equations were being gathered" in str(probs.reason)
 
 
@@ -385,7 +385,7 @@ def test_chain_intervals_cover_the_exact_probability_on_lattices_checkerboards_a
         for kind in ("lattice", "checkerboard", "no zero", "ordinary"):
             position = next(ordinary) if kind == "ordinary" else _family(kind, rng)
             density = Fraction(1, 5) if kind == "ordinary" and position.mines is None and k % 2 else None
-            exact = probabilities(position, density=density, budget=Budget.of(60)).cells
+            exact = probabilities(position, density=density, budget=Budget.of(60)).by_index
             est = chain_alone(position, seed=k, sweeps=100, density=density)
             assert est.cells is not None, est.reason
             # the chains weigh the cells next to clues; without a total the others are exact
@@ -412,7 +412,7 @@ def test_the_cells_the_chains_show_both_ways_are_not_forced_and_the_proofs_agree
     for k in range(8):
         for kind in ("lattice", "checkerboard", "no zero", "ordinary"):
             position = next(ordinary) if kind == "ordinary" else _family(kind, rng)
-            exact = probabilities(position, budget=Budget.of(60)).cells
+            exact = probabilities(position, budget=Budget.of(60)).by_index
             est = chain_alone(position, seed=k, sweeps=30)
             mines, safes = est.witnessed
             assert mines <= set(est.cells) and safes <= set(est.cells)
@@ -429,9 +429,9 @@ def test_chains_that_run_long_enough_converge_to_the_exact_probabilities():
     exact = probabilities(position, budget=Budget.of(30))
     est = chain_alone(position, seed=3, sweeps=1500, chains=16)
     assert est.details["converged"] and est.details["rhat"] < 1.05
-    errors = [abs(p - float(exact.cells[c])) for c, (p, _, _) in est.cells.items()]
+    errors = [abs(p - float(exact.by_index[c])) for c, (p, _, _) in est.cells.items()]
     assert max(errors) < 0.03
-    covered = [low - 1e-12 <= exact.cells[c] <= high + 1e-12 for c, (_, low, high) in est.cells.items()]
+    covered = [low - 1e-12 <= exact.by_index[c] <= high + 1e-12 for c, (_, low, high) in est.cells.items()]
     assert np.mean(covered) >= 0.9
 
 

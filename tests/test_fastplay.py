@@ -47,13 +47,13 @@ def boards(draw, max_side=9):
     if not safe:
         mines.discard(cells[0])
         safe = [cells[0]]
-    return Layout.from_cells(g, mines), draw(st.sampled_from(safe))
+    return Layout._from_indices(g, mines), draw(st.sampled_from(safe))
 
 
 def _play(layout, click, solver, use_total):
     """The reference: the Python play loop (Deducer), from the click to its end."""
     game = Game(layout, record=False)
-    opened = game.reveal_index(click)
+    opened = game._reveal_index(click)
     deducer = Deducer(game, solver, use_total=use_total)
     if game.status is Status.PLAYING:
         deducer.opened(opened)
@@ -95,12 +95,12 @@ def test_played_boards_match_the_python_loop(width, height, mines):
     for seed in range(25):
         board = generate(spec, "opening", click, seed)
         for use_total in (True, False):
-            fast = fastplay.play(board.layout, board.cell, use_total=use_total)
+            fast = fastplay.play(board.layout, board.click_index, use_total=use_total)
             assert fast is not None
             _check_sound(board.layout, fast)
             # the same stall, flags included (every forced mine): generators perturb from
             # it. (A won game may end with fewer flags: the order of the last proofs differs.)
-            game, deducer = _play(board.layout, board.cell, SolverName.SAT, use_total)
+            game, deducer = _play(board.layout, board.click_index, SolverName.SAT, use_total)
             assert (fast.won, fast.opened, fast.steps) == (game.status.value == "won", game.opened_count,
                                                            deducer.steps)
             assert fast.revealed == game.revealed.tobytes()
@@ -113,7 +113,7 @@ def test_played_boards_match_the_python_loop(width, height, mines):
 @needs_c
 def test_a_search_past_its_budget_hands_the_board_back():
     board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
-    assert fastplay.play(board.layout, board.cell, node_limit=0) is None
+    assert fastplay.play(board.layout, board.click_index, node_limit=0) is None
     assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
 
 
@@ -140,15 +140,15 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
     layout, click = board
     python, compiled = Game(layout, record=False), Game(layout, record=False)
     deducer = Deducer(python, SolverName.SAT, use_total=use_total)
-    deducer.opened(python.reveal_index(click))
-    compiled.reveal_index(click)
+    deducer.opened(python._reveal_index(click))
+    compiled._reveal_index(click)
     for _ in range(3):  # a stall, then a guess at a safe cell, three times
         deducer.run()
         if compiled.status is Status.PLAYING:
             fast = fastplay.resume(layout, compiled.revealed.tobytes(), compiled.flagged.tobytes(),
                                    use_total=use_total)
             assert fast is not None
-            compiled.adopt_proven(fast.revealed, fast.flagged)
+            compiled._adopt_proven(fast.revealed, fast.flagged)
         assert compiled.status is python.status
         assert compiled.revealed.tolist() == python.revealed.tolist()
         assert not (compiled.flagged & ~layout.mines).any()
@@ -157,13 +157,13 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
         assert compiled.flagged.tolist() == python.flagged.tolist()  # what the next guess sees
         covered = np.flatnonzero(~python.revealed & ~python.flagged & ~layout.mines & layout.geometry.mask)
         guess = int(data.draw(st.sampled_from(covered.tolist())))
-        deducer.opened(python.reveal_index(guess))
-        compiled.reveal_index(guess)
+        deducer.opened(python._reveal_index(guess))
+        compiled._reveal_index(guess)
 
 
 def test_adopting_a_mine_is_refused():
     layout = Layout.from_rows(["*..", "..."])
     game = Game(layout, record=False)
-    game.reveal_index(5)
+    game._reveal_index(5)
     with pytest.raises(Exception, match="hold no mine"):
-        game.adopt_proven(bytes([1, 0, 0, 0, 0, 1]), bytes(6))
+        game._adopt_proven(bytes([1, 0, 0, 0, 0, 1]), bytes(6))

@@ -88,7 +88,7 @@ def _jsminesweeper_text(position: Position) -> str:
 def test_written_in_jsminesweepers_way_a_position_reads_back(width, height, data):
     g = Geometry(width, height)
     mines = data.draw(st.sets(st.integers(0, g.area - 1)))
-    layout = Layout.from_cells(g, mines)
+    layout = Layout._from_indices(g, mines)
     numbers = layout.numbers
     grid = [data.draw(st.sampled_from([int(numbers[c]), Mark.COVERED] if c not in mines else [Mark.COVERED, Mark.FLAG]))
             for c in range(g.area)]

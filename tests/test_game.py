@@ -27,7 +27,7 @@ def boards(draw, max_side=7):
         holes = set()
     g = Geometry(w, h, frozenset(holes))
     mines = draw(st.sets(st.sampled_from(g.cells.tolist()), max_size=g.size - 1))
-    return Layout.from_cells(g, mines)
+    return Layout._from_indices(g, mines)
 
 
 @given(boards(), st.data())
@@ -50,7 +50,7 @@ def test_flood_fill_opens_exactly_the_zero_region_and_its_boundary(layout, data)
 
 def test_flood_fill_on_a_huge_empty_board_needs_no_recursion():
     g = Geometry(1000, 1000)
-    layout = Layout.from_cells(g, [999_999])
+    layout = Layout._from_indices(g, [999_999])
     game = Game(layout)
     opened = game.reveal(game.geometry.coords(0))
     assert len(opened) == 999_999 and game.status is Status.WON
@@ -150,7 +150,7 @@ def test_position_never_shows_covered_truth():
     far = [c for c in np.flatnonzero(~revealed).tolist() if c not in touching]
     mine = next(c for c in far if layout.mines[c])
     free = next(c for c in far if not layout.mines[c])
-    moved = Layout.from_cells(g, (set(np.flatnonzero(layout.mines).tolist()) - {mine}) | {free})
+    moved = Layout._from_indices(g, (set(np.flatnonzero(layout.mines).tolist()) - {mine}) | {free})
     assert Position.from_view(moved, revealed, game.flagged) == position
 
 

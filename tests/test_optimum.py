@@ -69,7 +69,7 @@ def test_the_optimum_equals_plain_expectimax(spec, rule, click):
 
 
 def _least_probability(position):
-    return probabilities(position).best()
+    return probabilities(position).best_index()
 
 
 @pytest.mark.parametrize("spec,rule,click", [
@@ -106,7 +106,7 @@ def test_the_policy_sees_a_position_with_the_total_and_proven_mines_flagged():
     # a flag is only ever on a cell that is a mine in every layout the position allows
     for p in seen[:20]:
         probs = probabilities(p)
-        assert all(p.grid[c] != Mark.FLAG or c not in probs.cells for c in range(p.geometry.area))
+        assert all(p.grid[c] != Mark.FLAG or c not in probs.by_index for c in range(p.geometry.area))
 
 
 def test_bad_requests_are_refused():

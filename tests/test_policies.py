@@ -111,7 +111,7 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
         probs = survey.probabilities
     except InconsistentError:
         return
-    ranked = sorted((p, c) for c, p in probs.cells.items() if p != 1)
+    ranked = sorted((p, c) for c, p in probs.by_index.items() if p != 1)
     if not probs.exact or not probs.layouts or not ranked or ranked[0][0] == 0:
         return
     pool = _pool(position, survey.system.frontier, ranked, 6, Fraction(1, 20))
@@ -124,10 +124,10 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
     def progress(cell):
         return sum(o.layouts for o in outcomes(Survey(position), cell) if o.progress or o.number == 0)
 
-    assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.cells[c], -c))
+    assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.by_index[c], -c))
     # +progress weighs only the cells within the tolerance of the least probability
-    window = [c for c in pool if probs.cells[c] <= ranked[0][0] + Fraction(1, 20)]
-    assert choose(position, "+progress") == max(window, key=lambda c: (progress(c), -probs.cells[c], -c))
+    window = [c for c in pool if probs.by_index[c] <= ranked[0][0] + Fraction(1, 20)]
+    assert choose(position, "+progress") == max(window, key=lambda c: (progress(c), -probs.by_index[c], -c))
 
 
 def test_a_walled_off_fifty_fifty_is_unavoidable_and_an_open_one_is_not():
@@ -218,10 +218,10 @@ def test_fifty_guesses_a_pseudo_fifty_before_a_safer_cell():
     fifty = decide(pos, "+fifty")
     assert fifty.rung is Policy.FIFTY and g.coords(fifty.cell) in ((0, 2), (0, 3))
     assert fifty.walled is None and fifty.cell in fifty.pseudo
-    assert all(probs.cells[c] == Fraction(1, 5) for c in fifty.pseudo)
-    assert probs.cells[fifty.cell] == Fraction(1, 5)
+    assert all(probs.by_index[c] == Fraction(1, 5) for c in fifty.pseudo)
+    assert probs.by_index[fifty.cell] == Fraction(1, 5)
     look = decide(pos, "+lookahead")
-    assert probs.cells[look.cell] < Fraction(1, 5)
+    assert probs.by_index[look.cell] < Fraction(1, 5)
     # the exact search over all 80 layouts takes the riskier pair too
     assert g.coords(decide(pos, "+endgame").cell) in ((0, 2), (0, 3))
 
@@ -299,7 +299,7 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
         probs = Survey(position).probabilities
     except InconsistentError:
         return
-    if not probs.exact or not probs.layouts or all(p == 1 for p in probs.cells.values()):
+    if not probs.exact or not probs.layouts or all(p == 1 for p in probs.by_index.values()):
         return
     total = probs.layouts
     for policy in Policy:
@@ -307,7 +307,7 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
         assert ranked[0].cell == choose(position, policy)  # the same cell as without ranking
         assert len({c.cell for c in ranked}) == len(ranked)
         for c in ranked:
-            assert c.probability == probs.cells[c.cell]
+            assert c.probability == probs.by_index[c.cell]
             survive = outcomes(Survey(position), c.cell) if c.lookahead is not None or c.progress is not None else []
             if c.lookahead is not None:
                 blended = (o.blended_safety(SECOND_WEIGHT) for o in survive)
@@ -427,7 +427,7 @@ def test_the_living_least_is_the_safest_cell_that_can_show_two_numbers(position)
     if not truth["count"]:
         return
     survey = Survey(position)
-    ranked = _ranked(survey.probabilities.cells)
+    ranked = _ranked(survey.probabilities.by_index)
     if not ranked or ranked[0][0] == 0:
         return
     g = position.geometry

@@ -73,7 +73,7 @@ def test_a_cell_that_is_a_mine_only_inside_a_dead_pair():
     pos, found = _found("mines: 3\n01..\n12..\n..2.\n")
     assert found == [(3, 0)]
     g = pos.geometry
-    undecided = [c for c, p in Survey(pos).probabilities.cells.items() if 0 < p < 1]
+    undecided = [c for c, p in Survey(pos).probabilities.by_index.items() if 0 < p < 1]
     assert [g.coords(c) for c in undecided if _oracle_holds(pos, c)] == [(3, 0)]
 
 
@@ -109,11 +109,11 @@ def test_every_cell_found_is_the_mine_side_of_an_invisible_swap(pos):
         return
     assume(probs.layouts)
     for t in pseudo_fifties(survey):
-        assert 0 < probs.cells[t] <= 0.5  # its twins are layouts where it is safe
+        assert 0 < probs.by_index[t] <= 0.5  # its twins are layouts where it is safe
         assert _oracle_holds(pos, t)
     if probs.exact:  # and each cell's potential 50/50s count what enumeration counts
         truth = brute_force(pos, with_layouts=True)
-        for t in probs.cells:
+        for t in probs.by_index:
             assert fifty_influence(survey, t) == _influence_oracle(pos, t, truth)
 
 

@@ -44,7 +44,7 @@ def test_quick_path_equals_brute_force(position):
                  for c in position.geometry.neighbours(k)}
         expected = {c: p if c in front else None for c, p in expected.items()}
         assert quick.model == NoTotalModel()
-    assert quick.cells == expected
+    assert quick.by_index == expected
 
 
 @settings(max_examples=EXAMPLES)
@@ -59,7 +59,7 @@ def test_quick_path_with_a_density_equals_the_general_pipeline(position, density
         assert quick is None
         return
     general = count_components(position, density=density).probabilities()
-    assert quick.cells == general.cells and quick.layouts is None is general.layouts
+    assert quick.by_index == general.by_index and quick.layouts is None is general.layouts
     assert quick.model == general.model == NoTotalModel(density)
 
 
@@ -75,10 +75,10 @@ def _positions_from_play(spec: Spec, rule: str, click: tuple[int, int], games: i
             position = game.position()
             yield position
             p = count_components(position).probabilities()
-            proven = sorted(c for c, v in p.cells.items() if v == 0)
-            for c in proven or [p.best()]:
+            proven = sorted(c for c, v in p.by_index.items() if v == 0)
+            for c in proven or [p.best_index()]:
                 if game.status is Status.PLAYING:
-                    game.reveal_index(c)
+                    game.reveal(game.geometry.coords(c))
 
 
 @pytest.mark.parametrize(("preset", "rule", "click"), [("expert", "opening", (15, 8)),
@@ -96,7 +96,7 @@ def test_quick_path_equals_general_pipeline(preset, rule, click):
             assert max(len(system.component_cells(k)) for k in system.components) > COMPILED_CELLS
             continue
         seen += 1
-        assert quick.cells == general.cells
+        assert quick.by_index == general.by_index
         assert quick.layouts == general.layouts
     assert seen >= 20
 
@@ -107,7 +107,7 @@ def test_quick_path_on_a_board_with_holes():
     truth = brute_force(position)
     quick = quick_probabilities(position, NODES)
     assert quick.layouts == truth["count"]
-    assert quick.cells == {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
+    assert quick.by_index == {c: Fraction(v, truth["count"]) for c, v in truth["per_cell"].items()}
 
 
 @pytest.mark.parametrize("text", [

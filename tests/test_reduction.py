@@ -208,7 +208,7 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
     game = Game(layout, record=False)
     zeros = np.flatnonzero((layout.numbers == 0) & ~layout.mines)
     for c in np.random.default_rng(5).choice(zeros, size=10, replace=False).tolist():
-        game.reveal_index(int(c))
+        game.reveal(game.geometry.coords(c))
     position = game.position()
     started = time.perf_counter()
     analysis = analyse(position)
@@ -222,7 +222,7 @@ def test_a_million_cell_board_with_ten_openings_is_solved_quickly():
         assert layout.is_mine(xy)
     assert len(record["layouts"]) > 100_000
     # cells away from the openings: the total spread over them, exactly
-    far = analysis.probabilities.cells[g.index(999, 999)] if position.grid[999_999] == -1 else None
+    far = analysis.probabilities.by_index[g.index(999, 999)] if position.grid[999_999] == -1 else None
     if far is not None:
         assert 0 < far < 1
 

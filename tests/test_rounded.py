@@ -96,8 +96,8 @@ def test_positions_from_play_hold_the_exact_fractions_within_their_bounds():
         est = R.rounded_estimate(_parts(position, system, rounded), tallies, system.unconstrained, system.remaining,
                                  (1, 1), Budget())
         for c, (p, lo, hi) in est.cells.items():
-            assert Fraction(lo) <= exact.cells[c] <= Fraction(hi)
-            assert (c in est.witnessed[0]) == (exact.cells[c] > 0) and (c in est.witnessed[1]) == (exact.cells[c] < 1)
+            assert Fraction(lo) <= exact.by_index[c] <= Fraction(hi)
+            assert (c in est.witnessed[0]) == (exact.by_index[c] > 0) and (c in est.witnessed[1]) == (exact.by_index[c] < 1)
             checked += 1
         low, high = est.layouts_interval
         assert low <= exact.layouts <= high
@@ -121,8 +121,8 @@ def test_the_position_without_a_zero_gets_every_number_within_proven_bounds():
     a = analyse(position, time_limit=8.0)
     probs = a.probabilities
     covered = np.flatnonzero(position.covered).tolist()
-    assert not probs.exact and all(probs.cells[c] is not None for c in covered)
-    assert max(hi - lo for lo, hi in probs.intervals.values()) < 1e-9
+    assert not probs.exact and all(probs.by_index[c] is not None for c in covered)
+    assert max(hi - lo for lo, hi in probs.intervals_by_index.values()) < 1e-9
     est = probs.stats["estimate"]
     assert est["bounds"] == "proven"
     low, high = (float(x) for x in est["layouts_interval"])

@@ -31,7 +31,7 @@ def test_pinned_boards(spec, rule, click, seed, rows):
     board = generate(spec, rule, click, seed)
     assert board.layout.rows() == rows
     assert board.generator == GENERATOR_VERSION and board.seed == seed
-    assert board.rule is FirstClickRule(rule) and board.click == click and board.cell == click[1] * spec.width + click[0]
+    assert board.rule is FirstClickRule(rule) and board.click == click and board.click_index == click[1] * spec.width + click[0]
 
 
 @given(st.sampled_from(RULES), st.integers(0, 2**32), st.integers(0, 8), st.integers(0, 8))

@@ -71,13 +71,13 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
     @given(_layouts_with_click(3, 7, spare=2))
     def check(case):
         g, mines, safe, click = case
-        layout = Layout.from_cells(g, mines)
+        layout = Layout._from_indices(g, mines)
         pair = dead_pair(layout, click)
         if pair is None:
             return
         a, b = pair
         assert layout.mines[a] and not layout.mines[b] and b != click
-        swapped = Layout.from_cells(g, (set(mines) - {a}) | {b})
+        swapped = Layout._from_indices(g, (set(mines) - {a}) | {b})
         for c in safe:
             if c not in (a, b) and not swapped.mines[c]:
                 assert swapped.numbers[c] == layout.numbers[c]
@@ -106,7 +106,7 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
     @given(_layouts_with_click())
     def check(case):
         g, mines, safe, click = case
-        layout = Layout.from_cells(g, mines)
+        layout = Layout._from_indices(g, mines)
         for total in (True, False):
             square = dead_square(layout, click, use_total=total)
             if square is None:
@@ -114,7 +114,7 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
             a, b, c, d = square
             assert click not in square and (b, c, d) == (a + 1, a + g.width, a + g.width + 1)
             assert set(square) - mines  # a safe cell of the block becomes a mine
-            swapped = Layout.from_cells(g, set(mines) ^ set(square))
+            swapped = Layout._from_indices(g, set(mines) ^ set(square))
             if total:
                 assert swapped.mine_count == layout.mine_count
             for cell in safe:
@@ -150,19 +150,19 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
     from mscsp.play import fastplay
     from mscsp.play.loop import Deducer
 
-    engines = ("count", "sat", "auto") if total else ("sat", "auto")
+    counters = ("dp", None, "auto") if total else (None, "auto")
     for seed in range(25):
         board = generate(Spec(16, 16, 40), "opening", (8, 8), seed)
         seen = set()
-        for engine in engines:
+        for counter in counters:
             game = Game(board.layout, record=False)
-            deducer = Deducer(game, "sat", use_total=total, engine=engine)
-            deducer.opened(game.reveal_index(board.cell))
+            deducer = Deducer(game, "sat", use_total=total, counter=counter)
+            deducer.opened(game._reveal_index(board.click_index))
             deducer.run()
             assert not (game.revealed & board.layout.mines).any()
             seen.add((game.opened_count, deducer.steps))
         if fastplay.available():
-            fast = fastplay.play(board.layout, board.cell, "sat", use_total=total)
+            fast = fastplay.play(board.layout, board.click_index, "sat", use_total=total)
             seen.add((fast.opened, fast.steps))
         result = verify(board.layout, board.click, "sat", use_total=total)
         seen.add((result.opened, result.steps))
@@ -179,5 +179,5 @@ def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
         quick = verify(board.layout, board.click, "sat", use_total=total, quick=True)
         full = verify(board.layout, board.click, "sat", use_total=total)
         assert quick.solved == full.solved
-        squares += dead_square(board.layout, board.cell) is not None
+        squares += dead_square(board.layout, board.click_index) is not None
     assert squares >= 5  # the box 50/50 is common on Expert

@@ -140,7 +140,7 @@ def test_a_hard_position_gets_its_certain_cells_and_labelled_numbers(client):
     truth = analyse(position, time_limit=60)
     assert truth.complete and truth.exact
     assert set(map(tuple, record["safe"])) <= set(truth.safe)
-    exact = {position.geometry.coords(c): float(p) for c, p in truth.probabilities.cells.items()}
+    exact = {position.geometry.coords(c): float(p) for c, p in truth.probabilities.by_index.items()}
     if record["exact"] is False:
         assert record["estimate"]["reason"] and record["layouts"] is None
     for y, row in enumerate(record["probability"]):

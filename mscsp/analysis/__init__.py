@@ -45,7 +45,6 @@ from .full import Analysis, analyse
 from .solvers import (
     Contradiction,
     Deduction,
-    Engine,
     Explanation,
     Propagator,
     Proven,
@@ -57,7 +56,7 @@ from .survey import Survey
 
 __all__ = [
     "analyse", "Analysis",
-    "deduce", "Proven", "SolverName", "Engine", "SolveResult", "Deduction", "Explanation", "Contradiction",
+    "deduce", "Proven", "SolverName", "SolveResult", "Deduction", "Explanation", "Contradiction",
     "probabilities", "count_layouts", "count_components", "Probabilities", "NoTotalModel", "GaveUp",
     "NoEstimate", "EstimateFailure", "Counts",
     "DEFAULT_STATE_LIMIT",

@@ -318,7 +318,7 @@ def opened_system(system: ConstraintSystem, position: Position, cell: int) -> Co
     --------
     >>> from mscsp.position import parse_position
     >>> pos = parse_position("mines: 2\\n.1..\\n....\\n")
-    >>> opened_system(build_constraints(pos), pos.opened_index(2, 2), 2).constraints
+    >>> opened_system(build_constraints(pos), pos._opened_index(2, 2), 2).constraints
     (Constraint(cells=(0, 4, 5, 6), count=1, clue=1), Constraint(cells=(3, 5, 6, 7), count=2, clue=2))
     """
     _BUILDS["opened"] += 1
@@ -347,7 +347,7 @@ def flagged_system(system: ConstraintSystem, position: Position, cells: tuple[in
 
     >>> from mscsp.position import parse_position
     >>> before = parse_position("mines: 3\\n1...\\n")
-    >>> after = flagged_system(build_constraints(before), before.with_flags_index((1,)), (1,))
+    >>> after = flagged_system(build_constraints(before), before._with_flags_index((1,)), (1,))
     >>> after.constraints, after.remaining, after.unconstrained
     ((), 2, (2, 3))
     """

@@ -134,12 +134,12 @@ class Analysis:
         :class:`~fractions.Fraction`, an estimate when :attr:`exact` is False, or
         None where there is no number (see :class:`Probabilities`)."""
         index = self._covered(cell)
-        return None if self.probabilities is None else self.probabilities.cells.get(index)
+        return None if self.probabilities is None else self.probabilities.by_index.get(index)
 
     def interval(self, cell) -> tuple[float, float] | None:
         """The 95% interval of an estimated probability; None where it is exact."""
         index = self._covered(cell)
-        return None if self.probabilities is None else self.probabilities.intervals.get(index)
+        return None if self.probabilities is None else self.probabilities.intervals_by_index.get(index)
 
     def why(self, cell) -> str | None:
         """The sentence that proves ``cell`` ``(x, y)``, or None when it is not proven
@@ -165,7 +165,7 @@ def analyse(
     *,
     use_total: bool = True,
     explain: bool = True,
-    backend: str = "dp",
+    counter: str = "dp",
     density: Fraction | None = None,
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
@@ -186,7 +186,7 @@ def analyse(
         Use the mine total when the position gives one.
     explain : bool
         Give each proven cell a small set of clues that forces it, in words.
-    backend : {'dp', 'cpsat'}
+    counter : {'dp', 'cpsat'}
         The counting engine (see :func:`~mscsp.analysis.counting.probabilities`).
     density : Fraction, optional
         Without a mine total: weigh layouts as independent mines of this density.
@@ -223,10 +223,10 @@ def analyse(
     try:
         # the usual position (small parts) is counted in one compiled call
         probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit), density)
-                 if backend == "dp" else None)
+                 if counter == "dp" else None)
         if probs is None:
             system = build_constraints(position)
-            counts = count_components(position, system=system, backend=backend, density=density,
+            counts = count_components(position, system=system, counter=counter, density=density,
                                       state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
             probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
@@ -237,10 +237,10 @@ def analyse(
 
     coords = position.geometry.coords
     if probs is not None:
-        proven = probs.forced()
+        proven = probs.forced_index()
         result = solve(position, solver, explain=explain, memory_limit=resident_limit, time_limit=left(PROOF_SHARE),
                        system=system, proven=proven)
-        best = probs.best({c for c, mine in proven.items() if not mine})
+        best = probs.best_index({c for c, mine in proven.items() if not mine})
         return Analysis(position, result, probs, None if best is None else coords(best))
     # counting gave up: the estimates go first and the proofs' share waits. The layout
     # chains' layouts show cells both ways, which the proofs then need not ask (proving
@@ -262,14 +262,14 @@ def analyse(
         proven = {index(*xy): True for xy in result.mines} | {index(*xy): False for xy in result.safe}
     else:
         # counting gave up already, so SAT decides (the same cells a count would give)
-        proven = deduce(position, SolverName.SAT, engine="sat", time_limit=PROOF_SHARE_ESTIMATED * time_limit,
+        proven = deduce(position, SolverName.SAT, counter=None, time_limit=PROOF_SHARE_ESTIMATED * time_limit,
                         system=system).by_index
-    cells = dict(probs.cells)
-    intervals = dict(probs.intervals)
+    cells = dict(probs.by_index)
+    intervals = dict(probs.intervals_by_index)
     for c, mine in proven.items():
         cells[c] = Fraction(int(mine))
         intervals.pop(c, None)
-    probs = replace(probs, cells=cells, intervals=intervals, groups=None)
-    safe = {c for c, p in probs.cells.items() if p == 0 and c not in probs.intervals}
-    best = probs.best(safe)
+    probs = replace(probs, by_index=cells, intervals_by_index=intervals, groups=None)
+    safe = {c for c, p in probs.by_index.items() if p == 0 and c not in probs.intervals_by_index}
+    best = probs.best_index(safe)
     return Analysis(position, result, probs, None if best is None else coords(best))

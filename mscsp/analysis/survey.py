@@ -144,7 +144,7 @@ class Survey:
         denominator)`` pairs."""
         if self._weighed is None:
             probs = self.probabilities
-            two = TwoLeast((q.numerator, q.denominator, 1) for q in probs.cells.values() if q is not None)
+            two = TwoLeast((q.numerator, q.denominator, 1) for q in probs.by_index.values() if q is not None)
             return probs.layouts or 0, two.first, two.second
         parts, total = self._weighed
         two = TwoLeast((num, den, len(cells)) for cells, num, den in parts)
@@ -369,7 +369,7 @@ class Survey:
 
     def opened_index(self, cell: int, number: int) -> "Survey":
         """:meth:`opened` by flat index (no checks)."""
-        after = Survey(self.position.opened_index(cell, number), cache=self.cache)
+        after = Survey(self.position._opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             system = after.__dict__["system"] = opened_system(self.system, after.position, cell)
             before = self._siblings.setdefault(cell, [])
@@ -403,7 +403,7 @@ class Survey:
     def flagged_index(self, cells: list[int]) -> "Survey":
         """:meth:`flagged` by flat indices (no checks)."""
         cells = tuple(cells)
-        after = Survey(self.position.with_flags_index(cells), cache=self.cache)
+        after = Survey(self.position._with_flags_index(cells), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
             after.__dict__["system"] = flagged_system(self.system, after.position, cells)
         return after

@@ -158,7 +158,7 @@ def article_table(samples: int = 2000, seed: int = 42) -> pd.DataFrame:
         pool = [i for i in range(g.area) if i not in zone]
         k = 0
         for _ in range(samples):
-            layout = Layout.from_cells(g, rng.sample(pool, spec.mines))
+            layout = Layout._from_indices(g, rng.sample(pool, spec.mines))
             k += verify(layout, g.coords(click), "single-point", use_total=False).solved
         p = k / samples
         rows.append(summary_row(size, spec, "opening", (spec.width // 2, spec.height // 2), samples, k,

@@ -170,4 +170,4 @@ def read_mbf(data: bytes, source: str | None = None) -> Layout:
         if y * width + x in seen:
             fail(f"mine {i + 1} is on [{x},{y}], where another mine already is", 5 + 2 * i)
         seen.add(y * width + x)
-    return Layout.from_cells(Geometry(width, height), seen)
+    return Layout._from_indices(Geometry(width, height), seen)

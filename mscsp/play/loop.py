@@ -46,7 +46,7 @@ class _Rules:
     """The single-point rules of the analysis' propagation engine, fed as the game goes.
 
     It reads only what the player sees: the numbers of opened cells (through
-    :meth:`Game.shown_index`) and its own proven mines, which it flags on the game; the
+    ``Game._shown_index``) and its own proven mines, which it flags on the game; the
     engine itself (:class:`mscsp.analysis.Propagator`) is the one the analysis runs.
     """
 
@@ -59,7 +59,7 @@ class _Rules:
 
     def opened(self, cells: tuple[int, ...]) -> None:
         """Cells the game opened: each is safe, and each number among them a new clue."""
-        is_open, engine, neighbours, shown = self.open, self.engine, self.neighbours, self.game.shown_index
+        is_open, engine, neighbours, shown = self.open, self.engine, self.neighbours, self.game._shown_index
         for r in cells:
             is_open[r] = 1
         for r in cells:  # every cell of the event is open before any clue is read
@@ -73,11 +73,11 @@ class _Rules:
         if self.engine.known.get(cell):
             return
         self.engine.observe(cell, True)
-        self.game.flag_proven(cell)
+        self.game._flag_proven(cell)
 
     def reveal(self, cell: int) -> None:
         if self.game.status is Status.PLAYING and not self.open[cell]:
-            self.opened(self.game.open_proven(cell))
+            self.opened(self.game._open_proven(cell))
 
     def run(self) -> bool:
         """Apply the rules to a fixed point, playing what they prove; True if anything was proven."""
@@ -92,7 +92,7 @@ class _Rules:
             progress = True
             for c in proven:
                 if known[c]:
-                    game.flag_proven(c)
+                    game._flag_proven(c)
             for c in proven:
                 if not known[c]:
                     self.reveal(c)
@@ -121,8 +121,9 @@ class Deducer:
     memory_limit : int, optional
         Bytes the process may hold, checked at every stall: past them the play
         stops with BudgetExceeded (memory).
-    engine : {'auto', 'sat', 'count'}
-        What decides the complete rung at a stall (:class:`mscsp.analysis.solvers.Engine`).
+    counter : {'auto', 'dp'} or None
+        Whether exact counting decides the complete rung at a stall (see
+        :func:`mscsp.analysis.deduce`).
     state_limit : int
         Counting table entries allowed at a stall before ``auto`` asks SAT.
 
@@ -140,12 +141,12 @@ class Deducer:
     """
 
     def __init__(self, game: Game, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-                 time_limit: float = 30.0, memory_limit: int | None = None, engine: str = "auto",
+                 time_limit: float = 30.0, memory_limit: int | None = None, counter: str | None = "auto",
                  state_limit: int = STALL_STATES):
         self.game = game
         self.solver = SolverName.parse(solver)
         self.use_total = use_total
-        self.engine = engine
+        self.counter = counter
         self.state_limit = state_limit
         self.deadline = time.perf_counter() + time_limit  # for the whole play, not each round
         self.memory = None if memory_limit is None else Budget(None, None, memory_limit)
@@ -188,7 +189,7 @@ class Deducer:
             # the stall's equations and tallies, kept for a guess here if nothing is proven
             survey = Survey(position)
             proven = deduce(position, self.solver, use_total=self.use_total, time_limit=left,
-                            engine=self.engine, state_limit=self.state_limit, system=survey.system,
+                            counter=self.counter, state_limit=self.state_limit, system=survey.system,
                             cache=survey.cache)
             self.complete = self.complete and proven.complete
             known = proven.by_index
@@ -246,7 +247,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
 
     started = time.perf_counter()
     solver = SolverName.parse(solver)
-    game.reveal_index(game.geometry.cell(click, "click"))
+    game._reveal_index(game.geometry.cell(click, "click"))
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
     deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []
@@ -260,7 +261,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
                                   time_limit=time_limit - (time.perf_counter() - started))
                 deducer.resume()
             else:
-                game.adopt_proven(fast.revealed, fast.flagged)
+                game._adopt_proven(fast.revealed, fast.flagged)
         if deducer is not None:
             deducer.run()
         if game.status is not Status.PLAYING:
@@ -275,7 +276,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
             best = choose(position, policy) if stalled is None else choose(position, policy, survey=stalled)
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
-        opened = game.reveal_index(best)
+        opened = game._reveal_index(best)
         if game.status is Status.PLAYING and deducer is not None:
             deducer.opened(opened)
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),

@@ -75,7 +75,7 @@ def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[int]
     position, probs, system = survey.position, survey.probabilities, survey.system
     g = position.geometry
     frontier = set(system.frontier)
-    undecided = {c for c, p in probs.cells.items() if p is not None and 0 < p < 1}
+    undecided = {c for c, p in probs.by_index.items() if p is not None and 0 < p < 1}
     order = []
     for c in undecided:
         around = g.neighbours(c)
@@ -123,8 +123,8 @@ def guess_marks(survey: Survey, *, time_limit: float | None = None) -> GuessMark
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     probs = survey.probabilities
-    undecided = {c for c, p in probs.cells.items() if p is not None and 0 < p < 1}
-    if any(p == 0 for p in probs.cells.values()):
+    undecided = {c for c, p in probs.by_index.items() if p is not None and 0 < p < 1}
+    if any(p == 0 for p in probs.by_index.values()):
         return GuessMarks(None, None, None)
     sets, pseudo = unavoidable(survey, undecided), pseudo_fifties(survey)
     dead, complete = dead_cells(survey, deadline)

@@ -364,17 +364,17 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     survey = Survey(position) if survey is None else survey
     probs = survey.probabilities
     if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
-        best = probs.best()
+        best = probs.best_index()
         if best is None:
             raise InputError("no covered cell can be clicked")
         listed = ()
         if rank:
-            least = sorted((p, c) for c, p in probs.cells.items() if p is not None and p != 1)
-            listed = tuple(Candidate(c, p) for p, c in [(probs.cells[best], best)] + [pc for pc in least if pc[1] != best])
+            least = sorted((p, c) for c, p in probs.by_index.items() if p is not None and p != 1)
+            listed = tuple(Candidate(c, p) for p, c in [(probs.by_index[best], best)] + [pc for pc in least if pc[1] != best])
         return Move(best, Policy.LEAST_P, candidates=listed[:candidates])
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
-    ranked = _ranked(probs.cells)
+    ranked = _ranked(probs.by_index)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
@@ -383,7 +383,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
             end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes, survey=survey)
-            listed = (_by_wins(survey, probs.cells, end, None, endgame_layouts, endgame_nodes, time_limit)
+            listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
                       if rank else ())
             return Move(end.cell, Policy.ENDGAME, end, candidates=listed)
         except BudgetExceeded:
@@ -394,7 +394,7 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         # progress is no reason to take more risk than the tolerance: early positions are
         # small and a risky cell often shows progress (see docs/decisions.md, "+progress
         # weighs only cells within the tolerance")
-        pool = [c for c in pool if probs.cells[c] <= ranked[0][0] + tolerance]
+        pool = [c for c in pool if probs.by_index[c] <= ranked[0][0] + tolerance]
         cell = _progress(survey, pool, weighed)
         return Move(cell, Policy.PROGRESS, candidates=_first(cell, weighed))
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
@@ -402,23 +402,23 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         forced = unavoidable(survey, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
-            cells = min(forced, key=lambda cs: (min(probs.cells[c] for c in cs), cs))
+            cells = min(forced, key=lambda cs: (min(probs.by_index[c] for c in cs), cs))
             if policy >= Policy.ENDGAME:
                 try:  # a game of its own: its exact optimum is a best move of the whole
                     end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes,
                                        survey=survey)
-                    listed = (_by_wins(survey, probs.cells, end, cells, endgame_layouts, endgame_nodes, time_limit)
+                    listed = (_by_wins(survey, probs.by_index, end, cells, endgame_layouts, endgame_nodes, time_limit)
                               if rank else ())
                     return Move(end.cell, Policy.ENDGAME, end, walled=cells, candidates=listed)
                 except BudgetExceeded:
                     pass
-            pool = sorted(cells, key=lambda c: (probs.cells[c], c))
+            pool = sorted(cells, key=lambda c: (probs.by_index[c], c))
             rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
             found = pseudo_fifties(survey)
             if found:  # their risk is one the board already holds
-                pool = sorted(found, key=lambda c: (probs.cells[c], c))
+                pool = sorted(found, key=lambda c: (probs.by_index[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
             else:
                 # dead cells are passed over: the tolerance is measured from the safest living one
@@ -524,7 +524,7 @@ def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int 
     >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
     >>> s = Survey(parse_position("mines: 4\\n1..1\\n2...\\n.2..\\n"))
-    >>> ranked = _ranked(s.probabilities.cells)
+    >>> ranked = _ranked(s.probabilities.by_index)
     >>> ranked[0], living_least(s, ranked)  # [2,1] is the safest, but can show one number only
     ((Fraction(1, 5), 6), Fraction(2, 5))
     """
@@ -580,7 +580,7 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
     prune = weighed is None
     best, best_key, keys = None, None, []
     for c in pool:
-        safe = probs.layouts * (1 - probs.cells[c])  # its layouts with progress are at most these
+        safe = probs.layouts * (1 - probs.by_index[c])  # its layouts with progress are at most these
         if prune and best_key is not None and safe < best_key[0]:
             break  # and those of the cells after it fewer still
         score, seen, shown = 0, 0, 0
@@ -592,8 +592,8 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
             if prune and best_key is not None and score + (safe - seen) < best_key[0]:
                 break  # the numbers left cannot lift it to the best
         else:
-            key = (score, -probs.cells[c], -c)
-            keys.append((key, Candidate(c, probs.cells[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
+            key = (score, -probs.by_index[c], -c)
+            keys.append((key, Candidate(c, probs.by_index[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
             if best_key is None or key > best_key:
                 best, best_key = c, key
     if weighed is not None:
@@ -614,15 +614,15 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     "Long-term 50/50 credit on every candidate and on enablers")."""
     probs = survey.probabilities
     frontier = set(survey.system.frontier)
-    least = min(probs.cells[c] for c in pool)
-    if all(c in frontier for c in pool if probs.cells[c] == least):
+    least = min(probs.by_index[c] for c in pool)
+    if all(c in frontier for c in pool if probs.by_index[c] == least):
         return {}
     credits = {}
     for c in pool:
-        if c not in frontier and probs.cells[c] != 1:
+        if c not in frontier and probs.by_index[c] != 1:
             influence = fifty_influence(survey, c)
             if influence:
-                credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.cells[c]))
+                credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
     return credits
 
 
@@ -704,7 +704,7 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     best: _Weighed | None = None
     done: list[tuple[_Weighed, int, int]] = []
     for c in pool:
-        p = probs.cells[c]
+        p = probs.by_index[c]
         credit = credits.get(c, 1)
         safe = 1.0 - float(p)  # the share of layouts with c safe
         scale = float(credit)

@@ -119,7 +119,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     g = position.geometry
     width, height = g.width, g.height
     mask = g.mask.tolist()
-    p = probs.cells
+    p = probs.by_index
     state_of = _states(survey)
 
     component = survey.component_of
@@ -208,7 +208,7 @@ def fifty_influence(survey: Survey, cell: int) -> int:
     probs = survey.probabilities
     if survey.system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("the 50/50 influence needs exact counts with the mine total")
-    if cell not in probs.cells:
+    if cell not in probs.by_index:
         raise InputError(f"cell {cell} is not a covered cell of the position")
     g = survey.position.geometry
     mask = g.mask.tolist()
@@ -227,7 +227,7 @@ def fifty_influence(survey: Survey, cell: int) -> int:
             across = max(across, n)
         else:
             down = max(down, n)
-    mine = probs.layouts * probs.cells[cell]
+    mine = probs.layouts * probs.by_index[cell]
     return int(min(across + down + square, mine, probs.layouts - mine))
 
 
@@ -236,7 +236,7 @@ def _states(survey: Survey):
     already a mine, or neither (a number, a proven safe cell: no structure there),
     worked out for the cells a structure looks at only, once each (most of a board
     never is)."""
-    grid, p = survey.position.grid.tolist(), survey.probabilities.cells
+    grid, p = survey.position.grid.tolist(), survey.probabilities.by_index
     state: dict[int, int] = {}
     covered, flag = int(Mark.COVERED), int(Mark.FLAG)
     # the cells of one group share one Fraction object: each is read once, not per cell
@@ -298,9 +298,9 @@ def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: 
     """
     if t not in given:
         probs = survey.flagged_index([t]).probabilities
-        given[t] = probs.cells if probs.exact else None
+        given[t] = probs.by_index if probs.exact else None
     cells = given[t]
     if cells is None:
-        return survey.layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.cells[t]
+        return survey.layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.by_index[t]
     return all(c == t or cells[c] == 1 for c in mines) and all(cells[c] == 0 for c in safes)
 

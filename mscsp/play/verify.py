@@ -172,7 +172,7 @@ def verify(
                             revealed=np.frombuffer(fast.revealed, dtype=bool),
                             flagged=np.frombuffer(fast.flagged, dtype=bool))
     game = Game(layout, record=False)
-    first = game.reveal_index(click)
+    first = game._reveal_index(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started,
                             revealed=game.revealed, flagged=game.flagged)

@@ -202,8 +202,8 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
     # the per-click endgame searches get half the time: the move's own search has run by then
     move = decide(seen, policy, survey=survey, rank=rank, time_limit=time_limit / 2)
     cell = move.cell
-    p = probs.cells[cell]
-    least = min(q for q in probs.cells.values() if q is not None)
+    p = probs.by_index[cell]
+    least = min(q for q in probs.by_index.values() if q is not None)
     why = f"the safest cell{'s are' if least == p else ' is'} {_percent(least)}"
     if move.endgame is not None and move.walled:
         why = (f"exact play inside the {len(move.walled)} cells walled off, over their {move.endgame.layouts} "

@@ -246,17 +246,17 @@ class Counts:
         return Probabilities(cells, total, True, None, stats, geometry=system.position.geometry, groups=groups)
 
 
-def _cache_key(backend: str, remaining: int | None, density: Fraction | None, system: ConstraintSystem,
+def _cache_key(counter: str, remaining: int | None, density: Fraction | None, system: ConstraintSystem,
                comp: tuple[int, ...]) -> tuple:
     """A component's key in a cache of tallies: its clue equations and what weighs them."""
-    return backend, remaining, density, tuple(system.constraints[e] for e in comp)
+    return counter, remaining, density, tuple(system.constraints[e] for e in comp)
 
 
 def count_components(
     position: Position,
     *,
     system: ConstraintSystem | None = None,
-    backend: str = "dp",
+    counter: str = "dp",
     state_limit: int = DEFAULT_STATE_LIMIT,
     density: Fraction | None = None,
     budget: Budget | None = None,
@@ -285,13 +285,13 @@ def count_components(
     --------
     >>> from mscsp.position import parse_position
     >>> counts = count_components(parse_position("mines: 1\\n.1...\\n"))
-    >>> counts.exact, counts.probabilities().cells[0]
+    >>> counts.exact, counts.probabilities().by_index[0]
     (True, Fraction(1, 2))
     """
     started = time.perf_counter()
     budget = budget or Budget()
-    if backend not in ("dp", "cpsat"):
-        raise InputError(f"unknown counting backend {backend!r}; choose dp or cpsat")
+    if counter not in ("dp", "cpsat"):
+        raise InputError(f"unknown counter {counter!r}; choose dp or cpsat")
     system = system if system is not None else build_constraints(position)
     remaining = system.remaining
     weights = density_weights(density) if remaining is None else (1, 1)
@@ -305,7 +305,7 @@ def count_components(
     for comp in sorted(comps, key=len):
         key = None
         if cache is not None:
-            key = _cache_key(backend, remaining, density, system, comp)
+            key = _cache_key(counter, remaining, density, system, comp)
             if key in cache:
                 tallies[comp] = cache[key]
                 continue
@@ -332,7 +332,7 @@ def count_components(
         arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
                  else Arithmetic(0, mine=weights[0], safe=weights[1]))
         try:
-            if backend == "cpsat":
+            if counter == "cpsat":
                 tally = _cpsat_tally(system, comp, arith, budget)
             else:
                 tally = _exact_tally(system, problem, arith, budget, state_limit, backtrack_nodes, orders)
@@ -394,7 +394,7 @@ def probabilities(
     position: Position,
     *,
     system: ConstraintSystem | None = None,
-    backend: str = "dp",
+    counter: str = "dp",
     state_limit: int = DEFAULT_STATE_LIMIT,
     density: Fraction | None = None,
     samples: int = 20_000,
@@ -408,9 +408,9 @@ def probabilities(
     Parameters
     ----------
     position : Position
-    backend : {'dp', 'cpsat'}
+    counter : {'dp', 'cpsat'}
         The dynamic programme, or OR-tools CP-SAT enumeration (an independent
-        second backend for cross-checks; exponential, for small components).
+        second counter for cross-checks; exponential, for small components).
     density : Fraction, optional
         Without a mine total, weight each layout as independent mines of this
         density; cells away from clues then get ``density``. Without it, each
@@ -443,16 +443,16 @@ def probabilities(
     --------
     >>> from mscsp.position import parse_position
     >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
-    >>> p.layouts, p.cells[0], p.cells[4]
+    >>> p.layouts, p.by_index[0], p.by_index[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     """
-    if system is None and backend == "dp":
+    if system is None and counter == "dp":
         # the usual position (small components): stages 1-4 in one compiled call
         quick = quick_probabilities(position, min(backtrack_nodes, state_limit), density)
         if quick is not None:
             return quick
     budget = budget or Budget()
-    counts = count_components(position, system=system, backend=backend, state_limit=state_limit, density=density,
+    counts = count_components(position, system=system, counter=counter, state_limit=state_limit, density=density,
                               budget=budget.share(_EXACT_SHARE) if estimate else budget, estimate=estimate,
                               backtrack_nodes=backtrack_nodes)
     return counts.probabilities(samples=samples, seed=seed, budget=budget)

@@ -23,7 +23,7 @@ from functools import partial
 import numpy as np
 
 from ...budget import DEFAULT_STATE_LIMIT, Budget
-from ...errors import BudgetExceeded, Clash, InconsistentError
+from ...errors import BudgetExceeded, Clash, InconsistentError, InputError
 from ...position import Position
 from ..constraints import ConstraintSystem, build_constraints
 from ..explain import TOTAL_CLASHES, contradiction_words, describe_deduction
@@ -31,7 +31,6 @@ from .propagation import Propagator, minimal_reason
 from .result import (
     Contradiction,
     Deduction,
-    Engine,
     Explanation,
     Proven,
     SolveResult,
@@ -43,7 +42,6 @@ __all__ = [
     "solve",
     "deduce",
     "SolverName",
-    "Engine",
     "SolveResult",
     "Deduction",
     "Explanation",
@@ -74,7 +72,7 @@ def deduce(
     solver: SolverName | str = SolverName.SAT,
     *,
     use_total: bool = True,
-    engine: Engine | str = Engine.AUTO,
+    counter: str | None = "auto",
     time_limit: float = 30.0,
     state_limit: int = DEFAULT_STATE_LIMIT,
     system: ConstraintSystem | None = None,
@@ -95,13 +93,18 @@ def deduce(
         The rung.
     use_total : bool
         Let the solver use the mine total when the position gives one.
-    engine : {'auto', 'sat', 'count'}
-        What decides the complete rung (see :class:`Engine`); ignored by the others.
+    counter : {'auto', 'dp'} or None
+        Whether exact counting decides the complete rung (ignored by the others; the
+        answers are the same, the speed is not). ``'dp'`` reads the forced cells off
+        the counting dynamic programme (a cell is forced exactly when its mine
+        probability is 0 or 1; needs the mine total, and raises BudgetExceeded past
+        ``state_limit``); None asks the SAT solver one question per covered cell
+        group; ``'auto'`` counts when the total is known and falls back to SAT past
+        ``state_limit``.
     time_limit : float
         Seconds for the SAT search.
     state_limit : int
-        Table entries counting may use (``engine='auto'`` or ``'count'``); past
-        them ``auto`` asks SAT and ``count`` raises BudgetExceeded.
+        Table entries counting may use (``counter='auto'`` or ``'dp'``).
     system : ConstraintSystem, optional
         The position's constraints, when the caller has built them already.
     cache : dict, optional
@@ -118,7 +121,7 @@ def deduce(
     --------
     >>> from mscsp.position import parse_position
     >>> pos = parse_position("mines: 2\\n.....\\n.121.\\n")
-    >>> deduce(pos, "sat", engine="count") == deduce(pos, "sat", engine="sat")
+    >>> deduce(pos, "sat", counter="dp") == deduce(pos, "sat", counter=None)
     True
     >>> deduce(pos, "single-point")  # no clue decides a cell on its own
     Proven(safe=(), mines=(), complete=True)
@@ -126,7 +129,8 @@ def deduce(
     ((1, 0), (3, 0))
     """
     solver = SolverName.parse(solver)
-    engine = Engine.parse(engine)
+    if counter not in ("auto", "dp", None):
+        raise InputError(f"unknown counter {counter!r} for deduce; choose auto, dp or None")
     if not use_total and position.mines is not None:
         position = position.with_mines(None)
         system = cache = None
@@ -135,20 +139,20 @@ def deduce(
     if solver is not SolverName.SAT:
         prop = Propagator(system, subset=solver is SolverName.SUBSET, use_total=use_total,
                           budget=Budget.of(time_limit, None)).run()
-        return Proven.of(geometry, prop.known, prop.finished)
-    if engine is not Engine.SAT and (engine is Engine.COUNT or system.remaining is not None):
+        return Proven._of(geometry, prop.known, prop.finished)
+    if counter == "dp" or (counter == "auto" and system.remaining is not None):
         from ..counting import (
             forced_cells,  # counting builds on the constraint layer, not on solvers
         )
 
         try:
-            return Proven.of(geometry, forced_cells(position, system=system, state_limit=state_limit, cache=cache),
-                             True)
+            return Proven._of(geometry, forced_cells(position, system=system, state_limit=state_limit, cache=cache),
+                              True)
         except BudgetExceeded:
-            if engine is Engine.COUNT:
+            if counter == "dp":
                 raise
     out = SatEngine(system, use_total=use_total, time_limit=time_limit).run(explain=False)
-    return Proven.of(geometry, out.known, out.complete)
+    return Proven._of(geometry, out.known, out.complete)
 
 
 def solve(

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ...errors import Choice, Clash
 
-__all__ = ["SolverName", "Engine", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
+__all__ = ["SolverName", "Deduction", "Contradiction", "SolveResult", "Explanation", "Proven"]
 
 
 class SolverName(Choice, what="solver"):
@@ -21,22 +21,6 @@ class SolverName(Choice, what="solver"):
     SINGLE_POINT = "single-point"
     SUBSET = "subset"
     SAT = "sat"
-
-
-
-class Engine(Choice, what="engine"):
-    """What decides the complete rung (the answers are the same; the speed is not).
-
-    ``sat`` asks the SAT solver one question per covered cell group; ``count``
-    reads the forced cells off exact counting (a cell is forced exactly when its
-    mine probability is 0 or 1; needs the mine total, and raises BudgetExceeded
-    past its state limit); ``auto`` counts when the total is known and the
-    frontier is small enough, and falls back to SAT otherwise.
-    """
-
-    AUTO = "auto"
-    SAT = "sat"
-    COUNT = "count"
 
 
 
@@ -204,7 +188,7 @@ class Proven:
     by_index: dict[int, bool] = field(repr=False, compare=False)
 
     @classmethod
-    def of(cls, geometry, known: dict[int, bool], complete: bool) -> "Proven":
+    def _of(cls, geometry, known: dict[int, bool], complete: bool) -> "Proven":
         """The cells of ``known`` (flat index -> mine) named on ``geometry``."""
         order = sorted(known)
         coords = geometry.coords

@@ -95,12 +95,12 @@ class Probabilities:
 
     Attributes
     ----------
-    cells : dict
+    by_index : dict
         Covered (unflagged) cell by flat index ``y * width + x`` ->
         :class:`~fractions.Fraction` (or None where there is no number: cells away
         from clues when the total is unknown, or every cell when counting gave up
-        without an estimate — ``reason`` says why). The table the engines walk;
-        :meth:`probability` reads one cell by ``(x, y)``.
+        without an estimate — ``reason`` says why): the table the engines walk.
+        :attr:`cells` is the same table by ``(x, y)``, :meth:`probability` one cell.
     layouts : int or None
         Exact number of layouts of the covered cells consistent with everything
         visible (and the total, when given); None when it was not counted exactly.
@@ -110,20 +110,20 @@ class Probabilities:
         How layouts are weighted when the mine total is unknown; None when it is
         known (then every consistent layout of the whole board counts once).
         ``str`` of it says it in words.
-    intervals : dict
+    intervals_by_index : dict
         For estimated cells (by flat index), the 95% interval ``(low, high)`` of the
-        probability.
+        probability; :attr:`intervals` is the same by ``(x, y)``.
     reason : GaveUp or None
         Why counting was not exact (the budgets that ran out, and whether an
         estimate failed too), when it was not; ``str`` of it says it in words.
     geometry : Geometry or None
         The board, so that cells can be named by ``(x, y)``.
     groups : tuple or None
-        The cells of :attr:`cells` that share one probability, ``(cells,
-        probability)`` a group, when counting gave them so (one per group of cells
-        touched by the same clues, and the cells away from them): :meth:`forced` and
-        :meth:`best` then look at a few groups rather than every cell. None
-        otherwise; a copy made with other ``cells`` must not keep them.
+        The cells of :attr:`by_index` that share one probability, ``(cells,
+        probability)`` a group (flat indices), when counting gave them so (one per
+        group of cells touched by the same clues, and the cells away from them):
+        :meth:`forced` and :meth:`best` then look at a few groups rather than every
+        cell. None otherwise; a copy made with another ``by_index`` must not keep them.
     witnessed : (frozenset, frozenset) or None
         With an estimate by layout chains: the cells (flat indices) that some layout
         meeting every clue and the total showed holding a mine, and those it showed
@@ -137,6 +137,8 @@ class Probabilities:
     >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
     >>> p.probability((0, 0)), p.probability((4, 0)), p.layouts
     (Fraction(1, 2), Fraction(0, 1), 2)
+    >>> p.cells
+    {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2), (3, 0): Fraction(0, 1), (4, 0): Fraction(0, 1)}
     >>> p.model is None and p.reason is None  # a total, and counted exactly
     True
     >>> probabilities(parse_position(".1...\\n")).model
@@ -146,29 +148,49 @@ class Probabilities:
            estimate_failed=None)
     """
 
-    cells: dict[int, Fraction | None]
+    by_index: dict[int, Fraction | None]
     layouts: int | None
     exact: bool = True
     model: NoTotalModel | None = None
     stats: dict = field(default_factory=dict, compare=False)
-    intervals: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
+    intervals_by_index: dict[int, tuple[float, float]] = field(default_factory=dict, compare=False)
     reason: GaveUp | None = None
     geometry: Geometry | None = field(default=None, compare=False, repr=False)
     groups: tuple[tuple[tuple[int, ...], Fraction], ...] | None = field(default=None, compare=False, repr=False)
     witnessed: tuple[frozenset[int], frozenset[int]] | None = field(default=None, compare=False, repr=False)
 
+    def _board(self) -> Geometry:
+        if self.geometry is None:
+            raise InputError("these probabilities do not know their board: read .by_index by flat index")
+        return self.geometry
+
+    def _named(self, table: dict) -> dict:
+        """``table`` (flat index -> value) by ``(x, y)``, in row order."""
+        coords = self._board().coords
+        return {coords(c): table[c] for c in sorted(table)}
+
+    @property
+    def cells(self) -> dict[tuple[int, int], Fraction | None]:
+        """Each covered (unflagged) cell ``(x, y)``, in row order -> its mine
+        probability (None where there is no number)."""
+        return self._named(self.by_index)
+
+    @property
+    def intervals(self) -> dict[tuple[int, int], tuple[float, float]]:
+        """For estimated cells ``(x, y)``, in row order, the 95% interval
+        ``(low, high)`` of the probability."""
+        return self._named(self.intervals_by_index)
+
     def probability(self, cell) -> Fraction | None:
         """The mine probability of the covered cell ``(x, y)`` (None where there is no
         number); InputError for a cell that is not covered or not on the board."""
-        if self.geometry is None:
-            raise InputError("these probabilities do not know their board: read .cells by flat index")
-        index = self.geometry.cell(cell)
-        if index not in self.cells:
+        index = self._board().cell(cell)
+        if index not in self.by_index:
             raise InputError(f"[{cell[0]}, {cell[1]}] is not a covered cell of this position")
-        return self.cells[index]
+        return self.by_index[index]
 
-    def forced(self) -> dict[int, bool]:
-        """The cells an exact count proves, by flat index: True for a mine.
+    def forced(self) -> dict[tuple[int, int], bool]:
+        """The cells an exact count proves, ``(x, y)`` in row order: True for a mine.
 
         Every weight is positive (a density, when there is one, lies strictly between
         0 and 1), so a cell has probability 0 exactly when no consistent layout puts a
@@ -180,6 +202,23 @@ class Probabilities:
         >>> from mscsp.position import parse_position
         >>> from mscsp.analysis import probabilities
         >>> probabilities(parse_position("mines: 1\\n.1..\\n")).forced()
+        {(3, 0): False}
+        """
+        return self._named(self.forced_index())
+
+    def forced_index(self) -> dict[int, bool]:
+        """:meth:`forced` by flat index, for the engines (in no particular order).
+
+        Every weight is positive (a density, when there is one, lies strictly between
+        0 and 1), so a cell has probability 0 exactly when no consistent layout puts a
+        mine on it, and 1 exactly when every one does: the cells the clues (and the
+        total) force. Estimates prove nothing: without an exact count, no cell.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> from mscsp.analysis import probabilities
+        >>> probabilities(parse_position("mines: 1\\n.1..\\n")).forced_index()
         {3: False}
         """
         if not self.exact:
@@ -192,7 +231,7 @@ class Probabilities:
             return out
         # the cells of a group share one Fraction: look at each value once, not each cell,
         # and walk the cells in C (map, zip, compress) to the few that are forced
-        cells = self.cells
+        cells = self.by_index
         ids = list(map(id, cells.values()))
         values = dict(zip(ids, cells.values()))
         mine = {k: p.numerator != 0 for k, p in values.items()
@@ -201,14 +240,30 @@ class Probabilities:
             return {}
         return {c: mine[k] for c, k in compress(zip(cells, ids), map(mine.__contains__, ids))}
 
-    def best(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
-        """The suggested next click.
+    def best(self, proven_safe=()) -> tuple[int, int] | None:
+        """The suggested next click, ``(x, y)``.
 
-        A proven-safe cell if there is one (the first in row order); otherwise the
-        covered cell with the least mine probability, ties broken by row order
-        (smallest ``y``, then ``x``). Never a cell that is certainly a mine: None
-        when nothing else is covered or every probability is unknown.
+        A cell of ``proven_safe`` (cells ``(x, y)``) if there is one, the first in
+        row order; otherwise the covered cell with the least mine probability, ties
+        broken by row order (smallest ``y``, then ``x``). Never a cell that is
+        certainly a mine: None when nothing else is covered or every probability is
+        unknown.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> from mscsp.analysis import probabilities
+        >>> p = probabilities(parse_position("mines: 1\\n.1...\\n"))
+        >>> p.best(), p.best([(4, 0), (3, 0)])
+        ((3, 0), (3, 0))
         """
+        g = self._board()
+        best = self.best_index({g.cell(c) for c in proven_safe})
+        return None if best is None else g.coords(best)
+
+    def best_index(self, proven_safe: set[int] | frozenset[int] = frozenset()) -> int | None:
+        """:meth:`best` by flat index, for the engines: ``proven_safe`` and the answer
+        are flat indices."""
         if proven_safe:
             return min(proven_safe)
         if self.groups is not None:
@@ -217,12 +272,12 @@ class Probabilities:
                 return None
             return min(min(group) for group, p in self.groups if p == lowest)
         # the cells of a group share one Fraction: compare each value once, not each cell
-        values = {id(p): p for p in self.cells.values() if p is not None}
+        values = {id(p): p for p in self.by_index.values() if p is not None}
         lowest = min((p for p in values.values() if p != 1), default=None)
         if lowest is None:
             return None
         ties = {k for k, p in values.items() if p == lowest}
-        return min(c for c, p in self.cells.items() if id(p) in ties)
+        return min(c for c, p in self.by_index.items() if id(p) in ties)
 
 
 #: Packed polynomials of more bits than this are packed in whole bytes (shifting a

@@ -47,10 +47,10 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
     --------
     >>> from mscsp.position import parse_position
     >>> p = quick_probabilities(parse_position("mines: 1\\n.1...\\n"), 10_000)
-    >>> p.layouts, p.cells[0], p.cells[4]
+    >>> p.layouts, p.by_index[0], p.by_index[4]
     (2, Fraction(1, 2), Fraction(0, 1))
     >>> p = quick_probabilities(parse_position(".1...\\n"), 10_000)  # no total
-    >>> p.layouts, p.cells[0], p.cells[4], p.model
+    >>> p.layouts, p.by_index[0], p.by_index[4], p.model
     (8, Fraction(1, 2), None, NoTotalModel(density=None))
     """
     started = time.perf_counter()

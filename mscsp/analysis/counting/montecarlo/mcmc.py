@@ -239,7 +239,7 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     >>> problems = [build_problem(s, c) for c in s.components]
     >>> rest = rest_of_board([], s.unconstrained, s.remaining, sum(p.ncells for p in problems))
     >>> est = chain_estimate(problems, list(s.components), s, rest, seed=1, budget=Budget.of(5), sweeps=300)
-    >>> exact = probabilities(position).cells
+    >>> exact = probabilities(position).by_index
     >>> all(low - 1e-9 <= exact[c] <= high + 1e-9 for c, (p, low, high) in est.cells.items())
     True
     >>> est.details["converged"], est.layouts
