@@ -5,7 +5,7 @@ The constraint layer keeps a private tally of the systems it makes
 "quick" for the compiled quick path, which reads the equations off the grid too, and
 "opened", "flagged", "conditioned" for systems derived from another one), and, while
 a test sets ``constraints._COUNTED`` to a Counter, every component counted, by the
-mines left and its cells. Oracles: the position's components as an independent
+mines left, its cells and its equations. Oracles: the position's components as an independent
 :func:`~mscsp.analysis.build_constraints` finds them (each must be counted exactly
 once), and the rule that no component, of the position or of one a click away, is
 counted twice. Positions one click away are derived from the position's system
@@ -49,7 +49,8 @@ def expert_board(seed: int, i: int):
 def own_components(position) -> list[tuple]:
     """The keys of the position's components, from an equation build of their own."""
     system = build_constraints(position)
-    return [(system.remaining, system.component_cells(comp)) for comp in system.components]
+    return [(system.remaining, system.component_cells(comp), tuple(system.equation(e) for e in comp))
+            for comp in system.components]
 
 
 @pytest.fixture(scope="module")
@@ -104,5 +105,43 @@ def test_at_the_python_loops_stall_the_guess_reads_the_stalls_analysis(monkeypat
     assert len(seen) >= 5
     for builds, components, mine in seen:
         assert builds["build"] == 1, builds
+        assert all(components[key] == 1 for key in mine)
+        assert not components or max(components.values()) == 1
+
+
+def test_a_hint_is_one_job_on_one_analysis_and_builds_nothing_on_the_event_loop(monkeypatch, counted):
+    from starlette.testclient import TestClient
+
+    from mscsp.position import parse_position
+    from mscsp.web.app import create_app
+    from mscsp.web.settings import Settings
+    from mscsp.web.workers import WorkerPool
+
+    ran = []  # each job: its function, and the builds and counts it made
+
+    async def in_process(self, func, args, *, timeout, first_slice=None, overflow=None):
+        before = Counter(C._BUILDS)
+        answer = func(*args)
+        ran.append((func.__name__, Counter(C._BUILDS) - before))
+        return answer
+    monkeypatch.setattr(WorkerPool, "run", in_process)
+    hints = []
+    settings = Settings(workers=1, large_workers=1, max_games=5, sat_time_limit=30.0, analysis_timeout=60.0)
+    with TestClient(create_app(settings)) as client:
+        view = client.post("/api/games", json={"width": 30, "height": 16, "mines": 99, "rule": "safe",
+                                               "seed": 2}).json()
+        while view["status"] not in ("won", "lost") and len(hints) < 40:
+            counted()
+            ran.clear()
+            hint = client.post(f"/api/games/{view['id']}/hint").json()
+            builds, components, jobs = Counter(C._BUILDS), Counter(C._COUNTED), list(ran)
+            text = "mines: 99\n" + "\n".join(view["rows"]) + "\n"
+            hints.append((hint, builds, components, jobs, own_components(parse_position(text))))
+            view = client.post(f"/api/games/{view['id']}/solver", json={}).json()["game"]
+    assert any(hint["candidates"] for hint, *_ in hints) and any(hint["safe"] for hint, *_ in hints)
+    for hint, builds, components, jobs, mine in hints:
+        assert [name for name, _ in jobs] == ["hint_text"]
+        assert builds == jobs[0][1]  # nothing was built outside the job, on the event loop
+        assert (builds["build"], builds["quick"]) == (1, 0), builds
         assert all(components[key] == 1 for key in mine)
         assert not components or max(components.values()) == 1

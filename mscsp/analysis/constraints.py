@@ -68,15 +68,23 @@ ARRAY_EQUATIONS = 2000
 #: the tests that check a caller builds its position's equations once.
 _BUILDS: Counter = Counter()
 
-#: Each component counted, by the mines left and its cells, while a test keeps a
-#: Counter here (None otherwise, so that a long run keeps no keys).
+#: Each component counted, by the mines left, its cells and its equations ("quick"
+#: for the compiled quick path, which keeps none), while a test keeps a Counter here
+#: (None otherwise, so that a long run keeps no keys).
 _COUNTED: Counter | None = None
 
 
-def _note_count(remaining: int | None, cells) -> None:
+def _note_count(remaining: int | None, cells, equations) -> None:
     """One component counted: for the tests that check that none is counted twice."""
     if _COUNTED is not None:
-        _COUNTED[remaining, tuple(sorted(cells))] += 1
+        _COUNTED[remaining, tuple(sorted(cells)), equations] += 1
+
+
+def _note_component(system: "ConstraintSystem", component: tuple[int, ...]) -> None:
+    """:func:`_note_count` for a component of ``system``."""
+    if _COUNTED is not None:
+        _note_count(system.remaining, system.component_cells(component),
+                    tuple(system.equation(e) for e in component))
 
 
 class Constraint(NamedTuple):

@@ -30,8 +30,9 @@ from .counting import DEFAULT_STATE_LIMIT, Probabilities, count_components
 from .counting.pipeline import BACKTRACK_NODES
 from .counting.exact.quick import quick_probabilities
 from .solvers import Contradiction, Explanation, SolveResult, SolverName, deduce, solve
+from .survey import Survey
 
-__all__ = ["Analysis", "analyse", "PROOF_SHARE", "PROOF_SHARE_ESTIMATED", "EXACT_SHARE"]
+__all__ = ["Analysis", "analyse", "analyse_surveyed", "PROOF_SHARE", "PROOF_SHARE_ESTIMATED", "EXACT_SHARE"]
 
 #: Share of the time limit the proofs (and their explanations) may use when counting
 #: is exact, or when it found the position inconsistent.
@@ -207,6 +208,33 @@ def analyse(
     >>> a.safe, a.probability((0, 0)), a.best
     (((3, 0), (4, 0)), Fraction(1, 2), (3, 0))
     """
+    return _analyse(position, solver, use_total=use_total, explain=explain, counter=counter, density=density,
+                    time_limit=time_limit, state_limit=state_limit, memory_limit=memory_limit,
+                    resident_limit=resident_limit)
+
+
+def analyse_surveyed(survey: Survey, solver: SolverName | str = SolverName.SAT, **options) -> Analysis:
+    """:func:`analyse` of ``survey``'s position, for a caller that asks the survey more
+    questions afterwards (the web's hint weighs a guess with it): the equations are the
+    survey's and the components' tallies go into its cache, so that neither is made
+    twice. ``options`` are :func:`analyse`'s; the survey is read with the ``dp``
+    counter, without ``density``, when the total is used, and counted apart otherwise.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> survey = Survey(parse_position("mines: 1\\n.1...\\n"))
+    >>> analyse_surveyed(survey).safe, survey.probabilities.probability((0, 0))  # the count is the analysis's
+    (((3, 0), (4, 0)), Fraction(1, 2))
+    """
+    return _analyse(survey.position, solver, survey=survey, **options)
+
+
+def _analyse(position: Position, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+             explain: bool = True, counter: str = "dp", density: Fraction | None = None, time_limit: float = 30.0,
+             state_limit: int = DEFAULT_STATE_LIMIT, memory_limit: int | None = DEFAULT_MEMORY,
+             resident_limit: int | None = None, survey: Survey | None = None) -> Analysis:
+    """:func:`analyse`, with the survey of :func:`analyse_surveyed` when one is given."""
     started = time.perf_counter()
     solver = SolverName.parse(solver)
     if not use_total and position.mines is not None:
@@ -219,15 +247,19 @@ def analyse(
         return Analysis(position, solve(position, solver, explain=explain, memory_limit=resident_limit,
                                         time_limit=PROOF_SHARE * time_limit), None, None)
 
+    if survey is not None and (counter != "dp" or density is not None or survey.position is not position):
+        survey = None  # counted otherwise than the survey counts: its cache would mix the two
     system = None  # built when something needs the equations
     try:
-        # the usual position (small parts) is counted in one compiled call
+        # the usual position (small parts) is counted in one compiled call, unless a
+        # survey will ask for the equations and tallies anyway
         probs = (quick_probabilities(position, min(BACKTRACK_NODES, state_limit), density)
-                 if counter == "dp" else None)
+                 if counter == "dp" and survey is None else None)
         if probs is None:
-            system = build_constraints(position)
+            system = build_constraints(position) if survey is None else survey.system
             counts = count_components(position, system=system, counter=counter, density=density,
-                                      state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit))
+                                      state_limit=state_limit, budget=bounded(EXACT_SHARE * time_limit),
+                                      cache=None if survey is None else survey.cache)
             probs = counts.probabilities() if counts.exact else None
     except InconsistentError:
         return refuted()

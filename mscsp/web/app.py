@@ -61,6 +61,7 @@ import contextlib
 import time
 from pathlib import Path
 
+import numpy as np
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -71,7 +72,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..analysis.constraints import build_constraints
 from ..analysis.solvers.result import SolverName
 from ..board import PRESETS, Spec
 from ..errors import InputError, MscspError, ParseError
@@ -79,7 +79,7 @@ from ..formats.foreign import read_jsminesweeper, read_mbf
 from ..game import ActionKind, Game, Status
 from ..metrics import opening_regions
 from ..play.policies import Policy
-from ..position import Mark, format_position, parse_position
+from ..position import Mark, Position, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
 from ..sampling import fresh_seed
 from . import jobs
@@ -174,17 +174,22 @@ class _Api:
             raise RequestError(400, f"mines: {position.mines} is more than the {g.size} cells of the board")
         return position
 
-    def is_large(self, text: str) -> bool:
-        """Whether a position's border has a linked part of at least ``large_border`` cells
-        (a cheap look at the clue equations, made before any counting)."""
-        try:
-            system = build_constraints(parse_position(text))
-        except MscspError:
-            return False  # the worker reports what is wrong with it
-        limit = self.settings.large_border
-        return any(len(system.component_cells(c)) >= limit for c in system.components)
+    def is_large(self, position: Position | str) -> bool:
+        """Whether a position (or its text) has at least ``large_border`` covered cells
+        next to an open cell: a bound on its border's largest linked part read off the
+        grid, since this runs on the server's one thread, where building the clue
+        equations would hold up every other request."""
+        if isinstance(position, str):
+            try:
+                position = parse_position(position)
+            except MscspError:
+                return False  # the worker reports what is wrong with it
+        g = position.geometry
+        touched = np.zeros(g.area + 1, dtype=bool)  # the padding of the neighbour rows last
+        touched[g.neighbour_rows(np.flatnonzero(position.revealed)).ravel()] = True
+        return int(np.count_nonzero(touched[:-1] & position.covered)) >= self.settings.large_border
 
-    def route(self, text: str) -> tuple[WorkerPool, dict]:
+    def route(self, position: Position | str) -> tuple[WorkerPool, dict]:
         """Where a job on a position runs: the pool, and the options of its ``run``.
 
         Only running a position tells how long it takes, so every job starts among
@@ -193,7 +198,7 @@ class _Api:
         holds an ordinary worker no longer than that. A border too large to be quick
         (:meth:`is_large`) goes there at once, sparing the ordinary workers the slice.
         """
-        if self.is_large(text):
+        if self.is_large(position):
             return self.large_pool, {}
         return self.pool, {"first_slice": self.settings.first_slice, "overflow": self.large_pool}
 
@@ -219,11 +224,16 @@ class _Api:
                               request: Request | None = None) -> dict:
         """The ``mscsp solve --json`` record of a position, from a worker."""
         s = self.settings
-        pool, options = self.route(text)
+        return await self.analysis_job(text, jobs.analyse_text,
+                                       (text, solver.value, use_total, s.sat_time_limit, s.state_limit), request)
+
+    async def analysis_job(self, position: Position | str, func, args: tuple, request: Request | None) -> dict:
+        """A job that analyses ``position`` (or its text), from a worker, its failures
+        answered as an analysis's."""
+        s = self.settings
+        pool, options = self.route(position)
         try:
-            return await self.attend(request, pool, jobs.analyse_text,
-                                     (text, solver.value, use_total, s.sat_time_limit, s.state_limit),
-                                     s.analysis_timeout, **options)
+            return await self.attend(request, pool, func, args, s.analysis_timeout, **options)
         except JobTimeout as exc:
             if exc.busy:  # the position may be easy: the server was busy, and says so
                 slow = pool is self.large_pool or exc.moved
@@ -232,45 +242,6 @@ class _Api:
         except JobFailed as exc:
             status = 400 if exc.kind == "input" else 500
             raise RequestError(status, f"the analysis failed: {exc}") from None
-
-    async def suggestion(self, entry: GameEntry, text: str, record: dict, timeout: float,
-                         request: Request) -> dict:
-        """The hint's suggested click: the watched player's (:data:`HINT_POLICY`), so the two
-        agree, or the least mine probability when that player cannot decide in time.
-
-        Returns the fields to update the record with: ``best``, and ``best_by`` (the
-        policy that chose it: ``+endgame``, ``least-p``, or None with no suggestion),
-        ``best_note`` (the player's words for its choice, or why it was not asked), and
-        ``candidates`` and ``candidates_rung`` (the cells the player weighed for a
-        guess, ranked, from the same run: see :func:`~mscsp.web.jobs.solver_move`;
-        empty when it was not asked or opens a proven cell).
-        """
-        unranked = {"candidates": [], "candidates_rung": None}
-        if not record["consistent"] or record["best"] is None:
-            return {"best_by": None, "best_note": None, **unranked}
-        if record["safe"]:  # the player opens every proven cell; the record's is the first of them
-            return {"best_by": HINT_POLICY.value, "best_note": None, **unranked}
-        if record["exact"] is False:
-            return {"best_by": Policy.LEAST_P.value,
-                    "best_note": f"the mine chances are estimates, and the {HINT_POLICY.value} player needs exact ones",
-                    **unranked}
-        pool, options = self.route(text)
-        limit = min(self.settings.sat_time_limit, timeout)
-        try:
-            if timeout <= 0:
-                raise JobTimeout("no time was left")
-            move = await self.attend(request, pool, jobs.solver_move,
-                                     (text, HINT_POLICY.value, entry.rule.value, limit, True), timeout, **options)
-        except JobTimeout as exc:
-            late = ("the server was too busy to ask it in time" if exc.busy
-                    else f"it did not decide within the hint's {self.settings.analysis_timeout:g} s")
-            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player was not asked: {late}",
-                    **unranked}
-        except JobFailed as exc:
-            return {"best_by": Policy.LEAST_P.value, "best_note": f"the {HINT_POLICY.value} player could not decide: {exc}",
-                    **unranked}
-        return {"best": move["open"][0], "best_by": HINT_POLICY.value, "best_note": move["text"],
-                "candidates": move["candidates"], "candidates_rung": move["candidates_rung"]}
 
     def entry(self, request: Request) -> GameEntry:
         return self.games.get(request.path_params["game_id"])
@@ -394,13 +365,17 @@ class _Api:
 
     async def hint(self, request: Request) -> Response:
         """The analysis of what the player sees, whose suggested click is the watched
-        player's (see :meth:`suggestion`), all within the analysis timeout."""
+        player's (:data:`HINT_POLICY`, so the two agree; the least mine probability when
+        that player cannot decide in time), all within the analysis timeout: one job,
+        whose position is read and counted once (:func:`~mscsp.web.jobs.hint_text`)."""
         entry = self.entry(request)
-        text = format_position(entry.game.position())
+        position = entry.game.position()
+        text = format_position(position)
         started = time.perf_counter()
-        record = await self.analysis_record(text, SolverName.SAT, True, request)
-        left = self.settings.analysis_timeout - (time.perf_counter() - started)
-        record.update(await self.suggestion(entry, text, record, left, request))
+        s = self.settings
+        record = await self.analysis_job(position, jobs.hint_text,
+                                         (text, HINT_POLICY.value, entry.rule.value, s.sat_time_limit, s.state_limit,
+                                          s.analysis_timeout), request)
         return _timed(record, started)
 
     async def solver(self, request: Request) -> Response:

@@ -10,19 +10,22 @@ their floats, as ``mscsp solve --fractions`` writes them.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import numpy as np
 
-from ..analysis.full import analyse
+from ..analysis.full import analyse_surveyed
+from ..analysis.survey import Survey
 from ..board import Spec
-from ..errors import BudgetExceeded, InconsistentError
+from ..errors import BudgetExceeded, InconsistentError, MscspError
 from ..play.noguess import NoGuessBoard, generate_no_guess
 from ..position import parse_position
 from ..report import solve_record
 from ..rules import FirstClickRule
 
-__all__ = ["analyse_text", "no_guess_board", "solver_move", "proven_safe", "play_games", "game_seed", "MARKS_SHARE"]
+__all__ = ["analyse_text", "hint_text", "no_guess_board", "solver_move", "proven_safe", "play_games", "game_seed",
+           "MARKS_SHARE"]
 
 #: Share of the analysis time limit the dead-cell checks of ``guesses`` may use.
 MARKS_SHARE = 0.05
@@ -62,22 +65,82 @@ def analyse_text(text: str, solver: str, use_total: bool, time_limit: float, sta
     {'dead': [[0, 1], [1, 1]], 'unavoidable': [[[0, 1], [1, 1]]], 'pseudo': [[0, 1], [1, 1]], 'complete': True}
     """
     position = parse_position(text)
-    analysis = analyse(position, solver, use_total=use_total, time_limit=time_limit, state_limit=state_limit)
+    return _record(solver, use_total, time_limit, state_limit, Survey(position))[1]
+
+
+def hint_text(text: str, policy: str, rule: str, time_limit: float, state_limit: int, timeout: float) -> dict:
+    """The hint of a game's page: the analysis of the position the player sees and the
+    click the player ``policy`` would make there, from one reading of the text, one
+    set of equations and one count of each component.
+
+    Returns the record of :func:`analyse_text` (solver ``sat``, with the total) and
+    the suggestion's fields: ``best_by``, the player that chose ``best`` (``policy``,
+    ``least-p`` when that player was not asked or could not decide, None without a
+    suggestion), ``best_note``, its words for a guess (its ``text`` in
+    :func:`solver_move`) or why it was not asked, and ``candidates`` and
+    ``candidates_rung`` as :func:`solver_move` gives them with ``rank``. A cell proven
+    safe is the player's own click (the record's ``best``), so only a position where a
+    guess is due asks it; it is asked while ``timeout`` seconds from the start are not
+    spent, its searches within ``time_limit``.
+
+    Examples
+    --------
+    >>> hint = hint_text("mines: 1\\n.1..\\n", "+endgame", "safe", 5.0, 200_000, 10.0)
+    >>> hint["best"], hint["best_by"], hint["best_note"]
+    ([3, 0], '+endgame', None)
+    >>> text = "mines: 1\\n1.\\n..\\n"  # a guess is due: the solver's own move
+    >>> hint = hint_text(text, "+endgame", "safe", 5.0, 200_000, 10.0)
+    >>> hint["best"] == solver_move(text, "+endgame", "safe", 5.0)["open"][0], hint["candidates_rung"]
+    (True, '+endgame')
+    """
+    started = time.perf_counter()
+    position = parse_position(text)
+    survey = Survey(position)
+    analysis, record = _record("sat", True, time_limit, state_limit, survey)
+    unranked = {"candidates": [], "candidates_rung": None}
+    if not record["consistent"] or record["best"] is None:
+        return {**record, "best_by": None, "best_note": None, **unranked}
+    if record["safe"]:  # the player opens every proven cell; the record's is the first of them
+        return {**record, "best_by": policy, "best_note": None, **unranked}
+    if record["exact"] is False:
+        return {**record, "best_by": "least-p",
+                "best_note": f"the mine chances are estimates, and the {policy} player needs exact ones", **unranked}
+    limit = min(time_limit, timeout - (time.perf_counter() - started))
+    if limit <= 0:
+        return {**record, "best_by": "least-p",
+                "best_note": f"the {policy} player was not asked: it did not decide within the hint's {timeout:g} s",
+                **unranked}
+    index = position.geometry.index
+    # counted exactly, the analysis proved every forced cell: the mines are the player's proofs
+    known = {index(x, y): True for x, y in analysis.mines}
+    try:
+        move = _start(position, rule, True) or _move(position, survey, known, policy, limit, True)
+    except MscspError as exc:
+        return {**record, "best_by": "least-p", "best_note": f"the {policy} player could not decide: {exc}",
+                **unranked}
+    return {**record, "best": move["open"][0], "best_by": policy, "best_note": move["text"],
+            "candidates": move["candidates"], "candidates_rung": move["candidates_rung"]}
+
+
+def _record(solver: str, use_total: bool, time_limit: float, state_limit: int, survey: Survey):
+    """The analysis of the survey's position and its record (see :func:`analyse_text`),
+    the equations and tallies the survey's."""
+    analysis = analyse_surveyed(survey, solver, use_total=use_total, time_limit=time_limit, state_limit=state_limit)
     record = solve_record(analysis)
-    record["guesses"] = _guesses(analysis.position, record, MARKS_SHARE * time_limit)
-    return record
+    record["guesses"] = _guesses(analysis.position, record, MARKS_SHARE * time_limit, survey)
+    return analysis, record
 
 
-def _guesses(position, record: dict, time_limit: float) -> dict | None:
-    """The ``guesses`` field of an analysis record (see :func:`analyse_text`)."""
-    from ..analysis import Survey
+def _guesses(position, record: dict, time_limit: float, survey: Survey) -> dict | None:
+    """The ``guesses`` field of an analysis record (see :func:`analyse_text`); ``survey``
+    is the position's, unless the analysis dropped the total."""
     from ..play.marks import guess_marks
 
     if not record["consistent"] or record["exact"] is not True or position.mines is None:
         return None
     g = position.geometry
     xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
-    found = guess_marks(Survey(position), time_limit=time_limit)
+    found = guess_marks(survey if survey.position is position else Survey(position), time_limit=time_limit)
     return {"dead": None if found.dead is None else xy(found.dead),
             "unavoidable": None if found.unavoidable is None else [xy(cells) for cells in found.unavoidable],
             "pseudo": None if found.pseudo is None else xy(found.pseudo),
@@ -166,25 +229,43 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
     >>> [solver_move("mines: 10\\n" + "." * 9 + "\\n", "+endgame", r, 5.0)["open"] for r in ("opening", "safe")]
     [[[3, 0]], [[0, 0]]]
     """
-    from ..analysis import Survey, deduce
+    from ..analysis import deduce
     from ..play.loop import STALL_STATES
+
+    position = parse_position(text)
+    start = _start(position, rule, rank)
+    if start is not None:
+        return start
+    survey = Survey(position)
+    try:
+        # the survey's equations, and the tallies counting proves with kept for the guess
+        known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES,
+                       system=survey.system, cache=survey.cache).by_index
+    except InconsistentError as err:
+        raise InconsistentError(_impossible(position, err, time_limit), err.clues, err.uses_total) from None
+    return _move(position, survey, known, policy, time_limit, rank)
+
+
+def _start(position, rule: str, rank: bool) -> dict | None:
+    """The first click of :func:`solver_move` on a board with nothing open, else None."""
+    if position.revealed.any():
+        return None
+    first = FirstClickRule.parse(rule)
+    x, y = first.first_click(position.geometry)
+    where = ("away from the edges but near a corner, where the opening rule makes sure of an opening"
+             if first is FirstClickRule.OPENING else "in the corner, whose few neighbours make an opening likeliest")
+    return {"kind": "start", "open": [[x, y]], "flag": [], "probability": None,
+            "text": f"First click at [{x},{y}], {where}.", **_unranked(rank)}
+
+
+def _move(position, survey: Survey, known: dict[int, bool], policy: str, time_limit: float, rank: bool) -> dict:
+    """:func:`solver_move` from the cells complete deduction proves (``known``, flat
+    index -> mine), the guess weighed with ``survey``, the position's."""
     from ..play.policies import Policy, decide
     from ..position import Mark
 
-    position = parse_position(text)
     g = position.geometry
     xy = lambda c: list(g.coords(c))  # noqa: E731
-    if not position.revealed.any():
-        first = FirstClickRule.parse(rule)
-        x, y = first.first_click(g)
-        where = ("away from the edges but near a corner, where the opening rule makes sure of an opening"
-                 if first is FirstClickRule.OPENING else "in the corner, whose few neighbours make an opening likeliest")
-        return {"kind": "start", "open": [[x, y]], "flag": [], "probability": None,
-                "text": f"First click at [{x},{y}], {where}.", **_unranked(rank)}
-    try:
-        known = deduce(position, "sat", use_total=True, time_limit=time_limit, state_limit=STALL_STATES).by_index
-    except InconsistentError as err:
-        raise InconsistentError(_impossible(position, err, time_limit), err.clues, err.uses_total) from None
     covered = {c for c in known if position.grid[c] == Mark.COVERED}
     safe = sorted(c for c in covered if not known[c])
     mines = sorted(c for c in covered if known[c])
@@ -194,10 +275,10 @@ def solver_move(text: str, policy: str, rule: str, time_limit: float, rank: bool
                 "text": f"Proven: {len(safe)} safe cell{'s' if len(safe) != 1 else ''} opened"
                         + (f", {len(mines)} mine{'s' if len(mines) != 1 else ''} flagged." if mines else "."),
                 **_unranked(rank)}
-    grid = position.grid.copy()
-    grid[mines] = Mark.FLAG
-    seen = type(position)(g, grid, position.mines)
-    survey = Survey(seen)
+    # the proven mines flagged: their equations made from the position's, the
+    # components they leave alone looked up in its cache
+    survey = survey.flagged_index(mines) if mines else survey
+    seen = survey.position
     probs = survey.probabilities
     # the per-click endgame searches get half the time: the move's own search has run by then
     move = decide(seen, policy, survey=survey, rank=rank, time_limit=time_limit / 2)

@@ -152,8 +152,7 @@ def tally_component(system: ConstraintSystem, component: tuple[int, ...], *,
     (0, 0, 10, 0, 0, 0)
     """
     problem = build_problem(system, component)
-    if _constraints._COUNTED is not None:
-        _constraints._note_count(system.remaining, system.component_cells(component))
+    _constraints._note_component(system, component)
     return _exact_tally(system, problem, Arithmetic.polynomial(problem, kmax), budget or Budget(), state_limit,
                         backtrack_nodes)
 
@@ -327,8 +326,7 @@ def count_components(
     # small components first, so a hard one meets the deadline last
     for comp, key in sorted(todo, key=lambda ck: problems[ck[0]].ncells):
         problem = problems[comp]
-        if _constraints._COUNTED is not None:
-            _constraints._note_count(remaining, system.component_cells(comp))
+        _constraints._note_component(system, comp)
         arith = (Arithmetic.polynomial(problem, remaining) if remaining is not None
                  else Arithmetic(0, mine=weights[0], safe=weights[1]))
         try:

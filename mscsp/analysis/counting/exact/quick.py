@@ -65,7 +65,7 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
     remaining, unconstrained, components = found
     if _constraints._COUNTED is not None:  # each component counted
         for groups, _, _ in components:
-            _constraints._note_count(remaining, [c for group in groups for c in group])
+            _constraints._note_count(remaining, [c for group in groups for c in group], "quick")
     cells: dict[int, Fraction | None] = {}
     if remaining is None:
         return _without_total(components, unconstrained, density, cells, g, started)
