@@ -388,8 +388,10 @@ class _Api:
         async with entry.lock:
             if entry.game.status.over:
                 raise RequestError(409, "the game is over")
-            text = format_position(entry.game.position())
-            move = await self.game_job(text, jobs.solver_move, (text, policy.value, entry.rule.value, s.sat_time_limit),
+            position = entry.game.position()
+            text = format_position(position)
+            move = await self.game_job(position, jobs.solver_move,
+                                       (text, policy.value, entry.rule.value, s.sat_time_limit),
                                        s.analysis_timeout, "the solver's move", "the solver cannot move")
             g = entry.game.geometry
             for x, y in move["flag"]:
@@ -403,12 +405,12 @@ class _Api:
                     await play_move(entry, ActionKind.REVEAL, cell, self.make_board)
             return JSONResponse({"move": move, "game": game_view(entry)})
 
-    async def game_job(self, text: str, func, args: tuple, timeout: float, what: str, cannot: str):
-        """A job on the position of a game in play (``text``), its failures as answers:
+    async def game_job(self, position: Position, func, args: tuple, timeout: float, what: str, cannot: str):
+        """A job on the position of a game in play, its failures as answers:
         503 when it was stopped, 409 when the flags contradict the numbers (they are the
         layout's, so a flag is wrong), 500 otherwise; ``what`` names the job and
         ``cannot`` what a wrong flag prevents."""
-        pool, options = self.route(text)
+        pool, options = self.route(position)
         try:
             return await pool.run(func, args, timeout=timeout, **options)
         except JobTimeout as exc:
@@ -441,9 +443,10 @@ class _Api:
                 if left <= 0:
                     complete = False
                     break
-                text = format_position(game.position())
+                position = game.position()
+                text = format_position(position)
                 try:
-                    safe = await self.game_job(text, jobs.proven_safe, (text, min(s.sat_time_limit, left)), left,
+                    safe = await self.game_job(position, jobs.proven_safe, (text, min(s.sat_time_limit, left)), left,
                                                "auto-clear", "auto-clear cannot open cells")
                 except RequestError as exc:
                     if exc.status != 503 or not opened:

@@ -55,9 +55,10 @@ class Settings:
         as it runs on in its own worker. As long as ``analysis_timeout``, it leaves every
         job where it started.
     large_border : int
-        Covered cells in one linked part of the border from which a position counts
-        as slow before it is run, and goes straight to the workers for slow positions
-        (an Expert game in play has at most about a hundred).
+        Covered cells next to an open cell (a bound on the border's largest linked
+        part, read off the grid) from which a position counts as slow before it is
+        run, and goes straight to the workers for slow positions (an Expert game in
+        play has at most about a hundred).
     max_games : int
         Games kept at once; the least recently used game is dropped beyond it.
     run_workers : int
