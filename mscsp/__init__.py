@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from . import draw  # pictures of the model's objects: SVG text without matplotlib, figures with it
 from .board import PRESETS, Geometry, Layout, Spec, format_layout, parse_layout
 from .budget import Budget
 from .errors import (
