@@ -9,6 +9,9 @@ what touches what.
 
 A :class:`Layout` is the hidden truth of a game: one mine bit per cell (an immutable
 numpy array) and the clue number every cell would show.
+
+One module, not several: the geometry's neighbour function, the sizes and the layouts'
+numbers are one model that every other module reads.
 """
 
 from __future__ import annotations

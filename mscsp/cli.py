@@ -3,6 +3,9 @@
 Bad input of any kind ends with one line on standard error and exit status 2, never
 a traceback; a command writes its output only once it has all of it, so nothing is
 half-written.
+
+One module, not several: one small function per command over one argument parser, whose
+shared options (board, time and memory limits, solver) are defined once here.
 """
 
 from __future__ import annotations

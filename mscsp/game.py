@@ -12,6 +12,9 @@ cells are marked when pushed, so each is handled once, and flags are never opene
 Every action is recorded (reveal, flag, unflag and chord as distinct actions, with
 their times) and :class:`Replay` saves it as JSON together with the seed, rule and
 click, so the game can be replayed to the identical state.
+
+One module, not several: the engine and its replay share the action record, and a replay
+is checked by playing it through the same engine.
 """
 
 from __future__ import annotations

@@ -128,6 +128,28 @@ def test_the_top_level_stays_small():
     assert len(modules) <= 16, modules
 
 
+#: Lines past which a module (a Python source or a C extension's) must say why it is one.
+LONG = 600
+#: How a long module's docstring (or a C source's first comment) starts its reason.
+WHY_ONE = "One module, not several:"
+
+
+def test_a_long_module_says_why_it_is_one():
+    sources = sorted(PACKAGE.rglob("*.py")) + sorted(PACKAGE.rglob("*.c"))
+    silent = []
+    for path in sources:
+        text = path.read_text()
+        if text.count("\n") <= LONG:
+            continue
+        if path.suffix == ".py":
+            head = ast.get_docstring(ast.parse(text)) or ""
+        else:
+            head = text[:text.find("*/")]
+        if WHY_ONE not in " ".join(line.strip(" *") for line in head.splitlines()):
+            silent.append(f"{path.relative_to(PACKAGE.parent)} ({text.count(chr(10))} lines)")
+    assert not silent, f"modules over {LONG} lines whose docstring does not say {WHY_ONE!r}: {silent}"
+
+
 def test_no_arrow_points_up():
     up = [f"{name} ({NAMES[rank(name)]}) imports {other} ({NAMES[rank(other)]})"
           for name in MODULES for other in sorted(arrows(name)) if rank(other) > rank(name)]

@@ -12,6 +12,10 @@ function, so holes and irregular boards cost nothing. The formulation is the usu
 one (see minesweepr's "supercells and fronts" and JSMinesweeper's witnesses); the
 local impossibilities it rejects are the first-order ones of the solver tutorials:
 a remainder below zero or above the number of unknown neighbours.
+
+One module, not several: the derived systems (a click away, flags added, cells fixed)
+rebuild only what changes of the system's internal tables, and the parity forest merges
+its chains of links; all of them write the same private structures.
 """
 
 from __future__ import annotations

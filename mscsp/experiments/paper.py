@@ -13,6 +13,10 @@ column and style, so every number in the PDF can be traced to one cell of one CS
 Figures are the vector PDFs the experiments write beside their PNGs; the paper
 includes them with ``\\resultfigure{FOLDER/NAME}``, and a missing one stops the
 build with one line that says to run ``mscsp reproduce``.
+
+One module, not several: most of its length is the list of sources (which table, which
+columns name a row, which numbers the prose quotes) and one small writer per results
+table, all read by the one command that builds the paper.
 """
 
 from __future__ import annotations

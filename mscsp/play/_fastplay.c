@@ -20,6 +20,9 @@
  * as in mscsp.analysis.counting.forced_cells. A cell is proven exactly when one value is never
  * achievable at a feasible count. The search is bounded by a node budget; past it the
  * caller falls back to the reference.
+ *
+ * One module, not several: a compiled extension is one shared object, and the play loop,
+ * its propagation and the counting it falls back on share the board's arrays.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -51,6 +51,10 @@ A number ``v`` at a candidate cell ``c`` is weighed by the layouts of the positi
 with ``c`` opened showing ``v``, counted by the same engine, so every comparison is
 between exact fractions.
 
+One module, not several: each rung of the ladder keeps the one below for what it does
+not decide, and all of them share the candidate pool, the outcomes of a click and the
+ranking, so the ladder reads top to bottom in one place.
+
 Examples
 --------
 >>> from mscsp.position import parse_position

@@ -50,6 +50,10 @@ POST     ``/api/runs/{id}/cancel``   stop it; what was played stands
 Every error is ``{"error": message}`` with a 4xx status for the client's mistakes
 (400 malformed, 404 unknown, 409 not allowed now, 413 too large, 415 not JSON, 422
 no board found) and 503 when an analysis did not finish within its deadline.
+
+One module, not several: the routes and their one-line error answers, each a thin
+handler over the worker jobs (:mod:`mscsp.web.jobs`); the table of routes above is the
+module's map.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 /*
  * The rounded count of mscsp/analysis/counting/rounded.py, compiled.
  *
- * The forward-backward programme of sweep.py with every table entry a band of doubles
+ * The forward-backward programme of exact/sweep.py with every table entry a band of doubles
  * (coefficients j..j+len-1 of the polynomial in the mine count) instead of one packed
  * integer. Every quantity is a sum of products of non-negative numbers, so each
  * rounded operation multiplies the exact value by a factor within [1-u, 1+u]
@@ -16,10 +16,13 @@
  * dot product per state, not a product of polynomials. Coefficients that cannot reach
  * a j with w[j] > 0 (too few or too many mines left to place) are cut from the bands.
  *
- * States are the packed partial sums of sweep.py's _Plan, in 64 bits (the caller
+ * States are the packed partial sums of exact/sweep.py's _Plan, in 64 bits (the caller
  * checks that they fit). Stored forward tables are thinned to every
  * ceil(sqrt(m))-th one when they would pass half the byte allowance, the others
  * recomputed when the backward sweep needs them, as in sweep.py.
+ *
+ * One module, not several: a compiled extension is one shared object, and the forward and
+ * backward sweeps share the bands and the rounding depths they carry.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

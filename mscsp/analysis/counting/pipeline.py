@@ -9,6 +9,10 @@ the layout chains (:mod:`~mscsp.analysis.counting.montecarlo`). The shares of th
 each stage may spend are set here; :class:`Counts` carries the tallies to the
 combination, and :func:`probabilities`, :func:`count_layouts` and :func:`forced_cells`
 are the questions asked of it.
+
+One module, not several: its subject is the order of the fallbacks and the share of the
+budget each may spend, which only reads right when the exact stage, the estimates and
+the reasons for giving up are seen together.
 """
 
 from __future__ import annotations

@@ -21,6 +21,11 @@ run on one incremental solver per independent part, under assumptions:
 
 Every call has a conflict budget and the whole run a time budget: what is not
 finished is reported (``complete = False``), never guessed.
+
+One module, not several: the parts of a run (the encodings, the selectors, the
+totalizers, the cores and the models that mark cells) share one incremental solver per
+part and its variable pool, and the engine moves parts between solvers as the total
+binds them; apart, each would reach into the others' state.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 /*
- * The backtracking of mscsp/analysis/counting/search.py, compiled.
+ * The backtracking of mscsp/analysis/counting/exact/search.py, compiled.
  *
  * A group of n cells takes a value j in 0..n (its mines) with weight C(n, j), added to
  * each of its clues; a chain of linked cells takes one of two options, each with its
@@ -14,6 +14,9 @@
  * row entry below 2^59, so 64-bit integers are exact. The node budget is spent exactly
  * as the Python search spends it (one node per value tried), so both give up at the
  * same point and the caller falls back to the same dynamic programme.
+ *
+ * One module, not several: a compiled extension is one shared object, and its search, its
+ * tallies and the weighing of the total share the tables of binomials filled at load.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -689,7 +692,7 @@ static u64 *read_u64s(PyObject *seq, Py_ssize_t *n, int *declined) {
  * cells away from every clue and the mines the total leaves. Each group's mine probability
  * as a fraction (not reduced) in the order of the groups, component after component, then
  * the unconstrained cells' (when there are any), and the number of layouts: the sums of
- * mscsp.analysis.counting.combine.weigh_total, for the components' products with the
+ * mscsp.analysis.counting.exact.combine.weigh_total, for the components' products with the
  * C(unconstrained, remaining - j) ways to place the rest, in 128-bit integers. None when a
  * number passes 2^128 (the caller weighs in Python) or no layout meets the total. */
 static PyObject *weigh(PyObject *Py_UNUSED(self), PyObject *args) {

@@ -5,6 +5,10 @@ convolve; the unconstrained cells (touching no clue) add ``C(U, u)`` ways for ``
 mines; the total picks the coefficient. Every probability is an exact
 :class:`fractions.Fraction` and the layout count a Python int, however large.
 Without a total, each component is weighed alone under the model the caller names.
+
+One module, not several: :class:`Probabilities` is what the combination builds, and the
+polynomial helpers (products, suffixes, the weights of the rest of the board) serve the
+total's and the density's weighing alike.
 """
 
 from __future__ import annotations

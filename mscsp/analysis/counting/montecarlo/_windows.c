@@ -1,5 +1,5 @@
 /*
- * The window draws of mscsp/analysis/counting/windows.py, compiled.
+ * The window draws of mscsp/analysis/counting/montecarlo/windows.py, compiled.
  *
  * For every chain and every window of a class: the window's clues receive fixed shares
  * from it (what its variables add now); forward filtering over the window's variables,
