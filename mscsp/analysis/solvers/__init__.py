@@ -257,12 +257,23 @@ def solve(
 def _result(solver: SolverName, position: Position, system: ConstraintSystem | None, known: dict[int, bool],
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
     """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
-    read only to put the explanations in words)."""
+    read only to put the explanations in words). The cells are named at once; the
+    deductions and explanations are put together from the reasons when first read."""
     geometry = position.geometry
     xy = geometry.xy
     if xy is None:  # a board too large for the table: name the cells one by one
         xy = _Coords(geometry)
     cells = sorted(known)
+    safe = tuple([xy[c] for c in cells if not known[c]])
+    mines = tuple([xy[c] for c in cells if known[c]])
+    return SolveResult._assembled(solver, safe, mines, complete,
+                                  {"sat_calls": calls, "seconds": time.perf_counter() - started},
+                                  partial(_assemble, position, system, xy, cells, known, reason, explain))
+
+
+def _assemble(position: Position, system: ConstraintSystem | None, xy, cells: list[int], known: dict[int, bool],
+              reason: dict, explain: bool) -> tuple[tuple[Deduction, ...], tuple[Explanation, ...]]:
+    """The deductions and explanations of :func:`_result`'s answer, ``cells`` in order."""
     # cells forced alike by the same clues share one key (and one explanation): the
     # groups in the order of their first cells, which is the order they are met in
     keys = []
@@ -294,16 +305,8 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
             Explanation(tuple([xy[c] for c in group]), named[key[1]], key[2],
                         partial(describe_deduction, position, system, group, key[0], key[1], key[2], said))
             for key, group in groups.items()])
-    at = [xy[c] for c in cells]
-    return SolveResult(
-        solver,
-        safe=tuple([a for a, key in zip(at, keys) if not key[0]]),
-        mines=tuple([a for a, key in zip(at, keys) if key[0]]),
-        deductions=tuple([Deduction(a, key[0], named[key[1]], key[2]) for a, key in zip(at, keys)]),
-        explanations=explanations,
-        complete=complete,
-        stats={"sat_calls": calls, "seconds": time.perf_counter() - started},
-    )
+    deductions = tuple([Deduction(xy[c], key[0], named[key[1]], key[2]) for c, key in zip(cells, keys)])
+    return deductions, explanations
 
 
 class _Coords:
