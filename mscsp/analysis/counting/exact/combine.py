@@ -477,8 +477,10 @@ def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> t
         # proven cells are many near the end of a game: their 0 and 1 are made once
         p = Fraction(num, den) if not den or 0 < num < den else _ONE if num else _ZERO
         groups.append((group, p))
-        for c in group:
-            cells[c] = p
+        if len(group) == 1:
+            cells[group[0]] = p
+        else:  # the cells away from the numbers are often hundreds: mapped in C
+            cells.update(dict.fromkeys(group, p))
     return tuple(groups)
 
 
