@@ -227,7 +227,10 @@ class Probabilities:
             out = {}
             for group, p in self.groups:
                 if p.denominator == 1:  # reduced, between 0 and 1: exactly 0 or 1
-                    out.update(dict.fromkeys(group, p.numerator != 0))
+                    if len(group) == 1:  # most forced groups are single cells
+                        out[group[0]] = p.numerator != 0
+                    else:
+                        out.update(dict.fromkeys(group, p.numerator != 0))
             return out
         # the cells of a group share one Fraction: look at each value once, not each cell,
         # and walk the cells in C (map, zip, compress) to the few that are forced
