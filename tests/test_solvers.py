@@ -480,3 +480,37 @@ def test_a_sat_call_stops_once_the_process_is_over_its_resident_allowance():
     assert roomy.solve(roomy.selectors(), 10_000, time.perf_counter() + 5) is True
     tight.delete()
     roomy.delete()
+
+
+@settings(max_examples=EXAMPLES)
+@given(small_positions(allow_wrong=False), st.booleans())
+def test_proofs_given_by_a_count_are_explained_as_sat_explains_its_own(position, use_total):
+    # the cells brute force proves, handed to solve as an exact count hands them (the
+    # compiled search then explains them without a system): every explanation forces
+    # its cells minimally, by brute force, and reads as SAT's own proof reads
+    truth = brute_force(position, use_total=use_total)
+    if not truth["count"]:
+        return
+    proven = dict.fromkeys(truth["safe"], False) | dict.fromkeys(truth["mine"], True)
+    given = solve(position, "sat", use_total=use_total, proven=proven)
+    own = solve(position, "sat", use_total=use_total)
+    assert set(flat(position, given.safe)) == truth["safe"] and set(flat(position, given.mines)) == truth["mine"]
+    for e in given.explanations:
+        assert_explanation_is_valid_and_minimal(position, e, truth["mine"])
+    assert given.explanations == own.explanations and given.deductions == own.deductions
+
+
+def test_a_result_read_late_copies_pickles_and_compares_as_one_read_at_once():
+    # the deductions and explanations are put together on first reading: a copy, a
+    # pickle, a replace or a comparison made before any reading sees them all
+    pos = parse_position("mines: 2\n.....\n.121.\n")
+    proven = {1: True, 3: True, 0: False, 2: False, 4: False, 5: False, 9: False}  # the 1-2-1, by hand
+    fresh = [solve(pos, "sat", proven=proven) for _ in range(4)]
+    read = solve(pos, "sat", proven=proven)
+    assert sum(len(e.cells) for e in read.explanations) == len(read.deductions) == len(proven)
+    assert pickle.loads(pickle.dumps(fresh[0])) == read
+    assert replace(fresh[1], complete=True) == read
+    assert fresh[2] == read and repr(fresh[3]).split("stats=")[0] == repr(read).split("stats=")[0]
+    assert [d.cell for d in read.deductions] == [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (4, 1)]
+    with pytest.raises(AttributeError):
+        fresh[0].no_such_field  # noqa: B018

@@ -27,7 +27,7 @@ from collections import Counter
 from bisect import bisect_left
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import chain, filterfalse
 from operator import attrgetter
 from typing import NamedTuple
@@ -592,11 +592,51 @@ def bulk():
                 gc.enable()
 
 
+#: A Constraint from a ``(cells, count, clue)`` tuple, made in C (``Constraint._make``
+#: is a Python function around the same call).
+_constraint = partial(tuple.__new__, Constraint)
+
+
 def _equations(cells: np.ndarray, sizes: np.ndarray, counts: np.ndarray, clues: np.ndarray) -> tuple[Constraint, ...]:
     """Equations from arrays: row ``i`` of ``cells`` holds equation ``i``'s cells
     ascending in its first ``sizes[i]`` entries (padding after them)."""
     return tuple(map(Constraint._make, zip([tuple(row[:n]) for row, n in zip(cells.tolist(), sizes.tolist())],
                                            counts.tolist(), clues.tolist())))
+
+
+def read_equations(position: Position) -> tuple | None:
+    """The compiled reading of a position's equations, before they are made into a
+    system: ``(equations, covered, flags, csr)``, each equation a ``(cells, count,
+    clue)`` tuple, ``csr`` as :attr:`ConstraintSystem.csr`. None where
+    :func:`build_constraints` reads them otherwise: without the compiled module or a
+    neighbour table, where a number clashes, or past :data:`ARRAY_EQUATIONS`
+    equations. :func:`system_of` makes the system :func:`build_constraints` would
+    (a caller that needs only the flat form, the compiled search for reasons, makes
+    no system). Counts as one build of the position's equations.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> position = parse_position("mines: 2\\n.1.\\nF2.\\n")
+    >>> found = read_equations(position)
+    >>> found is None or (found[0], found[1:3]) == ([((0, 2, 5), 0, 1), ((0, 2, 5), 1, 4)], ((0, 2, 5), 1))
+    True
+    """
+    _BUILDS["build"] += 1
+    g = position.geometry
+    if _compiled_equations is None or g.neighbour_table is None:
+        return None
+    found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
+    return found if found is not None and len(found[0]) < ARRAY_EQUATIONS else None
+
+
+def system_of(position: Position, found: tuple) -> ConstraintSystem:
+    """The system of :func:`read_equations`'s ``found``: the one :func:`build_constraints`
+    makes (and raises as it does when the total cannot be met)."""
+    equations, covered_cells, flags, csr = found
+    system = _with_total(position, tuple(map(_constraint, equations)), None, covered_cells, flags)
+    system.__dict__["csr"] = csr  # what the cached property would make, made in the same pass
+    return system
 
 
 def build_constraints(position: Position, *, limits: Budget | None = None) -> ConstraintSystem:
@@ -620,16 +660,10 @@ def build_constraints(position: Position, *, limits: Budget | None = None) -> Co
     >>> s.remaining, s.unconstrained
     (1, ())
     """
-    _BUILDS["build"] += 1
+    found = read_equations(position)
+    if found is not None:
+        return system_of(position, found)
     g = position.geometry
-    found = None
-    if _compiled_equations is not None and g.neighbour_table is not None:
-        found = _compiled_equations.equations(position.grid, g.neighbour_table)  # None where a number clashes
-    if found is not None and len(found[0]) < ARRAY_EQUATIONS:
-        equations, covered_cells, flags, csr = found
-        system = _with_total(position, tuple(map(Constraint._make, equations)), None, covered_cells, flags)
-        system.__dict__["csr"] = csr  # what the cached property would make, made in the same pass
-        return system
     covered = position.covered
     flagged = position.flagged
     # gather over the neighbourhoods of open cells only: a frontier is a small

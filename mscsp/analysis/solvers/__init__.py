@@ -18,15 +18,16 @@ Examples
 from __future__ import annotations
 
 import time
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
 from ...budget import DEFAULT_STATE_LIMIT, Budget
 from ...errors import BudgetExceeded, Clash, InconsistentError, InputError
 from ...position import Position
-from ..constraints import ConstraintSystem, build_constraints
+from ..constraints import ConstraintSystem, build_constraints, read_equations, system_of
 from ..explain import TOTAL_CLASHES, contradiction_words, describe_deduction
+from .local import reasons_at_once
 from .propagation import Propagator, minimal_reason
 from .result import (
     Contradiction,
@@ -214,6 +215,20 @@ def solve(
     if solver is SolverName.SAT and proven is not None and not explain:
         # an exact count decided everything, and nothing is to be explained: no equations needed
         return _result(solver, position, None, dict(proven), {}, True, 0, False, started)
+    if solver is SolverName.SAT and proven is not None and system is None:
+        # an exact count proved the cells (the quick path, which makes no system): the
+        # compiled search explains them from the equations read off the grid, and the
+        # system is made only if it cannot, or when a sentence is first read
+        found = read_equations(position)
+        if found is not None:
+            reason = reasons_at_once(position, found, proven, started + time_limit, use_total=use_total)
+            if reason is not None:
+                return _result(solver, position, cache(partial(system_of, position, found)), dict(proven), reason,
+                               True, 0, True, started)
+            try:
+                system = system_of(position, found)
+            except InconsistentError as err:
+                return SolveResult(solver, contradiction=contradiction(position, None, err))
     try:
         system = system if system is not None else build_constraints(position)
     except InconsistentError as err:
@@ -256,13 +271,25 @@ def solve(
 
 def _result(solver: SolverName, position: Position, system: ConstraintSystem | None, known: dict[int, bool],
             reason: dict, complete: bool, calls: int, explain: bool, started: float) -> SolveResult:
-    """:func:`solve`'s answer from the proven cells and their reasons (``system`` is
-    read only to put the explanations in words)."""
+    """:func:`solve`'s answer from the proven cells and their reasons (``system``, or
+    the function that makes it, is read only to put the explanations in words). The
+    cells are named at once; the deductions and explanations are put together from
+    the reasons when first read."""
     geometry = position.geometry
     xy = geometry.xy
     if xy is None:  # a board too large for the table: name the cells one by one
         xy = _Coords(geometry)
     cells = sorted(known)
+    safe = tuple([xy[c] for c in cells if not known[c]])
+    mines = tuple([xy[c] for c in cells if known[c]])
+    return SolveResult._assembled(solver, safe, mines, complete,
+                                  {"sat_calls": calls, "seconds": time.perf_counter() - started},
+                                  partial(_assemble, position, system, xy, cells, known, reason, explain))
+
+
+def _assemble(position: Position, system: ConstraintSystem | None, xy, cells: list[int], known: dict[int, bool],
+              reason: dict, explain: bool) -> tuple[tuple[Deduction, ...], tuple[Explanation, ...]]:
+    """The deductions and explanations of :func:`_result`'s answer, ``cells`` in order."""
     # cells forced alike by the same clues share one key (and one explanation): the
     # groups in the order of their first cells, which is the order they are met in
     keys = []
@@ -292,18 +319,18 @@ def _result(solver: SolverName, position: Position, system: ConstraintSystem | N
         # put into words when read: callers show a few sentences of many, or none
         explanations = tuple([
             Explanation(tuple([xy[c] for c in group]), named[key[1]], key[2],
-                        partial(describe_deduction, position, system, group, key[0], key[1], key[2], said))
+                        partial(_words, position, system, group, key[0], key[1], key[2], said))
             for key, group in groups.items()])
-    at = [xy[c] for c in cells]
-    return SolveResult(
-        solver,
-        safe=tuple([a for a, key in zip(at, keys) if not key[0]]),
-        mines=tuple([a for a, key in zip(at, keys) if key[0]]),
-        deductions=tuple([Deduction(a, key[0], named[key[1]], key[2]) for a, key in zip(at, keys)]),
-        explanations=explanations,
-        complete=complete,
-        stats={"sat_calls": calls, "seconds": time.perf_counter() - started},
-    )
+    deductions = tuple([Deduction(xy[c], key[0], named[key[1]], key[2]) for c, key in zip(cells, keys)])
+    return deductions, explanations
+
+
+def _words(position: Position, system, *args) -> str:
+    """:func:`~mscsp.analysis.explain.describe_deduction`, ``system`` given as the
+    system or as the function that makes it (once: its answer is cached)."""
+    if system is not None and not isinstance(system, ConstraintSystem):
+        system = system()
+    return describe_deduction(position, system, *args)
 
 
 class _Coords:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from array import array
 
+from ...position import Position
 from ..constraints import Constraint, ConstraintSystem
 
 try:  # built where a C compiler is found; without it SAT shrinks every larger reason
@@ -46,7 +47,8 @@ REASON_NODES = 20_000
 #: more than the cores it saves on a compiled board).
 LOCAL_EQUATIONS = 50_000
 
-__all__ = ["COMPILED", "single_clue_reasons", "pair_reason", "local_reasons", "total_reason", "REASON_NODES"]
+__all__ = ["COMPILED", "single_clue_reasons", "pair_reason", "local_reasons", "reasons_at_once", "total_reason",
+           "REASON_NODES"]
 
 
 def single_clue_reasons(system: ConstraintSystem) -> dict[int, tuple[int, bool]]:
@@ -177,6 +179,39 @@ def local_reasons(system: ConstraintSystem, asked: dict[int, bool], deadline: fl
                              remaining, len(system.covered), node_limit, max(0.0, deadline - time.perf_counter()),
                              names)
     return dict(zip(cells, found))
+
+
+def reasons_at_once(position: Position, found: tuple, known: dict[int, bool], deadline: float, *,
+                    use_total: bool, node_limit: int = REASON_NODES) -> dict[int, tuple[tuple[int, ...], bool]] | None:
+    """:func:`local_reasons` by clue, on the equations as
+    :func:`~mscsp.analysis.constraints.read_equations` reads them (``found``), for a
+    caller that has no system and needs none when the compiled search answers: the
+    same answers, in ascending order of cell, when it answers every cell of ``known``
+    (with the total when ``use_total`` and the position has one), else None (and
+    the caller makes the system and asks :meth:`~mscsp.analysis.solvers.sat.SatEngine.explain`).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> from mscsp.analysis.constraints import build_constraints, read_equations
+    >>> position = parse_position("mines: 1\\n.1..\\n")
+    >>> found = read_equations(position)
+    >>> at_once = None if found is None else reasons_at_once(position, found, {3: False}, float("inf"), use_total=True)
+    >>> at_once is None or at_once == local_reasons(build_constraints(position), {3: False}, float("inf"),
+    ...                                              use_total=True, by_clue=True)
+    True
+    """
+    if not known:
+        return {}
+    equations, covered, flags, csr = found
+    if _reasons is None or len(equations) > LOCAL_EQUATIONS:
+        return None
+    remaining = position.mines - flags if use_total and position.mines is not None else -1
+    cells = sorted(known)
+    got = _reasons.reasons(*csr, len(position.grid), array("i", cells), bytes([bool(known[c]) for c in cells]),
+                           remaining, len(covered), node_limit, max(0.0, deadline - time.perf_counter()),
+                           array("i", [e[2] for e in equations]))
+    return dict(zip(cells, got)) if all(got) else None
 
 
 def total_reason(system: ConstraintSystem, mine: bool, deadline: float,

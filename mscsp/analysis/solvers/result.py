@@ -142,13 +142,27 @@ class SolveResult:
     ``safe`` and ``mines`` are ``(x, y)`` in row order. ``complete`` is False when a
     bounded search stopped early: the proven cells are still proven, but a complete
     solver may have missed some.
+
+    The solvers find every reason at once, but put ``deductions`` and
+    ``explanations`` together from them when either is first read (an analysis
+    is often asked for its cells and probabilities alone); equality, ``repr``,
+    copies and pickling see them as if they had been made at once.
+
+    Examples
+    --------
+    >>> r = SolveResult._assembled(SolverName.SAT, ((0, 0),), (), True, {},
+    ...                            lambda: ((Deduction((0, 0), False, ((1, 0),)),), ()))
+    >>> r.deductions[0].clues, r == SolveResult(SolverName.SAT, ((0, 0),), (), r.deductions)
+    (((1, 0),), True)
     """
 
     solver: SolverName
     safe: tuple[tuple[int, int], ...] = ()
     mines: tuple[tuple[int, int], ...] = ()
-    deductions: tuple[Deduction, ...] = ()
-    explanations: tuple[Explanation, ...] = ()
+    # default_factory, not a default: no class attribute, so that a result whose
+    # parts are not put together yet reaches __getattr__ for them
+    deductions: tuple[Deduction, ...] = field(default_factory=tuple)
+    explanations: tuple[Explanation, ...] = field(default_factory=tuple)
     contradiction: Contradiction | None = None
     complete: bool = True
     stats: dict = field(default_factory=dict, compare=False)
@@ -156,6 +170,38 @@ class SolveResult:
     @property
     def consistent(self) -> bool:
         return self.contradiction is None
+
+    @classmethod
+    def _assembled(cls, solver: SolverName, safe: tuple, mines: tuple, complete: bool, stats: dict,
+                   assemble: Callable[[], tuple[tuple[Deduction, ...], tuple[Explanation, ...]]]) -> "SolveResult":
+        """A consistent result whose ``(deductions, explanations)`` ``assemble()`` makes
+        when first read (the fields go straight into the instance's dict, as
+        :class:`Deduction` writes its own)."""
+        self = object.__new__(cls)
+        fields = self.__dict__
+        fields["solver"] = solver
+        fields["safe"] = safe
+        fields["mines"] = mines
+        fields["contradiction"] = None
+        fields["complete"] = complete
+        fields["stats"] = stats
+        fields["_assemble"] = assemble
+        return self
+
+    def __getattr__(self, name: str):
+        # reached only for what the instance lacks: the parts not put together yet
+        if name == "deductions" or name == "explanations":
+            fields = self.__dict__
+            assemble = fields.get("_assemble")
+            if assemble is not None:
+                fields["deductions"], fields["explanations"] = assemble()
+                fields.pop("_assemble", None)
+                return fields[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict:
+        self.deductions  # noqa: B018 - put together before a copy or a pickle is taken
+        return {k: v for k, v in self.__dict__.items() if k != "_assemble"}
 
 
 @dataclass(frozen=True)

@@ -955,6 +955,8 @@ class SatEngine:
         # the compiled search answers every cell in one call (one clue, a twin, the total
         # away from the clues, then the search); what it leaves is asked below
         local = local_reasons(s, {c: known[c] for c in cells}, self.deadline, use_total=self.use_total, by_clue=True)
+        if all(local.values()):  # the usual case: the search answered every cell
+            return local
         rest = []
         for c in cells:
             near = local[c]

@@ -231,7 +231,10 @@ class Probabilities:
             out = {}
             for group, p in self.groups:
                 if p.denominator == 1:  # reduced, between 0 and 1: exactly 0 or 1
-                    out.update(dict.fromkeys(group, p.numerator != 0))
+                    if len(group) == 1:  # most forced groups are single cells
+                        out[group[0]] = p.numerator != 0
+                    else:
+                        out.update(dict.fromkeys(group, p.numerator != 0))
             return out
         # the cells of a group share one Fraction: look at each value once, not each cell,
         # and walk the cells in C (map, zip, compress) to the few that are forced
@@ -481,8 +484,10 @@ def fill_groups(parts: list[tuple[tuple[int, ...], int, int]], cells: dict) -> t
         # proven cells are many near the end of a game: their 0 and 1 are made once
         p = Fraction(num, den) if not den or 0 < num < den else _ONE if num else _ZERO
         groups.append((group, p))
-        for c in group:
-            cells[c] = p
+        if len(group) == 1:
+            cells[group[0]] = p
+        else:  # the cells away from the numbers are often hundreds: mapped in C
+            cells.update(dict.fromkeys(group, p))
     return tuple(groups)
 
 
