@@ -66,13 +66,13 @@ def _full_weighing():
 def stalls(games: int, seed: int) -> list:
     """The positions where a guess was due, in ``games`` Expert games per start."""
     found = []
-    choose = loop.choose
+    choose = loop._choose_index
 
     def keep(position, policy, **options):
         found.append(position)
         return choose(position, policy, **options)
 
-    loop.choose = keep
+    loop._choose_index = keep
     try:
         for s, (rule, click) in enumerate(STARTS):
             for i in range(games):
@@ -80,7 +80,7 @@ def stalls(games: int, seed: int) -> list:
                 board = generate(PRESETS["expert"], rule, click, rng)
                 loop.play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
     finally:
-        loop.choose = choose
+        loop._choose_index = choose
     return found
 
 

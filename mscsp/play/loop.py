@@ -37,7 +37,7 @@ from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark, Position
 from . import fastplay
-from .policies import Policy, choose
+from .policies import Policy, _choose_index
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -225,14 +225,14 @@ class GameRecord:
 
 def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
               use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p",
-              guess: Callable[[Position, int], int] | None = None) -> GameRecord:
+              guess: Callable[[Position, int], tuple[int, int]] | None = None) -> GameRecord:
     """Play to the end: the first click ``(x, y)``, then proofs, and the policy's
     guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
     position only. The first click is not counted as a guess. ``guess``, when
-    given, is asked instead of the policy: ``guess(position, k)`` is the cell (flat
-    index) of guess ``k`` (from 0), so an experiment can force some guesses and
+    given, is asked instead of the policy: ``guess(position, k)`` is the cell
+    ``(x, y)`` of guess ``k`` (from 0), so an experiment can force some guesses and
     leave the rest to the policy (``benchmarks/forced.py``).
 
     Examples
@@ -271,9 +271,10 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         position = game.position(mines_known=use_total) if stalled is None else stalled.position
         asked = time.perf_counter()
         if guess is not None:
-            best = guess(position, len(guessed))
+            best = game.geometry.cell(guess(position, len(guessed)), "guess")
         else:
-            best = choose(position, policy) if stalled is None else choose(position, policy, survey=stalled)
+            best = (_choose_index(position, policy) if stalled is None
+                    else _choose_index(position, policy, survey=stalled))
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game._reveal_index(best)
