@@ -126,8 +126,8 @@ def test_what_the_compiled_loop_does_not_cover_falls_back():
 
 def test_quick_mode_names_the_same_structure_either_way():
     layout = Layout.from_rows(["*..", ".*.", "..*"])
-    assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
-                                         "safe cells without any number changing")
+    assert dead_structure(layout, (0, 2)) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
+                                                "safe cells without any number changing")
     assert not verify(layout, (0, 2), quick=True).solved
 
 

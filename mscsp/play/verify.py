@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..game import Game, Status
 from ..rules import GeneratedBoard
 from . import fastplay
-from .dead import describe_structure, find_structure
+from .dead import _coords, _find_structure, describe_structure
 from .loop import Deducer
 
 __all__ = ["VerifyResult", "verify"]
@@ -161,10 +161,10 @@ def verify(
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
     if quick:
-        found = find_structure(layout, click, use_total=use_total)
+        found = _find_structure(layout, click, use_total=use_total)
         if found is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
-                                describe_structure(layout, found), "structure")
+                                describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
     fast = fastplay.play(layout, click, solver, use_total=use_total, node_limit=node_limit)
     if fast is not None:
         return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
