@@ -95,7 +95,7 @@ def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[int]
         shown = 0
         for v in range(flags, flags + covered + 1):
             try:
-                shown += survey.opened_index(c, v).layouts > 0
+                shown += survey._opened_index(c, v).layouts > 0
             except InconsistentError:
                 continue
             if shown > 1:

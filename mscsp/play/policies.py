@@ -178,13 +178,13 @@ def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
 
 def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
     """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
-    probabilities as unreduced pairs (:meth:`Survey.least_two_after_pairs`)."""
+    probabilities as unreduced pairs (:meth:`Survey._least_two_after_pairs`)."""
     position = survey.position
     around = position.grid[list(position.geometry.neighbours(cell))].tolist()
     flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for v in range(flags, flags + covered + 1):
         try:
-            layouts, least, second = survey.least_two_after_pairs(cell, v)
+            layouts, least, second = survey._least_two_after_pairs(cell, v)
         except InconsistentError:
             continue
         if layouts:
@@ -240,7 +240,7 @@ def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
         sets.setdefault(find(c), []).append(c)
     spoilt = {find(c) for c in tainted}
     return sorted(tuple(sorted(cells)) for root, cells in sets.items()
-                  if root not in spoilt and survey.mine_count_fixed(cells))
+                  if root not in spoilt and survey._mine_count_fixed(cells))
 
 
 @dataclass(frozen=True)

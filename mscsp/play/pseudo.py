@@ -122,7 +122,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     p = probs.by_index
     state_of = _states(survey)
 
-    component = survey.component_of
+    component = survey._component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
     # left (``loose`` > 0, discounting the structure's own safe cells among them), a
     # mine on one of them can move to another, so none is tied to t.
@@ -220,7 +220,7 @@ def fifty_influence(survey: Survey, cell: int) -> int:
         if laid is None:
             continue
         mines, safes, missing = laid
-        n = survey.layouts_with(mines + missing, safes)
+        n = survey._layouts_with(mines + missing, safes)
         if len(mines) == 2:
             square = max(square, n)
         elif placement[1][0][1] == 0:  # the safe side in the same row
@@ -297,10 +297,10 @@ def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: 
     keeps it); where it is not exact the two counts are compared instead.
     """
     if t not in given:
-        probs = survey.flagged_index([t]).probabilities
+        probs = survey._flagged_index([t]).probabilities
         given[t] = probs.by_index if probs.exact else None
     cells = given[t]
     if cells is None:
-        return survey.layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.by_index[t]
+        return survey._layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.by_index[t]
     return all(c == t or cells[c] == 1 for c in mines) and all(cells[c] == 0 for c in safes)
 

@@ -277,7 +277,7 @@ def _move(position, survey: Survey, known: dict[int, bool], policy: str, time_li
                 **_unranked(rank)}
     # the proven mines flagged: their equations made from the position's, the
     # components they leave alone looked up in its cache
-    survey = survey.flagged_index(mines) if mines else survey
+    survey = survey.flagged([g.coords(c) for c in mines]) if mines else survey
     seen = survey.position
     probs = survey.probabilities
     # the per-click endgame searches get half the time: the move's own search has run by then
