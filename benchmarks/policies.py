@@ -25,7 +25,6 @@ import numpy as np
 from mscsp.board import PRESETS
 from mscsp.game import Game
 from mscsp.play import loop, policies
-from mscsp.play.policies import outcomes
 from mscsp.rules import generate
 
 RUNGS = ["+progress", "+lookahead", "+fifty", "+endgame"]
@@ -36,7 +35,7 @@ def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighe
     probs = survey.probabilities
 
     def score(c):
-        return sum(o.layouts for o in outcomes(survey, c) if o.progress or o.number == 0)
+        return sum(o.layouts for o in policies._each_outcome(survey, c) if o.progress or o.number == 0)
 
     return max(pool, key=lambda c: (score(c), -probs.by_index[c], -c))
 
@@ -46,7 +45,7 @@ def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fractio
     credits = policies._credits(survey, pool) if skip_dead else {}
 
     def key(c):
-        outs = outcomes(survey, c)
+        outs = list(policies._each_outcome(survey, c))
         value = sum((Fraction(o.layouts, probs.layouts) * o.blended_safety(second_weight) for o in outs), Fraction(0))
         return not (skip_dead and len(outs) == 1), value * credits.get(c, 1), -probs.by_index[c], -c
 

@@ -1000,10 +1000,9 @@ def test_screenshot_of_the_guessing_marks(page, tmp_path):
     # each kind of mark
     position = cleared("expert", 182, (15, 8))
     found = guess_marks(Survey(position))
-    g = position.geometry
-    marks = {g.coords(c): "dead" for c in found.dead}
-    marks |= {g.coords(c): "pseudo" for c in found.pseudo}  # a set's mark wins over the others, as on the page
-    marks |= {g.coords(c): "fifty" for cells in found.unavoidable for c in cells}
+    marks = {c: "dead" for c in found.dead}
+    marks |= {c: "pseudo" for c in found.pseudo}  # a set's mark wins over the others, as on the page
+    marks |= {c: "fifty" for cells in found.unavoidable for c in cells}
     assert found.complete and marks == {(28, 15): "fifty", (29, 15): "fifty", (10, 0): "pseudo", (10, 1): "pseudo",
                                         (8, 8): "dead", (9, 8): "dead"}
     # the dead-cell checks get 5% of the analysis time: the default 2 s leaves 0.1 s, and

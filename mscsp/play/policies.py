@@ -30,7 +30,7 @@ one below for what it does not decide:
     same way: the risk it carries is one the board already holds. A *dead*
     candidate, one that can show only one number, is passed over while any other
     candidate is left, and the tolerance that admits candidates is measured from
-    the safest cell that is not dead (:func:`living_least`), as David Hill's solvers
+    the safest cell that is not dead (:func:`_living_least`), as David Hill's solvers
     drop dead tiles before their cut-offs (see docs/decisions.md, "Tolerance measured
     from the safest living cell"). When the safest cells include one away from the
     numbers, each candidate away from them has its look-ahead value multiplied by its
@@ -85,10 +85,9 @@ from .endgame import (
     _solve_walled,
     solve_endgame,
 )
-from .pseudo import INFLUENCE_SCALE, fifty_influence, pseudo_fifties
+from .pseudo import INFLUENCE_SCALE, _fifty_influence, _pseudo_fifties
 
-__all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable",
-           "living_least"]
+__all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable"]
 
 
 #: The weight of the second-best next click in the look-ahead (see
@@ -153,8 +152,9 @@ class Outcome:
         return self.least is None or self.least == 0
 
 
-def outcomes(survey: Survey, cell: int) -> list[Outcome]:
-    """Every number ``cell`` can show, with its layouts and the least mine probability after.
+def outcomes(survey: Survey, cell: tuple[int, int]) -> list[Outcome]:
+    """Every number the covered cell ``(x, y)`` can show, with its layouts and the least
+    mine probability after.
 
     The layouts of all outcomes add up to the layouts in which ``cell`` is safe. The
     outcomes' surveys share ``survey``'s cache of component tallies, so the parts of
@@ -164,15 +164,15 @@ def outcomes(survey: Survey, cell: int) -> list[Outcome]:
     --------
     >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
-    >>> [(o.number, o.layouts, o.least) for o in outcomes(Survey(parse_position("mines: 1\\n...\\n")), 0)]
+    >>> [(o.number, o.layouts, o.least) for o in outcomes(Survey(parse_position("mines: 1\\n...\\n")), (0, 0))]
     [(0, 1, Fraction(0, 1)), (1, 1, Fraction(0, 1))]
     """
-    return list(_each_outcome(survey, cell))
+    return list(_each_outcome(survey, survey.position.geometry.cell(cell)))
 
 
 def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
-    """The outcomes of :func:`outcomes` one at a time, least number first, so that a
-    caller can stop once the rest cannot change its choice."""
+    """The outcomes of :func:`outcomes` (``cell`` a flat index) one at a time, least
+    number first, so that a caller can stop once the rest cannot change its choice."""
     return map(_outcome, _each_pair(survey, cell))
 
 
@@ -198,15 +198,31 @@ def _outcome(pairs: tuple[int, int, tuple[int, int] | None, tuple[int, int] | No
                    None if second is None else Fraction(*second))
 
 
-def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
+def unavoidable(survey: Survey) -> list[tuple[tuple[int, int], ...]]:
     """Sets of undecided cells one of which must be guessed, whatever happens elsewhere.
 
     A set qualifies when its cells touch no undecided cell outside it (every other
     covered neighbour is a proven mine), share no clue with one, lie next to a clue
     each, and hold the same number of mines in every layout: then neither a click
-    elsewhere nor the mine total can ever tell its layouts apart. Sets are returned
-    in order of their smallest cell.
+    elsewhere nor the mine total can ever tell its layouts apart. Each set's cells
+    are ``(x, y)`` in row order, the sets in order of their first cell. The
+    undecided cells are those with a mine probability strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> from mscsp.analysis import Survey
+    >>> from mscsp.position import parse_position
+    >>> unavoidable(Survey(parse_position("mines: 1\\n11\\n..\\n")))
+    [((0, 1), (1, 1))]
     """
+    undecided = {c for c, p in survey.probabilities.by_index.items() if p is not None and 0 < p < 1}
+    g = survey.position.geometry
+    return [tuple(map(g.coords, cells)) for cells in _unavoidable(survey, undecided)]
+
+
+def _unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
+    """:func:`unavoidable` among the flat cells ``undecided``, as flat indices (the
+    sets in order of their smallest cell), for the policies and the marks."""
     system = survey.system
     frontier = set(system.frontier)
     g = system.position.geometry
@@ -421,7 +437,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
         return cell, Policy.PROGRESS, None, None, None, _first(position.geometry.coords(cell), weighed)
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
-        forced = unavoidable(survey, {c for _, c in ranked})
+        forced = _unavoidable(survey, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
             cells = min(forced, key=lambda cs: (min(probs.by_index[c] for c in cs), cs))
@@ -438,13 +454,13 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
             rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
-            found = pseudo_fifties(survey)
+            found = _pseudo_fifties(survey)
             if found:  # their risk is one the board already holds
                 pool = sorted(found, key=lambda c: (probs.by_index[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
             else:
                 # dead cells are passed over: the tolerance is measured from the safest living one
-                living = living_least(survey, ranked)
+                living = _living_least(survey, ranked)
                 if living != ranked[0][0]:
                     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living)
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
@@ -528,12 +544,12 @@ def _by_wins(survey: Survey, probabilities: dict, end: Endgame, walled: tuple[in
     return tuple(Candidate(g.coords(c), probabilities[c], win=wins.get(c)) for c in [first] + rest)
 
 
-#: How many of the safest cells :func:`living_least` looks at for one that can show
+#: How many of the safest cells :func:`_living_least` looks at for one that can show
 #: more than one number.
 LIVING_LOOK = 12
 
 
-def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int = LIVING_LOOK) -> Fraction:
+def _living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int = LIVING_LOOK) -> Fraction:
     """The least mine probability among the cells that can show more than one number,
     looked for among the ``limit`` safest of ``ranked`` (``(probability, cell)``,
     safest first); the least of all when each of those can show one number only.
@@ -549,7 +565,7 @@ def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int 
     >>> from mscsp.position import parse_position
     >>> s = Survey(parse_position("mines: 4\\n1..1\\n2...\\n.2..\\n"))
     >>> ranked = _ranked(s.probabilities.by_index)
-    >>> ranked[0], living_least(s, ranked)  # [2,1] is the safest, but can show one number only
+    >>> ranked[0], _living_least(s, ranked)  # [2,1] is the safest, but can show one number only
     ((Fraction(1, 5), 6), Fraction(2, 5))
     """
     for p, c in ranked[:limit]:
@@ -644,7 +660,7 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     credits = {}
     for c in pool:
         if c not in frontier and probs.by_index[c] != 1:
-            influence = fifty_influence(survey, c)
+            influence = _fifty_influence(survey, c)
             if influence:
                 credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
     return credits

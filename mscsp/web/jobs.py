@@ -138,8 +138,7 @@ def _guesses(position, record: dict, time_limit: float, survey: Survey) -> dict 
 
     if not record["consistent"] or record["exact"] is not True or position.mines is None:
         return None
-    g = position.geometry
-    xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
+    xy = lambda cells: [list(c) for c in cells]  # noqa: E731  (JSON pairs)
     found = guess_marks(survey if survey.position is position else Survey(position), time_limit=time_limit)
     return {"dead": None if found.dead is None else xy(found.dead),
             "unavoidable": None if found.unavoidable is None else [xy(cells) for cells in found.unavoidable],
