@@ -183,7 +183,7 @@ def fig_sweep(out: Path, png: bool) -> None:
 def _stall(layout: Layout, click: int) -> Position:
     game = Game(layout, record=False)
     deducer = Deducer(game, "sat", use_total=True)
-    deducer.opened(game._reveal_index(click))
+    deducer._opened_index(game._reveal_index(click))
     deducer.run()
     return game.position()
 

@@ -114,7 +114,7 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
         game = Game.from_board(board)
         deducer = Deducer(game, "subset")
-        deducer.opened(game._reveal_index(board.click_index))
+        deducer.opened(game.reveal(board.click))
         deducer.run()  # stuck for subset reasoning: what is left needs counting
         if game.status is not Status.PLAYING:
             continue

@@ -56,7 +56,7 @@ def _play(layout, click, solver, use_total):
     opened = game._reveal_index(click)
     deducer = Deducer(game, solver, use_total=use_total)
     if game.status is Status.PLAYING:
-        deducer.opened(opened)
+        deducer._opened_index(opened)
         deducer.run()
     return game, deducer
 
@@ -140,7 +140,7 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
     layout, click = board
     python, compiled = Game(layout, record=False), Game(layout, record=False)
     deducer = Deducer(python, SolverName.SAT, use_total=use_total)
-    deducer.opened(python._reveal_index(click))
+    deducer._opened_index(python._reveal_index(click))
     compiled._reveal_index(click)
     for _ in range(3):  # a stall, then a guess at a safe cell, three times
         deducer.run()
@@ -157,7 +157,7 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
         assert compiled.flagged.tolist() == python.flagged.tolist()  # what the next guess sees
         covered = np.flatnonzero(~python.revealed & ~python.flagged & ~layout.mines & layout.geometry.mask)
         guess = int(data.draw(st.sampled_from(covered.tolist())))
-        deducer.opened(python._reveal_index(guess))
+        deducer._opened_index(python._reveal_index(guess))
         compiled._reveal_index(guess)
 
 

@@ -159,7 +159,7 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
         for counter in counters:
             game = Game(board.layout, record=False)
             deducer = Deducer(game, "sat", use_total=total, counter=counter)
-            deducer.opened(game._reveal_index(board.click_index))
+            deducer.opened(game.reveal(board.click))
             deducer.run()
             assert not (game.revealed & board.layout.mines).any()
             seen.add((game.opened_count, deducer.steps))

@@ -155,8 +155,24 @@ class Deducer:
         self.complete = True
         self.stalled: Survey | None = None
 
-    def opened(self, cells: tuple[int, ...]) -> None:
-        """Tell the deducer about cells opened by other means (the first click, a guess)."""
+    def opened(self, cells) -> None:
+        """Tell the deducer about cells, pairs ``(x, y)``, opened by other means (the
+        first click, a guess): what :meth:`Game.reveal <mscsp.game.Game.reveal>` answers.
+
+        Examples
+        --------
+        >>> from mscsp.board import Layout
+        >>> game = Game(Layout.from_rows(["*..", "...", "..."]), record=False)
+        >>> deducer = Deducer(game, "sat")
+        >>> deducer.opened(game.reveal((2, 2)))  # the zero opens all but the mine's corner
+        >>> deducer.run(); game.status.value
+        'won'
+        """
+        g = self.game.geometry
+        self._opened_index(tuple(g.cell(c) for c in cells))
+
+    def _opened_index(self, cells: tuple[int, ...]) -> None:
+        """:meth:`opened` by flat indices, for the play loops."""
         self.rules.opened(cells)
 
     def resume(self) -> None:
@@ -279,6 +295,6 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         guessed.append(game.geometry.coords(best))
         opened = game._reveal_index(best)
         if game.status is Status.PLAYING and deducer is not None:
-            deducer.opened(opened)
+            deducer._opened_index(opened)
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),
                       layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed))

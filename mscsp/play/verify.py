@@ -177,7 +177,7 @@ def verify(
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started,
                             revealed=game.revealed, flagged=game.flagged)
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
-    deducer.opened(first)
+    deducer._opened_index(first)
     deducer.run()
     if game.status is Status.LOST:  # pragma: no cover - a sound solver never opens a mine
         raise AssertionError("the solver opened a mine: it is unsound")
