@@ -51,7 +51,7 @@ def python_loop(board, solver: str = "sat") -> tuple[bool, int, int, float]:
 
 def compiled_loop(board) -> tuple[bool, int, int, float] | None:
     started = time.perf_counter()
-    fast = fastplay.play(board.layout, board.click_index)
+    fast = fastplay._play_index(board.layout, board.click_index)
     if fast is None:
         return None
     return fast.won, fast.opened, fast.steps, 1e3 * (time.perf_counter() - started)

@@ -491,21 +491,23 @@ def test_a_play_game_callback_is_handed_the_position_and_answers_x_y():
     "dead.dead_pair(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
     "dead.find_structure(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
     "optimum.policy_play(mscsp.Spec(3, 3, 2), 'safe', (0, 0), lambda p: 0)",
+    "fastplay.play(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
+    "loop.Deducer(mscsp.Game(mscsp.parse_layout('*.*\\n***\\n...\\n'))).opened((8,))",
 ])
 def test_a_flat_index_to_the_play_wing_is_an_input_error(use):
     from mscsp.analysis import Survey
-    from mscsp.play import dead, endgame, optimum, policies, pseudo
+    from mscsp.play import dead, endgame, fastplay, loop, optimum, policies, pseudo
 
     pos = mscsp.parse_position("mines: 1\n.1.\n")
     names = {"mscsp": mscsp, "pos": pos, "survey": Survey(pos), "dead": dead, "endgame": endgame,
-             "optimum": optimum, "policies": policies, "pseudo": pseudo}
+             "fastplay": fastplay, "loop": loop, "optimum": optimum, "policies": policies, "pseudo": pseudo}
     with pytest.raises(mscsp.InputError, match=r"must be a pair \(x, y\)"):
         eval(use, names)
 
 
 @pytest.mark.parametrize("module", ["mscsp.play.policies", "mscsp.play.endgame", "mscsp.play.dead",
                                     "mscsp.play.loop", "mscsp.play.marks", "mscsp.play.pseudo",
-                                    "mscsp.play.optimum", "mscsp.analysis.survey"])
+                                    "mscsp.play.optimum", "mscsp.play.fastplay", "mscsp.analysis.survey"])
 def test_no_public_name_of_the_play_wing_speaks_flat_indices(module):
     import importlib
 

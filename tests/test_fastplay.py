@@ -77,7 +77,7 @@ def test_small_boards_play_as_the_python_loop_does():
         layout, click = case
         for solver in ("sat", "single-point"):
             for use_total in (True, False):
-                fast = fastplay.play(layout, click, solver, use_total=use_total)
+                fast = fastplay.play(layout, layout.geometry.coords(click), solver, use_total=use_total)
                 game, deducer = _play(layout, click, SolverName.parse(solver), use_total)
                 assert fast is not None
                 _check_sound(layout, fast)
@@ -95,7 +95,7 @@ def test_played_boards_match_the_python_loop(width, height, mines):
     for seed in range(25):
         board = generate(spec, "opening", click, seed)
         for use_total in (True, False):
-            fast = fastplay.play(board.layout, board.click_index, use_total=use_total)
+            fast = fastplay.play(board.layout, board.click, use_total=use_total)
             assert fast is not None
             _check_sound(board.layout, fast)
             # the same stall, flags included (every forced mine): generators perturb from
@@ -113,14 +113,14 @@ def test_played_boards_match_the_python_loop(width, height, mines):
 @needs_c
 def test_a_search_past_its_budget_hands_the_board_back():
     board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
-    assert fastplay.play(board.layout, board.click_index, node_limit=0) is None
+    assert fastplay.play(board.layout, board.click, node_limit=0) is None
     assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
 
 
 def test_what_the_compiled_loop_does_not_cover_falls_back():
     layout = Layout.from_rows(["*..", "...", "..."])
-    assert fastplay.play(layout, 8, "subset") is None  # subset's stalls differ; Python plays it
-    assert fastplay.play(layout, 0) is None  # the click is a mine (rule uniform)
+    assert fastplay.play(layout, (2, 2), "subset") is None  # subset's stalls differ; Python plays it
+    assert fastplay.play(layout, (0, 0)) is None  # the click is a mine (rule uniform)
     assert verify(layout, (0, 0), quick=True).opened == 0
 
 

@@ -164,7 +164,7 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
             assert not (game.revealed & board.layout.mines).any()
             seen.add((game.opened_count, deducer.steps))
         if fastplay.available():
-            fast = fastplay.play(board.layout, board.click_index, "sat", use_total=total)
+            fast = fastplay.play(board.layout, board.click, "sat", use_total=total)
             seen.add((fast.opened, fast.steps))
         result = verify(board.layout, board.click, "sat", use_total=total)
         seen.add((result.opened, result.steps))

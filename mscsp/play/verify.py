@@ -165,7 +165,7 @@ def verify(
         if found is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
                                 describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
-    fast = fastplay.play(layout, click, solver, use_total=use_total, node_limit=node_limit)
+    fast = fastplay._play_index(layout, click, solver, use_total=use_total, node_limit=node_limit)
     if fast is not None:
         return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
                             time.perf_counter() - started, engine="compiled",
