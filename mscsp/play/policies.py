@@ -30,7 +30,7 @@ one below for what it does not decide:
     same way: the risk it carries is one the board already holds. A *dead*
     candidate, one that can show only one number, is passed over while any other
     candidate is left, and the tolerance that admits candidates is measured from
-    the safest cell that is not dead (:func:`_living_least`), as David Hill's solvers
+    the safest cell that is not dead (``_living_least``), as David Hill's solvers
     drop dead tiles before their cut-offs (see docs/decisions.md, "Tolerance measured
     from the safest living cell"). When the safest cells include one away from the
     numbers, each candidate away from them has its look-ahead value multiplied by its
@@ -307,8 +307,8 @@ class Move:
     one, counts as ``least-p``'s); ``endgame`` is the exact search's answer when
     ``+endgame`` decided, with the win probability the click gives. When the search
     played a walled-off set alone (:func:`~mscsp.play.endgame.solve_walled`),
-    ``walled`` holds its cells (as ``(x, y)``, like every cell here), and the answer's layouts and win probability are
-    the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
+    ``walled`` holds its cells (``(x, y)``, like every cell here), and the
+    answer's layouts and win probability are the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
     the walled-off set it came from, or ``pseudo`` the pseudo-50/50s it was
     chosen among (:func:`~mscsp.play.pseudo.pseudo_fifties`). With ``rank``,
     ``candidates`` holds the cells the deciding rung weighed, best first (the
