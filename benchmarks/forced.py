@@ -51,9 +51,9 @@ POLICY = Policy.ENDGAME
 CLASSIC = next(s for s in STARTS if s.name == "expert-classic")
 
 
-def play(board, forced: dict[int, int], seen: dict | None = None) -> bool:
+def play(board, forced: dict[int, tuple[int, int]], seen: dict | None = None) -> bool:
     """Whether the policy wins ``board`` with guess ``k`` replaced by ``forced[k]``
-    (flat index), played by the ladder's own loop (:func:`mscsp.play.loop.play_game`);
+    (``(x, y)``), played by the ladder's own loop (:func:`mscsp.play.loop.play_game`);
     with ``seen``, the position before each forced guess is kept there, by ``k``."""
 
     def guess(position, k):
@@ -80,7 +80,7 @@ def _parted(task):
     mine, other = g.index(*ours[k]), g.index(*theirs[k])
     seen: dict = {}
     # the guesses before k are the policy's own (ours), so the game reaches guess k as ours did
-    won_other = play(board, {k: other}, seen)
+    won_other = play(board, {k: theirs[k]}, seen)
     if k not in seen:
         return None
     position = seen[k]
@@ -124,8 +124,7 @@ def _corner(task):
     probe = Game.from_board(board, record=False)
     if len(probe.reveal(board.click)) != 1:
         return None  # the corner opened: there is no such guess
-    g = board.layout.geometry
-    return [play(board, {0: g.index(*c)}) for c in cells]
+    return [play(board, {0: tuple(c)}) for c in cells]
 
 
 def corner(boards: int, seed: int, cells: list[tuple[int, int]], jobs: int) -> str:

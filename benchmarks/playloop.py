@@ -44,14 +44,14 @@ def python_loop(board, solver: str = "sat") -> tuple[bool, int, int, float]:
     started = time.perf_counter()
     game = Game.from_board(board, record=False)
     deducer = Deducer(game, solver)
-    deducer.opened(game._reveal_index(board.click_index))
+    deducer._opened_index(game._reveal_index(board.click_index))
     deducer.run()
     return game.status is Status.WON, game.opened_count, deducer.steps, 1e3 * (time.perf_counter() - started)
 
 
 def compiled_loop(board) -> tuple[bool, int, int, float] | None:
     started = time.perf_counter()
-    fast = fastplay.play(board.layout, board.click_index)
+    fast = fastplay._play_index(board.layout, board.click_index)
     if fast is None:
         return None
     return fast.won, fast.opened, fast.steps, 1e3 * (time.perf_counter() - started)

@@ -25,7 +25,6 @@ import numpy as np
 from mscsp.board import PRESETS
 from mscsp.game import Game
 from mscsp.play import loop, policies
-from mscsp.play.policies import outcomes
 from mscsp.rules import generate
 
 RUNGS = ["+progress", "+lookahead", "+fifty", "+endgame"]
@@ -36,7 +35,7 @@ def _full_progress(survey, pool, weighed=None):  # run without ranking: ``weighe
     probs = survey.probabilities
 
     def score(c):
-        return sum(o.layouts for o in outcomes(survey, c) if o.progress or o.number == 0)
+        return sum(o.layouts for o in policies._each_outcome(survey, c) if o.progress or o.number == 0)
 
     return max(pool, key=lambda c: (score(c), -probs.by_index[c], -c))
 
@@ -46,7 +45,7 @@ def _full_lookahead(survey, pool, skip_dead, weighed=None, second_weight=Fractio
     credits = policies._credits(survey, pool) if skip_dead else {}
 
     def key(c):
-        outs = outcomes(survey, c)
+        outs = list(policies._each_outcome(survey, c))
         value = sum((Fraction(o.layouts, probs.layouts) * o.blended_safety(second_weight) for o in outs), Fraction(0))
         return not (skip_dead and len(outs) == 1), value * credits.get(c, 1), -probs.by_index[c], -c
 
@@ -66,13 +65,13 @@ def _full_weighing():
 def stalls(games: int, seed: int) -> list:
     """The positions where a guess was due, in ``games`` Expert games per start."""
     found = []
-    choose = loop.choose
+    choose = loop._choose_index
 
     def keep(position, policy, **options):
         found.append(position)
         return choose(position, policy, **options)
 
-    loop.choose = keep
+    loop._choose_index = keep
     try:
         for s, (rule, click) in enumerate(STARTS):
             for i in range(games):
@@ -80,7 +79,7 @@ def stalls(games: int, seed: int) -> list:
                 board = generate(PRESETS["expert"], rule, click, rng)
                 loop.play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
     finally:
-        loop.choose = choose
+        loop._choose_index = choose
     return found
 
 

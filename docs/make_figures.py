@@ -183,7 +183,7 @@ def fig_sweep(out: Path, png: bool) -> None:
 def _stall(layout: Layout, click: int) -> Position:
     game = Game(layout, record=False)
     deducer = Deducer(game, "sat", use_total=True)
-    deducer.opened(game._reveal_index(click))
+    deducer._opened_index(game._reveal_index(click))
     deducer.run()
     return game.position()
 
@@ -202,12 +202,12 @@ def fig_verify(out: Path, png: bool) -> None:
     for ax, seed, find, words in ((axes[1], 42, dead_square, "a dead 2x2 block"),
                                   (axes[2], 14, dead_pair, "a dead pair")):
         layout = generate(spec, "opening", click, seed).layout
-        cells = find(layout, g.index(*click))
+        cells = find(layout, click)
         draw_position(ax, _stall(layout, g.index(*click)))
-        outline(ax, [g.coords(c) for c in cells])
-        for c in cells:
-            if layout.mines[c]:
-                mine_mark(ax, *g.coords(c))
+        outline(ax, list(cells))
+        for xy in cells:
+            if layout.is_mine(xy):
+                mine_mark(ax, *xy)
         ax.set_title(f"the solver stalls at {words}", fontsize=8, pad=11)
     save(fig, "verify", out, png)
 

@@ -49,14 +49,15 @@ def benchmark(name: str):
 
 
 def unavoidable_sets(position) -> list[tuple[int, ...]]:
-    """:func:`mscsp.play.policies.unavoidable` of ``position``, its undecided cells
-    being those whose mine probability is neither 0 nor 1."""
+    """:func:`mscsp.play.policies.unavoidable` of ``position`` as flat indices (the
+    engines' form the oracles here speak), its undecided cells being those whose
+    mine probability is neither 0 nor 1."""
     from mscsp.analysis import Survey
-    from mscsp.play.policies import unavoidable
+    from mscsp.play.policies import _unavoidable
 
     survey = Survey(position)
     undecided = {c for c, p in survey.probabilities.by_index.items() if p not in (0, 1)}
-    return unavoidable(survey, undecided)
+    return _unavoidable(survey, undecided)
 
 
 def four_lattices() -> str:

@@ -372,3 +372,149 @@ def test_every_answer_of_the_public_api_names_cells_as_x_y():
     a = answers["analyse"][0]
     assert a.mines == ((1, 0), (3, 0)) and a.best == (0, 0)
     assert answers["probabilities"][0].forced() == {xy: xy in a.mines for xy in pos.covered_xy}
+
+
+# -- the play wing and the survey answer in (x, y) too ---------------------------------
+
+#: Names that hold cells in the play wing's answers, beside :data:`CELL_NAMES`:
+#: ``chosen`` one cell, the others collections of cells (``dead`` is a flag on a
+#: Candidate and a list of cells on GuessMarks; ``unavoidable`` a list of sets).
+PLAY_CELL_NAMES = {"walled", "pseudo", "unavoidable", "chosen", "guessed", "dead"}
+
+
+def _walk_play(obj, where: str, seen: set, covered: tuple[int, int], bad: list) -> None:
+    """:func:`_walk` with the play wing's cell names too."""
+    if id(obj) in seen or not type(obj).__module__.startswith("mscsp.") or isinstance(obj, (enum.Enum, type)):
+        return
+    for name in PLAY_CELL_NAMES:
+        value = getattr(obj, name, None)
+        if isinstance(value, bool) or value is None:
+            continue
+        if name == "chosen":
+            ok = _is_xy(value)
+        elif name == "unavoidable":  # sets of cells
+            ok = all(isinstance(s, tuple) and all(map(_is_xy, s)) for s in value)
+        else:  # a collection of cells (so that a flat pair of cells is not read as one cell)
+            ok = isinstance(value, (tuple, list)) and all(map(_is_xy, value))
+        if not ok:
+            bad.append(f"{where}.{name} = {value!r:.80}")
+    _walk(obj, where, seen, covered, bad)  # and the records it holds (candidates, an endgame)
+
+
+def test_the_play_wing_names_cells_as_x_y():
+    from mscsp.analysis import Survey
+    from mscsp.play import dead, endgame, marks, optimum, policies, pseudo
+
+    assert not hasattr(policies, "decide"), "one word per idea: mscsp.decide is consistency"
+    lookahead = mscsp.parse_position("mines: 3\n.....\n.....\n..1..\n")
+    fifty = mscsp.parse_position("mines: 1\n.1.\n")
+    twin = mscsp.parse_position("mines: 5\n23...\n.....\n.....\n.1...\n")
+    bad: list[str] = []
+    for pos in (lookahead, fifty, twin):
+        for policy in policies.Policy:
+            chosen = policies.choose(pos, policy)
+            assert _is_xy(chosen) and chosen in pos.covered_xy, (policy, chosen)
+            move = policies.move(pos, policy)
+            assert move.cell == chosen
+            _walk_play(move, f"move({policy.value})", set(), chosen, bad)
+            ranked = policies.rank(pos, policy)
+            assert ranked[0].cell == chosen and all(_is_xy(c.cell) for c in ranked)
+            for c in ranked:
+                _walk_play(c, f"rank({policy.value})", set(), chosen, bad)
+    # by hand: the two cells beside the lone 1 are the walled-off pair, a coin toss
+    due = policies.move(fifty, "+fifty")
+    assert due.walled == ((0, 0), (2, 0)) and due.cell in due.walled
+    end = endgame.solve_endgame(fifty)
+    assert end.cell in ((0, 0), (2, 0)) and end.cell_index == fifty.geometry.index(*end.cell)
+    _walk_play(end, "solve_endgame", set(), end.cell, bad)
+    assert endgame.solve_walled(fifty, [(0, 0), (2, 0)]).cell in ((0, 0), (2, 0))
+    assert endgame.click_wins(fifty) == {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2)}
+    survey = Survey(fifty)
+    assert policies.unavoidable(survey) == [((0, 0), (2, 0))]
+    # safe, [0,0] has the open 1 for its only neighbour: it shows 0, in the one layout with it safe
+    assert [(o.number, o.layouts) for o in policies.outcomes(survey, (0, 0))] == [(0, 1)]
+    found = marks.guess_marks(survey)
+    _walk_play(found, "guess_marks", set(), (0, 0), bad)
+    assert found.unavoidable == [((0, 0), (2, 0))] and found.dead == [(0, 0), (2, 0)]
+    # the pair at [0,2] of the twin position, a pseudo-50/50 (see test_policies)
+    assert set(pseudo.pseudo_fifties(Survey(twin))) <= {(0, 2), (0, 3)} and pseudo.pseudo_fifties(Survey(twin))
+    assert isinstance(pseudo.fifty_influence(Survey(lookahead), (0, 0)), int)
+    # the dead structures: a corner mine and the safe cell beside it, a 2x2 block
+    corner = mscsp.parse_layout("*.*\n***\n...\n")
+    assert dead.dead_pair(corner, (2, 2)) == ((2, 0), (1, 0))
+    assert dead.walled_off_safe(corner, (2, 2)) == (1, 0)
+    box = mscsp.parse_layout("*..\n.*.\n..*\n")
+    assert dead.dead_square(box, (0, 2)) == ((0, 0), (1, 0), (0, 1), (1, 1))
+    assert dead.find_structure(box, (0, 2)) == (dead.Structure.SQUARE, ((0, 0), (1, 0), (0, 1), (1, 1)))
+    assert "[0, 0]" in dead.dead_structure(box, (0, 2))
+    # the exact optimum's policy answers (x, y), and so do its regrets
+    spec = Spec(4, 4, 4)
+    lost = optimum.regrets(spec, "opening", (0, 0), lambda p: policies.choose(p, "least-p"))
+    assert lost and all(_is_xy(r.chosen) and _is_xy(r.best) for r in lost)
+    for r in lost[:3]:
+        _walk_play(r, "regrets", set(), r.chosen, bad)
+    assert not bad, bad
+    # and the walk tells a flat cell when it meets one
+    caught: list[str] = []
+    _walk_play(policies.Move(3, policies.Policy.LEAST_P, walled=(3, 4), candidates=(policies.Candidate(4, Fraction(0)),)),
+               "flat", set(), (0, 0), caught)
+    assert sorted(caught) == ["flat.candidates.cell = 4", "flat.cell = 3", "flat.walled = (3, 4)"]
+
+
+def test_a_play_game_callback_is_handed_the_position_and_answers_x_y():
+    board = mscsp.generate(mscsp.Spec.preset("beginner"), "safe", (0, 0), seed=2)
+    asked = []
+
+    def guess(position, k):
+        # what the player sees, and an (x, y) cell of it back
+        assert isinstance(position, mscsp.Position) and k == len(asked)
+        asked.append(position.covered_xy[-1])
+        return position.covered_xy[-1]
+
+    record = mscsp.play.play_game(mscsp.Game.from_board(board, record=False), board.click, guess=guess)
+    assert asked and record.guessed == tuple(asked)  # the cells clicked are the ones answered
+    with pytest.raises(mscsp.InputError, match=r"must be a pair \(x, y\)"):
+        mscsp.play.play_game(mscsp.Game.from_board(board, record=False), board.click,
+                             guess=lambda position, k: position.geometry.index(*position.covered_xy[-1]))
+
+
+@pytest.mark.parametrize("use", [
+    "survey.opened(0, 1)",
+    "survey.least_after(0, 1)",
+    "survey.least_two_after(0, 1)",
+    "survey.mine_count_fixed([0])",
+    "survey.layouts_with([0], [])",
+    "policies.outcomes(survey, 0)",
+    "pseudo.fifty_influence(survey, 0)",
+    "endgame.solve_walled(pos, [0, 1])",
+    "endgame.click_wins(pos, [0])",
+    "dead.dead_pair(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
+    "dead.find_structure(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
+    "optimum.policy_play(mscsp.Spec(3, 3, 2), 'safe', (0, 0), lambda p: 0)",
+    "fastplay.play(mscsp.parse_layout('*.*\\n***\\n...\\n'), 8)",
+    "loop.Deducer(mscsp.Game(mscsp.parse_layout('*.*\\n***\\n...\\n'))).opened((8,))",
+])
+def test_a_flat_index_to_the_play_wing_is_an_input_error(use):
+    from mscsp.analysis import Survey
+    from mscsp.play import dead, endgame, fastplay, loop, optimum, policies, pseudo
+
+    pos = mscsp.parse_position("mines: 1\n.1.\n")
+    names = {"mscsp": mscsp, "pos": pos, "survey": Survey(pos), "dead": dead, "endgame": endgame,
+             "fastplay": fastplay, "loop": loop, "optimum": optimum, "policies": policies, "pseudo": pseudo}
+    with pytest.raises(mscsp.InputError, match=r"must be a pair \(x, y\)"):
+        eval(use, names)
+
+
+@pytest.mark.parametrize("module", ["mscsp.play.policies", "mscsp.play.endgame", "mscsp.play.dead",
+                                    "mscsp.play.loop", "mscsp.play.marks", "mscsp.play.pseudo",
+                                    "mscsp.play.optimum", "mscsp.play.fastplay", "mscsp.analysis.survey"])
+def test_no_public_name_of_the_play_wing_speaks_flat_indices(module):
+    import importlib
+
+    mod = importlib.import_module(module)
+    flat = []
+    for name in getattr(mod, "__all__", []):
+        value = getattr(mod, name)
+        members = [name] + ([f"{name}.{m}" for m in vars(value) if not m.startswith("_")] if inspect.isclass(value) else [])
+        flat += [m for m in members if m.endswith("_index") and m != "Endgame.cell_index"]
+    assert not flat, flat

@@ -23,9 +23,8 @@ from mscsp.analysis import build_constraints
 from mscsp.analysis import constraints as C
 from mscsp.board import PRESETS
 from mscsp.game import Game
-from mscsp.play import loop
+from mscsp.play import loop, policies
 from mscsp.play.loop import play_game
-from mscsp.play.policies import decide
 from mscsp.rules import generate
 
 
@@ -63,7 +62,7 @@ def stalls() -> list:
 
         def guess(position, k):
             found.append(position)
-            return decide(position, "+endgame").cell
+            return policies.move(position, "+endgame").cell
         play_game(Game.from_board(board, record=False), board.click, policy="+endgame", guess=guess)
     return found
 
@@ -73,7 +72,7 @@ def test_a_guess_builds_its_equations_once_and_counts_each_component_once(stalls
     for position in stalls:
         mine = own_components(position)
         counted()
-        move = decide(position, "+endgame", rank=True)
+        move = policies.move(position, "+endgame", rank=True)
         rungs.add((move.rung.value, move.endgame is not None, move.walled is not None))
         assert C._BUILDS["build"] == 1, (dict(C._BUILDS), move)
         assert C._BUILDS["quick"] == 0
@@ -94,11 +93,11 @@ def test_at_the_python_loops_stall_the_guess_reads_the_stalls_analysis(monkeypat
         return survey_class(position)
 
     def chosen(position, policy, **options):
-        cell = decide(position, policy, **options).cell
+        cell = policies._choose_index(position, policy, **options)
         seen.append((dict(C._BUILDS), Counter(C._COUNTED), own_components(position)))
         return cell
     monkeypatch.setattr(loop, "Survey", surveyed)
-    monkeypatch.setattr(loop, "choose", chosen)
+    monkeypatch.setattr(loop, "_choose_index", chosen)
     for i in (3, 4):
         board = expert_board(5, i)
         play_game(Game.from_board(board, record=False), board.click, policy="+endgame")

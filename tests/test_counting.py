@@ -114,7 +114,7 @@ def test_forced_cells_are_the_certain_probabilities_on_played_expert_boards():
         board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
         game = Game.from_board(board)
         deducer = Deducer(game, "subset")
-        deducer.opened(game._reveal_index(board.click_index))
+        deducer.opened(game.reveal(board.click))
         deducer.run()  # stuck for subset reasoning: what is left needs counting
         if game.status is not Status.PLAYING:
             continue
@@ -318,7 +318,7 @@ def test_opened_survey_counts_the_opened_position(position, data):
     parent = Survey(position)
     parent.system  # noqa: B018 - made first, so the opened survey derives its own from it
     try:
-        layouts = parent.opened_index(cell, number).probabilities.layouts
+        layouts = parent._opened_index(cell, number).probabilities.layouts
     except InconsistentError:
         layouts = 0
     if position.mines is not None:
@@ -347,7 +347,7 @@ def test_every_number_a_cell_can_show_counts_as_brute_force_does(position, data)
     parent.system  # noqa: B018 - made first, so the opened surveys derive theirs from it
     for number in data.draw(st.permutations(range(9))):
         try:
-            after = parent.opened_index(cell, number)
+            after = parent._opened_index(cell, number)
             layouts = after.counts.probabilities().layouts or 0
         except InconsistentError:
             after, layouts = None, 0
@@ -394,8 +394,8 @@ def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
     flags, hidden = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for number in range(flags, flags + hidden + 1):  # the numbers the look-ahead asks about
         try:
-            got = survey.least_after(cell, number)
-            two = survey.least_two_after(cell, number)
+            got = survey.least_after(position.geometry.coords(cell), number)
+            two = survey.least_two_after(position.geometry.coords(cell), number)
         except InconsistentError:
             got, two = (0, None), (0, None, None)
         expected = _least_by_brute_force(position, cell, number)
@@ -504,12 +504,12 @@ def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):
     def refuse(*args):
         raise AssertionError("the position after the click was built")
 
-    monkeypatch.setattr(Survey, "opened_index", refuse)
+    monkeypatch.setattr(Survey, "_opened_index", refuse)
     monkeypatch.setattr("mscsp.analysis.counting.pipeline.search_by_label", counted)
     index = position.geometry.index(2, 1)  # above-left of the 1, seven covered cells around
     for number in range(8):
         try:
-            got = survey.least_after(index, number)
+            got = survey.least_after((2, 1), number)
         except InconsistentError:
             got = (0, None)
         assert (got[0], got[1] if got[0] else None) == _least_by_brute_force(position, index, number)
@@ -520,7 +520,7 @@ def test_a_cell_next_to_the_numbers_is_weighed_from_one_search(monkeypatch):
 def test_a_cell_away_from_the_numbers_is_weighed_as_its_own_component(cell, monkeypatch):
     """On a 7x3 board with one 1 in the corner and four mines, the cells at the left are
     away from the number: their outcomes are weighed without the position after the
-    click (``opened_index`` is never called), and agree with brute force."""
+    click (``_opened_index`` is never called), and agree with brute force."""
     from mscsp.analysis import Survey
 
     position = parse_position("mines: 4\n.......\n.......\n......1\n")
@@ -531,9 +531,9 @@ def test_a_cell_away_from_the_numbers_is_weighed_as_its_own_component(cell, monk
     def refuse(*args):
         raise AssertionError("the position after the click was built")
 
-    monkeypatch.setattr(Survey, "opened_index", refuse)
+    monkeypatch.setattr(Survey, "_opened_index", refuse)
     for number in range(len(position.geometry.neighbours(index)) + 1):
-        got = survey.least_after(index, number)
+        got = survey.least_after(cell, number)
         assert (got[0], got[1] if got[0] else None) == _least_by_brute_force(position, index, number)
 
 
@@ -550,7 +550,7 @@ def test_a_link_shown_by_one_number_is_no_link_for_the_next(numbers):
     parent.system  # noqa: B018 - made first, so the opened surveys derive theirs from it
     expected = {0: 1, 1: 4, 2: 1}
     for n in numbers:
-        layouts = parent.opened_index(1, n).counts.probabilities().layouts
+        layouts = parent._opened_index(1, n).counts.probabilities().layouts
         assert layouts == expected[n], n
 
 
@@ -654,7 +654,7 @@ def test_flagged_survey_counts_the_flagged_position(position, data):
         parent = Survey(position)
         parent.system  # noqa: B018 - made first, so the flagged survey derives its own from it
         try:
-            layouts = parent.flagged_index(cells).layouts
+            layouts = parent._flagged_index(cells).layouts
         except InconsistentError:
             layouts = 0
         assert layouts == brute_force(fresh)["count"]
@@ -700,5 +700,6 @@ def test_layouts_with_cells_fixed_are_what_brute_force_counts(position, data):
     k = data.draw(st.integers(0, len(cells)))
     mines, safes = set(cells[:k]), set(cells[k:])
     truth = brute_force(position, with_layouts=True)
-    assert survey.layouts_with(sorted(mines), sorted(safes)) == sum(
+    g = position.geometry
+    assert survey.layouts_with([g.coords(c) for c in sorted(mines)], [g.coords(c) for c in sorted(safes)]) == sum(
         mines <= lay and not safes & lay for lay in truth["layouts"])

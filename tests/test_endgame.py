@@ -89,7 +89,7 @@ def test_the_endgame_value_is_plain_expectimax(position):
     assert end.layouts == len(layouts)
     assert end.probability == _expectimax(position, layouts)
     # the move is one that reaches that value: safe in some layout, and worth it
-    assert any(end.cell not in lay for lay in layouts)
+    assert any(end.cell_index not in lay for lay in layouts)
 
 
 def _check_walled(position) -> list[tuple[int, ...]]:
@@ -102,12 +102,13 @@ def _check_walled(position) -> list[tuple[int, ...]]:
     whole = _expectimax(position, layouts)
     sets = unavoidable_sets(position)
     for cells in sets:
-        end = solve_walled(position, cells, layout_limit=10**6, node_limit=None)
+        end = solve_walled(position, [position.geometry.coords(c) for c in cells], layout_limit=10**6,
+                           node_limit=None)
         own = {lay & set(cells) for lay in layouts}
         assert end.layouts == len(own)
-        assert end.cell in cells
+        assert end.cell_index in cells
         # the set's own best move is a best move of the whole game
-        assert _expectimax(position, layouts, first=end.cell) == whole
+        assert _expectimax(position, layouts, first=end.cell_index) == whole
         # and the whole game is won when both the set and the rest are: a product
         rest = [lay for lay in layouts if lay & set(cells) == next(iter(own))]
         assert whole == end.probability * _expectimax(position, rest)
@@ -131,7 +132,7 @@ def test_a_walled_off_set_played_on_its_own_is_played_optimally(position):
 def test_a_walled_off_set_where_the_first_click_matters(text, best):
     position = parse_position(text)
     (cells,) = _check_walled(position)
-    assert solve_walled(position, cells).cell in best
+    assert solve_walled(position, [position.geometry.coords(c) for c in cells]).cell_index in best
 
 
 def test_the_endgame_policy_plays_as_well_as_the_optimum():
@@ -241,20 +242,23 @@ def test_each_clicks_win_chance_is_expectimax_from_that_click(position):
     if layouts is None:
         return
     wins = endgame.click_wins(position, layout_limit=10**6, node_limit=None)
+    g = position.geometry
     # every cell safe in some layout, none that is a mine in all
-    assert set(wins) == {c for c in np.flatnonzero(position.covered).tolist() if any(c not in lay for lay in layouts)}
+    assert set(wins) == {g.coords(c) for c in np.flatnonzero(position.covered).tolist()
+                         if any(c not in lay for lay in layouts)}
     for cell, p in wins.items():
-        assert p == _expectimax(position, layouts, first=cell)
+        assert p == _expectimax(position, layouts, first=g.index(*cell))
     assert max(wins.values()) == solve_endgame(position, layout_limit=10**6, node_limit=None).probability
 
 
 def test_each_clicks_win_chance_inside_a_walled_off_set():
     position = parse_position("mines: 4\n.F.10\n2..21\n..2..\n")
     (cells,) = unavoidable_sets(position)
+    cells = [position.geometry.coords(c) for c in cells]
     wins = endgame.click_wins(position, cells)
     assert set(wins) <= set(cells)
     # [0,2] and [1,2] win 2/3 of the set's layouts, [1,1] only 1/3
-    assert wins[10] == wins[11] == Fraction(2, 3) and wins[6] == Fraction(1, 3)
+    assert wins[0, 2] == wins[1, 2] == Fraction(2, 3) and wins[1, 1] == Fraction(1, 3)
     assert max(wins.values()) == solve_walled(position, cells).probability
 
 

@@ -56,7 +56,7 @@ def _play(layout, click, solver, use_total):
     opened = game._reveal_index(click)
     deducer = Deducer(game, solver, use_total=use_total)
     if game.status is Status.PLAYING:
-        deducer.opened(opened)
+        deducer._opened_index(opened)
         deducer.run()
     return game, deducer
 
@@ -77,7 +77,7 @@ def test_small_boards_play_as_the_python_loop_does():
         layout, click = case
         for solver in ("sat", "single-point"):
             for use_total in (True, False):
-                fast = fastplay.play(layout, click, solver, use_total=use_total)
+                fast = fastplay.play(layout, layout.geometry.coords(click), solver, use_total=use_total)
                 game, deducer = _play(layout, click, SolverName.parse(solver), use_total)
                 assert fast is not None
                 _check_sound(layout, fast)
@@ -95,7 +95,7 @@ def test_played_boards_match_the_python_loop(width, height, mines):
     for seed in range(25):
         board = generate(spec, "opening", click, seed)
         for use_total in (True, False):
-            fast = fastplay.play(board.layout, board.click_index, use_total=use_total)
+            fast = fastplay.play(board.layout, board.click, use_total=use_total)
             assert fast is not None
             _check_sound(board.layout, fast)
             # the same stall, flags included (every forced mine): generators perturb from
@@ -113,21 +113,21 @@ def test_played_boards_match_the_python_loop(width, height, mines):
 @needs_c
 def test_a_search_past_its_budget_hands_the_board_back():
     board = generate(Spec.preset("expert"), "opening", (15, 8), 3)
-    assert fastplay.play(board.layout, board.click_index, node_limit=0) is None
+    assert fastplay.play(board.layout, board.click, node_limit=0) is None
     assert verify(board.layout, board.click, quick=True).solved == verify(board.layout, board.click).solved
 
 
 def test_what_the_compiled_loop_does_not_cover_falls_back():
     layout = Layout.from_rows(["*..", "...", "..."])
-    assert fastplay.play(layout, 8, "subset") is None  # subset's stalls differ; Python plays it
-    assert fastplay.play(layout, 0) is None  # the click is a mine (rule uniform)
+    assert fastplay.play(layout, (2, 2), "subset") is None  # subset's stalls differ; Python plays it
+    assert fastplay.play(layout, (0, 0)) is None  # the click is a mine (rule uniform)
     assert verify(layout, (0, 0), quick=True).opened == 0
 
 
 def test_quick_mode_names_the_same_structure_either_way():
     layout = Layout.from_rows(["*..", ".*.", "..*"])
-    assert dead_structure(layout, 6) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
-                                         "safe cells without any number changing")
+    assert dead_structure(layout, (0, 2)) == ("the mines of the 2x2 block at [0, 0] could trade places with its "
+                                                "safe cells without any number changing")
     assert not verify(layout, (0, 2), quick=True).solved
 
 
@@ -140,7 +140,7 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
     layout, click = board
     python, compiled = Game(layout, record=False), Game(layout, record=False)
     deducer = Deducer(python, SolverName.SAT, use_total=use_total)
-    deducer.opened(python._reveal_index(click))
+    deducer._opened_index(python._reveal_index(click))
     compiled._reveal_index(click)
     for _ in range(3):  # a stall, then a guess at a safe cell, three times
         deducer.run()
@@ -157,7 +157,7 @@ def test_resume_reaches_the_python_closure(board, data, use_total):
         assert compiled.flagged.tolist() == python.flagged.tolist()  # what the next guess sees
         covered = np.flatnonzero(~python.revealed & ~python.flagged & ~layout.mines & layout.geometry.mask)
         guess = int(data.draw(st.sampled_from(covered.tolist())))
-        deducer.opened(python._reveal_index(guess))
+        deducer._opened_index(python._reveal_index(guess))
         compiled._reveal_index(guess)
 
 

@@ -11,6 +11,7 @@ from strategies import small_positions
 from mscsp.analysis import Survey
 from mscsp.errors import InconsistentError
 from mscsp.play.marks import guess_marks
+from mscsp.play.policies import unavoidable
 from mscsp.play.pseudo import pseudo_fifties
 from mscsp.position import parse_position
 
@@ -44,10 +45,12 @@ def test_a_dead_cell_shows_one_number_in_every_layout_where_it_is_safe(position)
         assert found.unavoidable is None and found.pseudo is None
         assert any(all(c not in lay for lay in layouts) for c in np.flatnonzero(position.covered).tolist())
         return
-    assert found.complete and set(found.dead) <= truth
+    dead = {g.index(*xy) for xy in found.dead}
+    assert found.complete and dead <= truth
     frontier = set(survey.system.frontier)
-    assert truth & frontier <= set(found.dead)  # next to the numbers, none is missed
-    assert found.unavoidable == unavoidable_sets(position)
+    assert truth & frontier <= dead  # next to the numbers, none is missed
+    assert found.unavoidable == [tuple(map(g.coords, cells)) for cells in unavoidable_sets(position)]
+    assert found.unavoidable == unavoidable(survey)
     assert found.pseudo == pseudo_fifties(survey)
 
 

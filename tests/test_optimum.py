@@ -69,7 +69,7 @@ def test_the_optimum_equals_plain_expectimax(spec, rule, click):
 
 
 def _least_probability(position):
-    return probabilities(position).best_index()
+    return probabilities(position).best()
 
 
 @pytest.mark.parametrize("spec,rule,click", [
@@ -99,7 +99,7 @@ def test_the_policy_sees_a_position_with_the_total_and_proven_mines_flagged():
 
     def record(position):
         seen.append(position)
-        return int(next(c for c in range(position.geometry.area) if position.grid[c] == Mark.COVERED))
+        return position.covered_xy[0]
 
     policy_play(Spec(4, 4, 3), "safe", (0, 0), record)
     assert seen and all(p.mines == 3 for p in seen)
@@ -144,7 +144,7 @@ def test_the_regrets_of_a_policy_add_up_to_its_gap(spec, rule, policy):
     gap = optimal_play(spec, rule, (0, 0)).wins - policy_play(spec, rule, (0, 0), play).wins
     assert gap > 0 and sum(r.cost for r in lost) == gap
     for r in lost:
-        assert r.position.grid[r.chosen] == Mark.COVERED and r.position.grid[r.best] == Mark.COVERED
+        assert r.chosen in r.position.covered_xy and r.best in r.position.covered_xy
         assert choose(r.position, policy) == r.chosen and r.chosen != r.best
         assert 0 <= r.chosen_wins < r.best_wins <= r.layouts
     assert [r.cost for r in lost] == sorted((r.cost for r in lost), reverse=True)

@@ -19,7 +19,7 @@ from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import LIVING_LOOK, SECOND_WEIGHT, Policy, _ranked, choose, living_least, outcomes
+from mscsp.play.policies import LIVING_LOOK, SECOND_WEIGHT, Policy, _choose_index, _living_least, _ranked, choose, outcomes
 from mscsp.play.pseudo import fifty_influence
 from mscsp.position import Mark, parse_position
 
@@ -42,7 +42,7 @@ def test_outcomes_split_the_layouts_where_the_cell_is_safe(position):
             if cell not in mines:
                 shown = brute_numbers(g.width, g.height, g.holes, set(mines) | flags)[cell]
                 by_number[shown] = by_number.get(shown, 0) + 1
-        assert {o.number: o.layouts for o in outcomes(Survey(position), cell)} == by_number
+        assert {o.number: o.layouts for o in outcomes(Survey(position), g.coords(cell))} == by_number
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -58,7 +58,7 @@ def test_the_move_depends_on_the_position_not_the_layout(policy):
         position = game.position()
         key = (position.grid.tobytes(), position.mines)
         move = choose(position, policy)
-        assert position.grid[move] == Mark.COVERED
+        assert move in position.covered_xy
         if key in seen:
             assert seen[key] == move
         seen[key] = move
@@ -118,16 +118,17 @@ def test_weighing_that_stops_early_picks_what_weighing_every_candidate_picks(pos
     total = probs.layouts
 
     def secondary(cell):
-        outs = outcomes(Survey(position), cell)
+        outs = outcomes(Survey(position), position.geometry.coords(cell))
         return sum((Fraction(o.layouts, total) * o.blended_safety(SECOND_WEIGHT) for o in outs), Fraction(0))
 
     def progress(cell):
-        return sum(o.layouts for o in outcomes(Survey(position), cell) if o.progress or o.number == 0)
+        return sum(o.layouts for o in outcomes(Survey(position), position.geometry.coords(cell))
+                   if o.progress or o.number == 0)
 
-    assert choose(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.by_index[c], -c))
+    assert _choose_index(position, "+lookahead") == max(pool, key=lambda c: (secondary(c), -probs.by_index[c], -c))
     # +progress weighs only the cells within the tolerance of the least probability
     window = [c for c in pool if probs.by_index[c] <= ranked[0][0] + Fraction(1, 20)]
-    assert choose(position, "+progress") == max(window, key=lambda c: (progress(c), -probs.by_index[c], -c))
+    assert _choose_index(position, "+progress") == max(window, key=lambda c: (progress(c), -probs.by_index[c], -c))
 
 
 def test_a_walled_off_fifty_fifty_is_unavoidable_and_an_open_one_is_not():
@@ -176,23 +177,23 @@ def test_no_other_click_nor_the_total_tells_an_unavoidable_set_apart(position):
 
 
 def test_a_move_names_the_rung_that_decided_it():
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
     from mscsp.position import parse_position
 
     fifty = parse_position("mines: 1\n.1.\n")  # two layouts, told apart only by a guess
-    move = decide(fifty, "+endgame")
-    assert move.rung is Policy.ENDGAME and move.cell in (0, 2)
+    move = policies.move(fifty, "+endgame")
+    assert move.rung is Policy.ENDGAME and move.cell in ((0, 0), (2, 0))
     assert move.endgame.cell == move.cell and move.endgame.probability == Fraction(1, 2)
     assert move.endgame.layouts == 2
     # without the exact search the walled-off pair is the due guess
-    due = decide(fifty, "+endgame", endgame_layouts=0)
-    assert due.rung is Policy.FIFTY and due.walled == (0, 2) and due.pseudo is None
-    assert decide(fifty, "+lookahead").rung is Policy.LOOKAHEAD
-    assert decide(fifty, "+lookahead").endgame is None
+    due = policies.move(fifty, "+endgame", endgame_layouts=0)
+    assert due.rung is Policy.FIFTY and due.walled == ((0, 0), (2, 0)) and due.pseudo is None
+    assert policies.move(fifty, "+lookahead").rung is Policy.LOOKAHEAD
+    assert policies.move(fifty, "+lookahead").endgame is None
     # one mine beside the 1 leaves [3,0] and [4,0] safe: no rung needs to guess
-    safe = decide(parse_position("mines: 1\n.1...\n"), "+endgame")
-    assert safe.rung is Policy.LEAST_P and safe.cell in (3, 4)
-    assert choose(fifty, "+endgame", endgame_layouts=0) == decide(fifty, "+fifty").cell
+    safe = policies.move(parse_position("mines: 1\n.1...\n"), "+endgame")
+    assert safe.rung is Policy.LEAST_P and safe.cell in ((3, 0), (4, 0))
+    assert choose(fifty, "+endgame", endgame_layouts=0) == policies.move(fifty, "+fifty").cell
 
 
 def test_the_policy_benchmark_finds_both_weighings_agree(capsys):
@@ -206,29 +207,28 @@ def test_the_policy_benchmark_finds_both_weighings_agree(capsys):
 
 def test_fifty_guesses_a_pseudo_fifty_before_a_safer_cell():
     from mscsp.analysis.counting import probabilities
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
     from mscsp.position import parse_position
 
     # [0,2] is a mine one time in five, and then [0,1] and [1,1] are mines and [0,3]
     # safe: a pair against the wall that nothing could tell apart. [3,0] is safer
     pos = parse_position("mines: 5\n23...\n.....\n.....\n.1...\n")
-    g = pos.geometry
     assert unavoidable_sets(pos) == []
     probs = probabilities(pos)
-    fifty = decide(pos, "+fifty")
-    assert fifty.rung is Policy.FIFTY and g.coords(fifty.cell) in ((0, 2), (0, 3))
+    fifty = policies.move(pos, "+fifty")
+    assert fifty.rung is Policy.FIFTY and fifty.cell in ((0, 2), (0, 3))
     assert fifty.walled is None and fifty.cell in fifty.pseudo
-    assert all(probs.by_index[c] == Fraction(1, 5) for c in fifty.pseudo)
-    assert probs.by_index[fifty.cell] == Fraction(1, 5)
-    look = decide(pos, "+lookahead")
-    assert probs.by_index[look.cell] < Fraction(1, 5)
+    assert all(probs.cells[c] == Fraction(1, 5) for c in fifty.pseudo)
+    assert probs.cells[fifty.cell] == Fraction(1, 5)
+    look = policies.move(pos, "+lookahead")
+    assert probs.cells[look.cell] < Fraction(1, 5)
     # the exact search over all 80 layouts takes the riskier pair too
-    assert g.coords(decide(pos, "+endgame").cell) in ((0, 2), (0, 3))
+    assert policies.move(pos, "+endgame").cell in ((0, 2), (0, 3))
 
 
 def test_endgame_plays_a_walled_off_set_exactly_when_the_board_is_too_big():
     from mscsp.play.endgame import solve_walled
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
     from mscsp.position import parse_position
 
     # the pair [0,0], [0,1] beside the 3s is walled off by flags; the board has too
@@ -236,10 +236,11 @@ def test_endgame_plays_a_walled_off_set_exactly_when_the_board_is_too_big():
     pos = parse_position("mines: 12\n.3F" + "." * 9 + "\n.3F" + "." * 9 + "\n")
     sets = unavoidable_sets(pos)
     assert sets
-    move = decide(pos, "+endgame", endgame_layouts=100)
-    assert move.rung is Policy.ENDGAME and move.walled == sets[0]
-    assert move.cell == solve_walled(pos, sets[0]).cell
-    assert decide(pos, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
+    move = policies.move(pos, "+endgame", endgame_layouts=100)
+    walled = tuple(map(pos.geometry.coords, sets[0]))
+    assert move.rung is Policy.ENDGAME and move.walled == walled
+    assert move.cell == solve_walled(pos, walled).cell
+    assert policies.move(pos, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
 
 
 def test_the_web_explanation_says_why_a_fifty_guess_is_due():
@@ -291,7 +292,7 @@ def test_players_benchmark_deals_the_same_boards_for_both_players():
 @given(position=small_positions(max_covered=10, allow_wrong=False))
 def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(position):
     from mscsp.errors import InconsistentError
-    from mscsp.play.policies import decide, rank
+    from mscsp.play.policies import rank
 
     if position.mines is None:
         return
@@ -307,7 +308,8 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
         assert ranked[0].cell == choose(position, policy)  # the same cell as without ranking
         assert len({c.cell for c in ranked}) == len(ranked)
         for c in ranked:
-            assert c.probability == probs.by_index[c.cell]
+            assert c.probability == probs.cells[c.cell]
+            cell = position.geometry.index(*c.cell)
             survive = outcomes(Survey(position), c.cell) if c.lookahead is not None or c.progress is not None else []
             if c.lookahead is not None:
                 blended = (o.blended_safety(SECOND_WEIGHT) for o in survive)
@@ -316,7 +318,7 @@ def test_the_ranked_candidates_start_with_the_move_and_hold_exact_values(positio
                 assert c.dead == (len(survive) == 1)
             if c.credit is not None:  # only +fifty and above credit a cell away from the numbers
                 survey = Survey(position)
-                assert policy >= Policy.FIFTY and c.cell not in survey.system.frontier
+                assert policy >= Policy.FIFTY and cell not in survey.system.frontier
                 influence = fifty_influence(survey, c.cell)  # itself checked against enumeration
                 assert influence and c.credit == 1 + Fraction(9, 10) * influence / (total * (1 - c.probability))
             if c.progress is not None:
@@ -332,18 +334,18 @@ def test_after_a_number_in_the_corner_fifty_guesses_a_far_corner():
     from mscsp.position import parse_position
 
     position = parse_position("mines: 99\n1" + "." * 29 + "\n" + ("." * 30 + "\n") * 15)
-    g = position.geometry
-    assert g.coords(choose(position, "+lookahead")) == (2, 0)
+    assert choose(position, "+lookahead") == (2, 0)
     for policy in ("+fifty", "+endgame"):
-        assert g.coords(choose(position, policy)) in ((29, 0), (0, 15), (29, 15))
+        assert choose(position, policy) in ((29, 0), (0, 15), (29, 15))
 
 
 def test_the_endgame_ranks_every_click_by_its_win_chance():
-    from mscsp.play.policies import decide, rank
+    from mscsp.play import policies
+    from mscsp.play.policies import rank
     from mscsp.position import parse_position
 
     position = parse_position("mines: 3\n1...\n2...\n....\n")
-    move = decide(position, "+endgame", rank=True)
+    move = policies.move(position, "+endgame", rank=True)
     assert move.rung is Policy.ENDGAME
     wins = [c.win for c in move.candidates]
     assert move.candidates[0].cell == move.cell and wins[0] == move.endgame.probability == Fraction(3, 4)
@@ -439,4 +441,4 @@ def test_the_living_least_is_the_safest_cell_that_can_show_two_numbers(position)
             if c not in mines:
                 shows[c].add(numbers[c])
     living = [p for p, c in ranked[:LIVING_LOOK] if len(shows[c]) > 1]
-    assert living_least(survey, ranked) == (living[0] if living else ranked[0][0])
+    assert _living_least(survey, ranked) == (living[0] if living else ranked[0][0])

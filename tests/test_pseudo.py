@@ -56,7 +56,7 @@ def _oracle_holds(position, t):
 
 def _found(text):
     pos = parse_position(text)
-    return pos, [pos.geometry.coords(c) for c in pseudo_fifties(Survey(pos))]
+    return pos, pseudo_fifties(Survey(pos))
 
 
 def test_two_rows_no_number_tells_a_column_apart():
@@ -108,13 +108,14 @@ def test_every_cell_found_is_the_mine_side_of_an_invisible_swap(pos):
     except InconsistentError:
         return
     assume(probs.layouts)
-    for t in pseudo_fifties(survey):
+    g = pos.geometry
+    for t in (g.index(*xy) for xy in pseudo_fifties(survey)):
         assert 0 < probs.by_index[t] <= 0.5  # its twins are layouts where it is safe
         assert _oracle_holds(pos, t)
     if probs.exact:  # and each cell's potential 50/50s count what enumeration counts
         truth = brute_force(pos, with_layouts=True)
         for t in probs.by_index:
-            assert fifty_influence(survey, t) == _influence_oracle(pos, t, truth)
+            assert fifty_influence(survey, g.coords(t)) == _influence_oracle(pos, t, truth)
 
 
 def _influence_oracle(position, t, truth=None):
@@ -161,8 +162,10 @@ def test_the_influence_of_a_corner_counts_its_pairs():
     pos = parse_position("mines: 3\n...\n...\n..1\n")
     survey = Survey(pos)
     # [0,0] with [1,0] walled by [2,0], [2,1]; with [0,1] walled by [0,2], [1,2]
-    assert fifty_influence(survey, 0) == 2 == _influence_oracle(pos, 0)
+    assert fifty_influence(survey, (0, 0)) == 2 == _influence_oracle(pos, 0)
     with pytest.raises(InputError):
-        fifty_influence(survey, 8)  # the 1 itself
+        fifty_influence(survey, (2, 2))  # the 1 itself
     with pytest.raises(InputError):
-        fifty_influence(Survey(parse_position("...\n...\n..1\n")), 0)  # no mine total
+        fifty_influence(survey, 0)  # a flat index
+    with pytest.raises(InputError):
+        fifty_influence(Survey(parse_position("...\n...\n..1\n")), (0, 0))  # no mine total

@@ -72,10 +72,10 @@ def test_dead_pairs_are_really_indistinguishable_and_unsolvable():
     def check(case):
         g, mines, safe, click = case
         layout = Layout._from_indices(g, mines)
-        pair = dead_pair(layout, click)
+        pair = dead_pair(layout, g.coords(click))
         if pair is None:
             return
-        a, b = pair
+        a, b = (g.index(*xy) for xy in pair)
         assert layout.mines[a] and not layout.mines[b] and b != click
         swapped = Layout._from_indices(g, (set(mines) - {a}) | {b})
         for c in safe:
@@ -108,9 +108,10 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
         g, mines, safe, click = case
         layout = Layout._from_indices(g, mines)
         for total in (True, False):
-            square = dead_square(layout, click, use_total=total)
+            square = dead_square(layout, g.coords(click), use_total=total)
             if square is None:
                 continue
+            square = tuple(g.index(*xy) for xy in square)
             a, b, c, d = square
             assert click not in square and (b, c, d) == (a + 1, a + g.width, a + g.width + 1)
             assert set(square) - mines  # a safe cell of the block becomes a mine
@@ -123,8 +124,9 @@ def test_dead_squares_and_walled_off_cells_really_defeat_every_solver():
             assert not verify(layout, g.coords(click), "sat", use_total=total).solved
             quick = verify(layout, g.coords(click), "sat", use_total=total, quick=True)  # a dead pair may come first
             assert not quick.solved and quick.reason
-        pocket = walled_off_safe(layout, click)
+        pocket = walled_off_safe(layout, g.coords(click))
         if pocket is not None:
+            pocket = g.index(*pocket)
             assert not layout.mines[pocket] and pocket not in _safe_reach(g, mines, click)
             assert not verify(layout, g.coords(click), "sat", use_total=False).solved
         else:
@@ -139,7 +141,7 @@ def test_dead_pair_across_the_board():
     layout = Layout.from_rows(rows)
     from mscsp.play.dead import dead_pair
 
-    assert dead_pair(layout, 4) == (8, 11)
+    assert dead_pair(layout, (4, 0)) == ((8, 0), (1, 1))
 
 
 @pytest.mark.parametrize("total", [True, False])
@@ -157,12 +159,12 @@ def test_every_engine_opens_the_same_cells_in_the_same_rounds(total):
         for counter in counters:
             game = Game(board.layout, record=False)
             deducer = Deducer(game, "sat", use_total=total, counter=counter)
-            deducer.opened(game._reveal_index(board.click_index))
+            deducer.opened(game.reveal(board.click))
             deducer.run()
             assert not (game.revealed & board.layout.mines).any()
             seen.add((game.opened_count, deducer.steps))
         if fastplay.available():
-            fast = fastplay.play(board.layout, board.click_index, "sat", use_total=total)
+            fast = fastplay.play(board.layout, board.click, "sat", use_total=total)
             seen.add((fast.opened, fast.steps))
         result = verify(board.layout, board.click, "sat", use_total=total)
         seen.add((result.opened, result.steps))
@@ -179,5 +181,5 @@ def test_quick_verification_gives_the_full_answer_on_expert_boards(total):
         quick = verify(board.layout, board.click, "sat", use_total=total, quick=True)
         full = verify(board.layout, board.click, "sat", use_total=total)
         assert quick.solved == full.solved
-        squares += dead_square(board.layout, board.click_index) is not None
+        squares += dead_square(board.layout, board.click) is not None
     assert squares >= 5  # the box 50/50 is common on Expert

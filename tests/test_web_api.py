@@ -65,8 +65,7 @@ def expected_guesses(text: str, record: dict) -> dict | None:
     position = parse_position(text)
     if not record["consistent"] or record["exact"] is not True or position.mines is None:
         return None
-    g = position.geometry
-    xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
+    xy = lambda cells: [list(c) for c in cells]  # noqa: E731
     found = guess_marks(Survey(position))
     return {"dead": None if found.dead is None else xy(found.dead),
             "unavoidable": None if found.unavoidable is None else list(map(xy, found.unavoidable)),

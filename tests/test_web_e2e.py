@@ -871,22 +871,21 @@ def test_other_tools_boards_import_on_the_analysis_page(server, page, tmp_path):
 
 def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     from mscsp.board import PRESETS
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
 
     page, problems = page
     # beginner, seed 15, opened at (4,4): nothing is proven, a guess is due
     board = generate(PRESETS["beginner"], "opening", (4, 4), 15)
     game = Game.from_board(board)
     game.reveal(board.click)
-    move = decide(game.position(), "+endgame", rank=True)
-    g = game.position().geometry
+    move = policies.move(game.position(), "+endgame", rank=True)
     opened_with_hint(page, server, "beginner", 15, (4, 4))
     badges = page.eval_on_selector_all(
         "#board .cell .rank", "els => els.map(b => [+b.parentElement.dataset.x, +b.parentElement.dataset.y, b.textContent])")
-    top = [(g.coords(c.cell), str(i)) for i, c in enumerate(move.candidates[:3], 1)]
+    top = [(c.cell, str(i)) for i, c in enumerate(move.candidates[:3], 1)]
     assert sorted(((x, y), r) for x, y, r in badges) == sorted(top)
     first = move.candidates[0]
-    (x, y) = g.coords(first.cell)
+    (x, y) = first.cell
     assert "best" in board_state(page)[(x, y)]["classes"]
     title = tooltip(page, x, y)
     assert f"candidate 1 of the {move.rung.value} player" in title
@@ -898,7 +897,7 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
 
 
 def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
 
     page, problems = page
     # 6x5 with 5 mines, seed 30, opened at (2,2): 21 layouts left and nothing proven
@@ -906,17 +905,16 @@ def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
     board = generate(Spec(width, height, mines), "opening", click, seed)
     game = Game.from_board(board)
     game.reveal(board.click)
-    move = decide(game.position(), "+endgame", rank=True)
+    move = policies.move(game.position(), "+endgame", rank=True)
     custom_game(page, server, width, height, mines, seed)
     cell(page, *click).click()
     settle(page)
     page.click("#hint")
     page.wait_for_selector("#board[data-hint=done]")
-    g = game.position().geometry
     for c in move.candidates:
-        title = tooltip(page, *g.coords(c.cell))
+        title = tooltip(page, *c.cell)
         assert f"wins {percent(float(c.win))} ({c.win.numerator}/{c.win.denominator}) clicked now" in title, title
-    assert "candidate 1 of the +endgame player" in tooltip(page, *g.coords(move.cell))
+    assert "candidate 1 of the +endgame player" in tooltip(page, *move.cell)
     assert not problems
 
 
@@ -951,7 +949,7 @@ def test_screenshots_of_both_pages(server, page, tmp_path):
 
 def test_screenshot_of_the_ranked_hint(server, page, tmp_path):
     """The README's picture of a hint that weighs its candidates, pointed at the first."""
-    from mscsp.play.policies import decide
+    from mscsp.play import policies
 
     page, problems = page
     # Intermediate, seed 5, opened at (8,8), cleared and its mines flagged: nothing is left
@@ -959,8 +957,8 @@ def test_screenshot_of_the_ranked_hint(server, page, tmp_path):
     size, seed, click = "intermediate", 5, (8, 8)
     position = cleared(size, seed, click)
     g = position.geometry
-    move = decide(position, "+endgame", rank=True)
-    ranked = [(g.coords(c.cell), c) for c in move.candidates]
+    move = policies.move(position, "+endgame", rank=True)
+    ranked = [(c.cell, c) for c in move.candidates]
     page.set_viewport_size({"width": 1360, "height": 1000})  # the summary under the board in view
     preset_game(page, server, size, seed)
     page.check("#auto-clear")
@@ -1002,10 +1000,9 @@ def test_screenshot_of_the_guessing_marks(page, tmp_path):
     # each kind of mark
     position = cleared("expert", 182, (15, 8))
     found = guess_marks(Survey(position))
-    g = position.geometry
-    marks = {g.coords(c): "dead" for c in found.dead}
-    marks |= {g.coords(c): "pseudo" for c in found.pseudo}  # a set's mark wins over the others, as on the page
-    marks |= {g.coords(c): "fifty" for cells in found.unavoidable for c in cells}
+    marks = {c: "dead" for c in found.dead}
+    marks |= {c: "pseudo" for c in found.pseudo}  # a set's mark wins over the others, as on the page
+    marks |= {c: "fifty" for cells in found.unavoidable for c in cells}
     assert found.complete and marks == {(28, 15): "fifty", (29, 15): "fifty", (10, 0): "pseudo", (10, 1): "pseudo",
                                         (8, 8): "dead", (9, 8): "dead"}
     # the dead-cell checks get 5% of the analysis time: the default 2 s leaves 0.1 s, and

@@ -88,7 +88,7 @@ class Survey:
         self._sibling: Counts | None = None  # of a survey whose equations are on the same cells
         self._by_number: dict[int, tuple | None] = {}  # per opened cell, the tallies for every number
         self._free_weighed: dict[tuple[int, int], tuple] = {}  # see least_after
-        self._after: dict[tuple[int, int], tuple] = {}  # (cell, number) -> least_two_after_pairs
+        self._after: dict[tuple[int, int], tuple] = {}  # (cell, number) -> _least_two_after_pairs
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -150,16 +150,24 @@ class Survey:
         two = TwoLeast((num, den, len(cells)) for cells, num, den in parts)
         return total, two.first, two.second
 
-    def least_after(self, cell: int, number: int) -> tuple[int, Fraction | None]:
-        """``self.opened_index(cell, number).least()``, without building that position
-        (see :meth:`least_two_after`)."""
+    def least_after(self, cell: tuple[int, int], number: int) -> tuple[int, Fraction | None]:
+        """``self.opened(cell, number).least()`` for the covered cell ``(x, y)``, without
+        building that position (see :meth:`least_two_after`).
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> Survey(parse_position("mines: 1\\n...\\n")).least_after((0, 0), 1)
+        (1, Fraction(0, 1))
+        """
         layouts, least, _ = self.least_two_after(cell, number)
         return layouts, least
 
-    def least_two_after(self, cell: int, number: int) -> tuple[int, Fraction | None, Fraction | None]:
-        """``self.opened_index(cell, number).least_two()``, without building that position.
+    def least_two_after(self, cell: tuple[int, int], number: int) -> tuple[int, Fraction | None, Fraction | None]:
+        """``self.opened(cell, number).least_two()`` for the covered cell ``(x, y)``,
+        without building that position.
 
-        When ``cell`` and its covered neighbours are all away from the numbers,
+        When the cell and its covered neighbours are all away from the numbers,
         opening it adds one equation on cells no other equation touches: a component
         of its own in which each of its ``k`` covered neighbours is a mine with
         probability ``m / k`` (``m`` the number less the flags around), in ``C(k, m)``
@@ -179,31 +187,32 @@ class Survey:
         InconsistentError
             When no layout shows ``number`` at ``cell``.
         """
-        layouts, least, second = self.least_two_after_pairs(cell, number)
+        layouts, least, second = self._least_two_after_pairs(self.position.geometry.cell(cell), number)
         return layouts, as_fraction(least), as_fraction(second)
 
-    def least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
-                                                                      tuple[int, int] | None]:
-        """:meth:`least_two_after` with the two probabilities as ``(numerator,
-        denominator)`` pairs, not reduced: no Fraction is made, for a caller that
-        weighs many outcomes and compares most of them approximately first. Each
-        answer is kept: a policy may ask for the same outcome twice."""
+    def _least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
+                                                                       tuple[int, int] | None]:
+        """:meth:`least_two_after` by flat index, with the two probabilities as
+        ``(numerator, denominator)`` pairs, not reduced: no Fraction is made, for a
+        caller that weighs many outcomes and compares most of them approximately
+        first. Each answer is kept: a policy may ask for the same outcome twice."""
         found = self._after.get((cell, number))
         if found is None:
-            found = self._after[cell, number] = self._least_two_after_pairs(cell, number)
+            found = self._after[cell, number] = self._count_two_after_pairs(cell, number)
         return found
 
-    def _least_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
+    def _count_two_after_pairs(self, cell: int, number: int) -> tuple[int, tuple[int, int] | None,
                                                                       tuple[int, int] | None]:
+        """:meth:`_least_two_after_pairs` counted (see :meth:`least_two_after`)."""
         free = self._free
         if free is None:
-            return self.opened_index(cell, number).least_two_pairs()
+            return self._opened_index(cell, number).least_two_pairs()
         neighbours = list(self.position.geometry.neighbours(cell))
         around = self.position.grid[neighbours].tolist()
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k:
-            return self.opened_index(cell, number).least_two_pairs()
+            return self._opened_index(cell, number).least_two_pairs()
         system = self.system
         if cell in free and all(c in free for c in covered):
             # cells with as many covered neighbours weigh the rest of the board alike
@@ -221,7 +230,7 @@ class Survey:
             self._by_number[cell] = self._tallies_by_number(cell, covered) if covered else None
         found = self._by_number[cell]
         if found is None:
-            return self.opened_index(cell, number).least_two_pairs()
+            return self._opened_index(cell, number).least_two_pairs()
         if found is _NO_LAYOUT or found[1][m] is None:
             raise InconsistentError("no layout shows this number here", ())
         total, two = found[0].least_two_pairs(found[1][m])
@@ -285,11 +294,23 @@ class Survey:
             return None
         return frozenset(self.system.unconstrained)
 
-    def mine_count_fixed(self, cells: list[int] | tuple[int, ...]) -> bool:
-        """Whether the clue components with a cell in ``cells`` hold the same number of
-        mines in every layout (the product of their mine-count polynomials has one
-        term): then neither a click elsewhere nor the total can tell their layouts
-        apart."""
+    def mine_count_fixed(self, cells) -> bool:
+        """Whether the clue components with a cell in ``cells``, pairs ``(x, y)``, hold
+        the same number of mines in every layout (the product of their mine-count
+        polynomials has one term): then neither a click elsewhere nor the total can
+        tell their layouts apart.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> s = Survey(parse_position("mines: 1\\n.1.\\n"))
+        >>> s.mine_count_fixed([(0, 0), (2, 0)])
+        True
+        """
+        return self._mine_count_fixed([self.position.geometry.cell(c) for c in cells])
+
+    def _mine_count_fixed(self, cells: list[int] | tuple[int, ...]) -> bool:
+        """:meth:`mine_count_fixed` by flat indices."""
         firsts = self._component_ways
         poly = [1]
         for c in cells:
@@ -309,13 +330,25 @@ class Survey:
         return ways_by_count(self.counts.tallies)
 
     @cached_property
-    def component_of(self) -> dict[int, int]:
-        """Cell next to the numbers -> the index of its clue component."""
+    def _component_of(self) -> dict[int, int]:
+        """Cell next to the numbers (flat index) -> the index of its clue component."""
         return {c: k for k, t in enumerate(self.counts.tallies) for grp in t.groups for c in grp.cells}
 
-    def layouts_with(self, mines: list[int], safes: list[int]) -> int:
+    def layouts_with(self, mines, safes) -> int:
         """The layouts with every cell of ``mines`` a mine and every cell of ``safes``
-        safe.
+        safe, both lists of ``(x, y)``.
+
+        Examples
+        --------
+        >>> from mscsp.position import parse_position
+        >>> Survey(parse_position("mines: 1\\n...\\n")).layouts_with([(0, 0)], [(1, 0)])
+        1
+        """
+        g = self.position.geometry
+        return self._layouts_with([g.cell(c) for c in mines], [g.cell(c) for c in safes])
+
+    def _layouts_with(self, mines: list[int], safes: list[int]) -> int:
+        """:meth:`layouts_with` by flat indices.
 
         When every one of these cells is away from the numbers (and the tallies are
         exact with the mine total), no clue sees them, so the count is a sum over the
@@ -348,7 +381,7 @@ class Survey:
         for k in range(len(safes) + 1):
             for extra in combinations(safes, k):
                 try:
-                    n = self.flagged_index(list(mines) + list(extra)).layouts
+                    n = self._flagged_index(list(mines) + list(extra)).layouts
                 except InconsistentError:
                     n = 0
                 total += (-1) ** k * n
@@ -365,9 +398,9 @@ class Survey:
         >>> Survey(parse_position("mines: 1\\n...\\n")).opened((2, 0), 0).layouts
         1
         """
-        return self.opened_index(self.position.geometry.cell(cell), number)
+        return self._opened_index(self.position.geometry.cell(cell), number)
 
-    def opened_index(self, cell: int, number: int) -> "Survey":
+    def _opened_index(self, cell: int, number: int) -> "Survey":
         """:meth:`opened` by flat index (no checks)."""
         after = Survey(self.position._opened_index(cell, number), cache=self.cache)
         if "system" in self.__dict__:  # made from this one's equations, not from the grid again
@@ -398,9 +431,9 @@ class Survey:
         >>> Survey(parse_position("mines: 1\\n...\\n")).flagged([(1, 0)]).layouts
         1
         """
-        return self.flagged_index([self.position.geometry.cell(cell) for cell in cells])
+        return self._flagged_index([self.position.geometry.cell(cell) for cell in cells])
 
-    def flagged_index(self, cells: list[int]) -> "Survey":
+    def _flagged_index(self, cells: list[int]) -> "Survey":
         """:meth:`flagged` by flat indices (no checks)."""
         cells = tuple(cells)
         after = Survey(self.position._with_flags_index(cells), cache=self.cache)

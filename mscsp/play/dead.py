@@ -106,7 +106,7 @@ def _telling_offsets() -> tuple[tuple[tuple[int, int], tuple[tuple[int, int], ..
     return tuple(out)
 
 
-def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
+def dead_pair(layout: Layout, click: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """A mine and a safe cell that no number on the board can ever tell apart.
 
     If no safe cell lies next to exactly one of them (each such cell is a mine, a
@@ -117,15 +117,21 @@ def dead_pair(layout: Layout, click: int) -> tuple[int, int] | None:
     a guess by any sound solver, with or without the mine total. (The click itself
     is opened without proof, so it is never the safe cell of a pair.)
 
-    Returns ``(mine, safe)`` flat indices, or None.
+    Returns ``(mine, safe)`` as ``(x, y)`` cells, or None; ``click`` is ``(x, y)`` too.
 
     Examples
     --------
     >>> lay = Layout.from_rows(["*.*", "***", "..."])
-    >>> dead_pair(lay, 8)  # a corner mine and the safe cell beside it
-    (2, 1)
+    >>> dead_pair(lay, (2, 2))  # a corner mine and the safe cell beside it
+    ((2, 0), (1, 0))
     """
-    return _dead_pair(_BitBoard(layout), click)
+    g = layout.geometry
+    return _coords(g, _dead_pair(_BitBoard(layout), g.cell(click, "click")))
+
+
+def _coords(g, cells: tuple[int, ...] | None) -> tuple[tuple[int, int], ...] | None:
+    """Flat cells as ``(x, y)`` (None stays None)."""
+    return None if cells is None else tuple(map(g.coords, cells))
 
 
 def _dead_pair(bits: _BitBoard, click: int) -> tuple[int, int] | None:
@@ -156,7 +162,8 @@ def _dead_pair(bits: _BitBoard, click: int) -> tuple[int, int] | None:
     return None
 
 
-def dead_square(layout: Layout, click: int, *, use_total: bool = True) -> tuple[int, int, int, int] | None:
+def dead_square(layout: Layout, click: tuple[int, int], *,
+                use_total: bool = True) -> tuple[tuple[int, int], ...] | None:
     """A 2x2 block whose mines could be swapped for its safe cells, unseen.
 
     Turn every mine of the block into a safe cell and every safe cell into a mine.
@@ -169,18 +176,19 @@ def dead_square(layout: Layout, click: int, *, use_total: bool = True) -> tuple[
     one side. Without the total, one or three mines do too.
 
     Returns the block's cells ``(top-left, top-right, bottom-left, bottom-right)``
-    as flat indices, or None.
+    as ``(x, y)``, or None; ``click`` is ``(x, y)`` too.
 
     Examples
     --------
     >>> lay = Layout.from_rows(["*..", ".*.", "..*"])
-    >>> dead_square(lay, 6)  # mines at [0,0] and [1,1], or at [1,0] and [0,1]
-    (0, 1, 3, 4)
+    >>> dead_square(lay, (0, 2))  # mines at [0,0] and [1,1], or at [1,0] and [0,1]
+    ((0, 0), (1, 0), (0, 1), (1, 1))
     >>> lay = Layout.from_rows(["*..*", "**.*", "***."])  # the corner block: 3 mines or 1
-    >>> dead_square(lay, 11), dead_square(lay, 11, use_total=False)
-    (None, (0, 1, 4, 5))
+    >>> dead_square(lay, (3, 2)), dead_square(lay, (3, 2), use_total=False)
+    (None, ((0, 0), (1, 0), (0, 1), (1, 1)))
     """
-    return _dead_square(_BitBoard(layout), click, use_total)
+    g = layout.geometry
+    return _coords(g, _dead_square(_BitBoard(layout), g.cell(click, "click"), use_total))
 
 
 def _dead_square(bits: _BitBoard, click: int, use_total: bool) -> tuple[int, int, int, int] | None:
@@ -217,7 +225,7 @@ def _dead_square(bits: _BitBoard, click: int, use_total: bool) -> tuple[int, int
     return top, top + 1, top + w, top + w + 1
 
 
-def walled_off_safe(layout: Layout, click: int) -> int | None:
+def walled_off_safe(layout: Layout, click: tuple[int, int]) -> tuple[int, int] | None:
     """A safe cell that no chain of safe cells links to the click.
 
     Every cell around such a pocket of safe cells is a mine (or a hole, or off the
@@ -226,14 +234,17 @@ def walled_off_safe(layout: Layout, click: int) -> int | None:
     cannot be finished. (With the total it may be, when everything else is decided.)
     A single safe cell walled in by mines is the smallest pocket.
 
-    Returns the pocket's first cell, or None.
+    Returns the pocket's first cell (in row order) as ``(x, y)``, or None; ``click``
+    is ``(x, y)`` too.
 
     Examples
     --------
-    >>> walled_off_safe(Layout.from_rows(["*.*", "***", "..."]), 8)
-    1
+    >>> walled_off_safe(Layout.from_rows(["*.*", "***", "..."]), (2, 2))
+    (1, 0)
     """
-    return _walled_off_safe(_BitBoard(layout), click)
+    g = layout.geometry
+    pocket = _walled_off_safe(_BitBoard(layout), g.cell(click, "click"))
+    return None if pocket is None else g.coords(pocket)
 
 
 def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
@@ -248,8 +259,8 @@ def _walled_off_safe(bits: _BitBoard, click: int) -> int | None:
     return bits.cell((pocket & -pocket).bit_length() - 1) if pocket else None
 
 
-def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str | None:
-    """Why no sound solver can finish ``layout`` from flat index ``click``, if a quick
+def dead_structure(layout: Layout, click: tuple[int, int], *, use_total: bool = True) -> str | None:
+    """Why no sound solver can finish ``layout`` from the click ``(x, y)``, if a quick
     look shows it.
 
     Checks for a :func:`dead_square`, a :func:`dead_pair` and, without the mine
@@ -258,36 +269,45 @@ def dead_structure(layout: Layout, click: int, *, use_total: bool = True) -> str
 
     Examples
     --------
-    >>> dead_structure(Layout.from_rows(["*..", ".*.", "..*"]), 6)
+    >>> dead_structure(Layout.from_rows(["*..", ".*.", "..*"]), (0, 2))
     'the mines of the 2x2 block at [0, 0] could trade places with its safe cells without any number changing'
     """
     found = find_structure(layout, click, use_total=use_total)
-    return None if found is None else describe_structure(layout, found)
+    return None if found is None else describe_structure(found)
 
 
-def describe_structure(layout: Layout, found: tuple[Structure, tuple[int, ...]]) -> str:
+def describe_structure(found: tuple[Structure, tuple[tuple[int, int], ...]]) -> str:
     """A sentence for what :func:`find_structure` found."""
     kind, cells = found
-    g = layout.geometry
     if kind is Structure.SQUARE:
-        return (f"the mines of the 2x2 block at {list(g.coords(cells[0]))} could trade places with its "
+        return (f"the mines of the 2x2 block at {list(cells[0])} could trade places with its "
                 "safe cells without any number changing")
     if kind is Structure.PAIR:
-        return (f"the mine at {list(g.coords(cells[0]))} and the safe cell at {list(g.coords(cells[1]))} "
+        return (f"the mine at {list(cells[0])} and the safe cell at {list(cells[1])} "
                 "look the same to every number on the board")
-    return (f"the safe cell at {list(g.coords(cells[0]))} is walled off from the click by mines, and "
+    return (f"the safe cell at {list(cells[0])} is walled off from the click by mines, and "
             "without the mine total nothing can prove it safe")
 
 
-def find_structure(layout: Layout, click: int, *, use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
+def find_structure(layout: Layout, click: tuple[int, int], *,
+                   use_total: bool = True) -> tuple[Structure, tuple[tuple[int, int], ...]] | None:
     """The first dead structure as ``(kind, cells)``: a 2x2 block's four cells, a
-    ``(mine, safe)`` pair or a walled-off safe cell (flat indices); None if there is none.
+    ``(mine, safe)`` pair or a walled-off safe cell, as ``(x, y)``; None if there is
+    none. ``click`` is ``(x, y)`` too.
 
     Examples
     --------
-    >>> find_structure(Layout.from_rows(["*..", ".*.", "..*"]), 6)
-    (<Structure.SQUARE: 1>, (0, 1, 3, 4))
+    >>> find_structure(Layout.from_rows(["*..", ".*.", "..*"]), (0, 2))
+    (<Structure.SQUARE: 1>, ((0, 0), (1, 0), (0, 1), (1, 1)))
     """
+    g = layout.geometry
+    found = _find_structure(layout, g.cell(click, "click"), use_total=use_total)
+    return None if found is None else (found[0], _coords(g, found[1]))
+
+
+def _find_structure(layout: Layout, click: int, *,
+                    use_total: bool = True) -> tuple[Structure, tuple[int, ...]] | None:
+    """:func:`find_structure` from a flat click, with flat cells, for the verifier."""
     bits = _BitBoard(layout)
     # cheapest first: the answer is the same whichever structure is named
     square = _dead_square(bits, click, use_total)

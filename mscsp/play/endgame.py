@@ -18,7 +18,7 @@ Examples
 --------
 >>> from mscsp.position import parse_position
 >>> end = solve_endgame(parse_position("mines: 1\\n.1..\\n"))
->>> end.layouts, end.wins, end.position.geometry.coords(end.cell)
+>>> end.layouts, end.wins, end.cell
 (2, 2, (3, 0))
 
 The mine is beside the 1, so [3,0] is safe; opened, it shows 1 when the mine is
@@ -67,8 +67,8 @@ class Endgame:
     Attributes
     ----------
     position : Position
-    cell : int
-        Flat index of the move: a cell safe in every layout if there is one,
+    cell : (int, int)
+        The move, ``(x, y)``: a cell safe in every layout if there is one,
         otherwise the optimal guess (the safest of the optimal ones, then row order).
     layouts : int
         Layouts consistent with the position, all equally likely.
@@ -79,10 +79,16 @@ class Endgame:
     """
 
     position: Position
-    cell: int
+    cell: tuple[int, int]
     layouts: int
     wins: int
     states: int
+
+    @property
+    def cell_index(self) -> int:
+        """:attr:`cell` as a flat index ``y * width + x``, for the play loops."""
+        x, y = self.cell
+        return y * self.position.geometry.width + x
 
     @property
     def probability(self) -> Fraction:
@@ -124,11 +130,12 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
     return _best_move(position, cells, mines, deadline, node_limit)
 
 
-def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layout_limit: int = ENDGAME_LAYOUTS,
-                 node_limit: int | None = ENDGAME_NODES, survey: Survey | None = None) -> Endgame:
+def solve_walled(position: Position, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
+                 layout_limit: int = ENDGAME_LAYOUTS, node_limit: int | None = ENDGAME_NODES,
+                 survey: Survey | None = None) -> Endgame:
     """The optimal play inside a walled-off set of undecided cells.
 
-    ``cells`` must be a set that :func:`mscsp.play.policies.unavoidable` returns:
+    ``cells``, as ``(x, y)``, must be a set that :func:`mscsp.play.policies.unavoidable` returns:
     every covered neighbour of its cells outside it is a proven mine, no clue
     touches both it and another undecided cell, and it holds the same number of
     mines in every layout. Its layouts are then equally likely whatever happens
@@ -151,20 +158,27 @@ def solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layo
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> end = solve_walled(parse_position("mines: 1\\n1.\\n1.\\n"), (1, 3))
+    >>> end = solve_walled(parse_position("mines: 1\\n1.\\n1.\\n"), [(1, 0), (1, 1)])
     >>> end.layouts, end.wins
     (2, 1)
 
     Two cells, one mine, and nothing that could ever tell them apart: a coin toss.
     """
+    return _solve_walled(position, [position.geometry.cell(c) for c in cells], layout_limit=layout_limit,
+                         node_limit=node_limit, survey=survey)
+
+
+def _solve_walled(position: Position, cells: tuple[int, ...] | list[int], *, layout_limit: int = ENDGAME_LAYOUTS,
+                  node_limit: int | None = ENDGAME_NODES, survey: Survey | None = None) -> Endgame:
+    """:func:`solve_walled` with the set's cells as flat indices, for the policies."""
     inside = tuple(sorted(set(cells)))
     rows = list_walled(position, inside, limit=layout_limit, system=_system(survey))
     return _best_move(position, inside, rows, None, node_limit)
 
 
-def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = None, *,
+def click_wins(position: Position, walled: tuple[tuple[int, int], ...] | list[tuple[int, int]] | None = None, *,
                layout_limit: int = ENDGAME_LAYOUTS, node_limit: int | None = ENDGAME_NODES,
-               time_limit: float | None = None, survey: Survey | None = None) -> dict[int, Fraction]:
+               time_limit: float | None = None, survey: Survey | None = None) -> dict[tuple[int, int], Fraction]:
     """The exact win probability of clicking each cell now and playing optimally after.
 
     A click on a cell safe in some layouts either loses (it is a mine) or shows a
@@ -177,7 +191,7 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
     ----------
     position : Position
         What the player sees, with the mine total.
-    walled : sequence of int, optional
+    walled : sequence of (int, int), optional
         A walled-off set (as for :func:`solve_walled`): only its cells are weighed,
         and the probabilities are those of winning the set's own game.
     layout_limit, node_limit : int, int or None
@@ -191,7 +205,7 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
     Returns
     -------
     dict
-        Flat index -> win probability (a Fraction), for every covered cell that is not
+        ``(x, y)`` -> win probability (a Fraction), for every covered cell that is not
         a mine in every layout, except those whose search ran out of states or time.
 
     Raises
@@ -202,12 +216,22 @@ def click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = 
     Examples
     --------
     >>> from mscsp.position import parse_position
-    >>> wins = click_wins(parse_position("mines: 1\\n.1..\\n"))
-    >>> {parse_position("mines: 1\\n.1..\\n").geometry.coords(c): p for c, p in wins.items()}
+    >>> click_wins(parse_position("mines: 1\\n.1..\\n"))
     {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2), (3, 0): Fraction(1, 1)}
 
     Opening [3,0] first tells where the mine is; a guess beside the 1 wins half the time.
     """
+    g = position.geometry
+    walled = None if walled is None else [g.cell(c) for c in walled]
+    wins = _click_wins(position, walled, layout_limit=layout_limit, node_limit=node_limit, time_limit=time_limit,
+                       survey=survey)
+    return {g.coords(c): p for c, p in wins.items()}
+
+
+def _click_wins(position: Position, walled: tuple[int, ...] | list[int] | None = None, *,
+                layout_limit: int = ENDGAME_LAYOUTS, node_limit: int | None = ENDGAME_NODES,
+                time_limit: float | None = None, survey: Survey | None = None) -> dict[int, Fraction]:
+    """:func:`click_wins` in flat indices, for the policies."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if walled is None:
         cells, mines = list_layouts(position, limit=layout_limit, system=_system(survey))
@@ -266,7 +290,7 @@ def _best_move(position: Position, cells: tuple[int, ...], mines: np.ndarray, de
     if mines[0].sum() == len(cells):  # every layout fills every cell
         raise InputError("no covered cell can be clicked: every one is a mine")
     column, wins, states = _search(mines, numbers, deadline, node_limit)
-    return Endgame(position, cells[column], len(mines), wins, states)
+    return Endgame(position, position.geometry.coords(cells[column]), len(mines), wins, states)
 
 
 def _search(mines: np.ndarray, numbers: np.ndarray, deadline: float | None,

@@ -82,9 +82,10 @@ def _mask(geometry: Geometry) -> bytes:
     return geometry.mask.astype(np.uint8).tobytes()
 
 
-def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-         node_limit: int = NODE_LIMIT) -> FastResult | None:
-    """Play ``layout`` from ``click`` with complete (or single-point) deduction, compiled.
+def play(layout: Layout, click: tuple[int, int], solver: SolverName | str = SolverName.SAT, *,
+         use_total: bool = True, node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """Play ``layout`` from the click ``(x, y)`` with complete (or single-point)
+    deduction, compiled.
 
     Returns None when the compiled loop cannot answer: it was not built, the solver is
     ``subset`` (whose stall closure differs), the board has no neighbour table, the
@@ -93,10 +94,16 @@ def play(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, 
     Examples
     --------
     >>> lay = Layout.from_rows(["*..*", "....", "...."])
-    >>> r = play(lay, 9)
+    >>> r = play(lay, (1, 2))
     >>> r is None or (r.won, r.opened) == (True, 10)
     True
     """
+    return _run(layout, layout.geometry.cell(click, "click"), solver, use_total, node_limit)
+
+
+def _play_index(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+                node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """:func:`play` from a flat click, for the verifier."""
     return _run(layout, click, solver, use_total, node_limit)
 
 

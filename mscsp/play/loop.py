@@ -37,7 +37,7 @@ from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark, Position
 from . import fastplay
-from .policies import Policy, choose
+from .policies import Policy, _choose_index
 
 __all__ = ["Deducer", "GameRecord", "play_game"]
 
@@ -155,8 +155,24 @@ class Deducer:
         self.complete = True
         self.stalled: Survey | None = None
 
-    def opened(self, cells: tuple[int, ...]) -> None:
-        """Tell the deducer about cells opened by other means (the first click, a guess)."""
+    def opened(self, cells) -> None:
+        """Tell the deducer about cells, pairs ``(x, y)``, opened by other means (the
+        first click, a guess): what :meth:`Game.reveal <mscsp.game.Game.reveal>` answers.
+
+        Examples
+        --------
+        >>> from mscsp.board import Layout
+        >>> game = Game(Layout.from_rows(["*..", "...", "..."]), record=False)
+        >>> deducer = Deducer(game, "sat")
+        >>> deducer.opened(game.reveal((2, 2)))  # the zero opens all but the mine's corner
+        >>> deducer.run(); game.status.value
+        'won'
+        """
+        g = self.game.geometry
+        self._opened_index(tuple(g.cell(c) for c in cells))
+
+    def _opened_index(self, cells: tuple[int, ...]) -> None:
+        """:meth:`opened` by flat indices, for the play loops."""
         self.rules.opened(cells)
 
     def resume(self) -> None:
@@ -225,14 +241,14 @@ class GameRecord:
 
 def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
               use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p",
-              guess: Callable[[Position, int], int] | None = None) -> GameRecord:
+              guess: Callable[[Position, int], tuple[int, int]] | None = None) -> GameRecord:
     """Play to the end: the first click ``(x, y)``, then proofs, and the policy's
     guess when stuck.
 
     ``policy`` is a rung of :class:`mscsp.play.policies.Policy`; it sees the
     position only. The first click is not counted as a guess. ``guess``, when
-    given, is asked instead of the policy: ``guess(position, k)`` is the cell (flat
-    index) of guess ``k`` (from 0), so an experiment can force some guesses and
+    given, is asked instead of the policy: ``guess(position, k)`` is the cell
+    ``(x, y)`` of guess ``k`` (from 0), so an experiment can force some guesses and
     leave the rest to the policy (``benchmarks/forced.py``).
 
     Examples
@@ -271,13 +287,14 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         position = game.position(mines_known=use_total) if stalled is None else stalled.position
         asked = time.perf_counter()
         if guess is not None:
-            best = guess(position, len(guessed))
+            best = game.geometry.cell(guess(position, len(guessed)), "guess")
         else:
-            best = choose(position, policy) if stalled is None else choose(position, policy, survey=stalled)
+            best = (_choose_index(position, policy) if stalled is None
+                    else _choose_index(position, policy, survey=stalled))
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game._reveal_index(best)
         if game.status is Status.PLAYING and deducer is not None:
-            deducer.opened(opened)
+            deducer._opened_index(opened)
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),
                       layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed))

@@ -24,7 +24,7 @@ Examples
 >>> pos = parse_position("mines: 1\\n11\\n..\\n")
 >>> found = guess_marks(Survey(pos))
 >>> found.unavoidable, found.dead
-([(2, 3)], [2, 3])
+([((0, 1), (1, 1))], [(0, 1), (1, 1)])
 
 The two covered cells under the 1s hold the mine between them, and each, when safe,
 can only show 1.
@@ -38,15 +38,15 @@ from dataclasses import dataclass
 from ..analysis import Survey
 from ..errors import InconsistentError
 from ..position import Mark
-from .policies import unavoidable
-from .pseudo import pseudo_fifties
+from .policies import _unavoidable
+from .pseudo import _pseudo_fifties
 
 __all__ = ["GuessMarks", "guess_marks", "dead_cells"]
 
 
 @dataclass(frozen=True)
 class GuessMarks:
-    """The cells :func:`guess_marks` found (flat indices, ascending).
+    """The cells :func:`guess_marks` found, as ``(x, y)`` in row order.
 
     All three are None while some covered cell is proven safe: they are sought when
     a guess is due, and opening that cell may tell the layouts of a set apart (a dead
@@ -55,15 +55,16 @@ class GuessMarks:
     every cell was checked for deadness (those found are dead all the same).
     """
 
-    dead: list[int] | None
-    unavoidable: list[tuple[int, ...]] | None
-    pseudo: list[int] | None
+    dead: list[tuple[int, int]] | None
+    unavoidable: list[tuple[tuple[int, int], ...]] | None
+    pseudo: list[tuple[int, int]] | None
     complete: bool = True
 
 
-def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[int], bool]:
-    """The undecided covered cells that can show one number only, and whether every
-    candidate was checked before ``deadline`` (a :func:`time.perf_counter` value).
+def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[tuple[int, int]], bool]:
+    """The undecided covered cells that can show one number only, as ``(x, y)`` in row
+    order, and whether every candidate was checked before ``deadline`` (a
+    :func:`time.perf_counter` value).
 
     A cell with no undecided neighbour is dead at once; for the others, each value the
     cell could show is counted (one count of its component) until two values have
@@ -88,21 +89,21 @@ def dead_cells(survey: Survey, deadline: float | None = None) -> tuple[list[int]
             dead.append(c)
             continue
         if deadline is not None and time.perf_counter() > deadline:
-            return sorted(dead), False
+            return list(map(g.coords, sorted(dead))), False
         around = g.neighbours(c)
         flags = sum(position.grid[n] == Mark.FLAG for n in around)
         covered = sum(position.grid[n] == Mark.COVERED for n in around)
         shown = 0
         for v in range(flags, flags + covered + 1):
             try:
-                shown += survey.opened_index(c, v).layouts > 0
+                shown += survey._opened_index(c, v).layouts > 0
             except InconsistentError:
                 continue
             if shown > 1:
                 break
         if shown == 1:
             dead.append(c)
-    return sorted(dead), True
+    return list(map(g.coords, sorted(dead))), True
 
 
 def guess_marks(survey: Survey, *, time_limit: float | None = None) -> GuessMarks:
@@ -126,6 +127,8 @@ def guess_marks(survey: Survey, *, time_limit: float | None = None) -> GuessMark
     undecided = {c for c, p in probs.by_index.items() if p is not None and 0 < p < 1}
     if any(p == 0 for p in probs.by_index.values()):
         return GuessMarks(None, None, None)
-    sets, pseudo = unavoidable(survey, undecided), pseudo_fifties(survey)
+    g = survey.position.geometry
+    sets = [tuple(map(g.coords, cells)) for cells in _unavoidable(survey, undecided)]
+    pseudo = list(map(g.coords, _pseudo_fifties(survey)))
     dead, complete = dead_cells(survey, deadline)
     return GuessMarks(dead, sets, pseudo, complete)

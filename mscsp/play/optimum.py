@@ -58,9 +58,16 @@ __all__ = ["Optimum", "Regret", "Search", "SmallSearch", "optimal_play", "policy
 MAX_LAYOUTS = 4_000_000
 
 #: A guessing rule as a function: the player's position (nothing left to prove) ->
-#: the flat index of the covered cell to click (the rungs of
+#: the covered cell to click, ``(x, y)`` (the rungs of
 #: :class:`mscsp.play.policies.Policy` are such functions through ``choose``).
-Chooser = Callable[[Position], int]
+Chooser = Callable[[Position], tuple[int, int]]
+
+
+def _flat(choose: Chooser | None) -> Callable[[Position], int] | None:
+    """``choose`` answering the flat index the search plays."""
+    if choose is None:
+        return None
+    return lambda position: position.geometry.cell(choose(position), "policy's click")
 
 
 @dataclass(frozen=True)
@@ -437,18 +444,18 @@ class Regret:
         What the player sees (proven mines flagged, the mine total).
     layouts : int
         Layouts consistent with it.
-    chosen, best : int
-        Flat indices of the policy's guess and of an optimal one (the safest of the
-        optimal guesses, then row order).
+    chosen, best : (int, int)
+        The policy's guess and an optimal one (the safest of the optimal guesses,
+        then row order).
     chosen_wins, best_wins : int
         Layouts won by optimal play after each.
     """
 
     position: Position
     layouts: int
-    chosen: int
+    chosen: tuple[int, int]
     chosen_wins: int
-    best: int
+    best: tuple[int, int]
     best_wins: int
 
     @property
@@ -469,7 +476,7 @@ def _play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], choose
     started = time.perf_counter()
     rule, cell = _begin(spec, rule, click)
     search = _start(spec, rule, cell, None if time_limit is None else started + time_limit, choose is None)
-    wins = search.from_click(cell, choose)
+    wins = search.from_click(cell, _flat(choose))
     return Optimum(spec, rule, spec.geometry.coords(cell), len(search.mines), wins, len(search.memo),
                    time.perf_counter() - started)
 
@@ -510,7 +517,7 @@ def policy_play(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], 
 
     Examples
     --------
-    >>> first_covered = lambda position: int(np.flatnonzero(position.grid == Mark.COVERED)[0])
+    >>> first_covered = lambda position: position.covered_xy[0]
     >>> p = policy_play(Spec(4, 4, 3), "safe", (0, 0), first_covered).probability
     >>> p <= optimal_play(Spec(4, 4, 3), "safe", (0, 0)).probability
     True
@@ -538,7 +545,7 @@ def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], poli
 
     Examples
     --------
-    >>> first_covered = lambda position: int(np.flatnonzero(position.grid == Mark.COVERED)[0])
+    >>> first_covered = lambda position: position.covered_xy[0]
     >>> spec = Spec(4, 4, 3)
     >>> lost = regrets(spec, "safe", (0, 0), first_covered)
     >>> gap = optimal_play(spec, "safe", (0, 0)).wins - policy_play(spec, "safe", (0, 0), first_covered).wins
@@ -563,13 +570,14 @@ def regrets(spec: Spec, rule: FirstClickRule | str, click: tuple[int, int], poli
                 follow(part, after)
             return
         position = best.see(layouts, opened, [c for c, m in zip(covered, mine_count) if m == n])
-        chosen = policy(position)
+        chosen = position.geometry.cell(policy(position), "policy's click")
         after = _insert(opened, chosen)
         parts = best.reveal(layouts, chosen)
         chosen_wins = sum(best.wins(part, after, None) for part in parts)
         top, _, top_cell = best.best_guess(layouts, opened, covered, mine_count)
         if top > chosen_wins:
-            found.append(Regret(position, n, chosen, chosen_wins, top_cell, top))
+            g = position.geometry
+            found.append(Regret(position, n, g.coords(chosen), chosen_wins, g.coords(top_cell), top))
         for part in parts:
             follow(part, after)
 

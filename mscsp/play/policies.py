@@ -30,7 +30,7 @@ one below for what it does not decide:
     same way: the risk it carries is one the board already holds. A *dead*
     candidate, one that can show only one number, is passed over while any other
     candidate is left, and the tolerance that admits candidates is measured from
-    the safest cell that is not dead (:func:`living_least`), as David Hill's solvers
+    the safest cell that is not dead (``_living_least``), as David Hill's solvers
     drop dead tiles before their cut-offs (see docs/decisions.md, "Tolerance measured
     from the safest living cell"). When the safest cells include one away from the
     numbers, each candidate away from them has its look-ahead value multiplied by its
@@ -59,7 +59,7 @@ Examples
 --------
 >>> from mscsp.position import parse_position
 >>> pos = parse_position("mines: 3\\n.....\\n.....\\n..1..\\n")
->>> [pos.geometry.coords(choose(pos, p)) for p in ("least-p", "+progress", "+lookahead")]
+>>> [choose(pos, p) for p in ("least-p", "+progress", "+lookahead")]
 [(1, 1), (0, 2), (0, 2)]
 
 Beside the 1 a cell is a mine one time in five, elsewhere two in nine; but [0,2],
@@ -81,14 +81,13 @@ from .endgame import (
     ENDGAME_LAYOUTS,
     ENDGAME_NODES,
     Endgame,
-    click_wins,
+    _click_wins,
+    _solve_walled,
     solve_endgame,
-    solve_walled,
 )
-from .pseudo import INFLUENCE_SCALE, fifty_influence, pseudo_fifties
+from .pseudo import INFLUENCE_SCALE, _fifty_influence, _pseudo_fifties
 
-__all__ = ["Policy", "choose", "decide", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable",
-           "living_least"]
+__all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable"]
 
 
 #: The weight of the second-best next click in the look-ahead (see
@@ -153,8 +152,9 @@ class Outcome:
         return self.least is None or self.least == 0
 
 
-def outcomes(survey: Survey, cell: int) -> list[Outcome]:
-    """Every number ``cell`` can show, with its layouts and the least mine probability after.
+def outcomes(survey: Survey, cell: tuple[int, int]) -> list[Outcome]:
+    """Every number the covered cell ``(x, y)`` can show, with its layouts and the least
+    mine probability after.
 
     The layouts of all outcomes add up to the layouts in which ``cell`` is safe. The
     outcomes' surveys share ``survey``'s cache of component tallies, so the parts of
@@ -164,27 +164,27 @@ def outcomes(survey: Survey, cell: int) -> list[Outcome]:
     --------
     >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
-    >>> [(o.number, o.layouts, o.least) for o in outcomes(Survey(parse_position("mines: 1\\n...\\n")), 0)]
+    >>> [(o.number, o.layouts, o.least) for o in outcomes(Survey(parse_position("mines: 1\\n...\\n")), (0, 0))]
     [(0, 1, Fraction(0, 1)), (1, 1, Fraction(0, 1))]
     """
-    return list(_each_outcome(survey, cell))
+    return list(_each_outcome(survey, survey.position.geometry.cell(cell)))
 
 
 def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
-    """The outcomes of :func:`outcomes` one at a time, least number first, so that a
-    caller can stop once the rest cannot change its choice."""
+    """The outcomes of :func:`outcomes` (``cell`` a flat index) one at a time, least
+    number first, so that a caller can stop once the rest cannot change its choice."""
     return map(_outcome, _each_pair(survey, cell))
 
 
 def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
     """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
-    probabilities as unreduced pairs (:meth:`Survey.least_two_after_pairs`)."""
+    probabilities as unreduced pairs (:meth:`Survey._least_two_after_pairs`)."""
     position = survey.position
     around = position.grid[list(position.geometry.neighbours(cell))].tolist()
     flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
     for v in range(flags, flags + covered + 1):
         try:
-            layouts, least, second = survey.least_two_after_pairs(cell, v)
+            layouts, least, second = survey._least_two_after_pairs(cell, v)
         except InconsistentError:
             continue
         if layouts:
@@ -198,15 +198,31 @@ def _outcome(pairs: tuple[int, int, tuple[int, int] | None, tuple[int, int] | No
                    None if second is None else Fraction(*second))
 
 
-def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
+def unavoidable(survey: Survey) -> list[tuple[tuple[int, int], ...]]:
     """Sets of undecided cells one of which must be guessed, whatever happens elsewhere.
 
     A set qualifies when its cells touch no undecided cell outside it (every other
     covered neighbour is a proven mine), share no clue with one, lie next to a clue
     each, and hold the same number of mines in every layout: then neither a click
-    elsewhere nor the mine total can ever tell its layouts apart. Sets are returned
-    in order of their smallest cell.
+    elsewhere nor the mine total can ever tell its layouts apart. Each set's cells
+    are ``(x, y)`` in row order, the sets in order of their first cell. The
+    undecided cells are those with a mine probability strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> from mscsp.analysis import Survey
+    >>> from mscsp.position import parse_position
+    >>> unavoidable(Survey(parse_position("mines: 1\\n11\\n..\\n")))
+    [((0, 1), (1, 1))]
     """
+    undecided = {c for c, p in survey.probabilities.by_index.items() if p is not None and 0 < p < 1}
+    g = survey.position.geometry
+    return [tuple(map(g.coords, cells)) for cells in _unavoidable(survey, undecided)]
+
+
+def _unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
+    """:func:`unavoidable` among the flat cells ``undecided``, as flat indices (the
+    sets in order of their smallest cell), for the policies and the marks."""
     system = survey.system
     frontier = set(system.frontier)
     g = system.position.geometry
@@ -240,7 +256,7 @@ def unavoidable(survey: Survey, undecided: set[int]) -> list[tuple[int, ...]]:
         sets.setdefault(find(c), []).append(c)
     spoilt = {find(c) for c in tainted}
     return sorted(tuple(sorted(cells)) for root, cells in sets.items()
-                  if root not in spoilt and survey.mine_count_fixed(cells))
+                  if root not in spoilt and survey._mine_count_fixed(cells))
 
 
 @dataclass(frozen=True)
@@ -250,8 +266,8 @@ class Candidate:
 
     Attributes
     ----------
-    cell : int
-        Flat index.
+    cell : (int, int)
+        The cell, ``(x, y)``.
     probability : Fraction
         Its mine probability.
     lookahead : Fraction or None
@@ -274,7 +290,7 @@ class Candidate:
         (:func:`~mscsp.play.pseudo.fifty_influence`); None where none was given.
     """
 
-    cell: int
+    cell: tuple[int, int]
     probability: Fraction
     lookahead: Fraction | None = None
     progress: Fraction | None = None
@@ -285,45 +301,47 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Move:
-    """A policy's click and what decided it.
+    """A policy's click ``cell``, ``(x, y)``, and what decided it.
 
     ``rung`` is the rung whose own rule chose the cell (a safe cell, when there is
     one, counts as ``least-p``'s); ``endgame`` is the exact search's answer when
     ``+endgame`` decided, with the win probability the click gives. When the search
     played a walled-off set alone (:func:`~mscsp.play.endgame.solve_walled`),
-    ``walled`` holds its cells, and the answer's layouts and win probability are
-    the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
+    ``walled`` holds its cells (``(x, y)``, like every cell here), and the
+    answer's layouts and win probability are the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
     the walled-off set it came from, or ``pseudo`` the pseudo-50/50s it was
     chosen among (:func:`~mscsp.play.pseudo.pseudo_fifties`). With ``rank``,
     ``candidates`` holds the cells the deciding rung weighed, best first (the
     move's cell first); see :func:`rank`.
     """
 
-    cell: int
+    cell: tuple[int, int]
     rung: Policy
     endgame: Endgame | None = None
-    walled: tuple[int, ...] | None = None
-    pseudo: tuple[int, ...] | None = None
+    walled: tuple[tuple[int, int], ...] | None = None
+    pseudo: tuple[tuple[int, int], ...] | None = None
     candidates: tuple[Candidate, ...] = ()
 
 
-def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
-    """The cell ``policy`` clicks in ``position`` (flat index); see :func:`decide`
+def choose(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> tuple[int, int]:
+    """The cell ``policy`` clicks in ``position``, ``(x, y)``; see :func:`move`
     for the options.
 
     Examples
     --------
     >>> from mscsp.position import parse_position
     >>> choose(parse_position("mines: 1\\n.1...\\n"), "+lookahead")
-    3
+    (3, 0)
     """
-    return decide(position, policy, **options).cell
+    return position.geometry.coords(_choose_index(position, policy, **options))
 
 
-def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
-           tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
-           endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES,
-           rank: bool = False, time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT) -> Move:
+def _choose_index(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> int:
+    """:func:`choose` as a flat index, for the play loops."""
+    return _move_index(position, policy, **options)[0]
+
+
+def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -> Move:
     """The cell ``policy`` clicks in ``position``, with the rung that decided it.
 
     Parameters
@@ -364,6 +382,20 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         When no covered cell can be clicked, or (above ``least-p``) the
         probabilities are not exact.
     """
+    g = position.geometry
+    cell, rung, end, walled, pseudo, listed = _move_index(position, policy, **options)
+    return Move(g.coords(cell), rung, end, None if walled is None else tuple(map(g.coords, walled)),
+                None if pseudo is None else tuple(map(g.coords, pseudo)), listed)
+
+
+def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
+                tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
+                endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES,
+                rank: bool = False, time_limit: float | None = None,
+                second_weight: Fraction = SECOND_WEIGHT) -> tuple:
+    """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
+    pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
+    candidates already named by ``(x, y)``."""
     policy = Policy.parse(policy)
     survey = Survey(position) if survey is None else survey
     probs = survey.probabilities
@@ -374,22 +406,24 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         listed = ()
         if rank:
             least = sorted((p, c) for c, p in probs.by_index.items() if p is not None and p != 1)
-            listed = tuple(Candidate(c, p) for p, c in [(probs.by_index[best], best)] + [pc for pc in least if pc[1] != best])
-        return Move(best, Policy.LEAST_P, candidates=listed[:candidates])
+            g = position.geometry
+            listed = tuple(Candidate(g.coords(c), p)
+                           for p, c in [(probs.by_index[best], best)] + [pc for pc in least if pc[1] != best])
+        return best, Policy.LEAST_P, None, None, None, listed[:candidates]
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
     ranked = _ranked(probs.by_index)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
-        safe = tuple(Candidate(c, p) for p, c in ranked if p == 0) if rank else ()
-        return Move(ranked[0][1], Policy.LEAST_P, candidates=safe)
+        safe = tuple(Candidate(position.geometry.coords(c), p) for p, c in ranked if p == 0) if rank else ()
+        return ranked[0][1], Policy.LEAST_P, None, None, None, safe
     if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
             end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes, survey=survey)
             listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
                       if rank else ())
-            return Move(end.cell, Policy.ENDGAME, end, candidates=listed)
+            return end.cell_index, Policy.ENDGAME, end, None, None, listed
         except BudgetExceeded:
             pass  # too many states: the rung below decides
     weighed: list[Candidate] | None = [] if rank else None
@@ -400,37 +434,37 @@ def decide(position: Position, policy: Policy | str = Policy.LEAST_P, *, candida
         # weighs only cells within the tolerance")
         pool = [c for c in pool if probs.by_index[c] <= ranked[0][0] + tolerance]
         cell = _progress(survey, pool, weighed)
-        return Move(cell, Policy.PROGRESS, candidates=_first(cell, weighed))
+        return cell, Policy.PROGRESS, None, None, None, _first(position.geometry.coords(cell), weighed)
     skip_dead, rung, walled, pseudo = False, Policy.LOOKAHEAD, None, None
     if policy >= Policy.FIFTY:
-        forced = unavoidable(survey, {c for _, c in ranked})
+        forced = _unavoidable(survey, {c for _, c in ranked})
         if forced:
             # the set whose safest cell is safest: its guess is due anyway
             cells = min(forced, key=lambda cs: (min(probs.by_index[c] for c in cs), cs))
             if policy >= Policy.ENDGAME:
                 try:  # a game of its own: its exact optimum is a best move of the whole
-                    end = solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes,
+                    end = _solve_walled(position, cells, layout_limit=endgame_layouts, node_limit=endgame_nodes,
                                        survey=survey)
                     listed = (_by_wins(survey, probs.by_index, end, cells, endgame_layouts, endgame_nodes, time_limit)
                               if rank else ())
-                    return Move(end.cell, Policy.ENDGAME, end, walled=cells, candidates=listed)
+                    return end.cell_index, Policy.ENDGAME, end, cells, None, listed
                 except BudgetExceeded:
                     pass
             pool = sorted(cells, key=lambda c: (probs.by_index[c], c))
             rung, walled = Policy.FIFTY, cells
         else:
             skip_dead = True
-            found = pseudo_fifties(survey)
+            found = _pseudo_fifties(survey)
             if found:  # their risk is one the board already holds
                 pool = sorted(found, key=lambda c: (probs.by_index[c], c))
                 rung, pseudo = Policy.FIFTY, tuple(found)  # already ascending
             else:
                 # dead cells are passed over: the tolerance is measured from the safest living one
-                living = living_least(survey, ranked)
+                living = _living_least(survey, ranked)
                 if living != ranked[0][0]:
                     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living)
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
-    return Move(cell, rung, walled=walled, pseudo=pseudo, candidates=_first(cell, weighed))
+    return cell, rung, None, walled, pseudo, _first(position.geometry.coords(cell), weighed)
 
 
 def _ranked(cells: dict[int, Fraction]) -> list[tuple[Fraction, int]]:
@@ -461,21 +495,21 @@ def _ranked(cells: dict[int, Fraction]) -> list[tuple[Fraction, int]]:
 def rank(position: Position, policy: Policy | str = Policy.ENDGAME, **options) -> list[Candidate]:
     """The cells ``policy`` weighs in ``position``, best first, with their exact values.
 
-    The first is the cell :func:`decide` chooses; the others follow in the order of the
+    The first is the cell :func:`move` chooses; the others follow in the order of the
     deciding rung's own rule: the win probability when the endgame search decided
     (every cell that is not certainly a mine, then the safer, then row order), the
     look-ahead value for ``+lookahead`` and ``+fifty`` (cells that can show one number
     only last, where ``+fifty`` passes them over), the progress chance for
     ``+progress``, the mine probability for ``least-p`` (the ``candidates`` safest)
     and when some cell is proven safe (those cells). Options are those of
-    :func:`decide`.
+    :func:`move`.
 
     Examples
     --------
     >>> from mscsp.position import parse_position
     >>> pos = parse_position("mines: 3\\n.....\\n.....\\n..1..\\n")
     >>> best = rank(pos, "+lookahead")[0]
-    >>> pos.geometry.coords(best.cell), best.probability, best.lookahead
+    >>> best.cell, best.probability, best.lookahead
     ((0, 2), Fraction(2, 9), Fraction(133, 180))
     >>> [round(float(c.lookahead), 3) for c in rank(pos, "+lookahead")][:3]
     [0.739, 0.733, 0.717]
@@ -483,10 +517,10 @@ def rank(position: Position, policy: Policy | str = Policy.ENDGAME, **options) -
     Near the 1, cells are a mine one time in five, but [0,2] more often shows a number
     that decides the next click.
     """
-    return list(decide(position, policy, rank=True, **options).candidates)
+    return list(move(position, policy, rank=True, **options).candidates)
 
 
-def _first(cell: int, weighed: list["Candidate"] | None) -> tuple["Candidate", ...]:
+def _first(cell: tuple[int, int], weighed: list["Candidate"] | None) -> tuple["Candidate", ...]:
     """The weighed candidates with the chosen one first (the rest in the order given)."""
     if not weighed:
         return ()
@@ -498,22 +532,24 @@ def _by_wins(survey: Survey, probabilities: dict, end: Endgame, walled: tuple[in
     """Every cell the endgame could click, with its exact win probability, most first
     (the search's own move first; cells not searched in time last, without one)."""
     try:
-        wins = click_wins(survey.position, walled, layout_limit=layouts, node_limit=nodes, time_limit=time_limit,
+        wins = _click_wins(survey.position, walled, layout_limit=layouts, node_limit=nodes, time_limit=time_limit,
                           survey=survey)
     except BudgetExceeded:
         wins = {}
     cells = walled if walled is not None else [c for c, p in probabilities.items() if p != 1]
-    rest = sorted((c for c in cells if c != end.cell and probabilities[c] != 1),
+    first = end.cell_index
+    rest = sorted((c for c in cells if c != first and probabilities[c] != 1),
                   key=lambda c: (wins.get(c) is None, -(wins.get(c) or 0), probabilities[c], c))
-    return tuple(Candidate(c, probabilities[c], win=wins.get(c)) for c in [end.cell] + rest)
+    g = survey.position.geometry
+    return tuple(Candidate(g.coords(c), probabilities[c], win=wins.get(c)) for c in [first] + rest)
 
 
-#: How many of the safest cells :func:`living_least` looks at for one that can show
+#: How many of the safest cells :func:`_living_least` looks at for one that can show
 #: more than one number.
 LIVING_LOOK = 12
 
 
-def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int = LIVING_LOOK) -> Fraction:
+def _living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int = LIVING_LOOK) -> Fraction:
     """The least mine probability among the cells that can show more than one number,
     looked for among the ``limit`` safest of ``ranked`` (``(probability, cell)``,
     safest first); the least of all when each of those can show one number only.
@@ -529,7 +565,7 @@ def living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int 
     >>> from mscsp.position import parse_position
     >>> s = Survey(parse_position("mines: 4\\n1..1\\n2...\\n.2..\\n"))
     >>> ranked = _ranked(s.probabilities.by_index)
-    >>> ranked[0], living_least(s, ranked)  # [2,1] is the safest, but can show one number only
+    >>> ranked[0], _living_least(s, ranked)  # [2,1] is the safest, but can show one number only
     ((Fraction(1, 5), 6), Fraction(2, 5))
     """
     for p, c in ranked[:limit]:
@@ -597,7 +633,7 @@ def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None =
                 break  # the numbers left cannot lift it to the best
         else:
             key = (score, -probs.by_index[c], -c)
-            keys.append((key, Candidate(c, probs.by_index[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
+            keys.append((key, Candidate(survey.position.geometry.coords(c), probs.by_index[c], progress=Fraction(score, probs.layouts), dead=shown == 1)))
             if best_key is None or key > best_key:
                 best, best_key = c, key
     if weighed is not None:
@@ -624,7 +660,7 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     credits = {}
     for c in pool:
         if c not in frontier and probs.by_index[c] != 1:
-            influence = fifty_influence(survey, c)
+            influence = _fifty_influence(survey, c)
             if influence:
                 credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
     return credits
@@ -736,7 +772,8 @@ def _lookahead(survey: Survey, pool: list[int], skip_dead: bool, weighed: list[C
     if weighed is not None:
         order = sorted(done, key=lambda cps: (cps[0].alive, cps[0].exact(total, second_weight),
                                               -cps[0].probability, -cps[0].cell), reverse=True)
-        weighed.extend(Candidate(w.cell, w.probability, lookahead=w.exact(total, second_weight),
+        coords = survey.position.geometry.coords
+        weighed.extend(Candidate(coords(w.cell), w.probability, lookahead=w.exact(total, second_weight),
                                  progress=Fraction(progress, total), dead=shown == 1, credit=credits.get(w.cell))
                        for w, progress, shown in order)
     return None if best is None else best.cell

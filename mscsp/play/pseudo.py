@@ -26,7 +26,7 @@ Examples
 >>> from mscsp.analysis import Survey
 >>> from mscsp.position import parse_position
 >>> pos = parse_position("mines: 3\\n01..\\n12..\\n..2.\\n")
->>> [pos.geometry.coords(c) for c in pseudo_fifties(Survey(pos))]
+>>> pseudo_fifties(Survey(pos))
 [(3, 0)]
 
 [3,0] is a mine in one layout in five, and in each of them [2,1] and [1,2] are mines
@@ -85,7 +85,7 @@ _UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
 MAX_MISSING = 3
 
 
-def pseudo_fifties(survey: Survey) -> list[int]:
+def pseudo_fifties(survey: Survey) -> list[tuple[int, int]]:
     """The covered cells that are mines only as the mine side of a dead pair or square.
 
     Parameters
@@ -102,8 +102,8 @@ def pseudo_fifties(survey: Survey) -> list[int]:
 
     Returns
     -------
-    list of int
-        Flat indices, ascending. Every cell returned qualifies: the layouts with it
+    list of (int, int)
+        ``(x, y)`` cells, in row order. Every cell returned qualifies: the layouts with it
         a mine number exactly the layouts with one structure's mines, safe cells and
         walls as that structure needs (one exact count, with it flagged). Some qualifying cells may
         be missed, because a structure is skipped when more than
@@ -113,6 +113,11 @@ def pseudo_fifties(survey: Survey) -> list[int]:
         then move to any other cell away from the numbers, so no tie holds through
         them, and ties between components through the mine total alone are rare.
     """
+    return list(map(survey.position.geometry.coords, _pseudo_fifties(survey)))
+
+
+def _pseudo_fifties(survey: Survey) -> list[int]:
+    """:func:`pseudo_fifties` as flat indices, ascending, for the policies."""
     position, probs, system = survey.position, survey.probabilities, survey.system
     if system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("pseudo-50/50s need exact counts with the mine total")
@@ -122,7 +127,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
     p = probs.by_index
     state_of = _states(survey)
 
-    component = survey.component_of
+    component = survey._component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
     # left (``loose`` > 0, discounting the structure's own safe cells among them), a
     # mine on one of them can move to another, so none is tied to t.
@@ -162,7 +167,7 @@ def pseudo_fifties(survey: Survey) -> list[int]:
 INFLUENCE_SCALE = Fraction(9, 10)
 
 
-def fifty_influence(survey: Survey, cell: int) -> int:
+def fifty_influence(survey: Survey, cell: tuple[int, int]) -> int:
     """The layouts in which ``cell`` is the mine side of a dead pair or square that the
     position does not yet show: its long-term 50/50 risk, which clicking it now settles.
 
@@ -179,8 +184,8 @@ def fifty_influence(survey: Survey, cell: int) -> int:
     ----------
     survey : Survey
         The position, counted exactly with its mine total.
-    cell : int
-        A covered cell (flat index).
+    cell : (int, int)
+        A covered cell, ``(x, y)``.
 
     Returns
     -------
@@ -198,18 +203,23 @@ def fifty_influence(survey: Survey, cell: int) -> int:
     >>> from mscsp.analysis import Survey
     >>> from mscsp.position import parse_position
     >>> survey = Survey(parse_position("mines: 3\\n...\\n...\\n..1\\n"))
-    >>> survey.probabilities.layouts, fifty_influence(survey, 0)
+    >>> survey.probabilities.layouts, fifty_influence(survey, (0, 0))
     (30, 2)
 
     The corner [0,0] is the mine of a dead pair with [1,0] beside it when [2,0] and
     [2,1] are mines (the 1's mine is then [2,1]: one layout), and of one with [0,1]
     below it when [0,2] and [1,2] are (one layout): two of the 30 layouts.
     """
+    return _fifty_influence(survey, survey.position.geometry.cell(cell))
+
+
+def _fifty_influence(survey: Survey, cell: int) -> int:
+    """:func:`fifty_influence` by flat index, for the policies."""
     probs = survey.probabilities
     if survey.system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("the 50/50 influence needs exact counts with the mine total")
     if cell not in probs.by_index:
-        raise InputError(f"cell {cell} is not a covered cell of the position")
+        raise InputError(f"cell {list(survey.position.geometry.coords(cell))} is not a covered cell of the position")
     g = survey.position.geometry
     mask = g.mask.tolist()
     state_of = _states(survey)
@@ -220,7 +230,7 @@ def fifty_influence(survey: Survey, cell: int) -> int:
         if laid is None:
             continue
         mines, safes, missing = laid
-        n = survey.layouts_with(mines + missing, safes)
+        n = survey._layouts_with(mines + missing, safes)
         if len(mines) == 2:
             square = max(square, n)
         elif placement[1][0][1] == 0:  # the safe side in the same row
@@ -297,10 +307,10 @@ def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: 
     keeps it); where it is not exact the two counts are compared instead.
     """
     if t not in given:
-        probs = survey.flagged_index([t]).probabilities
+        probs = survey._flagged_index([t]).probabilities
         given[t] = probs.by_index if probs.exact else None
     cells = given[t]
     if cells is None:
-        return survey.layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.by_index[t]
+        return survey._layouts_with(mines, safes) == survey.probabilities.layouts * survey.probabilities.by_index[t]
     return all(c == t or cells[c] == 1 for c in mines) and all(cells[c] == 0 for c in safes)
 

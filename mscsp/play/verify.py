@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..game import Game, Status
 from ..rules import GeneratedBoard
 from . import fastplay
-from .dead import describe_structure, find_structure
+from .dead import _coords, _find_structure, describe_structure
 from .loop import Deducer
 
 __all__ = ["VerifyResult", "verify"]
@@ -161,11 +161,11 @@ def verify(
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
     if quick:
-        found = find_structure(layout, click, use_total=use_total)
+        found = _find_structure(layout, click, use_total=use_total)
         if found is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
-                                describe_structure(layout, found), "structure")
-    fast = fastplay.play(layout, click, solver, use_total=use_total, node_limit=node_limit)
+                                describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
+    fast = fastplay._play_index(layout, click, solver, use_total=use_total, node_limit=node_limit)
     if fast is not None:
         return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
                             time.perf_counter() - started, engine="compiled",
@@ -177,7 +177,7 @@ def verify(
         return VerifyResult(False, 0, layout.safe_count, 0, True, time.perf_counter() - started,
                             revealed=game.revealed, flagged=game.flagged)
     deducer = Deducer(game, solver, use_total=use_total, time_limit=time_limit, memory_limit=memory_limit)
-    deducer.opened(first)
+    deducer._opened_index(first)
     deducer.run()
     if game.status is Status.LOST:  # pragma: no cover - a sound solver never opens a mine
         raise AssertionError("the solver opened a mine: it is unsound")

@@ -138,8 +138,7 @@ def _guesses(position, record: dict, time_limit: float, survey: Survey) -> dict 
 
     if not record["consistent"] or record["exact"] is not True or position.mines is None:
         return None
-    g = position.geometry
-    xy = lambda cells: [list(g.coords(c)) for c in cells]  # noqa: E731
+    xy = lambda cells: [list(c) for c in cells]  # noqa: E731  (JSON pairs)
     found = guess_marks(survey if survey.position is position else Survey(position), time_limit=time_limit)
     return {"dead": None if found.dead is None else xy(found.dead),
             "unavoidable": None if found.unavoidable is None else [xy(cells) for cells in found.unavoidable],
@@ -152,11 +151,11 @@ def _exact(p: Fraction | None) -> str | None:
     return None if p is None else f"{p.numerator}/{p.denominator}"
 
 
-def _candidate(g, rank: int, c) -> dict:
+def _candidate(rank: int, c) -> dict:
     """One weighed cell as JSON: floats to show, and the same values exact."""
     values = {"probability": c.probability, "lookahead": c.lookahead, "progress": c.progress, "win": c.win,
               "credit": c.credit}
-    return {"cell": list(g.coords(c.cell)), "rank": rank,
+    return {"cell": list(c.cell), "rank": rank,
             **{k: None if v is None else float(v) for k, v in values.items()},
             "dead": c.dead, "exact": {k: _exact(v) for k, v in values.items()}}
 
@@ -261,7 +260,7 @@ def _start(position, rule: str, rank: bool) -> dict | None:
 def _move(position, survey: Survey, known: dict[int, bool], policy: str, time_limit: float, rank: bool) -> dict:
     """:func:`solver_move` from the cells complete deduction proves (``known``, flat
     index -> mine), the guess weighed with ``survey``, the position's."""
-    from ..play.policies import Policy, decide
+    from ..play.policies import Policy, move
     from ..position import Mark
 
     g = position.geometry
@@ -277,35 +276,34 @@ def _move(position, survey: Survey, known: dict[int, bool], policy: str, time_li
                 **_unranked(rank)}
     # the proven mines flagged: their equations made from the position's, the
     # components they leave alone looked up in its cache
-    survey = survey.flagged_index(mines) if mines else survey
+    survey = survey.flagged([g.coords(c) for c in mines]) if mines else survey
     seen = survey.position
     probs = survey.probabilities
     # the per-click endgame searches get half the time: the move's own search has run by then
-    move = decide(seen, policy, survey=survey, rank=rank, time_limit=time_limit / 2)
-    cell = move.cell
-    p = probs.by_index[cell]
+    chosen = move(seen, policy, survey=survey, rank=rank, time_limit=time_limit / 2)
+    x, y = chosen.cell
+    p = probs.by_index[g.index(x, y)]
     least = min(q for q in probs.by_index.values() if q is not None)
     why = f"the safest cell{'s are' if least == p else ' is'} {_percent(least)}"
-    if move.endgame is not None and move.walled:
-        why = (f"exact play inside the {len(move.walled)} cells walled off, over their {move.endgame.layouts} "
-               f"layouts: this click wins {_percent(move.endgame.probability)} of them")
-    elif move.endgame is not None:
-        why = (f"exact play over the {move.endgame.layouts} layouts left: this click wins "
-               f"{_percent(move.endgame.probability)} of them")
-    elif move.rung is Policy.FIFTY and move.walled:
-        why += (f"; this cell is one of {len(move.walled)} walled off, which no click elsewhere can tell apart, "
+    if chosen.endgame is not None and chosen.walled:
+        why = (f"exact play inside the {len(chosen.walled)} cells walled off, over their {chosen.endgame.layouts} "
+               f"layouts: this click wins {_percent(chosen.endgame.probability)} of them")
+    elif chosen.endgame is not None:
+        why = (f"exact play over the {chosen.endgame.layouts} layouts left: this click wins "
+               f"{_percent(chosen.endgame.probability)} of them")
+    elif chosen.rung is Policy.FIFTY and chosen.walled:
+        why += (f"; this cell is one of {len(chosen.walled)} walled off, which no click elsewhere can tell apart, "
                 "so the guess is due anyway and taken now")
-    elif move.rung is Policy.FIFTY:
+    elif chosen.rung is Policy.FIFTY:
         why += ("; a pseudo-50/50: wherever it is a mine, a twin layout with that mine moved shows the same "
                 "numbers, so its risk is one the board already holds, and it is taken now")
     elif p != least:
         why += "; this one gives the best chance of surviving it and the next click"
-    x, y = g.coords(cell)
     answer = {"kind": "guess", "open": [[x, y]], "flag": [xy(c) for c in mines], "probability": float(p),
               "text": f"Guess [{x},{y}], a mine with chance {_percent(p)} ({policy}: {why})."}
     if rank:
-        answer["candidates"] = [_candidate(g, i, c) for i, c in enumerate(move.candidates, 1)]
-        answer["candidates_rung"] = move.rung.value
+        answer["candidates"] = [_candidate(i, c) for i, c in enumerate(chosen.candidates, 1)]
+        answer["candidates_rung"] = chosen.rung.value
     return answer
 
 
