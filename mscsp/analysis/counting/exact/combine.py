@@ -213,11 +213,6 @@ class Probabilities:
     def forced_index(self) -> dict[int, bool]:
         """:meth:`forced` by flat index, for the engines (in no particular order).
 
-        Every weight is positive (a density, when there is one, lies strictly between
-        0 and 1), so a cell has probability 0 exactly when no consistent layout puts a
-        mine on it, and 1 exactly when every one does: the cells the clues (and the
-        total) force. Estimates prove nothing: without an exact count, no cell.
-
         Examples
         --------
         >>> from mscsp.position import parse_position
