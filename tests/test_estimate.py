@@ -194,11 +194,11 @@ def _wide_lattice_problem(n: int = 60):
 
 
 def test_choosing_an_order_past_the_deadline_scores_one_candidate_and_otherwise_the_best():
-    from mscsp.analysis.counting.exact.order import candidate_orders, choose_order, score_order
+    from mscsp.analysis.counting.exact.order import _candidate_orders, choose_order, score_order
 
     system, problem = _wide_lattice_problem()
     width = system.position.geometry.width
-    candidates = candidate_orders(problem, width)
+    candidates = _candidate_orders(problem, width)
     late = choose_order(problem, width, Budget.of(0))
     assert late.name == next(iter(candidates)) and list(late.order) == list(candidates[late.name])
     scores = {name: score_order(problem, order, name) for name, order in candidates.items()}

@@ -38,7 +38,7 @@ from ....budget import CHECK_EVERY, UNLIMITED, Budget
 from ....errors import BudgetExceeded
 from .variables import Problem
 
-__all__ = ["Order", "candidate_orders", "score_order", "choose_order", "greedy_order",
+__all__ = ["Order", "score_order", "choose_order", "greedy_order",
            "reverse_cuthill_mckee", "neighbourhoods", "bfs_levels", "pseudo_peripheral", "by_clues"]
 
 #: Above this many variables the greedy candidate (quadratic in the worst case) is skipped.
@@ -292,7 +292,7 @@ def _candidates(problem: Problem, width: int) -> list[tuple[str, Callable[[], li
     return out
 
 
-def candidate_orders(problem: Problem, width: int) -> dict[str, list[int]]:
+def _candidate_orders(problem: Problem, width: int) -> dict[str, list[int]]:
     """The candidate orders, by name; ``width`` is the board's, for the sweeps."""
     return {name: make() for name, make in _candidates(problem, width)}
 
