@@ -214,7 +214,7 @@ def fig_verify(out: Path, png: bool) -> None:
 
 def fig_perturb(out: Path, png: bool) -> None:
     # the dead pair of fig_verify (seed 14): one perturbation moves its mine away
-    from mscsp.play.noguess import _pass_from_click, _Perturber  # private: the figure shows one step
+    from mscsp.play.perturb import _pass_from_click, _Perturber  # private: the figure shows one step
     from mscsp.rules import FirstClickRule
     from mscsp.sampling import as_generator
 

@@ -91,6 +91,8 @@ _LAZY = {
     "generate_no_guess": ("play.noguess", "generate_no_guess"),
     "NoGuessBoard": ("play.noguess", "NoGuessBoard"),
     "Method": ("play.noguess", "Method"),
+    "sample_no_guess": ("play.noguess", "sample_no_guess"),
+    "UniformSample": ("play.noguess", "UniformSample"),
     # the reduction wing: Kaye's reduction and DIMACS
     "compile_cnf": ("reduction", "compile_cnf"),
     "Compiled": ("reduction", "Compiled"),

@@ -155,7 +155,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         board = result
         attempts, seconds = result.attempts, result.seconds
         extra = {"method": result.method.value, "solver": result.solver.value, "mine_total": result.use_total,
-                 "perturbations": result.perturbations, "guarantee": result.guarantee}
+                 "perturbations": result.perturbations, "guarantee": result.guarantee,
+                 "sampling": result.sampling, "chain_steps": result.steps}
     else:
         board = generate(spec, args.rule, click, args.seed)
         attempts, seconds = 1, board.seconds
@@ -186,7 +187,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         if args.no_guess:
             comments += [f"no-guess: {extra['guarantee']}",
                          f"method: {extra['method']}, attempts: {attempts}, perturbations: {extra['perturbations']}, "
-                         f"seconds: {seconds:.3f}"]
+                         f"seconds: {seconds:.3f}",
+                         f"sampling: {extra['sampling']}"]
         sys.stdout.write(format_layout(layout, comments))
     return 0
 
@@ -556,8 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--click", type=parse_cell, metavar="X,Y", help="first click (default: the centre)")
     gen.add_argument("--json", action="store_true", help="print one JSON object instead of a layout file")
     gen.add_argument("--no-guess", action="store_true", help="only a board the solver finishes from the click")
-    gen.add_argument("--method", choices=["retry", "perturb"], default="retry",
-                     help="no-guess method: retry fresh boards, or perturb Tatham-style (default: retry)")
+    gen.add_argument("--method", choices=["retry", "perturb", "uniform"], default="retry",
+                     help="no-guess method: retry fresh boards, perturb Tatham-style, or uniform (retry, then "
+                          "a Markov chain over no-guess boards where retry is too slow) (default: retry)")
     gen.add_argument("--solver", choices=SOLVERS, default="sat", help="no-guess solver (default: sat)")
     gen.add_argument("--no-total", action="store_true", help="the no-guess solver may not use the mine total")
     gen.add_argument("--max-attempts", type=_positive, default=100_000, help="fresh boards at most (default: 100000)")

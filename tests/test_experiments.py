@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO
 from mscsp.cli import main as cli_main
-from mscsp.experiments import completion, consistency, first_click, noguess_cost, winrate
+from mscsp.experiments import completion, consistency, first_click, noguess_cost, noguess_uniform, winrate
 
 # What the experiments measure of the machine: times, and which play loop ran.
 TIMING = {"ms_per_verification", "ms_per_guess", "expected_wait_s", "compiled_loop", "ms_per_game", "mean_decide_s",
@@ -26,7 +26,7 @@ def _files(folder):
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
 
-@pytest.mark.parametrize("module", [first_click, completion, winrate, consistency, noguess_cost])
+@pytest.mark.parametrize("module", [first_click, completion, winrate, consistency, noguess_cost, noguess_uniform])
 def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     assert module.main(["--quick", "--quiet", "--out", str(one), "--jobs", "1", "--seed", "7"]) == 0

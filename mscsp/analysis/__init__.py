@@ -41,6 +41,7 @@ from .counting import (
     list_walled,
     probabilities,
 )
+from .counting.montecarlo.diagnostics import effective_size, split_rhat
 from .full import Analysis, analyse
 from .solvers import (
     Contradiction,
@@ -63,4 +64,6 @@ __all__ = [
     "decide", "Verdict",
     "build_constraints", "ConstraintSystem", "Constraint",
     "Survey", "Propagator", "list_layouts", "list_walled",
+    # Markov-chain diagnostics, for the play wing's chains too
+    "split_rhat", "effective_size",
 ]

@@ -35,7 +35,7 @@ from ..stats import chi2_sf
 from . import fastplay
 from .verify import verify
 
-__all__ = ["Census", "Fit", "census", "row_key", "uniformity", "CANDIDATE_LIMIT"]
+__all__ = ["Census", "Fit", "census", "mixing", "row_key", "uniformity", "CANDIDATE_LIMIT"]
 
 #: Candidate layouts a census plays at most by default (about 12 µs each, compiled).
 CANDIDATE_LIMIT = 2_000_000
@@ -84,9 +84,10 @@ class Fit:
         Boards in the sample.
     chi2 : Fraction
         Pearson's statistic over every board of the census, boards never drawn
-        included: ``sum((count - n/K)**2 / (n/K))`` for ``K`` boards.
+        included: ``sum((count - n/K)**2 / (n/K))`` for ``K`` boards (over blocks of
+        boards, each expected ``n size / K``, when asked).
     df : int
-        ``K - 1`` degrees of freedom.
+        ``K - 1`` degrees of freedom (blocks less one).
     p_value : float
         ``P(X >= chi2)`` for ``X`` chi-square with ``df`` degrees of freedom; the
         approximation wants ``n/K`` of at least about 5.
@@ -213,7 +214,7 @@ def _key(board, spec: Spec) -> Board:
     return tuple(sorted(((int(x), int(y)) for x, y in board), key=lambda c: (c[1], c[0])))
 
 
-def uniformity(samples: Iterable, of: Census) -> Fit:
+def uniformity(samples: Iterable, of: Census, *, groups: int | None = None) -> Fit:
     """Pearson's χ² and the total variation distance of a sample against the uniform
     distribution over the boards of a census.
 
@@ -223,6 +224,12 @@ def uniformity(samples: Iterable, of: Census) -> Fit:
         Generated boards, layouts, or mine sets (iterables of ``(x, y)``).
     of : Census
         The boards the sample should be uniform over.
+    groups : int, optional
+        Pool the census into this many blocks of consecutive boards (in the census's
+        row order, so boards that share their first mines pool together; sizes differ
+        by one at most) and test the blocks' counts against their sizes: for a census
+        too large to expect five draws of every board. The total variation distance
+        is always the boards'.
 
     Returns
     -------
@@ -242,6 +249,8 @@ def uniformity(samples: Iterable, of: Census) -> Fit:
     (Fraction(0, 1), 4, 1.0, Fraction(0, 1))
     >>> uniformity(c.boards + [c.boards[0]] * 5, c).tv  # 6/10 on one board against 1/5
     Fraction(2, 5)
+    >>> uniformity(c.boards * 2, c, groups=2).chi2  # blocks of 2 and 3 boards drew 4 and 6
+    Fraction(0, 1)
     """
     known = of.boards
     if not known:
@@ -257,8 +266,83 @@ def uniformity(samples: Iterable, of: Census) -> Fit:
     if n == 0:
         raise InputError("an empty sample says nothing about uniformity")
     k = len(known)
-    expected = Fraction(n, k)
-    chi2 = sum(((c - expected) ** 2 for c in counts.values()), Fraction(0)) / expected
     tv = sum((abs(Fraction(c, n) - Fraction(1, k)) for c in counts.values()), Fraction(0)) / 2
-    p = chi2_sf(float(chi2), k - 1) if k > 1 else 1.0
-    return Fit(n, chi2, k - 1, p, tv, counts)
+    if groups is None:
+        cells = [(c, 1) for c in counts.values()]
+    else:
+        if not 1 <= groups <= k:
+            raise InputError(f"groups must be between 1 and the census's {k} boards, not {groups}")
+        ordered = [counts[b] for b in known]
+        edges = [k * g // groups for g in range(groups + 1)]
+        cells = [(sum(ordered[a:b]), b - a) for a, b in zip(edges, edges[1:])]
+    chi2 = sum((Fraction((c * k - n * size) ** 2, k * n * size) for c, size in cells), Fraction(0))
+    df = len(cells) - 1
+    p = chi2_sf(float(chi2), df) if df > 0 else 1.0
+    return Fit(n, chi2, df, p, tv, counts)
+
+
+def mixing(of: Census, steps: int, *, jump: float, starts: Iterable | None = None) -> list[float]:
+    """Total variation to uniform after each step of the no-guess chain, computed exactly
+    from its transition matrix over the census.
+
+    The matrix is the kernel of :class:`~mscsp.play.chain.NoGuessChain` written out
+    from its definition, not from its code: from a board with ``m`` mines among ``F``
+    cells the rule allows, each of the ``m (F - m)`` swaps is proposed with probability
+    ``(1 - jump) / (m (F - m))`` and each of the ``C(F, m)`` layouts of a fresh draw
+    with probability ``jump / C(F, m)``; a proposal is taken when it is a board of the
+    census, else the chain stays. Distributions are pushed through it in floating
+    point (sums of at most a few thousand terms: exact to about 1e-12).
+
+    Parameters
+    ----------
+    of : Census
+    steps : int
+        Steps to follow.
+    jump : float
+        Share of fresh draws.
+    starts : iterable of boards, optional
+        Boards the chain starts from (a point mass each; the worst distance is
+        reported). Every board of the census by default.
+
+    Returns
+    -------
+    list of float
+        The largest total variation distance over the starts after ``1..steps`` steps.
+
+    Examples
+    --------
+    >>> c = census(Spec(3, 3, 1), "safe", (0, 0), use_total=False)  # 5 of 8 layouts
+    >>> d = mixing(c, 40, jump=0.5)
+    >>> d[0] > d[-1], d[-1] < 1e-6
+    (True, True)
+    """
+    known = of.boards
+    if not known:
+        raise InputError("the census holds no no-guess board: there is no chain to follow")
+    if not 0 <= jump <= 1:
+        raise InputError(f"jump must be a share between 0 and 1, not {jump!r}")
+    g = of.spec.geometry
+    index = {frozenset(b): i for i, b in enumerate(known)}
+    allowed = g.mask.copy()
+    allowed[list(of.rule.excluded(g, g.cell(of.click, "click")))] = False
+    cells = [g.coords(int(c)) for c in np.flatnonzero(allowed)]
+    m, k = of.spec.mines, len(known)
+    layouts = math.comb(len(cells), m)
+    swap = (1 - jump) / (m * (len(cells) - m))
+    # dense: a census small enough to list is small enough to hold K x K
+    kernel = np.full((k, k), jump / layouts)
+    for board, i in index.items():
+        for out in board:
+            for into in cells:
+                j = index.get((board - {out}) | {into}) if into not in board else None
+                if j is not None:
+                    kernel[i, j] += swap
+    kernel[np.diag_indices(k)] += 1.0 - kernel.sum(axis=1)
+    picks = list(range(k)) if starts is None else [index[frozenset(_key(b, of.spec))] for b in starts]
+    dist = np.zeros((len(picks), k))
+    dist[np.arange(len(picks)), picks] = 1.0
+    out = []
+    for _ in range(steps):
+        dist = dist @ kernel
+        out.append(float(np.abs(dist - 1.0 / k).sum(axis=1).max() / 2))
+    return out

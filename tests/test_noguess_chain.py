@@ -1,0 +1,196 @@
+"""The uniform no-guess chain against the census of every no-guess board.
+
+Oracles: the census (every board the compiled verifier finishes, itself checked against
+brute force in test_noguess_census.py), the Python play loop (every board a chain visits
+must be no-guess by it), and the chain's transition matrix written from its definition
+(:func:`mscsp.play.census.mixing`), whose exact distances test the run lengths that
+:func:`mscsp.play.chain.plan` chooses.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mscsp.board import Spec
+from mscsp.errors import InputError
+from mscsp.play import fastplay
+from mscsp.play.census import census, mixing, uniformity
+from mscsp.play.chain import (
+    JUMP, PILOT, PILOT_JUMP, NoGuessChain, Trace, autocorrelation_time, plan, steps_for,
+)
+from mscsp.play.noguess import generate_no_guess, sample_no_guess
+from mscsp.play.verify import verify
+from mscsp.rules import FirstClickRule, place_mines
+
+#: 4x4, 3 mines, safe click at (1,1), with the total: 87 no-guess boards in two sets no
+#: single swap joins (52 and 35 boards, counted in test_swaps_alone_do_not_connect).
+SPLIT = (Spec(4, 4, 3), "safe", (1, 1))
+
+#: 5x5, 5 mines, opening at the centre: 2,836 boards, joined by swaps; perturb is
+#: caught on it (test_noguess_census.py).
+SMALL = (Spec(5, 5, 5), "opening", (2, 2))
+
+
+def _swap_components(c):
+    """Sizes of the sets of census boards joined by single swaps, from the definition."""
+    g = c.spec.geometry
+    banned = {g.coords(x) for x in c.rule.excluded(g, g.cell(c.click))}
+    cells = {(x, y) for y in range(g.height) for x in range(g.width)} - banned
+    index = {frozenset(b): i for i, b in enumerate(c.boards)}
+    parent = list(range(len(index)))
+
+    def root(a):
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for board, i in index.items():
+        for out in board:
+            for into in cells - board:
+                j = index.get((board - {out}) | {into})
+                if j is not None:
+                    parent[root(i)] = root(j)
+    sizes = {}
+    for i in range(len(parent)):
+        sizes[root(i)] = sizes.get(root(i), 0) + 1
+    return sorted(sizes.values(), reverse=True)
+
+
+def test_swaps_alone_do_not_connect_and_fresh_draws_do():
+    c = census(*SPLIT)
+    assert _swap_components(c) == [52, 35]
+    # from a board of one set, swaps alone never put weight on the other
+    worst = mixing(c, 300, jump=0.0)
+    assert worst[-1] > 0.3
+    # fresh draws regenerate: the distance falls below the Doeblin bound (1 - jump b)^t
+    b = len(c.boards) / math.comb(15, 3)
+    with_draws = mixing(c, 120, jump=PILOT_JUMP)
+    for t, d in enumerate(with_draws, start=1):
+        assert d <= (1 - PILOT_JUMP * b) ** t + 1e-9
+
+
+def test_a_regeneration_plan_proves_its_tolerance():
+    c = census(*SPLIT)
+    b = len(c.boards) / math.comb(15, 3)
+    draws = 128
+    accepted = round(b * draws)
+    p = plan(3, 15, Trace(swaps=128, swaps_accepted=64, draws=draws, draws_accepted=accepted))
+    assert p.jump == PILOT_JUMP and p.bound is not None and p.regeneration <= b
+    # exact distance after the pilot and the run, from every start
+    assert mixing(c, PILOT + p.steps, jump=PILOT_JUMP)[-1] <= p.bound
+
+
+def test_no_draw_accepted_means_a_swap_run():
+    p = plan(170, 471, Trace(swaps=128, swaps_accepted=41, draws=128, draws_accepted=0))
+    assert p.jump == JUMP and p.bound is None and p.regeneration is None
+    assert p.steps >= steps_for(170, 471, 41 / 128)
+
+
+def test_the_generator_is_uniform_where_swaps_alone_are_not():
+    spec, rule, click = SPLIT
+    c = census(spec, rule, click)
+    n = 12 * len(c.boards)
+    boards = [generate_no_guess(spec, rule, click, seed=s, method="uniform", retry_first=0) for s in range(n)]
+    assert all(b.steps > 0 and b.attempts >= 1 for b in boards)  # the chain made every one
+    f = uniformity(boards, c)
+    assert f.p_value > 0.01, (f.chi2, f.df)
+    # the same test, the same setting, the same number of boards: perturb is far off
+    biased = uniformity((generate_no_guess(spec, rule, click, seed=s, method="perturb") for s in range(n)), c)
+    assert biased.p_value < 1e-6
+
+
+def test_a_long_swap_chain_is_uniform_over_the_census():
+    """One chain with few fresh draws, recorded every 40 steps (about four of its
+    measured autocorrelation times), against every board of the census."""
+    spec, rule, click = SMALL
+    c = census(spec, rule, click)
+    start = generate_no_guess(spec, rule, click, seed=1, method="perturb").layout
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(2), jump=JUMP)
+    chain.run(400)
+    thin, n = 40, 5 * len(c.boards)
+    sample = []
+    for _ in range(n):
+        chain.run(thin)
+        sample.append(chain.layout())
+    f = uniformity(sample, c)
+    assert f.p_value > 0.01, (f.chi2, f.df)
+    assert f.tv < 0.25  # a perfect sampler leaves about sqrt(K / n) / 2: 0.2 here
+
+
+def test_every_board_visited_is_no_guess_by_the_python_loop(monkeypatch):
+    spec, rule, click = Spec(6, 6, 9), "safe", (0, 0)
+    start = generate_no_guess(spec, rule, click, seed=5).layout
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(6))
+    seen = set()
+    for _ in range(150):
+        if chain.step():
+            seen.add(chain.layout().mines.tobytes())
+    monkeypatch.setattr(fastplay, "_fastplay", None)  # the Python loop decides
+    assert len(seen) > 20
+    g = spec.geometry
+    for mines in seen:
+        layout = type(start)(g, np.frombuffer(mines, dtype=bool))
+        assert not layout.mines[g.cell(click)]
+        assert verify(layout, click).solved
+
+
+def test_same_seed_same_board_and_refusals():
+    spec, rule, click = Spec(9, 9, 20), "opening", (4, 4)
+    a = generate_no_guess(spec, rule, click, seed=11, method="uniform", retry_first=0)
+    b = generate_no_guess(spec, rule, click, seed=11, method="uniform", retry_first=0)
+    assert a.layout == b.layout and a.steps == b.steps > 0 and a.sampling == b.sampling
+    assert verify(a.layout, click).solved
+    with pytest.raises(InputError, match="winxp"):
+        generate_no_guess(spec, "winxp", click, seed=1, method="uniform")
+    stuck = generate_no_guess(spec, rule, click, seed=3, method="perturb").layout
+    with pytest.raises(InputError, match="winxp"):
+        NoGuessChain(stuck, "winxp", click, np.random.default_rng(1))
+    g = spec.geometry
+    drawn = (place_mines(g, 20, rule, click, s) for s in range(100))
+    not_no_guess = next(lay for lay in drawn if not verify(lay, click).solved)
+    with pytest.raises(InputError, match="not a no-guess board"):
+        NoGuessChain(not_no_guess, rule, click, np.random.default_rng(1))
+
+
+def test_autocorrelation_time_of_known_series():
+    rng = np.random.default_rng(8)
+    # AR(1) with coefficient r has integrated time (1 + r) / (1 - r)
+    r, x = 0.8, [0.0]
+    for e in rng.standard_normal(40_000):
+        x.append(r * x[-1] + e)
+    assert 7.0 < autocorrelation_time(x) < 11.0
+    assert math.isnan(autocorrelation_time([1, 2, 3]))
+
+
+def test_the_rule_cells_stay_free():
+    spec, rule, click = Spec(8, 8, 12), "opening", (3, 3)
+    g = spec.geometry
+    banned = list(FirstClickRule.OPENING.excluded(g, g.cell(click)))
+    start = generate_no_guess(spec, rule, click, seed=9).layout
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(10), jump=0.2)
+    for _ in range(300):
+        chain.step()
+        assert not chain.layout().mines[banned].any()
+        assert chain.layout().mine_count == 12
+
+
+def test_bulk_samples_are_uniform_and_diagnosed():
+    spec, rule, click = SPLIT
+    c = census(spec, rule, click)
+    s = sample_no_guess(spec, rule, click, 12 * len(c.boards), seed=21, chains=4)
+    assert len(s.boards) == 12 * len(c.boards) and s.chains == 4
+    assert s.bound is not None and len(s.burn_in) == len(s.thin) == 4
+    f = uniformity(s.boards, c)
+    assert f.p_value > 0.01, (f.chi2, f.df)
+    assert set(s.effective) == set(s.rhat) == {"edge", "bbbv", "opening"}
+    assert all(0.9 < r < 1.1 for r in s.rhat.values())
+    again = sample_no_guess(spec, rule, click, 16, seed=21, chains=4)
+    # the same seed gives each chain the same run: chain 1's first boards do not depend on n
+    assert [b.mines.tobytes() for b in again.boards[:4]] == [b.mines.tobytes() for b in s.boards[:4]]
+    with pytest.raises(InputError, match="two chains"):
+        sample_no_guess(spec, rule, click, 16, seed=1, chains=1)
+    with pytest.raises(InputError, match="winxp"):
+        sample_no_guess(spec, "winxp", click, 16, seed=1)
