@@ -473,6 +473,55 @@ def test_auto_clear_opens_every_cell_proven_safe_and_trusts_no_flag(client):
     assert client.post("/api/games/nope/clear").status_code == 404
 
 
+def _won_by_hand(client, gid: str, layout) -> dict:
+    """Open every safe cell still covered: the game is won."""
+    g = layout.geometry
+    view = client.get(f"/api/games/{gid}").json()
+    for cell in range(g.area):
+        x, y = g.coords(cell)
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
+            view = move(client, gid, "reveal", x, y)
+    return view
+
+
+def test_who_helped_is_kept_with_the_game(client):
+    # the page counts a game by who helped; a reload reads the game again from the server,
+    # so the server must say it: none, auto-clear, the hint or the solver, the strongest kept
+    layout = generate(Spec(9, 9, 10), "opening", (4, 4), 50).layout
+    own = new_game(client, rule="opening", seed=50)
+    move(client, own["id"], "reveal", 4, 4)
+    assert client.get(f"/api/games/{own['id']}").json()["helped"] is None
+    assert _won_by_hand(client, own["id"], layout)["helped"] is None
+
+    hinted = new_game(client, rule="opening", seed=50)
+    move(client, hinted["id"], "reveal", 4, 4)
+    assert client.post(f"/api/games/{hinted['id']}/hint").status_code == 200
+    # the hint went off at once and the page was reloaded: the game still says it
+    assert client.get(f"/api/games/{hinted['id']}").json()["helped"] == "hint"
+    client.post(f"/api/games/{hinted['id']}/clear")  # a weaker help does not replace it
+    won = _won_by_hand(client, hinted["id"], layout)
+    assert (won["status"], won["helped"]) == ("won", "hint")
+    replay = client.get(f"/api/games/{hinted['id']}/replay").json()
+    assert replay["helped"] == "hint"
+    assert client.post("/api/games/load", json=replay).json()["helped"] == "hint"
+    assert "'helped' must be one of" in client.post("/api/games/load", json={**replay, "helped": "me"}).json()["error"]
+    # a hint asked for once the game is over changes nothing
+    client.post(f"/api/games/{own['id']}/hint")
+    assert client.get(f"/api/games/{own['id']}").json()["helped"] is None
+
+    cleared = new_game(client, rule="opening", seed=50)
+    move(client, cleared["id"], "reveal", 4, 4)
+    assert client.post(f"/api/games/{cleared['id']}/clear").json()["game"]["helped"] == "auto"
+
+    solved = new_game(client, rule="opening", seed=50)
+    move(client, solved["id"], "reveal", 4, 4)
+    client.post(f"/api/games/{solved['id']}/hint")
+    answer = client.post(f"/api/games/{solved['id']}/solver", json={})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["game"]["helped"] == "solver"
+    assert client.get(f"/api/games/{solved['id']}").json()["helped"] == "solver"
+
+
 def wait_for_run(client, run_id: str, seconds: float = 120.0) -> dict:
     deadline = time.monotonic() + seconds
     while True:

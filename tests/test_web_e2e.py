@@ -717,6 +717,9 @@ def test_watch_the_solver_play_a_game(server, page, seed, result, tmp_path):
     # the solver's games are not the player's
     stats = page.inner_text("#stats")
     assert f"{int(result == 'won')} of 1 won" in stats and "played by the solver" in stats and "own" not in stats
+    # nor are its speed and clicks: no 3BV/s of a game the player did not play
+    efficiency = page.inner_text("#efficiency")
+    assert efficiency.endswith("0 clicks of yours, the rest played by the solver") and "3BV/s" not in efficiency
     if status == "won":  # the picture shows the log at the last guess
         page.locator("#solver-log li.guess").first.scroll_into_view_if_needed()
         page.mouse.move(0, 0)
@@ -768,6 +771,34 @@ def test_losing_shows_the_mines(server, page):
     with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as request:
         new_game(page)
     assert "seed" not in request.value.post_data_json  # a random board, as the empty field says
+    assert not problems
+
+
+def test_a_reload_keeps_who_helped(server, page):
+    # Beginner, opening rule, seed 50: the hint on and off after the first click, the page
+    # reloaded (the game comes back from the address), the game finished by hand: it is
+    # counted with hints, not as the player's own, and the line under the board says so
+    from mscsp.board import PRESETS
+
+    page, problems = page
+    layout = generate(PRESETS["beginner"], "opening", (4, 4), 50).layout
+    preset_game(page, server, "beginner", 50)
+    cell(page, 4, 4).click()
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    page.click("#hint")
+    game = page.get_attribute("#board", "data-game")
+    page.reload()
+    page.wait_for_selector(f"#board[data-game='{game}']")
+    for c in range(81):
+        x, y = c % 9, c // 9
+        if not layout.mines[c] and board_state(page)[(x, y)]["value"] == ".":
+            cell(page, x, y).click()
+            settle(page)
+    page.wait_for_selector("#board[data-status=won]")
+    assert page.inner_text("#stats") == "9x9, 10 mines in this browser: 1 of 1 won (100%) with hints."
+    assert page.inner_text("#efficiency").endswith(" · with hints")
     assert not problems
 
 

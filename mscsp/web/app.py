@@ -373,6 +373,7 @@ class _Api:
         that player cannot decide in time), all within the analysis timeout: one job,
         whose position is read and counted once (:func:`~mscsp.web.jobs.hint_text`)."""
         entry = self.entry(request)
+        entry.help("hint")  # asked for is seen: noted before the answer, which the page may drop
         position = entry.game.position()
         text = format_position(position)
         started = time.perf_counter()
@@ -398,6 +399,7 @@ class _Api:
                                        (text, policy.value, entry.rule.value, s.sat_time_limit),
                                        s.analysis_timeout, "the solver's move", "the solver cannot move")
             g = entry.game.geometry
+            entry.help("solver")
             for x, y in move["flag"]:
                 if not entry.game.flagged[g.cell((x, y))]:
                     await play_move(entry, ActionKind.FLAG, g.cell((x, y)), self.make_board)
@@ -460,6 +462,7 @@ class _Api:
                 safe = [xy for xy in safe if game.position().grid[game.geometry.cell(tuple(xy))] == Mark.COVERED]
                 if not safe:
                     break
+                entry.help("auto")
                 for x, y in safe:
                     if game.status is Status.PLAYING:
                         await play_move(entry, ActionKind.REVEAL, game.geometry.cell((x, y)), self.make_board)
@@ -509,7 +512,7 @@ class _Api:
             raise RequestError(400, f"cannot load this replay: {exc}") from None
         entry = self.games.add(  # the replay's actions were its player's clicks
             lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee,
-                                  len(loaded.game.actions))
+                                  len(loaded.game.actions), loaded.helped)
         )
         return JSONResponse(game_view(entry), status_code=201)
 
