@@ -333,6 +333,31 @@ def test_limits(client):
     body = client.get("/api/limits").json()
     assert body["presets"]["expert"] == {"width": 30, "height": 16, "mines": 99}
     assert body["max_side"] == SETTINGS.max_side and "opening" in body["rules"]
+    # the budget the pages state is the analysis's own time limit, inside the hard stop
+    assert body["analysis_budget"] == SETTINGS.sat_time_limit < body["analysis_timeout"] == SETTINGS.analysis_timeout
+
+
+def test_the_default_budget_is_the_pages_and_the_hard_stop_leaves_it_room():
+    # an analysis stopped at the hard stop returns nothing; one that spends its budget
+    # returns its estimates: the page's budget must be most of the stop, not a fifth of it
+    s = Settings()
+    assert s.sat_time_limit >= 10 and s.sat_time_limit + 2 <= s.analysis_timeout <= s.sat_time_limit + 10
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/games", {"rule": "x" * 100_000}),
+    ("/api/games", {"width": "x" * 100_000}),
+    ("/api/games", {"width": 10 ** 4000}),
+    ("/api/analyse", {"position": "mines: 1\n.1\n", "solver": "x" * 100_000}),
+    ("/api/runs", {"policy": "x" * 100_000}),
+    ("/api/games/load", {"width": 9, "height": 9, "format": "mscsp-replay/1", "rule": "x" * 100_000}),
+], ids=["rule", "width-text", "width-digits", "solver", "policy", "replay-rule"])
+def test_an_error_quotes_a_huge_value_in_short(client, path, body):
+    answer = client.post(path, json={"width": 9, "height": 9, "mines": 10, **body})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    # quoted by the server in short; quoted by the engine's own words (a replay's), cut
+    assert len(error) < (2100 if path.endswith("load") else 300) and "characters" in error, error
 
 
 # -- pages ------------------------------------------------------------------------------------
@@ -871,6 +896,21 @@ def _http(url: str, body: dict | None = None) -> tuple[int, dict]:
         return exc.code, json.load(exc)
 
 
+def _raw(port: int, request: bytes) -> tuple[int, dict, bytes]:
+    """Send bytes as they are; (status, headers in lower case, body) of the answer."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:]))
+    return int(lines[0].split()[1]), headers, body
+
+
 def test_serve_runs_a_real_server_and_stops_on_interrupt():
     import signal
     import urllib.error
@@ -891,6 +931,16 @@ def test_serve_runs_a_real_server_and_stops_on_interrupt():
         status, record = _http(f"{base}/api/analyse", {"position": "mines: 1\n.1...\n"})
         assert status == 200 and record["safe"] == [[3, 0], [4, 0]]
         assert _http(f"{base}/api/analyse", {"position": 3})[0] == 400
+        # a request that is not HTTP, or names another host, is answered in JSON too
+        port = int(base.rsplit(":", 1)[1])
+        body = b'{"position": "mines: 1\\n.1\\n"}'
+        for head, words in ((b"Host: 127.0.0.1\r\nContent-Length: -5", "not valid HTTP/1.1"),
+                            (b"Host: 127.0.0.1\r\nContent-Length: 1e3", "not valid HTTP/1.1"),
+                            (b"Host: rebound.example\r\nContent-Length: %d" % len(body), "does not answer to the host")):
+            status, headers, answer = _raw(port, b"POST /api/parse HTTP/1.1\r\n" + head +
+                                           b"\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n" + body)
+            assert status == 400 and headers["content-type"] == "application/json", (head, headers, answer)
+            assert words in json.loads(answer)["error"]
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) == 0
     finally:

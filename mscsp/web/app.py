@@ -67,7 +67,7 @@ from pathlib import Path
 
 import numpy as np
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -101,6 +101,7 @@ from .validate import (
     field_str,
     read_json,
     read_spec,
+    shown,
 )
 from .workers import JobFailed, JobTimeout, WorkerPool
 
@@ -261,6 +262,7 @@ class _Api:
             "max_cells": s.max_cells,
             "max_body": s.max_body,
             "analysis_timeout": s.analysis_timeout,
+            "analysis_budget": s.sat_time_limit,
         })
 
     # -- analysis ----------------------------------------------------------------------
@@ -541,6 +543,36 @@ def _opened_at_a_zero(layout, click: int | None = None) -> tuple:
                              f"opening ({len(cells)} cells)")
 
 
+class _TrustedHosts:
+    """ASGI middleware: Starlette's check of the Host header (a defence against DNS
+    rebinding), answering a refused host in JSON like every other error of the API."""
+
+    def __init__(self, app, allowed_hosts: list[str]):
+        self.app = app
+
+        async def passed(scope, receive, send):
+            scope["mscsp.host_allowed"] = True
+
+        self._check = TrustedHostMiddleware(passed, allowed_hosts=allowed_hosts)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        probe = dict(scope)
+
+        async def dropped(message):
+            pass
+
+        await self._check(probe, receive, dropped)
+        if probe.get("mscsp.host_allowed"):
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host", "")
+        answer = JSONResponse({"error": f"this server does not answer to the host {shown(host)}"}, status_code=400)
+        await answer(scope, receive, send)
+
+
 class _SecurityHeaders:
     """ASGI middleware: a strict content security policy (no outside scripts or styles) on every answer."""
 
@@ -641,7 +673,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/runs/{run_id}", api.show_run),
         Route("/api/runs/{run_id}/cancel", api.cancel_run, methods=["POST"]),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware = [Middleware(_TrustedHosts, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     middleware.append(Middleware(_SecurityHeaders))
     app = Starlette(
         routes=routes,

@@ -9,7 +9,7 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
-import { revealBest, showReport } from "./report.js";
+import { revealBest, setBudget, showReport } from "./report.js";
 import { installZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,7 +29,11 @@ const board = new Board(boardEl, {
   middle: (x, y) => send("chord", x, y),
   key: onCellKey,
 });
-installZoom(boardEl, boardEl.parentElement, () => board.width);
+const fit = installZoom(boardEl, boardEl.parentElement, () => board.width, () => board.height, () => board.cancelPress());
+$("skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  board.focusCell(...board.focused());
+});
 const report = { board, summary: $("summary"), notices: $("notices"), why: $("why"), whyEmpty: $("why-empty") };
 
 // -- showing the game ------------------------------------------------------------------
@@ -59,7 +63,9 @@ function show(view) {
   state.view = view;
   state.receivedAt = performance.now();
   if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
+    const resized = !old || old.width !== view.width || old.height !== view.height;
     board.build(view.width, view.height);
+    fit(resized);
   }
   board.untag("mine-shown", "exploded", "wrong-flag");
   board.setRows(view.rows);
@@ -529,6 +535,9 @@ $("load").addEventListener("change", async (e) => {
 // -- start: the game in the address (after a reload), else a new beginner game ----------
 
 async function start() {
+  getJSON("/api/limits")
+    .then((l) => setBudget(l.analysis_budget, $("budget")))
+    .catch(() => {});
   const run = localStorage.getItem(RUN_KEY);
   if (run) followRun(run);
   const id = location.hash.slice(1);
