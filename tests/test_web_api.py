@@ -333,6 +333,31 @@ def test_limits(client):
     body = client.get("/api/limits").json()
     assert body["presets"]["expert"] == {"width": 30, "height": 16, "mines": 99}
     assert body["max_side"] == SETTINGS.max_side and "opening" in body["rules"]
+    # the budget the pages state is the analysis's own time limit, inside the hard stop
+    assert body["analysis_budget"] == SETTINGS.sat_time_limit < body["analysis_timeout"] == SETTINGS.analysis_timeout
+
+
+def test_the_default_budget_is_the_pages_and_the_hard_stop_leaves_it_room():
+    # an analysis stopped at the hard stop returns nothing; one that spends its budget
+    # returns its estimates: the page's budget must be most of the stop, not a fifth of it
+    s = Settings()
+    assert s.sat_time_limit >= 10 and s.sat_time_limit + 2 <= s.analysis_timeout <= s.sat_time_limit + 10
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/games", {"rule": "x" * 100_000}),
+    ("/api/games", {"width": "x" * 100_000}),
+    ("/api/games", {"width": 10 ** 4000}),
+    ("/api/analyse", {"position": "mines: 1\n.1\n", "solver": "x" * 100_000}),
+    ("/api/runs", {"policy": "x" * 100_000}),
+    ("/api/games/load", {"width": 9, "height": 9, "format": "mscsp-replay/1", "rule": "x" * 100_000}),
+], ids=["rule", "width-text", "width-digits", "solver", "policy", "replay-rule"])
+def test_an_error_quotes_a_huge_value_in_short(client, path, body):
+    answer = client.post(path, json={"width": 9, "height": 9, "mines": 10, **body})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    # quoted by the server in short; quoted by the engine's own words (a replay's), cut
+    assert len(error) < (2100 if path.endswith("load") else 300) and "characters" in error, error
 
 
 # -- pages ------------------------------------------------------------------------------------
@@ -471,6 +496,55 @@ def test_auto_clear_opens_every_cell_proven_safe_and_trusts_no_flag(client):
         text = format_position(Position.from_rows(after["rows"], mines=10))
         assert [c for c in proven_safe(text, 5.0) if c != [0, 2]] == []
     assert client.post("/api/games/nope/clear").status_code == 404
+
+
+def _won_by_hand(client, gid: str, layout) -> dict:
+    """Open every safe cell still covered: the game is won."""
+    g = layout.geometry
+    view = client.get(f"/api/games/{gid}").json()
+    for cell in range(g.area):
+        x, y = g.coords(cell)
+        if not layout.mines[cell] and view["rows"][y][x] == ".":
+            view = move(client, gid, "reveal", x, y)
+    return view
+
+
+def test_who_helped_is_kept_with_the_game(client):
+    # the page counts a game by who helped; a reload reads the game again from the server,
+    # so the server must say it: none, auto-clear, the hint or the solver, the strongest kept
+    layout = generate(Spec(9, 9, 10), "opening", (4, 4), 50).layout
+    own = new_game(client, rule="opening", seed=50)
+    move(client, own["id"], "reveal", 4, 4)
+    assert client.get(f"/api/games/{own['id']}").json()["helped"] is None
+    assert _won_by_hand(client, own["id"], layout)["helped"] is None
+
+    hinted = new_game(client, rule="opening", seed=50)
+    move(client, hinted["id"], "reveal", 4, 4)
+    assert client.post(f"/api/games/{hinted['id']}/hint").status_code == 200
+    # the hint went off at once and the page was reloaded: the game still says it
+    assert client.get(f"/api/games/{hinted['id']}").json()["helped"] == "hint"
+    client.post(f"/api/games/{hinted['id']}/clear")  # a weaker help does not replace it
+    won = _won_by_hand(client, hinted["id"], layout)
+    assert (won["status"], won["helped"]) == ("won", "hint")
+    replay = client.get(f"/api/games/{hinted['id']}/replay").json()
+    assert replay["helped"] == "hint"
+    assert client.post("/api/games/load", json=replay).json()["helped"] == "hint"
+    assert "'helped' must be one of" in client.post("/api/games/load", json={**replay, "helped": "me"}).json()["error"]
+    # a hint asked for once the game is over changes nothing
+    client.post(f"/api/games/{own['id']}/hint")
+    assert client.get(f"/api/games/{own['id']}").json()["helped"] is None
+
+    cleared = new_game(client, rule="opening", seed=50)
+    move(client, cleared["id"], "reveal", 4, 4)
+    assert client.post(f"/api/games/{cleared['id']}/clear").json()["game"]["helped"] == "auto"
+
+    solved = new_game(client, rule="opening", seed=50)
+    move(client, solved["id"], "reveal", 4, 4)
+    client.post(f"/api/games/{solved['id']}/hint")
+    answer = client.post(f"/api/games/{solved['id']}/solver", json={})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["game"]["helped"] == "solver"
+    assert client.get(f"/api/games/{solved['id']}").json()["helped"] == "solver"
 
 
 def wait_for_run(client, run_id: str, seconds: float = 120.0) -> dict:
@@ -822,6 +896,21 @@ def _http(url: str, body: dict | None = None) -> tuple[int, dict]:
         return exc.code, json.load(exc)
 
 
+def _raw(port: int, request: bytes) -> tuple[int, dict, bytes]:
+    """Send bytes as they are; (status, headers in lower case, body) of the answer."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict((k.strip().lower(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:]))
+    return int(lines[0].split()[1]), headers, body
+
+
 def test_serve_runs_a_real_server_and_stops_on_interrupt():
     import signal
     import urllib.error
@@ -842,6 +931,16 @@ def test_serve_runs_a_real_server_and_stops_on_interrupt():
         status, record = _http(f"{base}/api/analyse", {"position": "mines: 1\n.1...\n"})
         assert status == 200 and record["safe"] == [[3, 0], [4, 0]]
         assert _http(f"{base}/api/analyse", {"position": 3})[0] == 400
+        # a request that is not HTTP, or names another host, is answered in JSON too
+        port = int(base.rsplit(":", 1)[1])
+        body = b'{"position": "mines: 1\\n.1\\n"}'
+        for head, words in ((b"Host: 127.0.0.1\r\nContent-Length: -5", "not valid HTTP/1.1"),
+                            (b"Host: 127.0.0.1\r\nContent-Length: 1e3", "not valid HTTP/1.1"),
+                            (b"Host: rebound.example\r\nContent-Length: %d" % len(body), "does not answer to the host")):
+            status, headers, answer = _raw(port, b"POST /api/parse HTTP/1.1\r\n" + head +
+                                           b"\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n" + body)
+            assert status == 400 and headers["content-type"] == "application/json", (head, headers, answer)
+            assert words in json.loads(answer)["error"]
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) == 0
     finally:

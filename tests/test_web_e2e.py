@@ -10,9 +10,10 @@ never does); and see an impossible board outlined.
 Skipped when Playwright or ``/usr/bin/chromium`` is missing, unless
 ``MSCSP_REQUIRE_BROWSER=1`` (CI sets it, so that a missing browser fails instead of
 passing silently). Set ``MSCSP_SCREENSHOTS=DIR`` to keep the README's pictures (both
-pages, a 100x100 board, the solver at play, estimates, the hint's ranked candidates, the
-marks for guessing) in DIR; they are made with ``MSCSP_SCREENSHOTS=results/screenshots``
-and ``-k "screenshot or big_board or watch or hard_position"``.
+pages, on a laptop and on a phone, a 100x100 board, the solver at play, estimates, the
+hint's ranked candidates, the marks for guessing) in DIR; they are made with
+``MSCSP_SCREENSHOTS=results/screenshots`` and
+``-k "screenshot or big_board or watch or hard_position or phone"``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -142,7 +144,8 @@ def page(browser):
 
 # -- helpers --------------------------------------------------------------------------------------
 def cell(page, x: int, y: int):
-    return page.get_by_role("gridcell", name=f"column {x}, row {y}", exact=True)
+    """The cell at (x, y), found by its accessible name: where it is, then what it shows."""
+    return page.get_by_role("gridcell", name=re.compile(rf"^column {x}, row {y}, "))
 
 
 def tooltip(page, x: int, y: int) -> str:
@@ -255,8 +258,9 @@ def check_overlay(page, position: Position) -> dict:
     for y in range(g.height):
         for x in range(g.width):
             c = shown[(x, y)]
-            assert c["label"] == f"column {x}, row {y}"
             assert c["value"] == position.rows()[y][x]
+            shows = {".": "hidden", "F": "flagged", "-": "not a cell"}.get(c["value"], f"shows {c['value']}")
+            assert c["label"] == f"column {x}, row {y}, {shows}"
             p = record["probability"][y][x] if record["probability"] else None
             if c["value"] != ".":
                 assert c["overlay"] is None, (x, y)
@@ -444,6 +448,46 @@ def test_estimates_are_labelled(page):
                 return [ctx.measureText(label).width, c.offsetWidth];
             }""", label)
             assert width <= room - 2, (label, width, room)
+        # every covered cell proven though counting gave up: nothing is said to lack a number
+        page.fill("#text", "mines: 1\n1.\n")
+        page.click("#import")
+        wait_analysed(page)
+        assert board_state(page)[(1, 0)]["overlay"] == "mine"
+        notices = page.inner_text("#notices")
+        assert "could not be weighed" not in notices and "no number" not in notices
+        assert "Every covered cell is proven safe or a mine" in notices
+    assert not problems
+
+
+def test_the_page_states_its_budget_and_counts_the_cells_it_left_without_a_number(page):
+    # a sparse 100x100 lattice: every covered cell gets a number within the page's budget
+    # or the notice says how many did not, naming the budget; the page states the budget
+    from conftest import benchmark
+
+    page, problems = page
+    text = benchmark("stress").lattice(100, 100, 1200, seed=7)
+    settings = Settings(workers=1)
+    with running_server(settings) as url:
+        page.goto(f"{url}/")
+        wait_analysed(page)
+        assert f"up to {settings.sat_time_limit:g} s" in page.inner_text("#budget")
+        page.fill("#text", text)
+        started = time.monotonic()
+        page.click("#import")
+        page.wait_for_selector("#board[data-analysis=done]", timeout=60_000)
+        seconds = time.monotonic() - started
+    assert seconds < settings.analysis_timeout + 5
+    shown = board_state(page)
+    blank = sum(1 for c in shown.values() if c["value"] == "." and c["overlay"] is None)
+    numbered = sum(1 for c in shown.values() if c["value"] == "." and c["overlay"] is not None)
+    assert blank + numbered == 7500
+    print(f"sparse 100x100 lattice in {seconds:.1f} s: {numbered} covered cells with a number, {blank} without")
+    notices = page.inner_text("#notices")
+    if blank:
+        assert f"{blank:,}".replace(",", "") in notices.replace(",", "") and \
+            f"within this server's {settings.sat_time_limit:g} s budget" in notices, notices
+    else:
+        assert "no number" not in notices
     assert not problems
 
 
@@ -530,7 +574,7 @@ def test_a_big_board_is_usable(server, page, tmp_path):
     page.keyboard.down("Control")
     page.mouse.wheel(0, -100)
     page.keyboard.up("Control")
-    page.wait_for_function(f"document.querySelector('#board').dataset.cell != '{before}'")
+    page.wait_for_function(f"() => document.querySelector('#board').dataset.cell != '{before}'")
     assert size() > before
     page.click("#zoom-fit")
     board, frame = box("#board"), box(".board-wrap")
@@ -541,7 +585,7 @@ def test_a_big_board_is_usable(server, page, tmp_path):
     # the side panel stays in view when the page scrolls (at 28 px the board is far taller than it)
     page.click("#zoom-in")
     page.evaluate("window.scrollBy(0, 400)")
-    page.wait_for_function("window.scrollY > 0")
+    page.wait_for_function("() => window.scrollY > 0")
     side = box(".side-col")
     assert 0 <= side[1] < 60 and side[3] <= 900
     assert not problems
@@ -717,6 +761,9 @@ def test_watch_the_solver_play_a_game(server, page, seed, result, tmp_path):
     # the solver's games are not the player's
     stats = page.inner_text("#stats")
     assert f"{int(result == 'won')} of 1 won" in stats and "played by the solver" in stats and "own" not in stats
+    # nor are its speed and clicks: no 3BV/s of a game the player did not play
+    efficiency = page.inner_text("#efficiency")
+    assert efficiency.endswith("0 clicks of yours, the rest played by the solver") and "3BV/s" not in efficiency
     if status == "won":  # the picture shows the log at the last guess
         page.locator("#solver-log li.guess").first.scroll_into_view_if_needed()
         page.mouse.move(0, 0)
@@ -768,6 +815,34 @@ def test_losing_shows_the_mines(server, page):
     with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as request:
         new_game(page)
     assert "seed" not in request.value.post_data_json  # a random board, as the empty field says
+    assert not problems
+
+
+def test_a_reload_keeps_who_helped(server, page):
+    # Beginner, opening rule, seed 50: the hint on and off after the first click, the page
+    # reloaded (the game comes back from the address), the game finished by hand: it is
+    # counted with hints, not as the player's own, and the line under the board says so
+    from mscsp.board import PRESETS
+
+    page, problems = page
+    layout = generate(PRESETS["beginner"], "opening", (4, 4), 50).layout
+    preset_game(page, server, "beginner", 50)
+    cell(page, 4, 4).click()
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    page.click("#hint")
+    game = page.get_attribute("#board", "data-game")
+    page.reload()
+    page.wait_for_selector(f"#board[data-game='{game}']")
+    for c in range(81):
+        x, y = c % 9, c // 9
+        if not layout.mines[c] and board_state(page)[(x, y)]["value"] == ".":
+            cell(page, x, y).click()
+            settle(page)
+    page.wait_for_selector("#board[data-status=won]")
+    assert page.inner_text("#stats") == "9x9, 10 mines in this browser: 1 of 1 won (100%) with hints."
+    assert page.inner_text("#efficiency").endswith(" · with hints")
     assert not problems
 
 
@@ -888,7 +963,11 @@ def test_the_hint_ranks_its_candidates_and_says_their_chances(server, page):
     (x, y) = first.cell
     assert "best" in board_state(page)[(x, y)]["classes"]
     title = tooltip(page, x, y)
-    assert f"candidate 1 of the {move.rung.value} player" in title
+    # the suggested click is the +endgame player's; its candidates are weighed by one of its rungs
+    rung = move.rung.value
+    named = "the +endgame player" if rung == "+endgame" else f"the +endgame player, weighed by its {rung} rung"
+    assert f"candidate 1 of {named}" in title, title
+    assert "(+endgame)" in page.inner_text("#summary")
     look = first.lookahead
     assert f"survives it and the next click {percent(float(look))}" in title
     assert f"({look.numerator}/{look.denominator})" in title or len(f"{look.numerator}/{look.denominator}") > 11
@@ -915,6 +994,223 @@ def test_in_an_endgame_each_candidate_says_its_exact_win_chance(server, page):
         title = tooltip(page, *c.cell)
         assert f"wins {percent(float(c.win))} ({c.win.numerator}/{c.win.denominator}) clicked now" in title, title
     assert "candidate 1 of the +endgame player" in tooltip(page, *move.cell)
+    assert not problems
+
+
+def open_expert(page, server, path: str) -> None:
+    """An Expert board on the analysis page (``/``) or a new Expert game on the play page."""
+    page.goto(f"{server}{path}")
+    page.wait_for_selector("#board .cell")
+    page.select_option("#size", "expert")
+    if path == "/play":
+        page.click("#new-game")
+    # a function, not a string: the pages' CSP refuses the eval() a string is polled with
+    page.wait_for_function("() => document.querySelectorAll('#board .cell').length === 480")
+
+
+def boxes(page, *selectors) -> dict:
+    """The boxes ``[left, top, right, bottom]`` of the first element of each selector."""
+    return page.evaluate("""(selectors) => Object.fromEntries(selectors.map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [s, [r.left, r.top, r.right, r.bottom]];
+    }))""", list(selectors))
+
+
+def too_wide(page) -> list:
+    """Visible elements reaching past the window's sides (the board's cells inside their
+    scrolling frame aside), and the page's own scroll width past the window's."""
+    return page.evaluate("""() => {
+        const out = [...document.querySelectorAll('body *')]
+            .filter((e) => !e.closest('.board-wrap') && e.getClientRects().length)
+            .map((e) => [`${e.tagName.toLowerCase()}#${e.id}.${e.className}`, e.getBoundingClientRect()])
+            .filter(([, r]) => r.right > innerWidth + 0.5 || r.left < -0.5)
+            .map(([name, r]) => [name, Math.round(r.left), Math.round(r.right)]);
+        if (document.documentElement.scrollWidth > innerWidth) out.push(['page', 0, document.documentElement.scrollWidth]);
+        return out;
+    }""")
+
+
+@pytest.mark.parametrize("path", ["/", "/play"])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1366, 768)])
+def test_expert_fits_a_laptop_screen(server, browser, path, width, height):
+    # the board and the controls used while playing, inside the window without scrolling,
+    # cells of 20 px at least; the side panel beside the board
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        open_expert(page, server, path)
+        controls = ["#new-game", "#hint", "#mines-left", "#timer", "#watch"] if path == "/play" else ["#palette", "#mines"]
+        got = boxes(page, "#board", ".board-wrap", ".side-col", *controls)
+        for selector in ["#board", *controls]:
+            left, top, right, bottom = got[selector]
+            assert left >= 0 and top >= 0 and right <= width and bottom <= height, (selector, got[selector])
+        frame = page.eval_on_selector(".board-wrap", "f => [f.scrollWidth, f.clientWidth, f.scrollHeight, f.clientHeight]")
+        assert frame[0] <= frame[1] and frame[2] <= frame[3], frame  # nothing of the board scrolled out of sight
+        cell_box = page.locator("#board .cell").first.bounding_box()
+        assert cell_box["width"] >= 20 and cell_box["height"] >= 20
+        assert got[".side-col"][0] >= got[".board-wrap"][2] - 1  # beside the board
+        assert window_scroll(page) == [0, 0]
+    finally:
+        context.close()
+
+
+def window_scroll(page) -> list:
+    return page.evaluate("[document.documentElement.scrollWidth - innerWidth, Math.round(scrollY)]")
+
+
+@pytest.fixture
+def phone(browser):
+    """A page on a phone's screen (390x844, touch, no mouse)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    yield page, problems
+    context.close()
+
+
+def test_the_play_page_on_a_phone(server, phone, tmp_path):
+    page, problems = phone
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board .cell")
+    # a Beginner board fills the width; the header is one line; no keyboard help on a touch screen
+    frame, board, header, brand = (boxes(page, ".board-wrap", "#board", ".top", ".top h1")[s]
+                                   for s in (".board-wrap", "#board", ".top", ".top h1"))
+    assert frame[0] >= 0 and frame[2] <= 390 and frame[2] - frame[0] >= 390 - 24
+    assert board[2] - board[0] >= 0.95 * (frame[2] - frame[0])
+    assert header[3] - header[1] <= 1.6 * (brand[3] - brand[1]) + 16, (header, brand)
+    assert not page.is_visible("#play-help .key-help") and page.is_visible("#play-help .touch-help")
+    assert too_wide(page) == []
+    # Expert: the board pans in its frame, the page does not; Hint sits above the board, on the first screen
+    page.select_option("#size", "expert")
+    page.select_option("#rule", "opening")
+    page.fill("#seed", "3")
+    page.click("#new-game")
+    page.wait_for_function("() => document.querySelectorAll('#board .cell').length === 480")
+    hint, frame = (boxes(page, "#hint", ".board-wrap")[s] for s in ("#hint", ".board-wrap"))
+    assert hint[3] <= frame[1] and hint[3] <= 844
+    assert too_wide(page) == []
+    pan = page.eval_on_selector(".board-wrap", "f => [f.scrollWidth, f.clientWidth]")
+    assert pan[0] > pan[1]
+    size = int(page.get_attribute("#board", "data-cell") or 28)
+    assert size >= 20
+    # a tap opens a cell, the hint is one tap away and on screen with it
+    page.get_by_role("gridcell", name=re.compile(r"^column 3, row 3, ")).tap()
+    page.wait_for_selector("#board[data-status=playing]")
+    page.tap("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots(tmp_path) / "phone_play.png"))
+    # a pinch resizes the cells (and the page stays as it is)
+    cdp = page.context.new_cdp_session(page)
+    frame = boxes(page, ".board-wrap")[".board-wrap"]
+    cx, cy = (frame[0] + frame[2]) / 2, frame[1] + 120
+
+    def touch(kind, spread):
+        points = [] if kind == "touchEnd" else [{"x": cx - spread, "y": cy, "id": 0}, {"x": cx + spread, "y": cy, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 30)
+    for spread in range(40, 100, 10):
+        touch("touchMove", spread)
+    touch("touchEnd", 0)
+    page.wait_for_function(f"() => +document.querySelector('#board').dataset.cell > {size}")
+    assert too_wide(page) == []
+    assert not problems
+
+
+def test_the_analysis_page_on_a_phone(server, phone, tmp_path):
+    page, problems = phone
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    assert not page.is_visible("#board-help .key-help")
+    # an imported board whose suggested click is far right: it is brought to the middle of
+    # the frame with what is around it, not left at the frame's edge
+    position = dealt(30, 16, 99, (26, 8), seed=4)
+    page.fill("#text", format_position(position))
+    page.click("#import")
+    wait_analysed(page)
+    record = expected(position)
+    bx, by = record["best"]
+    view = page.eval_on_selector(".board-wrap", "e => { const r = e.getBoundingClientRect(); "
+                                 "const l = r.left + e.clientLeft, t = r.top + e.clientTop; "
+                                 "return [l, t, l + e.clientWidth, t + e.clientHeight, e.scrollLeft, "
+                                 "e.scrollWidth - e.clientWidth]; }")
+    c = boxes(page, f'#board .cell[data-x="{bx}"][data-y="{by}"]')[f'#board .cell[data-x="{bx}"][data-y="{by}"]']
+    pitch = c[2] - c[0] + 1
+    assert view[0] <= c[0] and c[2] <= view[2], (c, view)
+    at_end = view[4] >= view[5] - 1  # the frame cannot scroll further right
+    assert at_end or (c[0] - view[0] >= 2 * pitch and view[2] - c[2] >= 2 * pitch), (c, view)
+    assert too_wide(page) == []
+    # the notices are under the board, by its summary, not at the top of the side panel
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots(tmp_path) / "phone_analysis.png"))
+    page.fill("#mines", "")  # no total: a notice says what the numbers mean then
+    wait_analysed(page)
+    notices, summary, side = (boxes(page, "#notices", "#summary", ".side-col")[s] for s in ("#notices", "#summary", ".side-col"))
+    assert "No mine total" in page.inner_text("#notices")
+    assert notices[1] >= summary[3] - 1 and notices[3] <= side[1], (notices, summary, side)
+    assert not problems
+
+
+def test_a_skip_link_leads_to_the_board_and_cells_say_what_they_show(server, page):
+    page, problems = page
+    preset_game(page, server, "beginner", 50)
+    cell(page, 4, 4).click()
+    settle(page)
+    page.goto(f"{server}/play#{page.get_attribute('#board', 'data-game')}")
+    page.reload()
+    page.wait_for_selector("#board[data-status=playing]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    page.keyboard.press("Enter")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert re.fullmatch(r"column \d+, row \d+, (hidden|flagged|shows [0-8])", label), label
+    shown = board_state(page)
+    assert shown[(4, 4)]["label"] == "column 4, row 4, shows 0" or shown[(4, 4)]["label"].startswith("column 4, row 4, shows")
+    # with no game log yet, nothing takes room between the toolbar and the board, nor under it
+    gap = page.evaluate("document.querySelector('.board-frame').getBoundingClientRect().top - "
+                        "document.querySelector('.toolbar').getBoundingClientRect().bottom")
+    assert gap < 16, gap
+    assert not problems
+
+
+def test_a_wrong_flag_is_outlined_with_the_clues_it_breaks(server, page):
+    # [0,2] is proven safe once [4,4] is open (beginner, opening, seed 12345): a flag there
+    # leaves no layout; the hint outlines the clues that clash and the flag they count
+    page, problems = page
+    preset_game(page, server, "beginner", 12345)
+    cell(page, 4, 4).click()
+    settle(page)
+    cell(page, 0, 2).click(button="right")
+    settle(page)
+    page.click("#hint")
+    page.wait_for_selector("#board[data-hint=done]")
+    shown = board_state(page)
+    assert any("bad-clue" in c["classes"] for c in shown.values())
+    flagged = [xy for xy, c in shown.items() if "bad-flag" in c["classes"]]
+    assert flagged == [(0, 2)]
+    assert "it may be the wrong one" in tooltip(page, 0, 2)
+    assert not problems
+
+
+def test_an_imported_board_of_a_preset_size_but_other_mines_is_custom(server, page):
+    from conftest import benchmark
+
+    page, problems = page
+    page.goto(f"{server}/")
+    wait_analysed(page)
+    page.fill("#text", benchmark("stress").no_zero_lattice(30, 16, 168, seed=1))
+    page.click("#import")
+    page.wait_for_selector("#board[data-analysis=done]", timeout=60_000)
+    assert page.input_value("#size") == "custom" and page.input_value("#mines") == "168"
+    page.fill("#text", format_position(dealt(30, 16, 99, (10, 8), seed=1)))
+    page.click("#import")
+    wait_analysed(page)
+    assert page.input_value("#size") == "expert"
     assert not problems
 
 
@@ -977,7 +1273,7 @@ def test_screenshot_of_the_ranked_hint(server, page, tmp_path):
     assert len(ranked) == 6 and f"6 candidates weighed by {move.rung.value}" in page.inner_text("#summary")
     for rank, ((x, y), c) in enumerate(ranked, 1):
         title = tooltip(page, x, y)
-        assert f"candidate {rank} of the {move.rung.value} player" in title
+        assert f"candidate {rank} of the +endgame player, weighed by its {move.rung.value} rung" in title
         for words, value in (("survives it and the next click", c.lookahead), ("safe with progress", c.progress)):
             assert f"{words} {percent(float(value))} ({value.numerator}/{value.denominator})" in title, title
     (x, y), first = ranked[0]
@@ -1005,8 +1301,8 @@ def test_screenshot_of_the_guessing_marks(page, tmp_path):
     marks |= {c: "fifty" for cells in found.unavoidable for c in cells}
     assert found.complete and marks == {(28, 15): "fifty", (29, 15): "fifty", (10, 0): "pseudo", (10, 1): "pseudo",
                                         (8, 8): "dead", (9, 8): "dead"}
-    # the dead-cell checks get 5% of the analysis time: the default 2 s leaves 0.1 s, and
-    # this board's take about 0.7 s
+    # the dead-cell checks get 5% of the analysis time: 2 s would leave 0.1 s, and this
+    # board's take about 0.7 s (a busy machine needs more than the default 10 s leaves)
     with running_server(Settings(workers=1, sat_time_limit=40.0, analysis_timeout=30.0)) as url:
         page.goto(f"{url}/")
         wait_analysed(page)
@@ -1114,7 +1410,7 @@ def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page)
     page.keyboard.down("Control")
     page.mouse.wheel(0, -100)
     page.keyboard.up("Control")
-    page.wait_for_function("document.querySelector('#board').dataset.cell != '22'")
+    page.wait_for_function("() => document.querySelector('#board').dataset.cell != '22'")
     under = page.evaluate(f"""() => {{ const c = document.elementFromPoint({box["x"] + box["width"] / 2},
                                        {box["y"] + box["height"] / 2}).closest('.cell');
                                        return [+c.dataset.x, +c.dataset.y]; }}""")
@@ -1126,7 +1422,7 @@ def test_zoom_stays_on_the_opened_area_and_percentages_are_legible(server, page)
     assert font.startswith("bold 12.0px")
     # the canvas beneath the board draws the covered cells in view only
     page.click("#zoom-in")
-    page.wait_for_function("+document.querySelector('.board-canvas').dataset.drawn > 0")
+    page.wait_for_function("() => +document.querySelector('.board-canvas').dataset.drawn > 0")
     assert 0 < int(page.get_attribute(".board-canvas", "data-drawn")) < 5000
     assert not problems
 
@@ -1214,8 +1510,8 @@ def test_a_hard_position_shows_an_estimate_on_every_cell_and_a_suggested_click(p
     # an Expert-sized board with no zero: a number on every other cell of every other row,
     # too many layouts for exact counting in the time; every covered cell still gets its
     # chance, counted in floating point (marked ≈, its proven bounds in its words) and
-    # the page suggests a click. The default 2 s of analysis answers it on a quiet
-    # machine; the test gives it 8 s so that a busy one does too
+    # the page suggests a click. 2 s of analysis answers it on a quiet machine; the
+    # test gives it 8 s so that a busy one does too
     from conftest import benchmark
 
     page, problems = page

@@ -67,7 +67,7 @@ from pathlib import Path
 
 import numpy as np
 from starlette.applications import Starlette
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -101,6 +101,7 @@ from .validate import (
     field_str,
     read_json,
     read_spec,
+    shown,
 )
 from .workers import JobFailed, JobTimeout, WorkerPool
 
@@ -261,6 +262,7 @@ class _Api:
             "max_cells": s.max_cells,
             "max_body": s.max_body,
             "analysis_timeout": s.analysis_timeout,
+            "analysis_budget": s.sat_time_limit,
         })
 
     # -- analysis ----------------------------------------------------------------------
@@ -373,6 +375,7 @@ class _Api:
         that player cannot decide in time), all within the analysis timeout: one job,
         whose position is read and counted once (:func:`~mscsp.web.jobs.hint_text`)."""
         entry = self.entry(request)
+        entry.help("hint")  # asked for is seen: noted before the answer, which the page may drop
         position = entry.game.position()
         text = format_position(position)
         started = time.perf_counter()
@@ -398,6 +401,7 @@ class _Api:
                                        (text, policy.value, entry.rule.value, s.sat_time_limit),
                                        s.analysis_timeout, "the solver's move", "the solver cannot move")
             g = entry.game.geometry
+            entry.help("solver")
             for x, y in move["flag"]:
                 if not entry.game.flagged[g.cell((x, y))]:
                     await play_move(entry, ActionKind.FLAG, g.cell((x, y)), self.make_board)
@@ -460,6 +464,7 @@ class _Api:
                 safe = [xy for xy in safe if game.position().grid[game.geometry.cell(tuple(xy))] == Mark.COVERED]
                 if not safe:
                     break
+                entry.help("auto")
                 for x, y in safe:
                     if game.status is Status.PLAYING:
                         await play_move(entry, ActionKind.REVEAL, game.geometry.cell((x, y)), self.make_board)
@@ -509,7 +514,7 @@ class _Api:
             raise RequestError(400, f"cannot load this replay: {exc}") from None
         entry = self.games.add(  # the replay's actions were its player's clicks
             lambda gid: GameEntry(gid, loaded.game, loaded.rule, loaded.no_guess, loaded.seed, loaded.guarantee,
-                                  len(loaded.game.actions))
+                                  len(loaded.game.actions), loaded.helped)
         )
         return JSONResponse(game_view(entry), status_code=201)
 
@@ -536,6 +541,36 @@ def _opened_at_a_zero(layout, click: int | None = None) -> tuple:
     game.reveal((x, y))
     return game.position(), (f"a Minesweeper Board Format layout, opened at [{x},{y}], in its largest "
                              f"opening ({len(cells)} cells)")
+
+
+class _TrustedHosts:
+    """ASGI middleware: Starlette's check of the Host header (a defence against DNS
+    rebinding), answering a refused host in JSON like every other error of the API."""
+
+    def __init__(self, app, allowed_hosts: list[str]):
+        self.app = app
+
+        async def passed(scope, receive, send):
+            scope["mscsp.host_allowed"] = True
+
+        self._check = TrustedHostMiddleware(passed, allowed_hosts=allowed_hosts)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        probe = dict(scope)
+
+        async def dropped(message):
+            pass
+
+        await self._check(probe, receive, dropped)
+        if probe.get("mscsp.host_allowed"):
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host", "")
+        answer = JSONResponse({"error": f"this server does not answer to the host {shown(host)}"}, status_code=400)
+        await answer(scope, receive, send)
 
 
 class _SecurityHeaders:
@@ -638,7 +673,7 @@ def create_app(settings: Settings | None = None, *, allowed_hosts: list[str] | N
         Route("/api/runs/{run_id}", api.show_run),
         Route("/api/runs/{run_id}/cancel", api.cancel_run, methods=["POST"]),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware = [Middleware(_TrustedHosts, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     middleware.append(Middleware(_SecurityHeaders))
     app = Starlette(
         routes=routes,

@@ -12,7 +12,7 @@ import ipaddress
 import socket
 import sys
 
-__all__ = ["register", "serve", "loopback_hosts"]
+__all__ = ["register", "serve", "loopback_hosts", "json_http_protocol"]
 
 
 def _port(text: str) -> int:
@@ -87,7 +87,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     port = sock.getsockname()[1]
     app = create_app(allowed_hosts=loopback_hosts(args.host))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, http=json_http_protocol()))
     shown = f"[{args.host}]" if ":" in args.host else args.host
     sys.stderr.write(f"mscsp serve: analysis at http://{shown}:{port}/ and play at "
                      f"http://{shown}:{port}/play (Ctrl+C stops)\n")
@@ -98,6 +98,30 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0
+
+
+def json_http_protocol():
+    """uvicorn's HTTP/1.1 protocol (h11), whose answer to a request that is not valid
+    HTTP (a Content-Length that is not a number, a malformed header line) is JSON like
+    every other error of the API, not plain text."""
+    import json
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonErrors(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn's message says no more than this
+            body = json.dumps({"error": "the request is not valid HTTP/1.1: a malformed request line or header, "
+                                        "such as a Content-Length that is not a number"}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                       (b"connection", b"close")]
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
+                          h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonErrors
 
 
 def _bind(host: str, port: int) -> socket.socket:

@@ -25,9 +25,14 @@ from ..play.noguess import NoGuessBoard
 from ..rules import FirstClickRule
 from .validate import RequestError
 
-__all__ = ["GameEntry", "GameStore", "Kept", "game_view", "play_move", "replay_record"]
+__all__ = ["HELPERS", "GameEntry", "GameStore", "Kept", "game_view", "play_move", "replay_record"]
 
 T = TypeVar("T")
+
+#: Who can have a hand in a game besides its player, weakest first: auto-clear (cells
+#: proven safe opened after the player's moves), the hint (the analysis of the position
+#: shown), the solver (moves played for the player). A game keeps the strongest.
+HELPERS = ("auto", "hint", "solver")
 
 #: Makes the no-guess board of a game for its first click (a flat index).
 BoardMaker = Callable[["GameEntry", int], Awaitable[NoGuessBoard]]
@@ -53,6 +58,9 @@ class GameEntry:
     clicks : int
         The player's clicks so far (reveals, flags, unflags and chords asked for),
         without the cells the solver or auto-clear opened.
+    helped : str, optional
+        Who else had a hand in the game (see :data:`HELPERS`), kept with the game so
+        that a reloaded page still knows it.
     """
 
     def __init__(
@@ -64,6 +72,7 @@ class GameEntry:
         seed: int | None,
         guarantee: str | None = None,
         clicks: int = 0,
+        helped: str | None = None,
     ):
         self.id = game_id
         self.game = game
@@ -72,9 +81,27 @@ class GameEntry:
         self.seed = seed
         self.guarantee = guarantee
         self.clicks = clicks
+        self.helped = helped
         self.board_made = not no_guess or _has_layout(game)
         self.lock = asyncio.Lock()
         self._bbbv: int | None = None
+
+    def help(self, by: str) -> None:
+        """Note that ``by`` (one of :data:`HELPERS`) had a hand in the game while it
+        runs; the strongest help so far is kept.
+
+        Examples
+        --------
+        >>> entry = GameEntry("id", Game.deferred(Spec(3, 3, 1), seed=1), FirstClickRule.SAFE, False, 1)
+        >>> entry.help("hint"); entry.help("auto"); entry.helped
+        'hint'
+        >>> entry.help("solver"); entry.helped
+        'solver'
+        """
+        if self.game.status.over:
+            return  # a finished game keeps who played it
+        if HELPERS.index(by) > (HELPERS.index(self.helped) if self.helped else -1):
+            self.helped = by
 
     @property
     def bbbv(self) -> int:
@@ -157,7 +184,8 @@ def game_view(entry: GameEntry) -> dict:
     Keys: ``id``, ``width``, ``height``, ``mines``, ``rule``, ``no_guess``,
     ``status`` (ready, playing, won, lost), ``elapsed`` (seconds), ``flags``,
     ``mines_left`` (mines minus flags), ``rows`` (the position's text rows),
-    ``guarantee``, ``clicks`` (the player's, see :class:`GameEntry`), and, only when
+    ``guarantee``, ``clicks`` (the player's, see :class:`GameEntry`), ``helped`` (who
+    else had a hand in the game, one of :data:`HELPERS`, or null), and, only when
     the game is over, ``layout`` (rows of ``*`` and ``.``), ``exploded`` (``[x, y]``
     or null), ``seed`` and ``bbbv`` (the board's 3BV: the least clicks that clear it),
     null while it runs, and ``bbbv_per_s`` (3BV over the time taken), for a won game
@@ -186,6 +214,7 @@ def game_view(entry: GameEntry) -> dict:
         "exploded": list(exploded) if over and exploded is not None else None,
         "seed": entry.seed if over else None,
         "clicks": entry.clicks,
+        "helped": entry.helped,
         "bbbv": entry.bbbv if over else None,
         "bbbv_per_s": round(entry.bbbv / game.elapsed, 3) if won and game.elapsed > 0 else None,
     }
@@ -214,7 +243,8 @@ async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: B
 
 
 def replay_record(entry: GameEntry) -> dict:
-    """The replay of a finished game, as saved by ``mscsp play``, plus ``no_guess``.
+    """The replay of a finished game, as saved by ``mscsp play``, plus ``no_guess``
+    and, for a game played with help, ``helped`` (see :data:`HELPERS`).
 
     Raises
     ------
@@ -227,4 +257,6 @@ def replay_record(entry: GameEntry) -> dict:
     record["no_guess"] = entry.no_guess
     if entry.guarantee:
         record["guarantee"] = entry.guarantee
+    if entry.helped:
+        record["helped"] = entry.helped
     return record

@@ -22,6 +22,7 @@ from ..errors import InputError
 from ..game import ActionKind, Game, Replay
 from ..play.noguess import NOGUESS_VERSION
 from ..rules import FirstClickRule, GeneratedBoard
+from .games import HELPERS
 
 __all__ = ["ResumableClock", "LoadedReplay", "load_replay"]
 
@@ -64,6 +65,7 @@ class LoadedReplay:
     no_guess: bool
     seed: int | None
     guarantee: str | None
+    helped: str | None = None
 
 
 def load_replay(data: object) -> LoadedReplay:
@@ -106,7 +108,10 @@ def load_replay(data: object) -> LoadedReplay:
         clock.go_live(started + replay.elapsed if started is not None else last)
     rule = FirstClickRule.parse(replay.rule) if replay.rule else FirstClickRule.SAFE
     guarantee = data.get("guarantee") if isinstance(data.get("guarantee"), str) else None
-    return LoadedReplay(game, rule, no_guess, replay.seed, guarantee)
+    helped = data.get("helped")
+    if helped is not None and helped not in HELPERS:
+        raise InputError(f"'helped' must be one of {', '.join(HELPERS)} or absent")
+    return LoadedReplay(game, rule, no_guess, replay.seed, guarantee, helped)
 
 
 def _fresh_game(replay: Replay, clock: ResumableClock) -> Game:

@@ -30,13 +30,19 @@ class Settings:
         Seconds one analysis may take (the ``time_limit`` of
         :func:`mscsp.analysis.analyse`), shared by exact counting, the proofs and their
         explanations, and estimates; what the proofs do not finish says ``"complete": false``,
-        what counting does not finish is estimated (``"exact": false``).
+        what counting does not finish is estimated (``"exact": false``). This is the
+        analysis budget the pages state (``/api/limits`` gives it as
+        ``analysis_budget``); ordinary positions take milliseconds of it, and a hard
+        one (a sparse 100x100 lattice) needs most of it for its estimates.
     state_limit : int
         DP states per border component before its probabilities are estimated
         (``"exact": false``) instead of counted.
     analysis_timeout : float
         Seconds an analysis may take in all; past it the worker is stopped and the
-        request answered with status 503 and a message.
+        request answered with status 503 and a message. It is ``sat_time_limit`` and
+        a margin: the analysis ends within its own limit and a fraction of a second,
+        and the margin covers a worker's start and a busy machine, so that a position
+        is stopped only when the analysis overruns its budget.
     generation_time_limit : float
         Seconds the no-guess generator may search for a board.
     workers : int
@@ -82,9 +88,9 @@ class Settings:
     max_side: int = 100
     max_cells: int = 10_000
     max_body: int = 1 << 20
-    sat_time_limit: float = 2.0
+    sat_time_limit: float = 10.0
     state_limit: int = DEFAULT_STATE_LIMIT
-    analysis_timeout: float = 10.0
+    analysis_timeout: float = 15.0
     generation_time_limit: float = 10.0
     workers: int = 2
     large_workers: int = 1

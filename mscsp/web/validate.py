@@ -23,6 +23,7 @@ from .settings import Settings
 
 __all__ = [
     "RequestError",
+    "shown",
     "read_json",
     "field_int",
     "field_bool",
@@ -37,6 +38,25 @@ __all__ = [
 #: go four deep (a replay's actions); a bound keeps the handlers, which walk what they
 #: read, far from Python's recursion limit.
 MAX_DEPTH = 32
+
+
+#: Characters of a client's value an error message quotes: a 100 KB value gets a short
+#: message, which still shows where it went wrong.
+SHOWN = 60
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for an error message, cut to about :data:`SHOWN` characters.
+
+    Examples
+    --------
+    >>> shown("easy")
+    "'easy'"
+    >>> shown("x" * 100_000) == "'" + "x" * 59 + "… (100002 characters)"
+    True
+    """
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}… ({len(text)} characters)"
 
 
 class RequestError(Exception):
@@ -58,7 +78,13 @@ class RequestError(Exception):
     {'error': 'width must be an integer'}
     """
 
+    #: The longest message: past it, one the engine's words made from a client's huge
+    #: value is cut, whatever quoted it.
+    MAX_MESSAGE = 2000
+
     def __init__(self, status: int, message: str, extra: dict | None = None):
+        if len(message) > self.MAX_MESSAGE:
+            message = f"{message[:self.MAX_MESSAGE]}… (cut: {len(message)} characters in all)"
         super().__init__(message)
         self.status = status
         self.message = message
@@ -84,7 +110,7 @@ async def read_json(request: Request, limit: int) -> Any:
     # ASCII digits only (int() refuses "²"), compared by length before int() reads a huge one
     digits = declared.lstrip("0") if declared is not None and declared.isascii() and declared.isdigit() else ""
     if len(digits) > len(str(limit)) or (digits and int(digits) > limit):
-        raise RequestError(413, f"the request body is {declared} bytes; the limit is {limit}")
+        raise RequestError(413, f"the request body is {declared[:SHOWN]} bytes; the limit is {limit}")
     kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if kind not in ("application/json", "text/plain", ""):
         raise RequestError(415, f"send JSON (content type application/json), not {kind}")
@@ -162,9 +188,9 @@ def field_int(data: Any, key: str, low: int, high: int, default: int | None = No
         return default
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(400, f"{key} must be an integer, not {value!r}")
+        raise RequestError(400, f"{key} must be an integer, not {shown(value)}")
     if not low <= value <= high:
-        raise RequestError(400, f"{key} must be between {low} and {high}, not {value}")
+        raise RequestError(400, f"{key} must be between {low} and {high}, not {shown(value)}")
     return value
 
 
@@ -181,7 +207,7 @@ def field_bool(data: Any, key: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise RequestError(400, f"{key} must be true or false, not {value!r}")
+        raise RequestError(400, f"{key} must be true or false, not {shown(value)}")
     return value
 
 
@@ -215,7 +241,7 @@ def field_choice(data: Any, key: str, enum_cls: type[Enum], default: Enum) -> En
         if member.value == text:
             return member
     choices = ", ".join(m.value for m in enum_cls)
-    raise RequestError(400, f"{key} must be one of {choices}, not {text!r}")
+    raise RequestError(400, f"{key} must be one of {choices}, not {shown(text)}")
 
 
 def field_cell(data: Any, key: str, geometry: Geometry) -> int:
@@ -237,7 +263,7 @@ def field_cell(data: Any, key: str, geometry: Geometry) -> int:
         or len(value) != 2
         or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
     ):
-        raise RequestError(400, f"{key} must be [x, y] with two integers, not {value!r}")
+        raise RequestError(400, f"{key} must be [x, y] with two integers, not {shown(value)}")
     x, y = value
     if not geometry.contains(x, y):
         raise RequestError(400, f"{key} [{x}, {y}] is not on this {geometry.width}x{geometry.height} board")

@@ -7,7 +7,7 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
-import { revealBest, showReport } from "./report.js";
+import { revealBest, setBudget, showReport } from "./report.js";
 import { installZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,7 +33,11 @@ const board = new Board(boardEl, {
   context: (x, y) => place(x, y, state.cells[y * state.width + x] === "F" ? "." : "F"),
   key: onCellKey,
 });
-installZoom(boardEl, boardEl.parentElement, () => board.width);
+const fit = installZoom(boardEl, boardEl.parentElement, () => board.width, () => board.height);
+$("skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  board.focusCell(...board.focused());
+});
 const report = {
   board,
   summary: $("summary"),
@@ -62,10 +66,12 @@ function positionText() {
 }
 
 function resize(width, height, rows = null) {
+  const resized = width !== board.width || height !== board.height;
   state.width = width;
   state.height = height;
   state.cells = rows ? rows.join("").split("") : new Array(width * height).fill(".");
   board.build(width, height);
+  fit(resized);
   board.setRows(rows || Array.from({ length: height }, () => ".".repeat(width)));
   changed();
 }
@@ -247,8 +253,9 @@ async function importText(text, before = boardEl.dataset.analysis) {
   try {
     const parsed = await postJSON("/api/parse", { position: text });
     error.hidden = true;
+    // a preset's name says its mines too: a 30x16 board of 168 mines is a custom one
     const name = Object.keys(PRESETS).find(
-      (k) => PRESETS[k].width === parsed.width && PRESETS[k].height === parsed.height,
+      (k) => PRESETS[k].width === parsed.width && PRESETS[k].height === parsed.height && PRESETS[k].mines === parsed.mines,
     );
     $("size").value = name || "custom";
     $("custom-size").hidden = Boolean(name);
@@ -327,6 +334,7 @@ getJSON("/api/limits")
   .then((l) => {
     limits.max_side = l.max_side;
     limits.max_cells = l.max_cells;
+    setBudget(l.analysis_budget, $("budget"));
     for (const id of ["width", "height"]) $(id).max = l.max_side;
   })
   .catch(() => {});

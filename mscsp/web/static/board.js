@@ -1,7 +1,7 @@
 // The board grid shared by the analysis page and the play page.
 //
-// Every cell is a button in an ARIA grid with a stable label, "column X, row Y", in
-// the toolkit's coordinates (x from 0 at the left, y from 0 at the top, as in the
+// Every cell is a button in an ARIA grid named "column X, row Y, " and what it shows
+// ("hidden", "flagged", "shows 3", "not a cell"), in the toolkit's coordinates (x from 0 at the left, y from 0 at the top, as in the
 // solver's explanations). One cell at a time is in the tab order (a roving tab
 // stop); the arrow keys, Home and End move it. What a cell shows is its
 // data-value: "." covered, "F" flag, "0"-"8" a number, "-" no cell.
@@ -38,9 +38,15 @@ export function exactText(p, exact) {
   return exact && exact.length <= 11 ? `${percent(p)} (${exact})` : percent(p);
 }
 
-/** The words a hovered candidate shows: its rank and the values its rung computed. */
-function candidateNote(c, rung) {
-  const parts = [`candidate ${c.rank} of the ${rung} player`];
+/**
+ * The words a hovered candidate shows: its rank and the values its rung computed. The
+ * suggested click names the player (`by`, such as +endgame), which weighs its guesses
+ * with one of its rungs (`rung`, such as +lookahead, when the endgame is too large to
+ * search): both are named, so that the two words do not seem to disagree.
+ */
+function candidateNote(c, rung, by) {
+  const player = by && by !== rung ? `the ${by} player, weighed by its ${rung} rung` : `the ${rung} player`;
+  const parts = [`candidate ${c.rank} of ${player}`];
   if (c.win !== null) parts.push(`wins ${exactText(c.win, c.exact.win)} clicked now (exact endgame search)`);
   if (c.lookahead !== null && c.credit !== null) {
     // the weighed value is the two-click survival times the cell's long-term 50/50 credit
@@ -124,7 +130,7 @@ export class Board {
         cell.type = "button";
         cell.className = "cell";
         cell.setAttribute("role", "gridcell");
-        cell.setAttribute("aria-label", `column ${x}, row ${y}`);
+        cell.setAttribute("aria-label", `column ${x}, row ${y}, hidden`);
         cell.dataset.x = x;
         cell.dataset.y = y;
         cell.dataset.value = ".";
@@ -162,6 +168,8 @@ export class Board {
     const cell = this.cells[index];
     cell.dataset.value = value;
     cell.textContent = /[0-8]/.test(value) ? value : "";
+    // the name a screen reader says first: where the cell is, then what it shows
+    cell.setAttribute("aria-label", `column ${x}, row ${y}, ${/[0-8]/.test(value) ? `shows ${value}` : VALUE_WORDS[value]}`);
     if (index === this.focusIndex) this.describe(cell);
   }
 
@@ -252,7 +260,7 @@ export class Board {
     for (const badge of this.badges) badge.remove();
     this.badges = [];
     this.notes.clear();
-    this.untag("best", "hl-cell", "hl-clue", "bad-clue", "fifty", "mark-dead", "mark-pseudo", "candidate");
+    this.untag("best", "hl-cell", "hl-clue", "bad-clue", "bad-flag", "fifty", "mark-dead", "mark-pseudo", "candidate");
   }
 
   clearOverlay() {
@@ -289,7 +297,12 @@ export class Board {
   showAnalysis(record) {
     if (!record || !record.consistent) {
       this.clearOverlay();
-      if (record && record.contradiction) this.mark(record.contradiction.clues, "bad-clue", "a clue that cannot hold");
+      if (record && record.contradiction) {
+        const clues = record.contradiction.clues;
+        this.mark(clues, "bad-clue", "a clue that cannot hold");
+        // the flags those clues count: where the numbers are the game's own, one of them is wrong
+        this.mark(this.flagsAround(clues), "bad-flag", "a flag the outlined clues count: it may be the wrong one");
+      }
       return;
     }
     this.clearMarks();
@@ -328,7 +341,7 @@ export class Board {
     if (record.best) {
       this.mark([record.best], "best", "suggested next click");
     }
-    this.showCandidates(record.candidates || [], record.candidates_rung);
+    this.showCandidates(record.candidates || [], record.candidates_rung, record.best_by);
     this.staleShades = false;
     this.cover.request();
     this.refreshFocused();
@@ -361,7 +374,7 @@ export class Board {
   }
 
   /** Number the top three candidates of a hint and put every candidate's values in its description. */
-  showCandidates(candidates, rung) {
+  showCandidates(candidates, rung, by = null) {
     for (const c of candidates) {
       if (c.rank <= 3) {
         const badge = document.createElement("span");
@@ -371,8 +384,24 @@ export class Board {
         this.cellAt(...c.cell).appendChild(badge);
         this.badges.push(badge);
       }
-      this.mark([c.cell], "candidate", candidateNote(c, rung));
+      this.mark([c.cell], "candidate", candidateNote(c, rung, by));
     }
+  }
+
+  /** The flagged neighbours of the cells listed as [x, y], each once. */
+  flagsAround(cells) {
+    const found = new Map();
+    for (const [x, y] of cells) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx, ny = y + dy;
+          if ((dx || dy) && nx >= 0 && nx < this.width && ny >= 0 && ny < this.height && this.valueAt(nx, ny) === "F") {
+            found.set(ny * this.width + nx, [nx, ny]);
+          }
+        }
+      }
+    }
+    return [...found.values()];
   }
 
   /** Add a class (and a note) to the cells listed as [x, y]. */

@@ -9,7 +9,7 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { Board } from "./board.js";
-import { revealBest, showReport } from "./report.js";
+import { revealBest, setBudget, showReport } from "./report.js";
 import { installZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,10 +19,7 @@ const PRESETS = {
   expert: { width: 30, height: 16, mines: 99 },
 };
 
-const state = {
-  view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0,
-  helped: new Map(), // game id -> "auto", "hint" or "solver": who else had a hand in it (the strongest help)
-};
+const state = { view: null, receivedAt: 0, hint: false, pending: 0, queue: Promise.resolve(), hintVersion: 0 };
 
 const boardEl = $("board");
 const board = new Board(boardEl, {
@@ -32,7 +29,11 @@ const board = new Board(boardEl, {
   middle: (x, y) => send("chord", x, y),
   key: onCellKey,
 });
-installZoom(boardEl, boardEl.parentElement, () => board.width);
+const fit = installZoom(boardEl, boardEl.parentElement, () => board.width, () => board.height, () => board.cancelPress());
+$("skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  board.focusCell(...board.focused());
+});
 const report = { board, summary: $("summary"), notices: $("notices"), why: $("why"), whyEmpty: $("why-empty") };
 
 // -- showing the game ------------------------------------------------------------------
@@ -62,7 +63,9 @@ function show(view) {
   state.view = view;
   state.receivedAt = performance.now();
   if (!old || old.width !== view.width || old.height !== view.height || old.id !== view.id) {
+    const resized = !old || old.width !== view.width || old.height !== view.height;
     board.build(view.width, view.height);
+    fit(resized);
   }
   board.untag("mine-shown", "exploded", "wrong-flag");
   board.setRows(view.rows);
@@ -99,13 +102,13 @@ function show(view) {
 // -- the end of a game: its seed, playing it again, statistics ---------------------------
 // Statistics per board size, in this browser: the player's own games apart from those
 // played with auto-clear, with a hint and those the solver played (any of its moves), so
-// help never flatters the player's record. Stored as {played, won, best, auto: {played,
-// won}, hinted: {played, won}, solver: {played, won}}, the first three the player's own
-// (best: the highest 3BV/s of a won game).
+// help never flatters the player's record. Who helped is the server's to say (the game
+// view's helped: "auto", "hint", "solver" or null), so a reload does not forget it.
+// Stored as {played, won, best, auto: {played, won}, hinted: {played, won}, solver:
+// {played, won}}, the first three the player's own (best: the highest 3BV/s of a won game).
 
 const STATS_KEY = "mscsp-play-statistics";
 const HELP_WORDS = { auto: "with auto-clear", hinted: "with hints", solver: "played by the solver" };
-const HELP_RANK = { auto: 1, hint: 2, solver: 3 };
 const HELP_TALLY = { auto: "auto", hint: "hinted", solver: "solver" };
 
 function readStats() {
@@ -120,15 +123,10 @@ function sizeKey(v) {
   return `${v.width}x${v.height}, ${v.mines} mines`;
 }
 
-/** Who else had a hand in a game: "auto" (auto-clear), "hint" or "solver"; the stronger help is kept. */
-function helped(id, by) {
-  if ((HELP_RANK[state.helped.get(id)] || 0) < HELP_RANK[by]) state.helped.set(id, by);
-}
-
 function countGame(v) {
   const all = readStats();
   const s = all[sizeKey(v)] || { played: 0, won: 0 };
-  const by = HELP_TALLY[state.helped.get(v.id)];
+  const by = HELP_TALLY[v.helped];
   const tally = by ? (s[by] = s[by] || { played: 0, won: 0 }) : s;
   tally.played += 1;
   tally.won += v.status === "won" ? 1 : 0;
@@ -158,13 +156,19 @@ function showStats(v) {
  */
 function showEfficiency(v) {
   const clicks = `${v.clicks} ${v.clicks === 1 ? "click" : "clicks"}`;
+  // the solver's moves are not clicks, and its speed is not the player's: a game it had
+  // moves in says so instead of a 3BV/s and an efficiency
+  const solver = v.helped === "solver";
+  const mine = solver ? `${clicks} of yours, the rest played by the solver` : clicks;
   if (v.bbbv === null) {
-    $("efficiency").textContent = v.status === "playing" ? clicks : "";
+    $("efficiency").textContent = v.status === "playing" ? mine : "";
     return;
   }
-  const parts = [`3BV ${v.bbbv}`, clicks];
-  if (v.bbbv_per_s !== null) parts.push(`3BV/s ${v.bbbv_per_s.toFixed(2)}`);
-  if (v.status === "won" && v.clicks) parts.push(`efficiency ${Math.round((100 * v.bbbv) / v.clicks)}%`);
+  const parts = [`3BV ${v.bbbv}`, mine];
+  if (!solver && v.bbbv_per_s !== null) parts.push(`3BV/s ${v.bbbv_per_s.toFixed(2)}`);
+  if (!solver && v.status === "won" && v.clicks) parts.push(`efficiency ${Math.round((100 * v.bbbv) / v.clicks)}%`);
+  if (v.helped === "hint") parts.push("with hints");
+  else if (v.helped === "auto") parts.push("with auto-clear");
   $("efficiency").textContent = parts.join(" · ");
 }
 
@@ -235,7 +239,6 @@ function send(action, x, y) {
       show(view);
       if ($("auto-clear").checked && view.status === "playing" && (action === "reveal" || action === "chord")) {
         const cleared = await postJSON(`/api/games/${id}/clear`, {});
-        if (cleared.opened.length) helped(id, "auto");
         if (cleared.opened.length && state.view.id === id) show(cleared.game);
       }
     } catch (err) {
@@ -284,7 +287,6 @@ async function refreshHint() {
   hintPending();
   const version = state.hintVersion;
   const id = state.view.id;
-  if (!over()) helped(id, "hint");
   $("why-panel").hidden = false;
   try {
     const record = await postJSON(`/api/games/${id}/hint`, {});
@@ -346,7 +348,6 @@ async function watch() {
     try {
       const id = state.view.id;
       const answer = await postJSON(`/api/games/${id}/solver`, { policy: "+endgame" });
-      helped(id, "solver"); // its move was played, even if the page has moved on
       if (!state.watching || answer.game.id !== state.view.id) break; // stopped, or a new game
       show(answer.game);
       logMove(answer.move);
@@ -534,6 +535,9 @@ $("load").addEventListener("change", async (e) => {
 // -- start: the game in the address (after a reload), else a new beginner game ----------
 
 async function start() {
+  getJSON("/api/limits")
+    .then((l) => setBudget(l.analysis_budget, $("budget")))
+    .catch(() => {});
   const run = localStorage.getItem(RUN_KEY);
   if (run) followRun(run);
   const id = location.hash.slice(1);

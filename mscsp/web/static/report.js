@@ -9,6 +9,31 @@ export function revealBest(record, board) {
   if (record && record.best) reveal(board.cellAt(...record.best));
 }
 
+// The seconds one analysis may take on this server (/api/limits' analysis_budget): the
+// pages say it, and a notice names it when cells got no number within it.
+let budget = null;
+
+/** Set the analysis budget the pages state (seconds), and write it into `element`. */
+export function setBudget(seconds, element) {
+  budget = seconds;
+  if (element) {
+    element.textContent = `Each analysis may take up to ${seconds} s on this server: ordinary positions ` +
+      "take a fraction of a second, hard ones use the time for estimates.";
+  }
+}
+
+/** Covered cells of the board that the record gives no number: neither proven nor weighed. */
+function unweighed(record, board) {
+  const decided = new Set([...record.safe, ...record.mine].map(([x, y]) => y * board.width + x));
+  let n = 0;
+  for (let index = 0; index < board.values.length; index++) {
+    if (board.values[index] !== "." || decided.has(index)) continue;
+    const p = record.probability ? record.probability[Math.floor(index / board.width)][index % board.width] : null;
+    if (p === null || p === undefined) n += 1;
+  }
+  return n;
+}
+
 function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -93,20 +118,23 @@ export function showReport(record, parts, stale = false) {
   }
   if (record.exact === false) {
     const estimate = record.estimate || {};
+    const blank = unweighed(record, board);
     const widths = (record.interval || []).flat().filter((iv) => iv).map(([lo, hi]) => hi - lo);
     const widest = widths.length ? Math.max(...widths) : null;
-    notices.append(notice("estimate", [
-      strong("Not counted exactly: "),
-      `${estimate.reason || "an undecided area is too large to count every layout"}. ` +
-        (widest === null
-          ? "Covered cells without a number could not be weighed. "
-          : estimate.bounds === "proven"
-            ? "Percentages marked ≈ come from the count in floating point with every rounding bounded: " +
-              `each is proven to lie within ${(widest / 2).toExponential(0)} of the exact value. `
-            : `Percentages marked ≈ are estimates (${estimate.method || "sampling"}), each with a 95% interval ` +
-              `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points. `) +
-        "Cells marked safe or mine are still proven.",
-    ]));
+    const within = budget === null ? "the time" : `this server's ${budget} s budget`;
+    const words = [`${estimate.reason || "an undecided area is too large to count every layout"}.`];
+    if (widest !== null && estimate.bounds === "proven") {
+      words.push("Percentages marked ≈ come from the count in floating point with every rounding bounded: " +
+        `each is proven to lie within ${(widest / 2).toExponential(0)} of the exact value.`);
+    } else if (widest !== null) {
+      words.push(`Percentages marked ≈ are estimates (${estimate.method || "sampling"}), each with a 95% interval ` +
+        `shown when you point at the cell; the widest spans ${Math.round(100 * widest)} points.`);
+    }
+    if (blank) words.push(`${count(blank, "covered cell", "covered cells")} got no number within ${within}.`);
+    // a position every cell of which is proven (the checker lattice) lacks nothing
+    words.push(widest === null && !blank ? "Every covered cell is proven safe or a mine all the same."
+      : "Cells marked safe or mine are still proven.");
+    notices.append(notice("estimate", [strong("Not counted exactly: "), words.join(" ")]));
   }
   if (record.complete === false) {
     notices.append(notice("incomplete", [

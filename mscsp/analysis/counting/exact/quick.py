@@ -17,7 +17,8 @@ independent mines of a density. The quick path declines, and the general pipelin
 takes over, wherever it could differ from it: a clue or a total that cannot be met (the general path says
 what cannot be true), a component of more than
 :data:`~mscsp.analysis.counting.exact.search.COMPILED_CELLS` cells or past the node budget, a
-board too large to table its neighbours, or no compiled search at all.
+board too large to table its neighbours, a total outside 0 to the number of cells (one
+the compiled integers could not hold, too), or no compiled search at all.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ def quick_probabilities(position: Position, nodes: int, density: Fraction | None
     g = position.geometry
     table = g.neighbour_table
     if _search is None or table is None or (density is not None and position.mines is not None):
+        return None
+    if position.mines is not None and not 0 <= position.mines <= len(position.grid):
+        # a total the compiled call cannot hold (a C long long) is also one no board of
+        # this size can meet: the general path says what cannot be true
         return None
     _constraints._BUILDS["quick"] += 1  # the equations, made in the compiled call
     found = _search.position(position.grid, table, -1 if position.mines is None else position.mines, nodes)
