@@ -23,6 +23,11 @@
   related statistics without extensive tables", JRSS B 32, 1970; as in Numerical
   Recipes §14.3). On samples with ties, such as 3BV counts, the p-value is
   conservative (too large).
+- :func:`chi2_homogeneity` — Pearson's chi-square test of homogeneity of two count
+  vectors (two rows of a contingency table), such as per-cell mine counts.
+- :func:`two_proportions` — the difference of two independent proportions and the
+  p-value of the pooled two-proportion z test (the 2 x 2 chi-square without
+  continuity correction).
 
 SciPy is not a run-time dependency; the tests check these against it.
 """
@@ -32,7 +37,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "standard_error", "mean_interval",
-           "ks_two_sample", "kolmogorov_sf", "Z95"]
+           "ks_two_sample", "kolmogorov_sf", "chi2_homogeneity", "two_proportions", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -272,3 +277,52 @@ def ks_two_sample(a, b) -> tuple[float, float]:
         distance = max(distance, abs(i / n - j / m))
     effective = math.sqrt(n * m / (n + m))
     return distance, kolmogorov_sf((effective + 0.12 + 0.11 / effective) * distance)
+
+
+def chi2_homogeneity(a, b) -> tuple[float, int, float]:
+    """Pearson's chi-square test that two count vectors come from one distribution
+    over the same categories: ``(statistic, degrees of freedom, p-value)``.
+    Categories empty in both carry no information and are left out; with fewer than
+    two left, or an empty vector, the statistic and p-value are NaN.
+
+    Examples
+    --------
+    >>> chi2_homogeneity([10, 20, 0], [10, 20, 0])
+    (0.0, 1, 1.0)
+    """
+    a = [float(v) for v in a]
+    b = [float(v) for v in b]
+    if len(a) != len(b):
+        raise ValueError("the two count vectors need the same categories")
+    kept = [(x, y) for x, y in zip(a, b) if x + y > 0]
+    df = len(kept) - 1
+    sa, sb = sum(x for x, _ in kept), sum(y for _, y in kept)
+    if df < 1 or not sa or not sb:
+        return float("nan"), max(df, 0), float("nan")
+    total = sa + sb
+    stat = 0.0
+    for x, y in kept:
+        column = x + y
+        for observed, row in ((x, sa), (y, sb)):
+            expected = column * row / total
+            stat += (observed - expected) ** 2 / expected
+    return stat, df, chi2_sf(stat, df)
+
+
+def two_proportions(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """The difference ``k1/n1 - k2/n2`` of two independent proportions and the
+    two-sided p-value of the pooled two-proportion z test; NaN for an empty sample.
+
+    Examples
+    --------
+    >>> two_proportions(5, 10, 5, 10)
+    (0.0, 1.0)
+    """
+    if not n1 or not n2:
+        return float("nan"), float("nan")
+    diff = k1 / n1 - k2 / n2
+    pooled = (k1 + k2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var == 0:
+        return diff, 1.0
+    return diff, chi2_sf(diff * diff / var, 1)

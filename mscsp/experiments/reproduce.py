@@ -34,6 +34,7 @@ REPRODUCE = [
     ("winrate", "winrate", []),
     ("consistency", "consistency", []),
     ("noguess_cost", "noguess_cost", []),
+    ("noguess_bias", "noguess_bias", []),
 ]
 
 
