@@ -10,31 +10,73 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import chi2_contingency
+from scipy.stats import chi2, chi2_contingency
 
 from conftest import REPO
 from mscsp.board import Layout, Spec
 from mscsp.experiments import noguess_bias
 from mscsp.experiments.noguess_bias import border_ratio_boards
 from mscsp.experiments.noguess_cost import border_cells, border_ratio
+from mscsp.experiments.peers import benchmark, find_generators
 from mscsp.play.noguess import Method
 from mscsp.play.verify import verify
 from mscsp.rules import FirstClickRule, generate
-from mscsp.stats import chi2_homogeneity as cell_chi2, two_proportions
+from mscsp.stats import cells_chi2 as cell_chi2, cells_chi2_permutation, two_proportions
 
 TIMING_FILES = {"run.json", "timings.csv", "timings.md", "timings.png", "timings.pdf"}
 
 
-def test_chi2_homogeneity_is_scipys_contingency_test():
+def test_cells_chi2_is_scipys_two_by_two_tests_summed():
     rng = np.random.default_rng(5)
-    a, b = rng.integers(0, 40, 30), rng.integers(0, 40, 30)
-    a[3] = b[3] = 0  # an empty cell in both carries no information and leaves the table
-    stat, df, p = cell_chi2(a, b)
-    keep = (a + b) > 0
-    want = chi2_contingency(np.vstack([a[keep], b[keep]]), correction=False)
-    assert stat == pytest.approx(want.statistic, rel=1e-12)
-    assert df == want.dof == 28
-    assert p == pytest.approx(want.pvalue, rel=1e-6, abs=1e-12)
+    n_a, n_b = 60, 45
+    a, b = rng.integers(0, n_a + 1, 30), rng.integers(0, n_b + 1, 30)
+    a[3], b[3] = 0, 0  # a cell no board has a mine on, and one every board has, carry no information
+    a[4], b[4] = n_a, n_b
+    stat, df, p = cell_chi2(a, n_a, b, n_b)
+    want = sum(chi2_contingency([[x, n_a - x], [y, n_b - y]], correction=False).statistic
+               for x, y in zip(a, b) if 0 < x + y < n_a + n_b)
+    assert stat == pytest.approx(want, rel=1e-12)
+    assert df == 27
+    assert p == pytest.approx(chi2.sf(want, 27), rel=1e-6)
+
+
+def _uniform_rows(spec, click, seed, n):
+    return np.array([generate(spec, "opening", click, np.random.default_rng(s)).layout.mines
+                     for s in np.random.SeedSequence(seed).spawn(n)])
+
+
+def test_cells_chi2_is_calibrated_on_uniform_boards():
+    """Two samples of uniform boards: the statistic's mean is its degrees of freedom
+    times C/(C-1) (the fixed mine count ties the C cells) and N/(N-1) (a 2 x 2
+    chi-square's mean over N boards, given its margins), and about 5% of p-values fall
+    below 0.05. Reading the mines as one multinomial draw would put the mean near
+    df x (1 - density), 0.86 here."""
+    spec, click = Spec(9, 9, 10), (4, 4)
+    rows = _uniform_rows(spec, click, 11, 300 * 40)
+    stats, small = [], 0
+    for r in range(300):
+        a, b = rows[r * 40: r * 40 + 20], rows[r * 40 + 20: r * 40 + 40]
+        stat, df, p = cell_chi2(a.sum(axis=0), 20, b.sum(axis=0), 20)
+        stats.append(stat / df)
+        small += p < 0.05
+    assert np.mean(stats) == pytest.approx(72 / 71 * 40 / 39, abs=0.02)
+    assert 5 <= small <= 30  # 15 expected of 300
+
+
+def test_cells_chi2_permutation_agrees_with_every_split_enumerated():
+    rng = np.random.default_rng(9)
+    a, b = rng.random((4, 6)) < 0.4, rng.random((3, 6)) < 0.6
+    pooled = np.vstack([a, b])
+
+    def stat(idx):
+        rest = [i for i in range(7) if i not in idx]
+        return cell_chi2(pooled[list(idx)].sum(axis=0), 4, pooled[rest].sum(axis=0), 3)[0]
+
+    observed = stat((0, 1, 2, 3))
+    splits = [stat(idx) for idx in combinations(range(7), 4)]
+    exact = sum(s >= observed - 1e-12 for s in splits) / len(splits)
+    p = cells_chi2_permutation(a, b, np.random.default_rng(3), 20000)
+    assert p == pytest.approx(exact, abs=0.01)
 
 
 @pytest.mark.parametrize("k1,n1,k2,n2", [(30, 100, 45, 100), (3, 10, 9, 12), (70, 80, 700, 800)])
@@ -53,12 +95,14 @@ def test_the_tests_have_teeth_and_accept_uniform_boards():
         return [generate(spec, "opening", click, np.random.default_rng(s)).layout.mines
                 for s in np.random.SeedSequence(seed).spawn(n)]
 
-    one, two = np.sum(boards(1, 400), axis=0), np.sum(boards(2, 400), axis=0)
-    assert cell_chi2(one, two)[2] > 0.001
+    one, two = np.array(boards(1, 400)), np.array(boards(2, 400))
+    assert cell_chi2(one.sum(axis=0), 400, two.sum(axis=0), 400)[2] > 0.001
+    assert cells_chi2_permutation(one, two, np.random.default_rng(1), 199) > 0.01
     # boards whose mines avoid the top row: the per-cell test must see it
-    skewed = [m for m in boards(3, 3000) if not m[:9].any()][:400]
+    skewed = np.array([m for m in boards(3, 3000) if not m[:9].any()][:400])
     assert len(skewed) == 400
-    assert cell_chi2(one, np.sum(skewed, axis=0))[2] < 1e-6
+    assert cell_chi2(one.sum(axis=0), 400, skewed.sum(axis=0), 400)[2] < 1e-6
+    assert cells_chi2_permutation(one, skewed, np.random.default_rng(1), 199) == 1 / 200
 
 
 def test_border_ratio_of_boards_with_one_click_is_noguess_costs():
@@ -130,7 +174,7 @@ def test_quick_run_writes_its_folder_and_does_not_depend_on_jobs(tmp_path):
     assert {"summary.csv", "tests.csv", "generators.csv", "README.md", "config.json",
             "mine_frequency_beginner.png", "mine_frequency_beginner.pdf"} <= set(first)
     summary = pd.read_csv(one / "summary.csv")
-    generators = pd.read_csv(one / "generators.csv").fillna("")
+    generators = pd.read_csv(one / "generators.csv", keep_default_na=False)
     config = json.loads((one / "config.json").read_text())
     assert "--reference retry" in config["command"] and config["reference"] == "retry"
     # every generator asked for is either run or skipped with its reason
@@ -150,7 +194,7 @@ def test_quick_run_writes_its_folder_and_does_not_depend_on_jobs(tmp_path):
     assert (summary.loc[summary["role"] == "generator", "verified_share"] == 1.0).all()
     tests = pd.read_csv(one / "tests.csv")
     assert set(tests["method"]) == ran
-    for col in ("ks_3bv_p", "ks_openings_p", "ks_border_p", "chi2_cells_p", "single_point_p"):
+    for col in ("ks_3bv_p", "ks_openings_p", "ks_border_p", "chi2_cells_p", "chi2_cells_perm_p", "single_point_p"):
         assert tests[col].between(0, 1).all()
 
 
@@ -196,11 +240,11 @@ def test_the_experiment_is_part_of_reproduce():
     assert (REPO / "experiments" / "noguess_bias.py").is_file()
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not os.environ.get("JSMS_DIR"),
-                    reason="needs Node.js and a JSMinesweeper checkout in JSMS_DIR")
+@pytest.mark.skipif(shutil.which("node") is None or not os.environ.get("MSCSP_JSMINESWEEPER"),
+                    reason="needs Node.js and a JSMinesweeper checkout in $MSCSP_JSMINESWEEPER")
 def test_jsminesweeper_boards_keep_the_count_and_the_opening_and_are_no_guess():
-    bench = noguess_bias._benchmark()
-    checkout = bench.jsminesweeper(os.environ["JSMS_DIR"])["path"]
+    bench = benchmark("noguess")
+    checkout = bench.jsminesweeper(os.environ["MSCSP_JSMINESWEEPER"])["path"]
     spec, click = Spec(16, 16, 40), (8, 8)
     outs = bench.js_generate(checkout, spec.width, spec.height, spec.mines, click, [11, 12, 13], 30.0)
     again = bench.js_generate(checkout, spec.width, spec.height, spec.mines, click, [11], 30.0)
@@ -210,3 +254,17 @@ def test_jsminesweeper_boards_keep_the_count_and_the_opening_and_are_no_guess():
         assert out.ok and int(out.mines.sum()) == spec.mines
         assert not out.mines[list(g.closed_neighbourhood(g.cell(click)))].any()
         assert verify(Layout(g, out.mines), click, "sat", use_total=True).solved
+
+
+def test_peers_missing_are_skipped_with_their_reason(monkeypatch, tmp_path):
+    from mscsp.experiments import peers
+
+    monkeypatch.setattr(peers, "BENCHMARKS", tmp_path)  # a checkout without benchmarks/
+    ran, skipped = find_generators(list(noguess_bias.GENERATORS), "auto", "/nowhere")
+    assert list(ran) == ["mscsp perturb"]
+    assert set(skipped) == set(noguess_bias.GENERATORS) - {"mscsp perturb"}
+    assert all("noguess.py is missing" in why for why in skipped.values())
+    monkeypatch.undo()
+    ran, skipped = find_generators(["Tatham mines", "JSMinesweeper"], str(tmp_path / "no-mines"), str(tmp_path))
+    assert ran == {} and "no such program" in skipped["Tatham mines"]
+    assert "not a JSMinesweeper checkout" in skipped["JSMinesweeper"] or "Node.js" in skipped["JSMinesweeper"]

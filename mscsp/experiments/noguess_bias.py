@@ -17,7 +17,8 @@ promises. This experiment measures how far, for
 - JSMinesweeper's no-guess generator (David Hill's ``createNoGuessGame``, game type
   "zero": the 3x3 around the click is mine-free; a move only on a cell his probability
   engine, which uses the mine total, finds safe with certainty), his browser scripts
-  loaded unchanged into Node from a checkout named with ``--jsminesweeper``
+  loaded unchanged into Node from a checkout named with ``--jsminesweeper`` (or
+  ``$MSCSP_JSMINESWEEPER``)
   (``benchmarks/hill/jsnoguess.mjs``): opening at the centre.
 
 The peers are optional: a generator whose program, package or checkout is missing
@@ -42,8 +43,9 @@ delta-method interval: 1 in expectation on uniform boards whatever the clicks); 
 share solvable by single-point deduction alone (without the mine total; Wilson
 interval). Against the reference: two-sample Kolmogorov–Smirnov tests of 3BV,
 openings and border mine counts, a chi-square test of homogeneity of the per-cell
-mine counts (:func:`mscsp.stats.chi2_homogeneity`; a board's mines are read as a
-multinomial draw over its cells, boards independent of one another), and a two-proportion test of the single-point share, each with its
+mine frequencies (:func:`mscsp.stats.cells_chi2`, its asymptotic p-value beside a
+permutation p-value, :func:`mscsp.stats.cells_chi2_permutation`, exact whatever ties the cells of a board: the boards of both
+samples pooled and split again at random, 999 times, seeded), and a two-proportion test of the single-point share, each with its
 p-value. Every board a generator returns is also checked with mscsp's verifier at
 the reference's strength (``verified``).
 
@@ -54,9 +56,8 @@ the reference's strength (``verified``).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
-import shutil
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -70,13 +71,14 @@ from ..errors import GenerationError
 from ..metrics import bbbv, openings
 from ..play.noguess import Method, generate_no_guess
 from ..play.verify import verify
-from ..stats import chi2_homogeneity, ks_two_sample, mean_interval, two_proportions, wilson
+from ..stats import cells_chi2, cells_chi2_permutation, ks_two_sample, mean_interval, two_proportions, wilson
 from .cli import _positive, experiment_parser, finish, run_units
 from .noguess_cost import border_cells, border_ratio
 from .output import Timings, markdown_table, split_timings, summary_row
+from .peers import benchmark, find_generators
 from .runner import Chunk, Unit, sample_seeds
 
-__all__ = ["main", "border_ratio_boards", "find_peers", "NAME"]
+__all__ = ["main", "border_ratio_boards", "NAME"]
 
 NAME = "noguess_bias"
 CHUNK = 5
@@ -115,9 +117,8 @@ GENERATORS = {
     "mscsp perturb": (CENTRE_TOTAL, "opening at the centre; complete deduction with the mine total"),
     "Tatham mines": (RANDOM_TOTAL, "opening at his own click, uniform over all cells; his solver, with the "
                                    "mine total (weaker than complete deduction)"),
-    "ms laymine_solvable": (CENTRE_NO_TOTAL, "opening at the centre; is_solvable, without the mine total"),
-    "ms laymine_solvable_adjust": (CENTRE_NO_TOTAL, "opening at the centre; is_solvable, without the mine "
-                                                    "total"),
+    "ms laymine_solvable": (CENTRE_NO_TOTAL, "opening at the centre; is_solvable, without the total"),
+    "ms laymine_solvable_adjust": (CENTRE_NO_TOTAL, "opening at the centre; is_solvable, without the total"),
     "JSMinesweeper": (CENTRE_TOTAL, "opening (game type zero) at the centre; his probability engine, "
                                     "with the mine total"),
 }
@@ -128,7 +129,8 @@ KEYS = ["board", "method"]
 TIMING = ["mean_s", "median_s"]
 #: In one chunk, a generator that failed this many boards in a row, with none made, stops there.
 GIVE_UP = 2
-BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "noguess.py"
+#: Random splits of the pooled boards behind the per-cell test's permutation p-value.
+PERMUTATIONS = 999
 
 
 def _reference_name(setting: Setting, reference: str) -> str:
@@ -165,65 +167,6 @@ def border_ratio_boards(border: list[int], weighed: list[tuple[int, int]], mines
                         - 2 * cov[0, 1] / (x.mean() * y.mean())) / n
     half = z * math.sqrt(max(var, 0.0))
     return ratio, ratio - half, ratio + half
-
-
-# -- the peers -------------------------------------------------------------------------------
-def _benchmark():
-    """benchmarks/noguess.py, which drives the peers; None where the checkout lacks it."""
-    if not BENCHMARK.is_file():
-        return None
-    name = "_mscsp_benchmark_noguess"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def find_peers(args: argparse.Namespace) -> tuple[dict, dict]:
-    """Which generators can run here: ``(ran, skipped)``, name to its program's
-    description, and name to the reason it does not run."""
-    wanted = args.generators
-    ran, skipped = {}, {}
-    bench = _benchmark() if set(wanted) - {"mscsp perturb"} else None
-    for name in wanted:
-        if name == "mscsp perturb":
-            ran[name] = {}
-            continue
-        if bench is None:
-            skipped[name] = f"{BENCHMARK} is missing (it drives the peers)"
-            continue
-        if name == "Tatham mines":
-            path = args.tatham
-            if path == "auto":
-                path = shutil.which("sgt-mines") or ("/usr/games/sgt-mines"
-                                                     if Path("/usr/games/sgt-mines").is_file() else None)
-            if not path or path == "none":
-                skipped[name] = "no Mines program (apt-get install sgt-puzzles, or --tatham PATH)"
-                continue
-            try:
-                ran[name] = bench.tatham_mines(path)
-            except ValueError as exc:
-                skipped[name] = str(exc)
-        elif name.startswith("ms "):
-            try:
-                from importlib import metadata
-
-                import ms_toollib  # noqa: F401
-                ran[name] = {"package": "ms-toollib", "version": metadata.version("ms-toollib")}
-            except ImportError:
-                skipped[name] = "ms_toollib is not installed (pip install ms-toollib)"
-        elif name == "JSMinesweeper":
-            if args.jsminesweeper is None:
-                skipped[name] = "no JSMinesweeper checkout given (--jsminesweeper PATH)"
-                continue
-            try:
-                ran[name] = bench.jsminesweeper(args.jsminesweeper)
-            except ValueError as exc:
-                skipped[name] = str(exc)
-    return ran, skipped
 
 
 # -- the work ---------------------------------------------------------------------------------
@@ -266,7 +209,7 @@ def _work(chunk: Chunk) -> dict:
     generator, limit = p["generator"], p["limit"]
     seeds = sample_seeds(chunk)
     boards, seconds, failures, untried, notes = [], [], 0, 0, set()
-    bench = _benchmark() if generator in GENERATORS and generator != "mscsp perturb" else None
+    bench = benchmark("noguess") if generator in GENERATORS and generator != "mscsp perturb" else None
     if generator == "JSMinesweeper":
         outcomes = bench.js_generate(p["peer"]["path"], spec.width, spec.height, spec.mines, _centre(spec),
                                      [_state(ss) for ss in seeds], limit)
@@ -383,10 +326,17 @@ def _mine_sum(spec: Spec, boards: list[dict]) -> np.ndarray:
     return out
 
 
-def _tables(units: list[Unit], totals: list[dict], reference: str):
+def _mine_rows(spec: Spec, boards: list[dict]) -> np.ndarray:
+    out = np.zeros((len(boards), spec.width * spec.height), dtype=bool)
+    for i, b in enumerate(boards):
+        out[i, b["mines"]] = True
+    return out
+
+
+def _tables(units: list[Unit], totals: list[dict], reference: str, seed: int):
     rows, tests = [], []
     by = {(u.params["label"], u.params["generator"]): (u, t) for u, t in zip(units, totals)}
-    for unit, t in zip(units, totals):
+    for u, (unit, t) in enumerate(zip(units, totals)):
         p = unit.params
         spec, setting, name = Spec(**p["spec"]), Setting(**p["setting"]), p["generator"]
         tried = len(t["boards"]) + t["failures"]
@@ -412,24 +362,30 @@ def _tables(units: list[Unit], totals: list[dict], reference: str):
             a, b = [x[key] for x in mine], [x[key] for x in theirs]
             row[f"diff_{col}"] = float(np.mean(a) - np.mean(b))
             row[f"ks_{col}"], row[f"ks_{col}_p"] = ks_two_sample(a, b)
-        row["chi2_cells"], row["chi2_df"], row["chi2_cells_p"] = chi2_homogeneity(_mine_sum(spec, mine),
-                                                                           _mine_sum(spec, theirs))
+        row["chi2_cells"], row["chi2_df"], row["chi2_cells_p"] = cells_chi2(
+            _mine_sum(spec, mine), len(mine), _mine_sum(spec, theirs), len(theirs))
+        row["chi2_cells_perm_p"] = cells_chi2_permutation(
+            _mine_rows(spec, mine), _mine_rows(spec, theirs), np.random.default_rng([seed, u]), PERMUTATIONS)
         row["diff_single_point"], row["single_point_p"] = two_proportions(
             sum(x["single_point"] for x in mine), len(mine), sum(x["single_point"] for x in theirs), len(theirs))
         row["note"] = ""
         tests.append(row)
-    return pd.DataFrame(rows), pd.DataFrame(tests)
+    tests = pd.DataFrame(tests)
+    if "chi2_df" in tests.columns:
+        tests["chi2_df"] = tests["chi2_df"].astype("Int64")
+    return pd.DataFrame(rows), tests
 
 
 def _figures(units: list[Unit], totals: list[dict], reference: str) -> dict:
+    """One figure a board size: a row a setting, its reference's mine frequency per
+    cell, then each generator's beside its difference from the reference."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figures = {}
-    labels = list(dict.fromkeys(u.params["label"] for u in units))
-    for label in labels:
+    for label in dict.fromkeys(u.params["label"] for u in units):
         here = [(u, t) for u, t in zip(units, totals) if u.params["label"] == label and t["boards"]]
         if not here:
             continue
@@ -437,35 +393,46 @@ def _figures(units: list[Unit], totals: list[dict], reference: str) -> dict:
         freq = {u.params["generator"]: _mine_sum(spec, t["boards"]).reshape(spec.height, spec.width) / len(t["boards"])
                 for u, t in here}
         count = {u.params["generator"]: len(t["boards"]) for u, t in here}
-        setting = {u.params["generator"]: Setting(**u.params["setting"]) for u, _ in here}
-        names = list(freq)
+        rows: dict[str, list[str]] = {}
+        for u, _ in here:
+            rows.setdefault(Setting(**u.params["setting"]).name, []).append(u.params["generator"])
+        panels = []  # per row: (name, whether a difference from the row's reference) per column
+        for setting, names in rows.items():
+            ref = next((n for n in names if n not in GENERATORS), None)
+            row = [(ref, False)] if ref else [(None, False)]
+            for n in names:
+                if n in GENERATORS:
+                    row += [(n, False), (n, True)] if ref else [(n, False)]
+            panels.append((ref, row))
+        cols = max(len(r) for _, r in panels)
         top = max([spec.mines / (spec.width * spec.height) * 2, *(float(f.max()) for f in freq.values())])
-        diffs = {n: freq[n] - freq[_reference_name(setting[n], reference)] for n in names
-                 if n in GENERATORS and _reference_name(setting[n], reference) in freq}
-        span = max([0.05, *(float(np.abs(d).max()) for d in diffs.values())])
+        span = max([0.05, *(float(np.abs(freq[n] - freq[ref]).max()) for ref, row in panels if ref
+                            for n, diff in row if diff)])
         aspect = spec.height / spec.width
-        fig, axes = plt.subplots(2, len(names), figsize=(2.6 * len(names), 1.4 + 4.4 * aspect + 0.8),
+        fig, axes = plt.subplots(len(panels), cols, figsize=(2.3 * cols + 1.2, len(panels) * (2.3 * aspect + 0.55) + 0.5),
                                  squeeze=False, layout="constrained")
         shown = diff_shown = None
-        for col, n in enumerate(names):
-            ax = axes[0][col]
-            shown = ax.imshow(freq[n], cmap="magma", vmin=0, vmax=top)
-            ax.set_title(f"{n}\n({count[n]:,} boards)", fontsize=8)
-            ax.set_xticks([])
-            ax.set_yticks([])
-            ax = axes[1][col]
-            if n in diffs:
-                diff_shown = ax.imshow(diffs[n], cmap="RdBu_r", vmin=-span, vmax=span)
-                ax.set_title("minus its reference", fontsize=8)
+        for r, (ref, row) in enumerate(panels):
+            for c in range(cols):
+                ax = axes[r][c]
+                if c >= len(row) or row[c][0] is None:
+                    ax.axis("off")
+                    if c == 0:
+                        ax.text(0.5, 0.5, "no reference\n(skipped.csv)", ha="center", va="center", fontsize=8)
+                    continue
+                n, diff = row[c]
+                if diff:
+                    diff_shown = ax.imshow(freq[n] - freq[ref], cmap="RdBu_r", vmin=-span, vmax=span)
+                    ax.set_title(f"{n}\nminus its reference", fontsize=8)
+                else:
+                    shown = ax.imshow(freq[n], cmap="magma", vmin=0, vmax=top)
+                    ax.set_title(f"{n}\n({count[n]:,} boards)", fontsize=8)
                 ax.set_xticks([])
                 ax.set_yticks([])
-            else:
-                ax.axis("off")
-        fig.colorbar(shown, ax=axes[0, :].tolist(), shrink=0.8, label="share of boards\nwith a mine")
+        fig.colorbar(shown, ax=axes, shrink=0.6, label="share of boards with a mine", location="right")
         if diff_shown is not None:
-            fig.colorbar(diff_shown, ax=axes[1, :].tolist(), shrink=0.8, label="difference")
-        fig.suptitle(f"{label} ({spec.width}x{spec.height}, {spec.mines} mines): mine frequency per cell",
-                     fontsize=10)
+            fig.colorbar(diff_shown, ax=axes, shrink=0.6, label="difference from the reference", location="right")
+        fig.suptitle(f"{label} ({spec.width}x{spec.height}, {spec.mines} mines): mine frequency per cell", fontsize=10)
         figures[f"mine_frequency_{label.replace('/', '_')}"] = fig
     return figures
 
@@ -502,8 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tatham", default="auto", metavar="PATH",
                         help="the Mines program of Simon Tatham's Puzzle Collection (default: sgt-mines where "
                              "installed; none: skip it)")
-    parser.add_argument("--jsminesweeper", metavar="PATH", help="a checkout of DavidNHill/JSMinesweeper "
-                        "(without it, JSMinesweeper is skipped)")
+    parser.add_argument("--jsminesweeper", metavar="PATH", default=os.environ.get("MSCSP_JSMINESWEEPER"),
+                        help="a checkout of DavidNHill/JSMinesweeper (default: $MSCSP_JSMINESWEEPER; without "
+                             "either, JSMinesweeper is skipped)")
     parser.add_argument("--time-limit", type=_seconds, default=60.0, help="seconds per board (default: 60)")
     parser.set_defaults(_numbers_depend_on=[("--reference", "reference"), ("--time-limit", "time_limit")])
     args = parser.parse_args(argv)
@@ -513,11 +481,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     out = Path(args.out)
-    ran, skipped_peers = find_peers(args)
+    ran, skipped_peers = find_generators(args.generators, args.tatham, args.jsminesweeper)
     units, skipped_rows = _units(QUICK_BOARDS if args.quick else BOARDS, ran, args)
     parts = run_units(NAME, units, _work, args, CHUNK, "board")
     totals = [_combine(p) for p in parts]
-    summary, tests = _tables(units, totals, args.reference)
+    summary, tests = _tables(units, totals, args.reference, args.seed)
     summary, timing = split_timings(summary, KEYS, TIMING)
     generators = pd.DataFrame(
         [{"generator": n, "ran": True, "reference": _reference_name(GENERATORS[n][0], args.reference),
@@ -530,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
             "border_ratio_low", "border_ratio_high", "single_point_share", "single_point_low", "single_point_high"]
     cols = [c for c in cols if c in summary.columns]
     test_cols = [c for c in ["board", "method", "boards", "reference_boards", "diff_3bv", "ks_3bv_p", "diff_openings",
-                             "ks_openings_p", "diff_border", "ks_border_p", "chi2_cells", "chi2_df", "chi2_cells_p",
+                             "ks_openings_p", "diff_border", "ks_border_p", "chi2_cells", "chi2_df", "chi2_cells_p", "chi2_cells_perm_p",
                              "diff_single_point", "single_point_p", "note"] if c in tests.columns]
     md = "\n".join([
         "# The bias of no-guess generators against uniform no-guess boards\n",
@@ -554,7 +522,9 @@ def main(argv: list[str] | None = None) -> int:
         "\n## Tests against the reference\n",
         "`diff_*`: generator's mean minus the reference's; `ks_*_p`: two-sample Kolmogorov–Smirnov p-values "
         "(3BV, openings, mines on the border; conservative where values tie); `chi2_cells`: chi-square "
-        "homogeneity of the per-cell mine counts (`chi2_df` degrees of freedom, `chi2_cells_p`); "
+        "of every cell's mine frequency against the reference's, summed over the cells (`chi2_df` degrees of "
+        f"freedom, `chi2_cells_p` asymptotic, `chi2_cells_perm_p` by {PERMUTATIONS} random splits of the pooled "
+        "boards); "
         "`single_point_p`: the pooled two-proportion test of the single-point share.\n",
         markdown_table(tests, columns=test_cols, digits=3) if len(tests) else "(no generator ran)\n",
         *(["\n## Skipped\n", markdown_table(skipped, digits=3)] if len(skipped) else []),
