@@ -268,3 +268,18 @@ def test_peers_missing_are_skipped_with_their_reason(monkeypatch, tmp_path):
     ran, skipped = find_generators(["Tatham mines", "JSMinesweeper"], str(tmp_path / "no-mines"), str(tmp_path))
     assert ran == {} and "no such program" in skipped["Tatham mines"]
     assert "not a JSMinesweeper checkout" in skipped["JSMinesweeper"] or "Node.js" in skipped["JSMinesweeper"]
+
+
+def test_the_rejection_peer_gets_the_retry_limit_and_references_match_their_generators():
+    import argparse
+
+    args = argparse.Namespace(reference="retry", time_limit=60.0, retry_limit=10.0, samples=3)
+    ran = {"mscsp perturb": {}, "ms laymine_solvable": {"version": "x"}, "Tatham mines": {"path": "/x"}}
+    units, skipped = noguess_bias._units([("expert", Spec(30, 16, 99))], ran, args)
+    limits = {u.params["generator"]: u.params["limit"] for u in units}
+    assert limits["ms laymine_solvable"] == 10.0 and limits["mscsp perturb"] == limits["Tatham mines"] == 60.0
+    # one reference a setting: with the total at the centre, without it, and at a random click
+    refs = [u.params for u in units if u.params["generator"] not in noguess_bias.GENERATORS]
+    assert sorted((r["setting"]["use_total"], r["setting"]["random_click"]) for r in refs) == [
+        (False, False), (True, False), (True, True)]
+    assert skipped == [] and all(u.samples == 3 for u in units)

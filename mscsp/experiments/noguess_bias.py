@@ -42,11 +42,12 @@ the mean border density over the mean interior density, per board, with a
 delta-method interval: 1 in expectation on uniform boards whatever the clicks); the
 share solvable by single-point deduction alone (without the mine total; Wilson
 interval). Against the reference: two-sample Kolmogorov–Smirnov tests of 3BV,
-openings and border mine counts, a chi-square test of homogeneity of the per-cell
-mine frequencies (:func:`mscsp.stats.cells_chi2`, its asymptotic p-value beside a
-permutation p-value, :func:`mscsp.stats.cells_chi2_permutation`, exact whatever ties the cells of a board: the boards of both
-samples pooled and split again at random, 999 times, seeded), and a two-proportion test of the single-point share, each with its
-p-value. Every board a generator returns is also checked with mscsp's verifier at
+openings and border mine counts; a chi-square test of homogeneity of the per-cell
+mine frequencies (:func:`mscsp.stats.cells_chi2`), its asymptotic p-value beside a
+permutation p-value (:func:`mscsp.stats.cells_chi2_permutation`: the boards of both
+samples pooled and split again at random, 999 times, seeded; exact whatever ties
+the cells of a board); and a two-proportion test of the single-point share, each
+with its p-value. Every board a generator returns is also checked with mscsp's verifier at
 the reference's strength (``verified``).
 
     python experiments/noguess_bias.py --boards 200 --jsminesweeper ~/src/JSMinesweeper
@@ -288,9 +289,10 @@ def _units(boards, ran: dict, args) -> tuple[list[Unit], list[dict]]:
                                                   "setting": setting.__dict__, "reference": args.reference,
                                                   "limit": args.time_limit, "peer": None}, args.samples))
         for name, peer in ran.items():
+            limit = min(args.time_limit, args.retry_limit) if name == "ms laymine_solvable" else args.time_limit
             units.append(Unit(f"{label}/{name}", {"label": label, "spec": spec.__dict__, "generator": name,
                                                   "setting": GENERATORS[name][0].__dict__,
-                                                  "reference": args.reference, "limit": args.time_limit,
+                                                  "reference": args.reference, "limit": limit,
                                                   "peer": peer or None}, args.samples))
     return units, skipped
 
@@ -409,8 +411,8 @@ def _figures(units: list[Unit], totals: list[dict], reference: str) -> dict:
         span = max([0.05, *(float(np.abs(freq[n] - freq[ref]).max()) for ref, row in panels if ref
                             for n, diff in row if diff)])
         aspect = spec.height / spec.width
-        fig, axes = plt.subplots(len(panels), cols, figsize=(2.3 * cols + 1.2, len(panels) * (2.3 * aspect + 0.55) + 0.5),
-                                 squeeze=False, layout="constrained")
+        size = (2.3 * cols + 1.2, len(panels) * (2.3 * aspect + 0.55) + 0.5)
+        fig, axes = plt.subplots(len(panels), cols, figsize=size, squeeze=False, layout="constrained")
         shown = diff_shown = None
         for r, (ref, row) in enumerate(panels):
             for c in range(cols):
@@ -473,7 +475,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="a checkout of DavidNHill/JSMinesweeper (default: $MSCSP_JSMINESWEEPER; without "
                              "either, JSMinesweeper is skipped)")
     parser.add_argument("--time-limit", type=_seconds, default=60.0, help="seconds per board (default: 60)")
-    parser.set_defaults(_numbers_depend_on=[("--reference", "reference"), ("--time-limit", "time_limit")])
+    parser.add_argument("--retry-limit", type=_seconds, default=10.0,
+                        help="seconds per board for ms laymine_solvable, rejection without the mine total, "
+                             "hopeless at high density (default: 10)")
+    parser.set_defaults(_numbers_depend_on=[("--reference", "reference"), ("--time-limit", "time_limit"),
+                                            ("--retry-limit", "retry_limit")])
     args = parser.parse_args(argv)
     if args.reference == "uniform" and "uniform" not in {m.value for m in Method}:
         print(f"experiments/{NAME}.py: this mscsp has no uniform sampler (generate_no_guess(method='uniform')); "
@@ -493,17 +499,19 @@ def main(argv: list[str] | None = None) -> int:
         + [{"generator": n, "ran": False, "reference": "", "reference_solver": "", "setting": GENERATORS[n][1],
             "reason": why} for n, why in skipped_peers.items()])
     skipped = pd.DataFrame(skipped_rows, columns=["board", "method", "reason"])
-    cols = ["board", "method", "role", "solver", "n", "k", "p", "low", "high", "verified_share", "mean_3bv",
+    cols = ["board", "method", "role", "solver", "n", "k", "p", "low", "high", "untried", "verified_share", "mean_3bv",
             "3bv_low", "3bv_high", "mean_openings", "openings_low", "openings_high", "border_density_ratio",
             "border_ratio_low", "border_ratio_high", "single_point_share", "single_point_low", "single_point_high"]
     cols = [c for c in cols if c in summary.columns]
     test_cols = [c for c in ["board", "method", "boards", "reference_boards", "diff_3bv", "ks_3bv_p", "diff_openings",
-                             "ks_openings_p", "diff_border", "ks_border_p", "chi2_cells", "chi2_df", "chi2_cells_p", "chi2_cells_perm_p",
-                             "diff_single_point", "single_point_p", "note"] if c in tests.columns]
+                             "ks_openings_p", "diff_border", "ks_border_p", "chi2_cells", "chi2_df", "chi2_cells_p",
+                             "chi2_cells_perm_p", "diff_single_point", "single_point_p", "note"] if c in tests.columns]
     md = "\n".join([
         "# The bias of no-guess generators against uniform no-guess boards\n",
         f"Up to {args.samples} boards per generator and board size (seed {args.seed}), {args.time_limit:g} s a "
-        f"board. The reference: `{args.reference}` "
+        f"board ({min(args.time_limit, args.retry_limit):g} s for ms laymine_solvable; in each chunk of {CHUNK} "
+        f"boards a generator that fails its first {GIVE_UP} is not asked for the rest, counted in `untried`). "
+        f"The reference: `{args.reference}` "
         + ("(rejection sampling, exactly uniform)" if args.reference == "retry" else "(the Markov chain of "
            "`generate_no_guess(method=\"uniform\")`)")
         + ", drawn for each generator's own setting: rule `opening` (no mine in the 3x3 around the click), the "
@@ -513,8 +521,9 @@ def main(argv: list[str] | None = None) -> int:
         "## Generators\n",
         markdown_table(generators, digits=3),
         "\n## Measures\n",
-        "`n` boards asked for, `k` made (`p`, Wilson 95% in `low`/`high`); `verified_share`: the made boards "
-        "mscsp's verifier finishes at the reference's strength. Means with 95% intervals (`_low`/`_high`); "
+        "`n` boards tried, `k` made (`p`, Wilson 95% in `low`/`high`), `untried` not asked for; "
+        "`verified_share`: the made boards mscsp's verifier finishes at the reference's strength. "
+        "Means with 95% intervals (`_low`/`_high`); "
         "`border_density_ratio`: mine density on the border over the interior, without the cells the rule "
         "keeps free (1 in expectation on uniform boards); `single_point_share`: boards finished by single-point "
         "deduction alone, without the mine total (Wilson 95%).\n",
@@ -537,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown_table(tests, columns=test_cols, digits=3), end="")
     finish(out, NAME, args, {"summary": summary, "tests": tests, "generators": generators, "skipped": skipped},
            md, started, _figures(units, totals, args.reference), timings=Timings(timing, timing_md),
-           extra={"reference": args.reference, "time_limit": args.time_limit,
+           extra={"reference": args.reference, "time_limit": args.time_limit, "retry_limit": args.retry_limit,
                   "generators": {n: {k: v for k, v in info.items() if k != "path"} for n, info in ran.items()},
                   "skipped": skipped_peers})
     return 0
