@@ -52,6 +52,12 @@ benchmark-only dependency). mscsp's and ms_toollib's times are wall seconds arou
 Tatham's are his program's own CPU figure (single-threaded generation: the two agree on an
 idle machine).
 
+Beside the table, the peers' drivers serve ``experiments/noguess_bias.py``:
+:func:`tatham_generate`, :func:`ms_generate` (any click) and :func:`js_generate`, the
+no-guess generator of David Hill's JSMinesweeper (github.com/DavidNHill/JSMinesweeper,
+``createNoGuessGame``), his browser scripts loaded unchanged into Node from a checkout by
+``benchmarks/hill/jsnoguess.mjs``, one seeded ``Math.random`` stream a board.
+
     python benchmarks/noguess.py --seed 2026
     python benchmarks/noguess.py --rows 30x16/99,30x16/130 --tatham /usr/games/sgt-mines
     python benchmarks/noguess.py --rows 30x16/99,30x16/170 --boards 10
@@ -337,6 +343,95 @@ def _tatham_generate(program: str, row: Row, seed: str, budget: float) -> Outcom
             return Outcome(False, float("nan"), note=f"failed: {why}")
         click, mines = decode_desc(saved_desc((Path(tmp) / "game0").read_text()), row.width, row.height)
     return Outcome(True, float(timed[1]), mines=mines, click=click)
+
+
+def tatham_generate(program: str, width: int, height: int, mines: int, seed: str, budget: float) -> Outcome:
+    """One board of Tatham's Mines at ``program`` (see :func:`tatham_mines`) from the
+    seed string ``seed``; its ``click`` is the first click his program chose."""
+    return _tatham_generate(program, Row(width, height, mines), seed, budget)
+
+
+def ms_generate(kind: str, width: int, height: int, mines: int, click: tuple[int, int], budget: float) -> Outcome:
+    """One board of ms_toollib's ``laymine_solvable`` (``kind`` "retry", in chunks of
+    attempts until ``budget`` seconds) or ``laymine_solvable_adjust`` ("adjust"), made
+    in a forked child killed at the budget; unseeded, as ms_toollib is."""
+    row = Row(width, height, mines)
+    if tuple(click) != row.click:
+        x, y = click
+        row = _ClickedRow(width, height, mines, (x, y))
+    return _ms_generate(kind, row, budget)
+
+
+@dataclass(frozen=True)
+class _ClickedRow(Row):
+    at: tuple[int, int] = (0, 0)
+
+    @property
+    def click(self) -> tuple[int, int]:
+        return self.at
+
+
+# -- David Hill's JSMinesweeper --------------------------------------------------------
+JSNOGUESS = Path(__file__).resolve().parent / "hill" / "jsnoguess.mjs"
+
+
+def jsminesweeper(path: str | Path) -> dict:
+    """The JSMinesweeper checkout at ``path``: its path and commit. ValueError, in one
+    line, when Node.js is missing or the folder does not hold his browser scripts."""
+    import shutil
+
+    path = Path(path)
+    if shutil.which("node") is None:
+        raise ValueError("--jsminesweeper needs Node.js (node on PATH)")
+    if not (path / "Minesweeper" / "client" / "MinesweeperGame.js").is_file():
+        raise ValueError(f"--jsminesweeper {path}: not a JSMinesweeper checkout "
+                         "(no Minesweeper/client/MinesweeperGame.js)")
+    try:
+        out = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=30)
+        commit = out.stdout.strip() if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    return {"path": str(path.resolve()), "commit": commit}
+
+
+def js_generate(checkout: str, width: int, height: int, mines: int, click: tuple[int, int], seeds: list[int],
+                budget: float) -> list[Outcome]:
+    """Boards of JSMinesweeper's no-guess generator (``createNoGuessGame``, game type
+    "zero": the 3x3 around ``click`` mine-free), one a seed (32-bit integers seeding
+    ``Math.random``), each bounded by ``budget`` seconds; run by
+    ``benchmarks/hill/jsnoguess.mjs`` in one Node process. The seconds are the
+    process's CPU seconds around each board."""
+    x, y = click
+    command = ["node", str(JSNOGUESS), str(width), str(height), str(mines), str(x), str(y), f"{budget:g}",
+               ",".join(str(int(s)) for s in seeds)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env={**_environ(), "JSMS_DIR": checkout},
+                              timeout=len(seeds) * (budget + GRACE) + 60)
+    except subprocess.TimeoutExpired:
+        return [Outcome(False, budget, note="killed at the time limit") for _ in seeds]
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        return [Outcome(False, float("nan"), note=f"failed: {why}") for _ in seeds]
+    out = []
+    for line in done.stdout.splitlines():
+        words = line.split()
+        ok, count, ns = words[1] == "1", int(words[2]), int(words[3])
+        flat = np.zeros(width * height, dtype=bool)
+        flat[[int(w) for w in words[4:]]] = True
+        note = "" if ok else "gave up or cancelled at the time limit"
+        if ok and count != mines:
+            ok, note = False, f"{count} mines instead of {mines}"
+        out.append(Outcome(ok, ns / 1e9, mines=flat if ok else None, note=note))
+    if len(out) != len(seeds):
+        raise RuntimeError(f"jsnoguess.mjs answered {len(out)} boards for {len(seeds)} seeds")
+    return out
+
+
+def _environ() -> dict:
+    import os
+
+    return dict(os.environ)
 
 
 # -- checks --------------------------------------------------------------------------

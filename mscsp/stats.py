@@ -23,6 +23,13 @@
   related statistics without extensive tables", JRSS B 32, 1970; as in Numerical
   Recipes §14.3). On samples with ties, such as 3BV counts, the p-value is
   conservative (too large).
+- :func:`cells_chi2` — whether each cell of a board holds a mine as often in two
+  samples of boards: Pearson's chi-square of every cell's 2 x 2 table, summed;
+  :func:`cells_chi2_permutation`, its permutation p-value (exact whatever the
+  dependence between the cells of a board).
+- :func:`two_proportions` — the difference of two independent proportions and the
+  p-value of the pooled two-proportion z test (the 2 x 2 chi-square without
+  continuity correction).
 
 SciPy is not a run-time dependency; the tests check these against it.
 """
@@ -32,7 +39,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "standard_error", "mean_interval",
-           "ks_two_sample", "kolmogorov_sf", "Z95"]
+           "ks_two_sample", "kolmogorov_sf", "cells_chi2", "cells_chi2_permutation", "two_proportions", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -272,3 +279,97 @@ def ks_two_sample(a, b) -> tuple[float, float]:
         distance = max(distance, abs(i / n - j / m))
     effective = math.sqrt(n * m / (n + m))
     return distance, kolmogorov_sf((effective + 0.12 + 0.11 / effective) * distance)
+
+
+def cells_chi2(a, n_a: int, b, n_b: int) -> tuple[float, int, float]:
+    """Whether every cell holds a mine as often in one sample of boards as in another:
+    ``a[c]`` of ``n_a`` boards have a mine on cell ``c``, ``b[c]`` of ``n_b``. The
+    statistic is Pearson's chi-square of each cell's 2 x 2 table (mine or not, one
+    sample or the other) summed over the cells; returns ``(statistic, degrees of
+    freedom, p-value)``. Every board holds the same number of mines, so the cells'
+    differences sum to zero: ``df`` is the number of informative cells less one (cells
+    with a mine on every board or on none are left out). Counting the mines as one
+    multinomial draw instead would ignore that a cell holds at most one mine a board,
+    and understate the statistic by the share of safe cells.
+
+    Examples
+    --------
+    >>> cells_chi2([10, 20, 0], 40, [10, 20, 0], 40)
+    (0.0, 1, 1.0)
+    """
+    a = [float(v) for v in a]
+    b = [float(v) for v in b]
+    if len(a) != len(b):
+        raise ValueError("the two samples need the same cells")
+    if not n_a or not n_b:
+        return float("nan"), 0, float("nan")
+    stat, informative = 0.0, 0
+    for x, y in zip(a, b):
+        pooled = (x + y) / (n_a + n_b)
+        if pooled in (0.0, 1.0):
+            continue
+        informative += 1
+        diff = x / n_a - y / n_b
+        stat += diff * diff / (pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    df = informative - 1
+    if df < 1:
+        return float("nan"), max(df, 0), float("nan")
+    return stat, df, chi2_sf(stat, df)
+
+def two_proportions(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    """The difference ``k1/n1 - k2/n2`` of two independent proportions and the
+    two-sided p-value of the pooled two-proportion z test; NaN for an empty sample.
+
+    Examples
+    --------
+    >>> two_proportions(5, 10, 5, 10)
+    (0.0, 1.0)
+    """
+    if not n1 or not n2:
+        return float("nan"), float("nan")
+    diff = k1 / n1 - k2 / n2
+    pooled = (k1 + k2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var == 0:
+        return diff, 1.0
+    return diff, chi2_sf(diff * diff / var, 1)
+
+
+def cells_chi2_permutation(a, b, rng, permutations: int = 999) -> float:
+    """The permutation p-value of :func:`cells_chi2` for two samples of boards
+    (``a`` and ``b``: one row of mine indicators a board, a column a cell; ``rng`` a
+    numpy Generator): the boards pooled and split at random into
+    samples of the same sizes ``permutations`` times; ``(1 + splits scoring at least
+    the observed statistic) / (1 + permutations)``. Exact under the null hypothesis
+    whatever the dependence between the cells of a board.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> same = np.eye(4, dtype=bool)
+    >>> cells_chi2_permutation(same, same, np.random.default_rng(1), 99)
+    1.0
+    """
+    import numpy as np
+
+    pooled = np.vstack([a, b]).astype(np.float64)
+    n_a, n = len(a), len(a) + len(b)
+    total = pooled.sum(axis=0)
+    informative = (total > 0) & (total < n)
+    pooled, total = pooled[:, informative], total[informative]
+    if not informative.any():
+        return float("nan")
+    share = total / n
+    scale = share * (1 - share) * (1 / n_a + 1 / (n - n_a))
+
+    def statistic(in_a: np.ndarray) -> np.ndarray:  # in_a: n x k indicators, one split a column
+        ka = pooled.T @ in_a
+        diff = ka / n_a - (total[:, None] - ka) / (n - n_a)
+        return (diff * diff / scale[:, None]).sum(axis=0)
+
+    observed = statistic(np.r_[np.ones(n_a), np.zeros(n - n_a)][:, None])[0]
+    splits = np.zeros((n, permutations))
+    order = rng.permuted(np.tile(np.arange(n), (permutations, 1)), axis=1)
+    np.put_along_axis(splits, order[:, :n_a].T, 1.0, axis=0)
+    at_least = int((statistic(splits) >= observed * (1 - 1e-12)).sum())
+    return (1 + at_least) / (1 + permutations)

@@ -35,6 +35,7 @@ REPRODUCE = [
     ("consistency", "consistency", []),
     ("noguess_cost", "noguess_cost", []),
     ("noguess_uniform", "noguess_uniform", []),
+    ("noguess_bias", "noguess_bias", []),
 ]
 
 

@@ -1,0 +1,285 @@
+"""The bias experiment: its tests against scipy, its border measure by enumeration, and quick runs."""
+
+import json
+import os
+import shutil
+from itertools import combinations
+from math import lcm
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import chi2, chi2_contingency
+
+from conftest import REPO
+from mscsp.board import Layout, Spec
+from mscsp.experiments import noguess_bias
+from mscsp.experiments.noguess_bias import border_ratio_boards
+from mscsp.experiments.noguess_cost import border_cells, border_ratio
+from mscsp.experiments.peers import benchmark, find_generators
+from mscsp.play.noguess import Method
+from mscsp.play.verify import verify
+from mscsp.rules import FirstClickRule, generate
+from mscsp.stats import cells_chi2 as cell_chi2, cells_chi2_permutation, two_proportions
+
+TIMING_FILES = {"run.json", "timings.csv", "timings.md", "timings.png", "timings.pdf"}
+
+
+def test_cells_chi2_is_scipys_two_by_two_tests_summed():
+    rng = np.random.default_rng(5)
+    n_a, n_b = 60, 45
+    a, b = rng.integers(0, n_a + 1, 30), rng.integers(0, n_b + 1, 30)
+    a[3], b[3] = 0, 0  # a cell no board has a mine on, and one every board has, carry no information
+    a[4], b[4] = n_a, n_b
+    stat, df, p = cell_chi2(a, n_a, b, n_b)
+    want = sum(chi2_contingency([[x, n_a - x], [y, n_b - y]], correction=False).statistic
+               for x, y in zip(a, b) if 0 < x + y < n_a + n_b)
+    assert stat == pytest.approx(want, rel=1e-12)
+    assert df == 27
+    assert p == pytest.approx(chi2.sf(want, 27), rel=1e-6)
+
+
+def _uniform_rows(spec, click, seed, n):
+    return np.array([generate(spec, "opening", click, np.random.default_rng(s)).layout.mines
+                     for s in np.random.SeedSequence(seed).spawn(n)])
+
+
+def test_cells_chi2_is_calibrated_on_uniform_boards():
+    """Two samples of uniform boards: the statistic's mean is its degrees of freedom
+    times C/(C-1) (the fixed mine count ties the C cells) and N/(N-1) (a 2 x 2
+    chi-square's mean over N boards, given its margins), and about 5% of p-values fall
+    below 0.05. Reading the mines as one multinomial draw would put the mean near
+    df x (1 - density), 0.86 here."""
+    spec, click = Spec(9, 9, 10), (4, 4)
+    rows = _uniform_rows(spec, click, 11, 300 * 40)
+    stats, small = [], 0
+    for r in range(300):
+        a, b = rows[r * 40: r * 40 + 20], rows[r * 40 + 20: r * 40 + 40]
+        stat, df, p = cell_chi2(a.sum(axis=0), 20, b.sum(axis=0), 20)
+        stats.append(stat / df)
+        small += p < 0.05
+    assert np.mean(stats) == pytest.approx(72 / 71 * 40 / 39, abs=0.02)
+    assert 5 <= small <= 30  # 15 expected of 300
+
+
+def test_cells_chi2_permutation_agrees_with_every_split_enumerated():
+    rng = np.random.default_rng(9)
+    a, b = rng.random((4, 6)) < 0.4, rng.random((3, 6)) < 0.6
+    pooled = np.vstack([a, b])
+
+    def stat(idx):
+        rest = [i for i in range(7) if i not in idx]
+        return cell_chi2(pooled[list(idx)].sum(axis=0), 4, pooled[rest].sum(axis=0), 3)[0]
+
+    observed = stat((0, 1, 2, 3))
+    splits = [stat(idx) for idx in combinations(range(7), 4)]
+    exact = sum(s >= observed - 1e-12 for s in splits) / len(splits)
+    p = cells_chi2_permutation(a, b, np.random.default_rng(3), 20000)
+    assert p == pytest.approx(exact, abs=0.01)
+
+
+@pytest.mark.parametrize("k1,n1,k2,n2", [(30, 100, 45, 100), (3, 10, 9, 12), (70, 80, 700, 800)])
+def test_two_proportions_is_the_uncorrected_two_by_two_chi_square(k1, n1, k2, n2):
+    diff, p = two_proportions(k1, n1, k2, n2)
+    want = chi2_contingency([[k1, n1 - k1], [k2, n2 - k2]], correction=False)
+    assert diff == pytest.approx(k1 / n1 - k2 / n2)
+    assert p == pytest.approx(want.pvalue, rel=1e-6)
+
+
+def test_the_tests_have_teeth_and_accept_uniform_boards():
+    spec = Spec(9, 9, 10)
+    click = (4, 4)
+
+    def boards(seed, n):
+        return [generate(spec, "opening", click, np.random.default_rng(s)).layout.mines
+                for s in np.random.SeedSequence(seed).spawn(n)]
+
+    one, two = np.array(boards(1, 400)), np.array(boards(2, 400))
+    assert cell_chi2(one.sum(axis=0), 400, two.sum(axis=0), 400)[2] > 0.001
+    assert cells_chi2_permutation(one, two, np.random.default_rng(1), 199) > 0.01
+    # boards whose mines avoid the top row: the per-cell test must see it
+    skewed = np.array([m for m in boards(3, 3000) if not m[:9].any()][:400])
+    assert len(skewed) == 400
+    assert cell_chi2(one.sum(axis=0), 400, skewed.sum(axis=0), 400)[2] < 1e-6
+    assert cells_chi2_permutation(one, skewed, np.random.default_rng(1), 199) == 1 / 200
+
+
+def test_border_ratio_of_boards_with_one_click_is_noguess_costs():
+    spec, click = Spec(9, 9, 10), (4, 4)
+    b, i = border_cells(spec, click)
+    counts = [3, 4, 5, 4, 6, 2, 5]
+    mine = border_ratio_boards(counts, [(int(b.sum()), int(i.sum()))] * len(counts), spec.mines)
+    theirs = border_ratio(counts, spec, click)
+    assert mine[0] == pytest.approx(theirs[0], rel=1e-12)
+    assert mine[1] < mine[0] < mine[2]
+
+
+def test_every_uniform_layout_and_click_enumerated_scores_exactly_one():
+    """6x6, one mine, every click equally likely (as Tatham's Mines draws it): each
+    click's layouts are repeated to the same weight, and the measure reads exactly 1,
+    although clicks at the edge, in a corner and inside weigh different cells."""
+    spec = Spec(6, 6, 1)
+    geometry = spec.geometry
+    per_click = []
+    for cell in range(36):
+        click = geometry.coords(cell)
+        allowed = sorted(set(range(36)) - set(FirstClickRule.OPENING.excluded(geometry, cell)))
+        border, inner = border_cells(spec, click)
+        weighed = (int(border.sum()), int(inner.sum()))
+        per_click.append([(sum(bool(border[c]) for c in layout), weighed)
+                          for layout in combinations(allowed, spec.mines)])
+    same = lcm(*(len(layouts) for layouts in per_click))
+    counts, weighed = [], []
+    for layouts in per_click:
+        for b, w in layouts * (same // len(layouts)):
+            counts.append(b)
+            weighed.append(w)
+    assert border_ratio_boards(counts, weighed, spec.mines)[0] == pytest.approx(1.0, abs=1e-12)
+    # the pooled ratio of sums, the obvious alternative, is not 1 here
+    nb = sum(w[0] for w in weighed)
+    ni = sum(w[1] for w in weighed)
+    pooled = (sum(counts) / nb) / (sum(spec.mines - c for c in counts) / ni)
+    assert abs(pooled - 1.0) > 0.01
+
+
+def test_sampled_uniform_boards_with_random_clicks_score_one_within_the_interval():
+    spec = Spec(9, 9, 10)
+    counts, weighed = [], []
+    for ss in np.random.SeedSequence(77).spawn(3000):
+        rng = np.random.default_rng(ss)
+        click = (int(rng.integers(9)), int(rng.integers(9)))
+        layout = generate(spec, "opening", click, rng).layout
+        border, inner = border_cells(spec, click)
+        counts.append(int(layout.mines[border].sum()))
+        weighed.append((int(border.sum()), int(inner.sum())))
+    ratio, low, high = border_ratio_boards(counts, weighed, spec.mines)
+    assert low < 1.0 < high and high - low < 0.15
+
+
+def _files(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_quick_run_writes_its_folder_and_does_not_depend_on_jobs(tmp_path):
+    # the seeded generators only (ms_toollib takes no seed); Tatham's Mines where installed
+    gens = "perturb,tatham,js"
+    one, two = tmp_path / "one", tmp_path / "two"
+    common = ["--quick", "--quiet", "--reference", "retry", "--generators", gens, "--seed", "3"]
+    assert noguess_bias.main([*common, "--out", str(one), "--jobs", "1"]) == 0
+    assert noguess_bias.main([*common, "--out", str(two), "--jobs", "2"]) == 0
+    first, second = _files(one), _files(two)
+    assert first.keys() == second.keys()
+    assert [n for n in sorted(set(first) - TIMING_FILES) if first[n] != second[n]] == []
+    assert {"summary.csv", "tests.csv", "generators.csv", "README.md", "config.json",
+            "mine_frequency_beginner.png", "mine_frequency_beginner.pdf"} <= set(first)
+    summary = pd.read_csv(one / "summary.csv")
+    generators = pd.read_csv(one / "generators.csv", keep_default_na=False)
+    config = json.loads((one / "config.json").read_text())
+    assert "--reference retry" in config["command"] and config["reference"] == "retry"
+    # every generator asked for is either run or skipped with its reason
+    assert set(generators["generator"]) == {"mscsp perturb", "Tatham mines", "JSMinesweeper"}
+    assert all(r.ran or r.reason for r in generators.itertuples())
+    assert set(config["generators"]) == set(generators.loc[generators["ran"], "generator"])
+    ran = set(generators.loc[generators["ran"], "generator"])
+    assert set(summary.loc[summary["role"] == "generator", "method"]) == ran
+    # a reference for every setting a generator ran in, of the same size
+    refs = summary[summary["role"] == "reference"]
+    assert (refs["k"] == 4).all() and (refs["solver"] == "sat+total").all()
+    made = summary[summary["k"] > 0]
+    assert ((made["3bv_low"] <= made["mean_3bv"]) & (made["mean_3bv"] <= made["3bv_high"])).all()
+    assert ((made["single_point_low"] <= made["single_point_share"])
+            & (made["single_point_share"] <= made["single_point_high"])).all()
+    # every peer and perturb promise at least what mscsp's complete solver with the total finishes
+    assert (summary.loc[summary["role"] == "generator", "verified_share"] == 1.0).all()
+    tests = pd.read_csv(one / "tests.csv")
+    assert set(tests["method"]) == ran
+    for col in ("ks_3bv_p", "ks_openings_p", "ks_border_p", "chi2_cells_p", "chi2_cells_perm_p", "single_point_p"):
+        assert tests[col].between(0, 1).all()
+
+
+def test_retry_reference_skips_the_dense_rows_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.setattr(noguess_bias, "QUICK_BOARDS", [("dense", Spec(9, 9, 25))])
+    out = tmp_path / "dense"
+    assert noguess_bias.main(["--quick", "--quiet", "--reference", "retry", "--generators", "perturb",
+                              "--samples", "1", "--out", str(out)]) == 0
+    skipped = pd.read_csv(out / "skipped.csv")
+    assert list(skipped["method"]) == ["retry (centre, with the total)"]
+    assert "thousands of attempts" in skipped["reason"][0]
+    tests = pd.read_csv(out / "tests.csv")
+    assert tests["note"][0] == "no reference boards"
+
+
+def test_uniform_reference_runs_or_is_refused_in_one_line(tmp_path, capsys):
+    argv = ["--quick", "--quiet", "--generators", "perturb", "--samples", "2", "--out", str(tmp_path / "u")]
+    if "uniform" in {m.value for m in Method}:
+        assert noguess_bias.main(argv) == 0
+        assert json.loads((tmp_path / "u" / "config.json").read_text())["reference"] == "uniform"
+    else:
+        assert noguess_bias.main(argv) == 2
+        err = capsys.readouterr().err
+        assert "no uniform sampler" in err and "--reference retry" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv,words", [(["--generators", "perturb,nope"], "unknown generator 'nope'"),
+                                        (["--reference", "exact"], "invalid choice"),
+                                        (["--boards", "0"], "positive integer"),
+                                        (["--time-limit", "-1"], "positive number of seconds")])
+def test_bad_arguments_are_refused_in_one_line(argv, words, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        noguess_bias.main([*argv, "--out", str(tmp_path / "x")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_the_experiment_is_part_of_reproduce():
+    from mscsp.experiments.reproduce import REPRODUCE
+
+    assert ("noguess_bias", "noguess_bias", []) in REPRODUCE
+    assert (REPO / "experiments" / "noguess_bias.py").is_file()
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not os.environ.get("MSCSP_JSMINESWEEPER"),
+                    reason="needs Node.js and a JSMinesweeper checkout in $MSCSP_JSMINESWEEPER")
+def test_jsminesweeper_boards_keep_the_count_and_the_opening_and_are_no_guess():
+    bench = benchmark("noguess")
+    checkout = bench.jsminesweeper(os.environ["MSCSP_JSMINESWEEPER"])["path"]
+    spec, click = Spec(16, 16, 40), (8, 8)
+    outs = bench.js_generate(checkout, spec.width, spec.height, spec.mines, click, [11, 12, 13], 30.0)
+    again = bench.js_generate(checkout, spec.width, spec.height, spec.mines, click, [13], 30.0)
+    assert np.array_equal(outs[2].mines, again[0].mines)  # a seed gives one board, whatever ran before it
+    g = spec.geometry
+    for out in outs:
+        assert out.ok and int(out.mines.sum()) == spec.mines
+        assert not out.mines[list(g.closed_neighbourhood(g.cell(click)))].any()
+        assert verify(Layout(g, out.mines), click, "sat", use_total=True).solved
+
+
+def test_peers_missing_are_skipped_with_their_reason(monkeypatch, tmp_path):
+    from mscsp.experiments import peers
+
+    monkeypatch.setattr(peers, "BENCHMARKS", tmp_path)  # a checkout without benchmarks/
+    ran, skipped = find_generators(list(noguess_bias.GENERATORS), "auto", "/nowhere")
+    assert list(ran) == ["mscsp perturb"]
+    assert set(skipped) == set(noguess_bias.GENERATORS) - {"mscsp perturb"}
+    assert all("noguess.py is missing" in why for why in skipped.values())
+    monkeypatch.undo()
+    ran, skipped = find_generators(["Tatham mines", "JSMinesweeper"], str(tmp_path / "no-mines"), str(tmp_path))
+    assert ran == {} and "no such program" in skipped["Tatham mines"]
+    assert "not a JSMinesweeper checkout" in skipped["JSMinesweeper"] or "Node.js" in skipped["JSMinesweeper"]
+
+
+def test_the_rejection_peer_gets_the_retry_limit_and_references_match_their_generators():
+    import argparse
+
+    args = argparse.Namespace(reference="retry", time_limit=60.0, retry_limit=10.0, samples=3)
+    ran = {"mscsp perturb": {}, "ms laymine_solvable": {"version": "x"}, "Tatham mines": {"path": "/x"}}
+    units, skipped = noguess_bias._units([("expert", Spec(30, 16, 99))], ran, args)
+    limits = {u.params["generator"]: u.params["limit"] for u in units}
+    assert limits["ms laymine_solvable"] == 10.0 and limits["mscsp perturb"] == limits["Tatham mines"] == 60.0
+    # one reference a setting: with the total at the centre, without it, and at a random click
+    refs = [u.params for u in units if u.params["generator"] not in noguess_bias.GENERATORS]
+    assert sorted((r["setting"]["use_total"], r["setting"]["random_click"]) for r in refs) == [
+        (False, False), (True, False), (True, True)]
+    assert skipped == [] and all(u.samples == 3 for u in units)
