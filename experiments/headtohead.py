@@ -22,7 +22,9 @@ experiment plays it at the scale of the record (10^5 to 10^6 boards per start) a
 - runs the chunks on ``--jobs`` local processes, or on a Dask cluster with ``--dask
   tcp://HOST:PORT`` (install the ``dask`` extra, ``pip install mscsp[dask]``; the
   workers must import this mscsp and find the Hill checkout and a JDK at the same
-  paths, and build the solver themselves, once per worker process);
+  paths, and build the solver themselves, once per worker process; start them with
+  one thread each, ``dask worker --nthreads 1``, or the CPU times count the other
+  threads' games too);
 - keeps one warm JVM per worker process (``benchmarks/hill/HillPlay.java serve``:
   boards in on standard input, one answer a game), warmed up on ``--java-warmup``
   boards of each start before its first chunk there, as mscsp's player is on
@@ -74,11 +76,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types
 import zlib
 from dataclasses import asdict, dataclass
-from functools import partial
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -155,14 +158,23 @@ def _cells(guessed) -> str:
     return ";".join(f"{x},{y}" for x, y in guessed) or "-"
 
 
-# The warm JVMs and which starts each process has warmed up on live in a module of
-# their own in sys.modules: a Dask worker unpickles this script's functions afresh
-# for every chunk, with fresh globals, and the JVM must outlive the chunk.
-_STATE = sys.modules.setdefault("_mscsp_headtohead_workers", types.ModuleType("_mscsp_headtohead_workers"))
-if not hasattr(_STATE, "peers"):
-    _STATE.peers = {}  # command (a tuple) -> Peer
-    _STATE.warm = set()  # ("mscsp", policy, start) and (command, start) already warmed up
-    _STATE.builds = {}  # Hill checkout -> classes built in this process
+# The warm JVMs, and which starts each has warmed up on, live in a module of their own
+# in sys.modules, looked up at each call: a Dask worker unpickles this script's
+# functions afresh for every chunk, with fresh globals, and the JVM must outlive the
+# chunk. They are kept per thread, as a Dask worker may run chunks on several threads.
+_STATE = "_mscsp_headtohead_workers"
+
+
+def _state() -> types.ModuleType:
+    state = sys.modules.get(_STATE)
+    if state is None:
+        state = types.ModuleType(_STATE)
+        state.peers = {}  # (command, thread) -> Peer
+        state.warm = set()  # ("mscsp", policy, start) and (command, thread, start) already warmed up
+        state.builds = {}  # Hill checkout -> classes built in this process
+        sys.modules[_STATE] = state
+        atexit.register(_close_peers)
+    return state
 
 
 class Peer:
@@ -203,14 +215,14 @@ class Peer:
 
 
 def _close_peers() -> None:
-    for peer in _STATE.peers.values():
+    state = sys.modules.get(_STATE)
+    if state is None:
+        return
+    for peer in state.peers.values():
         peer.close()
-    _STATE.peers.clear()
+    state.peers.clear()
     # a JVM started later for the same command is cold again
-    _STATE.warm = {w for w in _STATE.warm if w[0] == "mscsp"}
-
-
-atexit.register(_close_peers)
+    state.warm = {w for w in state.warm if w[0] == "mscsp"}
 
 
 def _players():
@@ -236,9 +248,10 @@ def _peer_command(hill: str | None, build: str | None, command: list[str] | None
     if command is not None:
         return list(command)
     if build is None or not (Path(build) / "driver" / "HillPlay.class").is_file():
-        if hill not in _STATE.builds:
-            _STATE.builds[hill] = _players().build_java(Path(hill), Path(tempfile.mkdtemp(prefix="hill-java-")))
-        build = _STATE.builds[hill]
+        builds = _state().builds
+        if hill not in builds:
+            builds[hill] = _players().build_java(Path(hill), Path(tempfile.mkdtemp(prefix="hill-java-")))
+        build = builds[hill]
     return java_command(Path(build))
 
 
@@ -251,30 +264,52 @@ def play_chunk(chunk: Chunk, *, seed: int, policy: str, warmup: int, java_warmup
     from mscsp.play.loop import play_game
 
     start = BY_NAME[chunk.params["start"]]
+    state = _state()
     boards = [deal(start, seed, i) for i in range(chunk.start, chunk.stop)]
-    if ("mscsp", policy, start.name) not in _STATE.warm:
+    if ("mscsp", policy, start.name) not in state.warm:
         for i in range(warmup):
             board = deal(start, seed, -1 - i)
             play_game(Game.from_board(board, record=False), board.click, policy=policy)
-        _STATE.warm.add(("mscsp", policy, start.name))
+        state.warm.add(("mscsp", policy, start.name))
     ours = []
     for board in boards:
         began = time.process_time_ns()
         record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
         ours.append((int(record.won), time.process_time_ns() - began, _cells(record.guessed)))
-    argv = tuple(_peer_command(hill, build, command))
-    peer = _STATE.peers.get(argv)
+    key = (tuple(_peer_command(hill, build, command)), threading.get_ident())
+    peer = state.peers.get(key)
     if peer is None:
-        peer = _STATE.peers[argv] = Peer(list(argv))
-    if (argv, start.name) not in _STATE.warm:
+        peer = state.peers[key] = Peer(list(key[0]))
+    if (*key, start.name) not in state.warm:
         for i in range(java_warmup):
             peer.play(board_line(start, deal(start, seed, -1 - i)))
-        _STATE.warm.add((argv, start.name))
+        state.warm.add((*key, start.name))
     games = []
     for i, (board, mine) in enumerate(zip(boards, ours)):
         won, cpu, process, guesses = peer.play(board_line(start, board))
         games.append([chunk.start + i, *mine, int(won), cpu, process, guesses])
     return {"games": games}
+
+
+@dataclass(frozen=True)
+class Work:
+    """:func:`play_chunk` with the run's settings, as the runner calls it.
+
+    An object of this module, not a :func:`functools.partial`: Dask ships it by value
+    then (this script runs as ``__main__``), so its workers need not import it."""
+
+    seed: int
+    policy: str
+    warmup: int
+    java_warmup: int
+    hill: str | None = None
+    build: str | None = None
+    command: tuple[str, ...] | None = None
+
+    def __call__(self, chunk: Chunk) -> dict:
+        return play_chunk(chunk, seed=self.seed, policy=self.policy, warmup=self.warmup,
+                          java_warmup=self.java_warmup, hill=self.hill, build=self.build,
+                          command=None if self.command is None else list(self.command))
 
 
 @dataclass(frozen=True)
@@ -399,7 +434,7 @@ def _source_version() -> str:
     the same code."""
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=HERE, capture_output=True, text=True, timeout=30)
-        diff = subprocess.run(["git", "diff", "HEAD", "--", ".", ":(top,exclude)results"], cwd=HERE,
+        diff = subprocess.run(["git", "diff", "HEAD", "--", ":(top)", ":(top,exclude)results"], cwd=HERE,
                               capture_output=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -421,6 +456,8 @@ def run(out: Path, starts: list[str], boards: int, *, seed: int = 1, policy: str
     if (hill is None) == (command is None):
         raise ValueError("give either a Hill checkout or an opponent's command")
     began = time.perf_counter()
+    # how the run was made, taken before it: the code that plays is the code of the start
+    made = provenance(["python", "experiments/headtohead.py", *(argv or [])])
     build = None
     if hill is not None:
         peer = f"hill-java@{_commit(hill)}"
@@ -431,9 +468,8 @@ def run(out: Path, starts: list[str], boards: int, *, seed: int = 1, policy: str
                            "rule": s.rule, "click": list(s.click), "policy": policy, "peer": peer},
                   boards if s.name in starts else 0) for s in STARTS]
     reused = any((Path(out) / ".chunks").rglob("*.json"))
-    work = partial(play_chunk, seed=seed, policy=policy, warmup=warmup, java_warmup=java_warmup,
-                   hill=None if hill is None else str(hill), build=None if build is None else str(build),
-                   command=command)
+    work = Work(seed, policy, warmup, java_warmup, None if hill is None else str(hill),
+                None if build is None else str(build), None if command is None else tuple(command))
     try:
         results = run_chunks(EXPERIMENT, units, work, seed=seed, chunk_size=chunk, jobs=jobs, dask=dask,
                              cache=Path(out) / ".chunks", resume=True, progress=progress, unit="board",
@@ -456,8 +492,9 @@ def run(out: Path, starts: list[str], boards: int, *, seed: int = 1, policy: str
               "starts": starts, "chunk": chunk, "policy": policy, "warmup": warmup, "java_warmup": java_warmup,
               "peer": peer, "hill_java_commit": None if hill is None else _commit(hill),
               "starts_defined": [asdict(BY_NAME[s]) for s in starts]}
+    made["finished_utc"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     run_info = {"experiment": EXPERIMENT, "jobs": jobs, "dask": dask, "resume": reused,
-                "wall_seconds": round(time.perf_counter() - began, 3), **provenance(argv)}
+                "wall_seconds": round(time.perf_counter() - began, 3), **made}
     write_results(Path(out), {"summary": table}, readme(table, policy, config["hill_java_commit"] or peer,
                                                         config["command"]), config,
                   run=run_info, timings=Timings(timing, timings_markdown(timing)))
