@@ -276,3 +276,29 @@ def test_hill_java_itself_on_a_few_boards(h2h, tmp_path):
             assert all(0 <= x < spec.width and 0 <= y < spec.height for x, y in cells)
             assert won or cells
     assert json.loads((out / "config.json").read_text())["hill_java_commit"]
+
+
+def test_the_committed_table_is_its_games():
+    """results/headtohead as committed: every count of summary.csv recounted from
+    games.csv.gz, every interval recomputed from the counts, and the run names Hill's
+    commit and a clean revision of mscsp."""
+    from mscsp.stats import paired_difference, wilson
+
+    folder = REPO / "results" / "headtohead"
+    table = pd.read_csv(folder / "summary.csv").set_index("start")
+    games = _games(folder)
+    config = json.loads((folder / "config.json").read_text())
+    assert sorted(table.index) == sorted(config["starts"]) and len(config["hill_java_commit"]) == 40
+    for name, rows in games.groupby("start"):
+        row = table.loc[name]
+        assert rows["board"].tolist() == list(range(config["boards"])) == list(range(row["n"]))
+        ours, theirs = rows["mscsp_won"].astype(bool), rows["java_won"].astype(bool)
+        cells = (int((ours & theirs).sum()), int((ours & ~theirs).sum()), int((~ours & theirs).sum()),
+                 int((~ours & ~theirs).sum()))
+        assert (row["both"], row["mscsp_only"], row["java_only"], row["neither"]) == cells
+        assert (row["diff"], row["low"], row["high"]) == pytest.approx(paired_difference(*cells))
+        assert (row["mscsp_low"], row["mscsp_high"]) == pytest.approx(wilson(int(ours.sum()), len(rows)))
+        # a lost game ends on a guess (the first click never loses under these rules)
+        assert (rows.loc[~theirs, "java_guesses"] != "-").all() and (rows.loc[~ours, "mscsp_guesses"] != "-").all()
+    run = json.loads((folder / "run.json").read_text())
+    assert run["git"]["dirty"] is False and run["jobs"] >= 1
