@@ -59,8 +59,9 @@ commit), the per-game files above, and the timing files ``timings.csv`` and
         --boards 100000 --jobs 2 --out results/headtohead
     python experiments/headtohead.py --hill-java ~/src/Minesweeper --quick --out /tmp/h2h   # the plumbing
 
-A pair of Expert games costs some 40 to 50 ms of CPU, so 10^5 boards of one start take
-about an hour and a half of one core, and 10^6 a cluster.
+A pair of Expert games costs some 25 to 35 ms of CPU (mscsp's game and Hill's whole
+JVM's), so 10^5 boards of one start take about an hour of one core, and 10^6 half a
+day of two cores, or a cluster.
 """
 
 from __future__ import annotations
