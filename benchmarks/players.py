@@ -26,7 +26,9 @@ plays mscsp's boards instead (``benchmarks/hill/FixedBoard.java`` gives his solv
 game whose mines are set, not dealt): the two players are then compared game by game,
 with Newcombe's paired interval for the difference (:func:`mscsp.stats.paired_difference`),
 several times narrower than the two Wilson intervals side by side, and ``--games-out``
-writes each game's result and guesses for both players, to find where they part. The starts: modern Expert (the first
+writes each game's result and guesses for both players, to find where they part
+(``experiments/headtohead.py`` plays the same boards at the record's scale: resumable
+chunks, ``--jobs`` or Dask, a results folder). The starts: modern Expert (the first
 click an opening at (3, 3)), classic Expert (the first click safe at (0, 0)), and
 Beginner and Intermediate with an opening at (2, 2) and at (3, 3). CPU time: for
 mscsp the process's CPU time around each game (one thread; the first games of each

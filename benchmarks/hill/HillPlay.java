@@ -13,6 +13,11 @@
 //   The first WARMUP lines are played and not reported. Output: one line per reported game,
 //   "index won cpu_ns guesses", guesses being the cells it clicked without certainty, "x,y;x,y"
 //   ("-" for none), then the TOTAL line as above.
+//
+// Usage: java ... HillPlay serve
+//   plays given boards one at a time, as they arrive on standard input (the same lines as
+//   above), answering each at once with "R won cpu_ns process_cpu_ns guesses" (process_cpu_ns:
+//   the whole JVM's CPU time during that game), so one warm JVM can serve many chunks of games.
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -40,6 +45,10 @@ public class HillPlay {
     private static final int MAX_SOLVER_CALLS = 1000; // same loop guard as Hill's BulkWorker
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("serve")) {
+            serve();
+            return;
+        }
         if (args.length == 2 && args[0].equals("boards")) {
             playBoards(Integer.parseInt(args[1]));
             return;
@@ -131,27 +140,16 @@ public class HillPlay {
                 continue;
             }
             String[] f = text.split(" ");
-            int w = Integer.parseInt(f[0]);
-            int h = Integer.parseInt(f[1]);
-            Location start = new Location(Integer.parseInt(f[2]), Integer.parseInt(f[3]));
-            int[] mines = new int[f.length - 4];
-            for (int i = 4; i < f.length; i++) {
-                mines[i - 4] = Integer.parseInt(f[i]);
-            }
             if (line == warmup) {
                 proc0 = os.getProcessCpuTime();
             }
             List<Location> guesses = new ArrayList<>();
             long t0 = tmx.getCurrentThreadCpuTime();
-            boolean won = play(new FixedBoard(w, h, mines), start, settings, bc, guesses);
+            boolean won = playLine(f, settings, bc, guesses);
             long t1 = tmx.getCurrentThreadCpuTime();
             if (line >= warmup) {
-                StringBuilder g = new StringBuilder();
-                for (Location l : guesses) {
-                    g.append(g.length() == 0 ? "" : ";").append(l.x).append(',').append(l.y);
-                }
                 out.append(games).append(' ').append(won ? 1 : 0).append(' ').append(t1 - t0).append(' ')
-                        .append(g.length() == 0 ? "-" : g).append('\n');
+                        .append(cells(guesses)).append('\n');
                 games++;
                 if (won) {
                     wins++;
@@ -163,6 +161,53 @@ public class HillPlay {
         System.out.print(out);
         System.out.println("TOTAL " + games + " " + wins + " " + (proc1 - proc0));
         System.out.flush();
+    }
+
+    private static void serve() throws Exception {
+        SolverSettings settings = SettingsFactory.GetSettings(Setting.SMALL_ANALYSIS);
+        settings.setSingleThread(true);
+        BinomialCache bc = new BinomialCache(5000, Solver.BINOMIAL_CACHE_LIMIT, Solver.binomialEngine);
+        ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
+        tmx.setThreadCpuTimeEnabled(true);
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        String text;
+        while ((text = in.readLine()) != null) {
+            text = text.trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            List<Location> guesses = new ArrayList<>();
+            long p0 = os.getProcessCpuTime();
+            long t0 = tmx.getCurrentThreadCpuTime();
+            boolean won = playLine(text.split(" "), settings, bc, guesses);
+            long t1 = tmx.getCurrentThreadCpuTime();
+            long p1 = os.getProcessCpuTime();
+            // the prefix tells the answer apart from anything the solver itself prints
+            System.out.println("R " + (won ? 1 : 0) + " " + (t1 - t0) + " " + (p1 - p0) + " " + cells(guesses));
+            System.out.flush();
+        }
+    }
+
+    // One board line "W H X Y m1 m2 ..." played by the solver.
+    private static boolean playLine(String[] f, SolverSettings settings, BinomialCache bc, List<Location> guesses) {
+        int w = Integer.parseInt(f[0]);
+        int h = Integer.parseInt(f[1]);
+        Location start = new Location(Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+        int[] mines = new int[f.length - 4];
+        for (int i = 4; i < f.length; i++) {
+            mines[i - 4] = Integer.parseInt(f[i]);
+        }
+        return play(new FixedBoard(w, h, mines), start, settings, bc, guesses);
+    }
+
+    private static String cells(List<Location> guesses) {
+        StringBuilder g = new StringBuilder();
+        for (Location l : guesses) {
+            g.append(g.length() == 0 ? "" : ";").append(l.x).append(',').append(l.y);
+        }
+        return g.length() == 0 ? "-" : g.toString();
     }
 
     // Same derivation as Hill's BulkController; 0 would mean "unseeded" in GameFactory, so avoid it.
