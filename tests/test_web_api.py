@@ -23,6 +23,7 @@ from starlette.testclient import TestClient
 from mscsp.analysis.full import analyse
 from mscsp.board import Spec
 from mscsp.game import Game
+from mscsp.play.noguess import generate_no_guess
 from mscsp.play.verify import verify
 from mscsp.position import Position, format_position, parse_position
 from mscsp.report import solve_record
@@ -818,6 +819,27 @@ def test_no_guess_game_is_made_at_the_first_click(client):
     assert record["no_guess"] is True and "noguess" in record["generator"]
     loaded = client.post("/api/games/load", json=record).json()
     assert (loaded["status"], loaded["rows"], loaded["no_guess"]) == ("lost", view["rows"], True)
+
+
+def test_a_uniform_no_guess_game_says_how_it_was_drawn(client):
+    view = new_game(client, width=30, height=16, mines=130, rule="opening", no_guess=True,
+                    no_guess_method="uniform", seed=4)
+    assert view["no_guess_method"] == "uniform" and view["sampling"] is None
+    view = move(client, view["id"], "reveal", 15, 8)
+    assert "solvable by complete deduction" in view["guarantee"]
+    # 30x16/130 is too dense for 100 retries: the chain made it, and says so
+    assert "Markov chain" in view["sampling"] and "uniform" in view["sampling"]
+    layout = client.app.state.api.games.get(view["id"]).game.layout()  # test-only look behind the curtain
+    assert layout.mine_count == 130 and verify(layout, (15, 8)).solved
+    # the same seed and click make the same board as the library does
+    made = generate_no_guess(Spec(30, 16, 130), "opening", (15, 8), 4, method="uniform", time_limit=10.0)
+    assert made.layout == layout
+    response = client.post("/api/games", json={"width": 9, "height": 9, "mines": 10, "rule": "winxp",
+                                               "no_guess": True, "no_guess_method": "uniform"})
+    assert response.status_code == 400 and "winxp" in response.json()["error"]
+    response = client.post("/api/games", json={"width": 9, "height": 9, "mines": 10, "no_guess": True,
+                                               "no_guess_method": "magic"})
+    assert response.status_code == 400 and "no_guess_method must be one of" in response.json()["error"]
 
 
 def test_an_unfinished_replay_continues(client):

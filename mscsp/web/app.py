@@ -19,7 +19,7 @@ POST     ``/api/import``             ``{"text": JSMinesweeper's text}`` or ``{"m
 POST     ``/api/example``            ``{"width", "height", "mines", "seed"}``: a dealt
                                      board opened from a safe first click, as text
 POST     ``/api/games``              ``{"width", "height", "mines", "rule", "no_guess",
-                                     "seed"}``: a new game
+                                     "no_guess_method", "seed"}``: a new game
 GET      ``/api/games/{id}``         the game as the player sees it
 POST     ``/api/games/{id}/move``    ``{"action": reveal|flag|unflag|chord, "cell":
                                      [x, y]}``
@@ -82,6 +82,7 @@ from ..errors import InputError, MscspError, ParseError
 from ..formats.foreign import read_jsminesweeper, read_mbf
 from ..game import ActionKind, Game, Status
 from ..metrics import opening_regions
+from ..play.noguess import Method
 from ..play.policies import Policy
 from ..position import Mark, Position, format_position, parse_position
 from ..rules import FirstClickRule, generate, max_mines
@@ -329,9 +330,14 @@ class _Api:
         rule = field_choice(data, "rule", FirstClickRule, FirstClickRule.SAFE)
         spec = read_spec(data, self.settings, rule)
         no_guess = field_bool(data, "no_guess", False)
+        method = field_choice(data, "no_guess_method", Method, Method.PERTURB)
+        if no_guess and method is Method.UNIFORM and rule is FirstClickRule.WINXP:
+            raise RequestError(400, "uniform no-guess boards need a rule whose layouts are equally likely: "
+                                    "'winxp' moves a mine to a chosen cell (use uniform, safe or opening)")
         seed = field_int(data, "seed", 0, _SEED_MAX, default=fresh_seed())
         entry = self.games.add(
-            lambda gid: GameEntry(gid, Game.deferred(spec, rule, seed), rule, no_guess, seed)
+            lambda gid: GameEntry(gid, Game.deferred(spec, rule, seed), rule, no_guess, seed,
+                                  no_guess_method=method.value)
         )
         return JSONResponse(game_view(entry), status_code=201)
 
@@ -358,7 +364,8 @@ class _Api:
             # search, so a restart there makes the same board)
             return await self.pool.run(
                 jobs.no_guess_board,
-                (spec.width, spec.height, spec.mines, entry.rule.value, click, entry.seed, s.generation_time_limit),
+                (spec.width, spec.height, spec.mines, entry.rule.value, click, entry.seed, s.generation_time_limit,
+                 entry.no_guess_method),
                 timeout=s.generation_timeout, first_slice=s.first_slice, overflow=self.large_pool,
             )
         except JobTimeout as exc:

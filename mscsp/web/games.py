@@ -61,6 +61,9 @@ class GameEntry:
     helped : str, optional
         Who else had a hand in the game (see :data:`HELPERS`), kept with the game so
         that a reloaded page still knows it.
+    no_guess_method : str
+        How a no-guess board is made: ``perturb`` (fast, not uniform), ``uniform``
+        or ``retry`` (:func:`~mscsp.play.noguess.generate_no_guess`).
     """
 
     def __init__(
@@ -73,6 +76,7 @@ class GameEntry:
         guarantee: str | None = None,
         clicks: int = 0,
         helped: str | None = None,
+        no_guess_method: str = "perturb",
     ):
         self.id = game_id
         self.game = game
@@ -82,6 +86,8 @@ class GameEntry:
         self.guarantee = guarantee
         self.clicks = clicks
         self.helped = helped
+        self.no_guess_method = no_guess_method
+        self.sampling: str | None = None
         self.board_made = not no_guess or _has_layout(game)
         self.lock = asyncio.Lock()
         self._bbbv: int | None = None
@@ -204,6 +210,8 @@ def game_view(entry: GameEntry) -> dict:
         "mines": game.mines,
         "rule": entry.rule.value,
         "no_guess": entry.no_guess,
+        "no_guess_method": entry.no_guess_method if entry.no_guess else None,
+        "sampling": entry.sampling,
         "status": game.status.value,
         "elapsed": round(game.elapsed, 3),
         "flags": flags,
@@ -237,6 +245,7 @@ async def play_move(entry: GameEntry, kind: ActionKind, cell: int, make_board: B
                 if flagged != cell:
                     game.apply((ActionKind.FLAG, game.geometry.coords(flagged)))
             entry.game, entry.guarantee, entry.board_made = game, made.guarantee, True
+            entry.sampling = made.sampling
         entry.game.apply((kind, entry.game.geometry.coords(cell)))
     except IllegalMove as exc:
         raise RequestError(409, str(exc)) from None

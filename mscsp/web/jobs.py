@@ -161,12 +161,14 @@ def _candidate(rank: int, c) -> dict:
 
 
 def no_guess_board(
-    width: int, height: int, mines: int, rule: str, click: tuple[int, int], seed: int, time_limit: float
+    width: int, height: int, mines: int, rule: str, click: tuple[int, int], seed: int, time_limit: float,
+    method: str = "perturb",
 ) -> NoGuessBoard:
     """A board that the complete solver, with the mine total, finishes from ``click``.
 
-    Uses Tatham-style perturbation, which finds boards quickly even where few random
-    boards are no-guess (see :mod:`mscsp.play.noguess`).
+    By Tatham-style perturbation by default, which finds boards quickly even where few
+    random boards are no-guess; ``uniform`` draws them uniformly (retry, then a Markov
+    chain; slower on dense boards); see :mod:`mscsp.play.noguess`.
 
     Raises
     ------
@@ -174,7 +176,7 @@ def no_guess_board(
         When no board is found within ``time_limit`` seconds.
     """
     return generate_no_guess(
-        Spec(width, height, mines), rule, click, seed, method="perturb", time_limit=time_limit
+        Spec(width, height, mines), rule, click, seed, method=method, time_limit=time_limit
     )
 
 

@@ -92,7 +92,8 @@ function show(view) {
   $("timer").textContent = pad(Math.floor(elapsed()));
   $("save").disabled = !isOver(view);
   $("guarantee").hidden = !view.guarantee;
-  $("guarantee").textContent = view.guarantee ? `No-guess board: ${view.guarantee}.` : "";
+  $("guarantee").textContent = view.guarantee
+    ? `No-guess board: ${view.guarantee}${view.sampling ? `; ${view.sampling}` : ""}.` : "";
   showEnd(view);
   if (state.hint && isOver(view)) toggleHint(); // nothing left to hint at
   else if (state.hint) refreshHint();
@@ -196,6 +197,7 @@ $("again").addEventListener("click", () => {
   $("mines").value = v.mines;
   $("rule").value = v.rule;
   $("no-guess").checked = v.no_guess;
+  if (v.no_guess_method) $("no-guess-method").value = v.no_guess_method;
   // the seed goes with this one request: left in the Seed field, it would deal this
   // board again at every New game
   newGame(true, v.seed);
@@ -459,7 +461,7 @@ function boardRequest() {
 
 /** The new game the form asks for; `seed`, when given, instead of the Seed field's. */
 function setupRequest(seed) {
-  const body = { ...boardRequest(), no_guess: $("no-guess").checked };
+  const body = { ...boardRequest(), no_guess: $("no-guess").checked, no_guess_method: $("no-guess-method").value };
   if (seed !== undefined && seed !== null) {
     body.seed = seed;
     return body;
