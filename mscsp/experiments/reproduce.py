@@ -35,7 +35,6 @@ REPRODUCE = [
     ("consistency", "consistency", []),
     ("noguess_cost", "noguess_cost", []),
     ("noguess_uniform", "noguess_uniform", []),
-    ("noguess_bias", "noguess_bias", []),
 ]
 
 
