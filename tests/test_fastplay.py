@@ -167,3 +167,107 @@ def test_adopting_a_mine_is_refused():
     game._reveal_index(5)
     with pytest.raises(Exception, match="hold no mine"):
         game._adopt_proven(bytes([1, 0, 0, 0, 0, 1]), bytes(6))
+
+
+def _swap(layout, out_of, into):
+    """The layout with the mines at ``out_of`` moved to the safe cells ``into``."""
+    mines = set(np.flatnonzero(layout.mines).tolist())
+    assert set(out_of) <= mines and not set(into) & mines
+    return Layout._from_indices(layout.geometry, (mines - set(out_of)) | set(into))
+
+
+def _check_replay(layout, click, previous, changed, use_total, solver="sat"):
+    """A replay after a swap against two independent plays of the new layout from the
+    click: the compiled play from scratch and the Python loop."""
+    replayed = fastplay._replay_index(layout, click, previous, changed, solver, use_total=use_total)
+    scratch = fastplay._play_index(layout, click, solver, use_total=use_total, rounds=True)
+    assert (replayed is None) == (scratch is None)
+    if scratch is None:
+        assert layout.mines[click]  # the click became a mine: the game is lost at once
+        return None
+    _check_sound(layout, replayed)
+    assert (replayed.won, replayed.opened, replayed.steps, replayed.revealed) == (
+        scratch.won, scratch.opened, scratch.steps, scratch.revealed)
+    opened = np.frombuffer(scratch.revealed, dtype=bool)
+    assert replayed.rounds[opened].tolist() == scratch.rounds[opened].tolist()
+    if not scratch.won:  # a won game may stop flagging in either order
+        assert replayed.flagged == scratch.flagged
+        assert replayed.rounds.tolist() == scratch.rounds.tolist()
+    game, deducer = _play(layout, click, SolverName.parse(solver), use_total)
+    assert (replayed.won, replayed.opened, replayed.steps) == (game.status is Status.WON, game.opened_count,
+                                                               deducer.steps)
+    assert replayed.revealed == game.revealed.tobytes()
+    return replayed
+
+
+@needs_c
+def test_recorded_rounds_follow_the_play():
+    """Round 0 is the click's opening; single-point passes are odd rounds and stalls
+    even ones, so the rounds that proved something are the steps."""
+    for seed in range(10):
+        board = generate(Spec.preset("expert"), "opening", (15, 8), seed)
+        fast = fastplay.play(board.layout, board.click, rounds=True)
+        plain = fastplay.play(board.layout, board.click)
+        assert (fast.won, fast.opened, fast.steps, fast.revealed, fast.flagged) == (
+            plain.won, plain.opened, plain.steps, plain.revealed, plain.flagged)
+        touched = np.frombuffer(fast.revealed, dtype=bool) | np.frombuffer(fast.flagged, dtype=bool)
+        assert ((fast.rounds >= 0) == touched).all()
+        assert fast.rounds[board.click_index] == 0
+        # the zero region of the click is opened by the game at round 0
+        game = Game(board.layout, record=False)
+        game._reveal_index(board.click_index)
+        assert np.flatnonzero(fast.rounds == 0).tolist() == np.flatnonzero(game.revealed).tolist()
+        assert len(set(fast.rounds[fast.rounds > 0].tolist())) == fast.steps
+
+
+@needs_c
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(board=boards(), data=st.data(), use_total=st.booleans(), solver=st.sampled_from(["sat", "single-point"]))
+def test_replay_after_swaps_equals_a_play_from_scratch(board, data, use_total, solver):
+    layout, click = board
+    previous = fastplay._play_index(layout, click, solver, use_total=use_total, rounds=True)
+    assert previous is not None
+    for _ in range(4):  # a short chain of moves, each replayed from the last record
+        mines = np.flatnonzero(layout.mines).tolist()
+        safe = np.flatnonzero(~layout.mines & layout.geometry.mask).tolist()
+        k = data.draw(st.integers(1, 2))
+        if min(len(mines), len(safe)) < k:
+            return
+        out_of = data.draw(st.lists(st.sampled_from(mines), min_size=k, max_size=k, unique=True))
+        into = data.draw(st.lists(st.sampled_from(safe), min_size=k, max_size=k, unique=True))
+        layout = _swap(layout, out_of, into)
+        previous = _check_replay(layout, click, previous, out_of + into, use_total, solver)
+        if previous is None:
+            return
+
+
+@needs_c
+@pytest.mark.parametrize("mines", [99, 130, 170])
+def test_replay_on_expert_boards_with_random_swaps(mines):
+    """Swaps away from the click's opening on Expert-sized boards, no-guess or not."""
+    rng = np.random.default_rng(mines)
+    spec, click = Spec(30, 16, mines), (15, 8)
+    for seed in range(8):
+        board = generate(spec, "opening", click, seed)
+        layout, c = board.layout, board.click_index
+        keep = {c, *layout.geometry.neighbour_rows(np.array([c]))[0].tolist()}
+        previous = fastplay._play_index(layout, c, rounds=True, use_total=bool(seed % 2))
+        for _ in range(6):
+            mine = int(rng.choice(np.flatnonzero(layout.mines)))
+            free = [x for x in np.flatnonzero(~layout.mines).tolist() if x not in keep]
+            cell = int(rng.choice(free))
+            layout = _swap(layout, [mine], [cell])
+            previous = _check_replay(layout, c, previous, [mine, cell], bool(seed % 2))
+
+
+def test_replay_refuses_what_it_cannot_resume():
+    layout = Layout.from_rows(["*..", "...", "..*"])
+    plain = fastplay.play(layout, (0, 2))
+    if plain is None:
+        pytest.skip("the C play loop was not built")
+    with pytest.raises(Exception, match="rounds"):
+        fastplay.replay_after_swap(layout, (0, 2), plain, [(0, 0), (1, 0)])
+    recorded = fastplay.play(layout, (0, 2), rounds=True)
+    moved = _swap(layout, [0], [1])
+    with pytest.raises(ValueError, match="mine total"):  # one cell named: the total would change
+        fastplay.replay_after_swap(moved, (0, 2), recorded, [(0, 0)])

@@ -27,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -55,6 +56,9 @@ typedef struct {
     int8_t *shown;
     int flags;
     int total;
+    /* the round at which each cell was opened or flagged (NULL: not kept) */
+    int32_t *record;
+    int round;
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
@@ -111,6 +115,7 @@ static void game_open(Play *p, int start) {
     while (top) {
         int c = p->stack[--top];
         p->open[c] = 1;
+        if (p->record) p->record[c] = p->round;
         p->shown[c] = p->number[c];
         p->safe_left--;
         seen_open(p, c);
@@ -128,6 +133,7 @@ static void game_open(Play *p, int start) {
 static void solver_flag(Play *p, int c) {
     if (p->flag[c]) return;
     p->flag[c] = 1;
+    if (p->record) p->record[c] = p->round;
     p->flags++;
     for (int k = 0; k < 8; k++) {
         int64_t n = NB(p, c, k);
@@ -538,18 +544,25 @@ done:
     return rc;
 }
 
+/* Rounds: the click is round 0; then single-point passes take the odd rounds and the
+ * stalls' complete steps the even ones, so a round that proved something is one step. */
+
 /* Play from the click (or, with click -1, from the open cells and flags given, which
- * the caller's own play made); the result tuple (code, opened, steps, open, flags), or
- * NULL with an exception set. */
+ * the caller's own play made); the result tuple (code, opened, steps, open, flags[,
+ * record]), or NULL with an exception set. With a record (area int32, filled by the
+ * caller: -1 or the round of the given cells), each cell opened or flagged gets its
+ * round; a resumed play starts with the single-point pass of round first_round, its
+ * step count at steps0. */
 static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
                           Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
-                          const uint8_t *flag_in) {
+                          const uint8_t *flag_in, int32_t *record, int first_round, int steps0) {
     Play p;
     memset(&p, 0, sizeof p);
     p.area = area;
     p.table = table;
     p.mask = mask;
     p.mine = mine;
+    p.record = record;
     /* one block for the per-cell arrays: ints first, then bytes */
     size_t nint = 5, nbyte = 6;
     char *block = calloc((size_t)area, sizeof(int) * nint + nbyte);
@@ -582,11 +595,12 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
             if (j < area) p.number[j]++;
         }
     }
-    int code, steps = 0;
+    int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
     if (open_in) {
         /* a game in progress: its flags first, then its open cells shown to the solver
          * one by one, as the game would have shown them */
+        p.record = NULL; /* the given cells keep the rounds the caller recorded */
         for (Py_ssize_t c = 0; c < area; c++)
             if (p.mask[c] && flag_in[c]) {
                 p.flag[c] = 1;
@@ -600,12 +614,15 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
             p.safe_left--;
             seen_open(&p, (int)c);
         }
+        p.record = record;
     }
+    p.round = 0;
     if (click >= 0) game_open(&p, (int)click);
     if (p.lost) {
         code = LOST;
     } else {
         code = STUCK;
+        p.round = first_round;
         for (;;) {
             steps += single_point(&p);
             if (p.safe_left == 0) {
@@ -613,6 +630,7 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
                 break;
             }
             if (!complete) break;
+            p.round++;
             p.budget = node_limit;
             int r = complete_step(&p, use_total);
             if (r < 0) {
@@ -625,36 +643,56 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
                 code = WON;
                 break;
             }
+            p.round++;
         }
     }
     Py_END_ALLOW_THREADS
     if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
-    PyObject *result =
-        Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag, area);
+    PyObject *result;
+    if (record)
+        result = Py_BuildValue("iiiy#y#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
+                               area, (const char *)record, area * (Py_ssize_t)sizeof(int32_t));
+    else
+        result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
+                               area);
     free(block);
     scratch_free(&p);
     return result;
 }
 
 /* -- the module functions ------------------------------------------------------------ */
+static int board_agrees(const Py_buffer *table, const Py_buffer *mask, const Py_buffer *mine, int width) {
+    Py_ssize_t area = mask->len;
+    return width > 0 && area % width == 0 && table->len == area * 8 * (Py_ssize_t)sizeof(int64_t) &&
+           mine->len == area;
+}
+
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer table, mask, mine, open = {0}, flags = {0};
-    int width, click, complete, use_total;
+    int width, click, complete, use_total, keep = 0;
     long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*", &table, &mask, &mine, &width, &click, &complete, &use_total,
-                          &node_limit, &open, &flags))
+    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*p", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags, &keep))
         return NULL;
     Py_ssize_t area = mask.len;
-    int resumed = open.obj != NULL;
+    int resumed = open.obj != NULL && open.len > 0;
     PyObject *result = NULL;
-    if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
+    int32_t *record = NULL;
+    if (!board_agrees(&table, &mask, &mine, width) ||
         (resumed ? open.len != area || flags.obj == NULL || flags.len != area || click != -1
                  : click < 0 || click >= area))
         PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells and flags disagree on the board");
-    else
+    else if (keep && resumed)
+        PyErr_SetString(PyExc_ValueError, "the rounds are recorded from a click only");
+    else if (keep && !(record = malloc(sizeof(int32_t) * (size_t)area)))
+        PyErr_NoMemory();
+    else {
+        if (record) memset(record, 0xff, sizeof(int32_t) * (size_t)area); /* -1: never */
         result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit,
-                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL);
+                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL, record, 1, 0);
+    }
+    free(record);
     PyBuffer_Release(&table);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
@@ -663,10 +701,122 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     return result;
 }
 
+/* Play a layout that differs from a recorded one in a few cells (their contents
+ * swapped, the mine total kept), resuming from what the recorded play knew before any
+ * changed number or content could matter.
+ *
+ * A round before the first round at which the recorded play opened a changed cell (a
+ * cell whose content changed, or a neighbour of one: its number may differ) read only
+ * numbers the two layouts share, and the same mine total; the new layout agrees with
+ * everything it saw, so a player of the new layout makes the same rounds, and the
+ * closure of sound deduction resumed from there is the one a play from the click
+ * reaches. */
+static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, mine, open, flags, rounds;
+    int width, click, complete, use_total;
+    long node_limit;
+    PyObject *changed;
+    if (!PyArg_ParseTuple(args, "y*y*y*iipply*y*y*O", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags, &rounds, &changed))
+        return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL, *seq = NULL;
+    int32_t *record = NULL;
+    uint8_t *prefix = NULL;
+    const int64_t *tab = table.buf;
+    const uint8_t *old_open = open.buf, *old_flag = flags.buf, *mines = mine.buf;
+    const int32_t *old = rounds.buf;
+    if (!board_agrees(&table, &mask, &mine, width) || click < 0 || click >= area || open.len != area ||
+        flags.len != area || rounds.len != area * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells, flags and rounds disagree");
+        goto out;
+    }
+    if (!(seq = PySequence_Fast(changed, "the changed cells must be a sequence of flat indices"))) goto out;
+    record = malloc(sizeof(int32_t) * (size_t)area);
+    prefix = calloc((size_t)area, 2);
+    if (!record || !prefix) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    /* the first round that opened a changed cell (a cell that flipped counts when flagged too) */
+    Py_ssize_t nchanged = PySequence_Fast_GET_SIZE(seq);
+    int32_t first = INT32_MAX;
+    int new_mines = 0;
+    for (Py_ssize_t t = 0; t < nchanged; t++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, t));
+        if (c == -1 && PyErr_Occurred()) goto out;
+        if (c < 0 || c >= area) {
+            PyErr_SetString(PyExc_ValueError, "a changed cell is off the board");
+            goto out;
+        }
+        new_mines += mines[c] != 0;
+        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old[c] < first) first = old[c];
+        for (int k = 0; k < 8; k++) {
+            int64_t n = tab[(Py_ssize_t)c * 8 + k];
+            if (n < area && old_open[n] && old[n] >= 0 && old[n] < first) first = old[n];
+        }
+    }
+    if (2 * new_mines != nchanged) {
+        /* every changed cell flipped, so the total is kept only when half are mines now */
+        PyErr_SetString(PyExc_ValueError, "the changed cells must keep the mine total (mines swapped with safe cells)");
+        goto out;
+    }
+    memset(record, 0xff, sizeof(int32_t) * (size_t)area);
+    if (first <= 0) {
+        /* the click itself showed a changed number: play from it */
+        result = run_play(tab, mask.buf, mines, area, click, complete, use_total, node_limit, NULL, NULL, record, 1, 0);
+        goto out;
+    }
+    /* the state at the start of that round, and the steps made before it */
+    int32_t last = 0;
+    for (Py_ssize_t c = 0; c < area; c++)
+        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old[c] < first) {
+            record[c] = old[c];
+            prefix[c] = old_open[c] != 0;
+            prefix[area + c] = old_flag[c] != 0;
+            if (old[c] > last) last = old[c];
+        }
+    if (first == INT32_MAX) first = last + 1; /* no changed cell was ever opened */
+    uint8_t *seen = calloc((size_t)first, 1);
+    if (!seen) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int steps0 = 0;
+    for (Py_ssize_t c = 0; c < area; c++)
+        if (record[c] > 0 && !seen[record[c]]) {
+            seen[record[c]] = 1;
+            steps0++;
+        }
+    free(seen);
+    /* a stall's round starts with a single-point pass that finds nothing: the state is
+     * its fixed point */
+    int first_round = (first & 1) ? first : first - 1;
+    result = run_play(tab, mask.buf, mines, area, -1, complete, use_total, node_limit, prefix, prefix + area, record,
+                      first_round, steps0);
+out:
+    Py_XDECREF(seq);
+    free(record);
+    free(prefix);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    PyBuffer_Release(&open);
+    PyBuffer_Release(&flags);
+    PyBuffer_Release(&rounds);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags]) -> (code, opened, "
-     "steps, open, flags); with the open cells and flags of a game in progress, click is -1"},
+     "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
+     "opened, steps, open, flags[, rounds]); with the open cells and flags of a game in progress, click is -1 "
+     "(empty open cells: from the click); with rounds true, also the int32 round of each cell's opening or flag "
+     "(-1: never)"},
+    {"replay", fast_replay, METH_VARARGS,
+     "replay(table, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
+     "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
+     "contents with the recorded play's layout, resuming where the record allows"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,7 +23,7 @@ plays in Python, which has its own bounds).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 
@@ -31,13 +31,14 @@ import numpy as np
 
 from ..analysis import SolverName
 from ..board import Geometry, Layout
+from ..errors import InputError
 
 try:
     from . import _fastplay
 except ImportError:  # pragma: no cover - exercised only where no C compiler was found
     _fastplay = None
 
-__all__ = ["FastResult", "Ending", "available", "play", "resume", "NODE_LIMIT", "MAX_AREA"]
+__all__ = ["FastResult", "Ending", "available", "play", "resume", "replay_after_swap", "NODE_LIMIT", "MAX_AREA"]
 
 #: Search nodes allowed at one stall before the C loop gives the board back to Python.
 NODE_LIMIT = 200_000
@@ -57,13 +58,20 @@ class Ending(IntEnum):
 
 @dataclass(frozen=True)
 class FastResult:
-    """The end of a compiled play: won or stuck, with what the player then sees."""
+    """The end of a compiled play: won or stuck, with what the player then sees.
+
+    ``rounds`` (kept when asked for) gives, by flat index, the round at which the play
+    opened or flagged each cell: 0 for the click and its opening, then odd rounds for
+    the single-point passes and even ones for the stalls' complete steps; -1 for a
+    cell never touched. :func:`replay_after_swap` resumes from it.
+    """
 
     won: bool
     opened: int
     steps: int
     revealed: bytes
     flagged: bytes
+    rounds: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def available() -> bool:
@@ -83,13 +91,14 @@ def _mask(geometry: Geometry) -> bytes:
 
 
 def play(layout: Layout, click: tuple[int, int], solver: SolverName | str = SolverName.SAT, *,
-         use_total: bool = True, node_limit: int = NODE_LIMIT) -> FastResult | None:
+         use_total: bool = True, node_limit: int = NODE_LIMIT, rounds: bool = False) -> FastResult | None:
     """Play ``layout`` from the click ``(x, y)`` with complete (or single-point)
     deduction, compiled.
 
     Returns None when the compiled loop cannot answer: it was not built, the solver is
     ``subset`` (whose stall closure differs), the board has no neighbour table, the
-    click is a mine, or a stall's search passed ``node_limit`` nodes.
+    click is a mine, or a stall's search passed ``node_limit`` nodes. With ``rounds``
+    the result keeps the round of every opening and flag (for :func:`replay_after_swap`).
 
     Examples
     --------
@@ -98,13 +107,13 @@ def play(layout: Layout, click: tuple[int, int], solver: SolverName | str = Solv
     >>> r is None or (r.won, r.opened) == (True, 10)
     True
     """
-    return _run(layout, layout.geometry.cell(click, "click"), solver, use_total, node_limit)
+    return _run(layout, layout.geometry.cell(click, "click"), solver, use_total, node_limit, rounds=rounds)
 
 
 def _play_index(layout: Layout, click: int, solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
-                node_limit: int = NODE_LIMIT) -> FastResult | None:
+                node_limit: int = NODE_LIMIT, rounds: bool = False) -> FastResult | None:
     """:func:`play` from a flat click, for the verifier."""
-    return _run(layout, click, solver, use_total, node_limit)
+    return _run(layout, click, solver, use_total, node_limit, rounds=rounds)
 
 
 def resume(layout: Layout, revealed: bytes, flagged: bytes, solver: SolverName | str = SolverName.SAT, *,
@@ -129,16 +138,74 @@ def resume(layout: Layout, revealed: bytes, flagged: bytes, solver: SolverName |
     return _run(layout, -1, solver, use_total, node_limit, (bytes(revealed), bytes(flagged)))
 
 
-def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
-         state: tuple[bytes, bytes] = ()) -> FastResult | None:
+def replay_after_swap(layout: Layout, click: tuple[int, int], previous: FastResult,
+                      swapped: "list[tuple[int, int]]", solver: SolverName | str = SolverName.SAT, *,
+                      use_total: bool = True, node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """Play ``layout`` from ``click`` when it differs from a recorded play's layout only
+    in the ``swapped`` cells (mines that became safe and as many safe cells that became
+    mines), without replaying what the change cannot affect.
+
+    ``previous`` is the play of the old layout from the same click with the same
+    solver and ``use_total``, made with ``rounds=True`` (:func:`play`, or an earlier
+    call of this function). Every round of that play before the first one that opened
+    a changed cell (a swapped cell or a neighbour of one, whose number may have
+    changed) read only numbers both layouts share and the same mine total; the new
+    layout agrees with all it saw, so a player of the new layout makes the same
+    rounds. The play resumes there and reaches the closure of sound deduction, which
+    is unique: the result (won, opened, steps, revealed, flagged, rounds) is the one
+    :func:`play` from the click gives. A move of a Markov chain over no-guess boards
+    is checked this way.
+
+    Returns None when :func:`play` would.
+
+    Examples
+    --------
+    >>> old = Layout.from_rows(["*...", "....", "...*", "...."])
+    >>> before = play(old, (0, 3), rounds=True)
+    >>> new = Layout.from_rows(["*...", "....", "....", "...*"])  # the mine at (3, 2) moved down
+    >>> after = replay_after_swap(new, (0, 3), before, [(3, 2), (3, 3)]) if before else None
+    >>> after == play(new, (0, 3))
+    True
+    """
+    geometry = layout.geometry
+    return _replay_index(layout, geometry.cell(click, "click"), previous,
+                         [geometry.cell(c, "swapped cell") for c in swapped], solver, use_total=use_total,
+                         node_limit=node_limit)
+
+
+def _replay_index(layout: Layout, click: int, previous: FastResult, changed: "list[int]",
+                  solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
+                  node_limit: int = NODE_LIMIT) -> FastResult | None:
+    """:func:`replay_after_swap` with flat indices, for the chain."""
     solver = SolverName.parse(solver)
     geometry = layout.geometry
     if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
         return None
-    code, opened, steps, revealed, flagged = _fastplay.play(
-        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
-        solver is SolverName.SAT, use_total, int(node_limit), *state)
-    ending = Ending(code)
-    if ending is Ending.GAVE_UP or ending is Ending.LOST:
+    if previous.rounds is None:
+        raise InputError("the previous play kept no rounds: play it with rounds=True")
+    out = _fastplay.replay(_table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
+                           solver is SolverName.SAT, use_total, int(node_limit), previous.revealed,
+                           previous.flagged, previous.rounds, changed)
+    return _result(out)
+
+
+def _result(out: tuple) -> FastResult | None:
+    code = out[0]
+    if code == Ending.GAVE_UP or code == Ending.LOST:
         return None
-    return FastResult(ending is Ending.WON, opened, steps, revealed, flagged)
+    rounds = np.frombuffer(out[5], dtype=np.int32) if len(out) > 5 else None
+    return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4], rounds)
+
+
+def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
+         state: tuple[bytes, bytes] = (), rounds: bool = False) -> FastResult | None:
+    solver = SolverName.parse(solver)
+    geometry = layout.geometry
+    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
+        return None
+    extra = (*state, rounds) if rounds else state
+    if rounds and not state:
+        extra = (b"", b"", True)
+    return _result(_fastplay.play(
+        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
+        solver is SolverName.SAT, use_total, int(node_limit), *extra))

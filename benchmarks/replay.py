@@ -1,0 +1,101 @@
+"""Re-verifying a no-guess board after a swap: resumed from the play's record, or from scratch.
+
+A Markov chain over no-guess boards swaps one mine with one covered safe cell and asks
+whether the new board is still no-guess. ``mscsp.play.fastplay.replay_after_swap``
+resumes the previous board's play at the first round that opened a changed cell (a
+swapped cell or a neighbour of one); a play from the click reaches the same answer.
+This runs short chains on 30x16 boards with 99 and 170 mines (opening rule at the
+centre [15,8]; no-guess starting boards from ``perturb``; the complete solver with the
+mine total), times both ways on every proposed board, checks that they agree, and
+prints the median microseconds of each with their ratio, the share of proposals
+still no-guess, and the mean share of the play the replay skipped.
+
+    python benchmarks/replay.py --boards 20 --moves 50 --seed 2026
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from mscsp.board import Layout, Spec
+from mscsp.play import fastplay
+from mscsp.play.noguess import generate_no_guess
+
+
+def chain(board, moves: int, rng: np.random.Generator, use_total: bool) -> dict[str, list[float]]:
+    layout, click = board.layout, board.click_index
+    geometry = layout.geometry
+    keep = {click, *geometry.neighbour_rows(np.array([click]))[0].tolist()}
+    keep = np.array(sorted(c for c in keep if c < geometry.area))
+    current = fastplay._play_index(layout, click, use_total=use_total, rounds=True)
+    assert current is not None and current.won
+    out: dict[str, list[float]] = {"replay": [], "scratch": [], "scratch_rounds": [], "accepted": [], "skipped": []}
+    for _ in range(moves):
+        mines = np.flatnonzero(layout.mines)
+        free = np.setdiff1d(np.flatnonzero(~layout.mines & geometry.mask), keep)
+        a, b = int(rng.choice(mines)), int(rng.choice(free))
+        cells = set(np.flatnonzero(layout.mines).tolist())
+        proposal = Layout._from_indices(geometry, (cells - {a}) | {b})
+        t0 = time.perf_counter()
+        replayed = fastplay._replay_index(proposal, click, current, [a, b], use_total=use_total)
+        t1 = time.perf_counter()
+        scratch = fastplay._play_index(proposal, click, use_total=use_total)
+        t2 = time.perf_counter()
+        recorded = fastplay._play_index(proposal, click, use_total=use_total, rounds=True)
+        t3 = time.perf_counter()
+        assert (replayed.won, replayed.opened, replayed.steps, replayed.revealed) == (
+            scratch.won, scratch.opened, scratch.steps, scratch.revealed)
+        assert recorded.revealed == scratch.revealed
+        out["replay"].append(1e6 * (t1 - t0))
+        out["scratch"].append(1e6 * (t2 - t1))
+        out["scratch_rounds"].append(1e6 * (t3 - t2))
+        # the part of the play the replay did not redo: cells opened before its first round
+        changed = {a, b, *geometry.neighbour_rows(np.array([a, b])).ravel().tolist()}
+        opened = np.frombuffer(current.revealed, dtype=bool)
+        first = min((int(current.rounds[c]) for c in changed if c < geometry.area and opened[c]), default=None)
+        kept = int((opened & (current.rounds >= 0) & (current.rounds < first)).sum()) if first is not None else 0
+        out["skipped"].append(kept / max(1, current.opened))
+        out["accepted"].append(float(replayed.won))
+        if replayed.won:
+            layout, current = proposal, replayed
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--mines", type=int, nargs="+", default=[99, 170])
+    args = parser.parse_args(argv)
+    if args.boards < 1 or args.moves < 1:
+        print("--boards and --moves must be positive", file=sys.stderr)
+        return 2
+    if not fastplay.available():
+        print("the compiled play loop was not built", file=sys.stderr)
+        return 2
+    click = (15, 8)
+    print(f"30x16, opening at [15,8], sat with the mine total; {args.boards} chains of {args.moves} swaps, "
+          f"seed {args.seed}")
+    for s, mines in enumerate(args.mines):
+        totals: dict[str, list[float]] = {}
+        for i in range(args.boards):
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(args.seed, spawn_key=(s, i))))
+            board = generate_no_guess(Spec(30, 16, mines), "opening", click, rng, method="perturb")
+            for key, values in chain(board, args.moves, rng, True).items():
+                totals.setdefault(key, []).extend(values)
+        rep, scr, rec = (statistics.median(totals[k]) for k in ("replay", "scratch", "scratch_rounds"))
+        print(f"30x16/{mines}: replay median {rep:7.1f} us, from scratch {scr:7.1f} us "
+              f"(with rounds {rec:7.1f} us), ratio {rep / scr:.2f}; still no-guess "
+              f"{statistics.mean(totals['accepted']):.2f}; share of the play skipped "
+              f"{statistics.mean(totals['skipped']):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
