@@ -186,6 +186,9 @@ def _check_replay(layout, click, previous, changed, use_total, solver="sat"):
         assert layout.mines[click]  # the click became a mine: the game is lost at once
         return None
     _check_sound(layout, replayed)
+    touched = replayed.order >= 0
+    assert len(set(replayed.order[touched].tolist())) == int(touched.sum())  # a sequence, for the next replay
+    assert (np.diff(replayed.rounds[touched][np.argsort(replayed.order[touched])]) >= 0).all()
     assert (replayed.won, replayed.opened, replayed.steps, replayed.revealed) == (
         scratch.won, scratch.opened, scratch.steps, scratch.revealed)
     opened = np.frombuffer(scratch.revealed, dtype=bool)
@@ -218,6 +221,11 @@ def test_recorded_rounds_follow_the_play():
         game._reveal_index(board.click_index)
         assert np.flatnonzero(fast.rounds == 0).tolist() == np.flatnonzero(game.revealed).tolist()
         assert len(set(fast.rounds[fast.rounds > 0].tolist())) == fast.steps
+        # the order is a sequence of the openings and flags, rounds never going back
+        assert ((fast.order >= 0) == touched).all()
+        by_order = np.argsort(fast.order[touched])
+        assert sorted(fast.order[touched].tolist()) == list(range(int(touched.sum())))
+        assert (np.diff(fast.rounds[touched][by_order]) >= 0).all()
 
 
 @needs_c

@@ -56,9 +56,11 @@ typedef struct {
     int8_t *shown;
     int flags;
     int total;
-    /* the round at which each cell was opened or flagged (NULL: not kept) */
+    /* the round at which each cell was opened or flagged, then (record + area) its
+     * place in the order of all openings and flags (NULL: not kept) */
     int32_t *record;
     int round;
+    int32_t clock;
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
@@ -68,6 +70,12 @@ typedef struct {
     int *fidx;
     long budget;
     struct Block *blocks; /* stall scratch */
+    /* components kept from one stall to the next: a component none of whose cells or
+     * their neighbours changed is the same component, and its enumeration stands */
+    struct Block *kept;
+    struct Part **part_of; /* per frontier cell: its component at the last stall */
+    int *touch;            /* per cell: the stall count when a neighbour last changed */
+    int nstall;
 } Play;
 
 #define NB(p, c, k) ((p)->table[(Py_ssize_t)(c) * 8 + (k)])
@@ -86,6 +94,7 @@ static void seen_open(Play *p, int r) {
     for (int k = 0; k < 8; k++) {
         int64_t n = NB(p, r, k);
         if (n >= p->area) continue;
+        p->touch[n] = p->nstall;
         if (p->open[n]) {
             p->unk[n] -= 1;
             push(p, (int)n);
@@ -115,7 +124,10 @@ static void game_open(Play *p, int start) {
     while (top) {
         int c = p->stack[--top];
         p->open[c] = 1;
-        if (p->record) p->record[c] = p->round;
+        if (p->record) {
+            p->record[c] = p->round;
+            p->record[p->area + c] = p->clock++;
+        }
         p->shown[c] = p->number[c];
         p->safe_left--;
         seen_open(p, c);
@@ -133,11 +145,16 @@ static void game_open(Play *p, int start) {
 static void solver_flag(Play *p, int c) {
     if (p->flag[c]) return;
     p->flag[c] = 1;
-    if (p->record) p->record[c] = p->round;
+    if (p->record) {
+        p->record[c] = p->round;
+        p->record[p->area + c] = p->clock++;
+    }
     p->flags++;
     for (int k = 0; k < 8; k++) {
         int64_t n = NB(p, c, k);
-        if (n < p->area && p->open[n]) {
+        if (n >= p->area) continue;
+        p->touch[n] = p->nstall;
+        if (p->open[n]) {
             p->rem[n] -= 1;
             p->unk[n] -= 1;
             push(p, (int)n);
@@ -262,9 +279,9 @@ typedef struct Block {
     max_align_t data[];
 } Block;
 
-static void *scratch(Play *p, size_t n, int zero) {
+static void *scratch(Block **arena, size_t n, int zero) {
     n = (n + 15) & ~(size_t)15;
-    Block *b = p->blocks;
+    Block *b = *arena;
     if (!b || b->used + n > b->cap) {
         size_t cap = n > 65536 ? n : 65536;
         Block *nb = malloc(sizeof(Block) + cap);
@@ -272,7 +289,7 @@ static void *scratch(Play *p, size_t n, int zero) {
         nb->next = b;
         nb->cap = cap;
         nb->used = 0;
-        p->blocks = b = nb;
+        *arena = b = nb;
     }
     void *out = (char *)b->data + b->used;
     b->used += n;
@@ -292,19 +309,20 @@ static void scratch_reset(Play *p) {
     b->used = 0;
 }
 
-static void scratch_free(Play *p) {
-    for (Block *b = p->blocks; b;) {
+static void scratch_free(Block **arena) {
+    for (Block *b = *arena; b;) {
         Block *next = b->next;
         free(b);
         b = next;
     }
-    p->blocks = NULL;
+    *arena = NULL;
 }
 
-typedef struct {
+typedef struct Part {
     int *cells; /* frontier cells grouped: group g is cells[gstart[g] .. gstart[g+1]) */
     int *gstart;
     int ngroups, ncells, nwords;
+    long nodes; /* search nodes its enumeration took: a kept component is charged them again */
     word *can_mine, *can_safe, *support;
 } Part;
 
@@ -317,15 +335,18 @@ static int find(int *parent, int x) {
 }
 
 /* NEW leaves the memory as it was (the caller writes before reading); NEW0 zeroes it */
-#define NEW(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 0))
-#define NEW0(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 1))
+#define NEW(type, n) ((type *)scratch(&p->blocks, sizeof(type) * (size_t)(n), 0))
+#define NEW0(type, n) ((type *)scratch(&p->blocks, sizeof(type) * (size_t)(n), 1))
+/* KEEP and KEEP0: the same in memory that lasts the whole play (kept components) */
+#define KEEP(type, n) ((type *)scratch(&p->kept, sizeof(type) * (size_t)(n), 0))
+#define KEEP0(type, n) ((type *)scratch(&p->kept, sizeof(type) * (size_t)(n), 1))
 
 /* Enumerate one component (its frontier indices idx[0..n)); 0, or -1 to give up. */
 static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *frontier, const int *nclue,
                      const int *ckeys, int *clue_id) {
     int *gkey = NEW(int, n), *gsize = NEW0(int, n), *cell_group = NEW(int, n);
-    pt->cells = NEW(int, n);
-    pt->gstart = NEW0(int, n + 1);
+    pt->cells = KEEP(int, n);
+    pt->gstart = KEEP0(int, n + 1);
     if (!gkey || !gsize || !cell_group || !pt->cells || !pt->gstart) return -1;
     /* groups: cells with identical clue sets */
     int ng = 0;
@@ -375,9 +396,9 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
     e.sums = NEW0(int, nc);
     e.room = NEW0(int, nc);
     e.choice = NEW0(int, ng);
-    pt->can_mine = e.can_mine = NEW0(word, (size_t)ng * e.nwords);
-    pt->can_safe = e.can_safe = NEW0(word, (size_t)ng * e.nwords);
-    pt->support = e.support = NEW0(word, e.nwords);
+    pt->can_mine = e.can_mine = KEEP0(word, (size_t)ng * e.nwords);
+    pt->can_safe = e.can_safe = KEEP0(word, (size_t)ng * e.nwords);
+    pt->support = e.support = KEEP0(word, e.nwords);
     int rc = -1;
     if (e.size && e.start && e.len && e.need && e.sums && e.room && e.choice && e.can_mine && e.can_safe &&
         e.support) {
@@ -394,7 +415,9 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
             }
         }
         for (int c = 0; c < nc; c++) e.need[c] = p->rem[clue_cells[c]];
+        long budget = p->budget;
         rc = walk(p, &e, 0, 0);
+        pt->nodes = budget - p->budget;
     }
     for (int c = 0; c < nc; c++) clue_id[clue_cells[c]] = -1;
     if (rc < 0) return -1;
@@ -409,6 +432,7 @@ static int complete_step(Play *p, int use_total) {
     Py_ssize_t area = p->area;
     int rc = -1, nf = 0;
     scratch_reset(p);
+    int before = p->nstall++; /* a cell touched at this count changed since the last stall */
     int *frontier = NEW(int, area), *ckeys = NEW(int, (size_t)area * 8), *nclue = NEW(int, area);
     int *clue_id = NEW(int, area), *parent = NEW(int, area);
     int *safe = NEW(int, area), *mines = NEW(int, area);
@@ -452,7 +476,7 @@ static int complete_step(Play *p, int use_total) {
     int nparts = 0;
     int *root_part = NEW(int, nf + 1), *count = NEW0(int, nf + 1), *cstart = NEW0(int, nf + 2);
     int *order = NEW(int, nf + 1);
-    Part *parts = NEW0(Part, nf + 1);
+    Part *parts = KEEP0(Part, nf + 1);
     if (!root_part || !count || !cstart || !order || !parts) goto done;
     for (int i = 0; i < nf; i++) root_part[i] = -1;
     for (int i = 0; i < nf; i++) {
@@ -466,10 +490,30 @@ static int complete_step(Play *p, int use_total) {
         int q = root_part[find(parent, i)];
         order[cstart[q] + count[q]++] = i;
     }
-    for (int q = 0; q < nparts; q++)
-        if (enumerate(p, &parts[q], order + cstart[q], cstart[q + 1] - cstart[q], frontier, nclue, ckeys,
-                      clue_id) < 0)
+    uint8_t *cached = NEW0(uint8_t, nparts + 1);
+    if (!cached) goto done;
+    for (int q = 0; q < nparts; q++) {
+        const int *idx = order + cstart[q];
+        int n = cstart[q + 1] - cstart[q];
+        Part *old = p->part_of[frontier[idx[0]]];
+        int same = old != NULL && old->ncells == n;
+        for (int t = 0; t < n && same; t++) {
+            int c = frontier[idx[t]];
+            same = p->part_of[c] == old && p->touch[c] != before;
+        }
+        if (same) {
+            /* charged as if enumerated again, so that a play gives up exactly where a
+             * play without the kept components would */
+            parts[q] = *old;
+            cached[q] = 1;
+            p->budget -= old->nodes;
+            if (p->budget < 0) goto done;
+        } else if (enumerate(p, &parts[q], idx, n, frontier, nclue, ckeys, clue_id) < 0) {
             goto done;
+        }
+    }
+    for (int q = 0; q < nparts; q++)
+        for (int t = 0; t < parts[q].ncells; t++) p->part_of[parts[q].cells[t]] = &parts[q];
     /* decide each group: the counts of its component that the rest can complete */
     int tbits = remaining + 1, tw = (tbits + 63) / 64;
     word *prefix = NULL, *suffix = NULL, *tmp = NULL;
@@ -496,6 +540,7 @@ static int complete_step(Play *p, int use_total) {
     int nsafe = 0, nmines = 0;
     for (int q = 0; q < nparts; q++) {
         Part *pt = &parts[q];
+        if (cached[q] && !use_total) continue; /* it proved nothing at the last stall */
         word *feasible = NEW0(word, pt->nwords);
         if (!feasible) goto done;
         if (use_total) sum_set(tmp, prefix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, tbits);
@@ -549,13 +594,15 @@ done:
 
 /* Play from the click (or, with click -1, from the open cells and flags given, which
  * the caller's own play made); the result tuple (code, opened, steps, open, flags[,
- * record]), or NULL with an exception set. With a record (area int32, filled by the
- * caller: -1 or the round of the given cells), each cell opened or flagged gets its
- * round; a resumed play starts with the single-point pass of round first_round, its
- * step count at steps0. */
+ * record]), or NULL with an exception set. With a record (2 x area int32, filled by the
+ * caller: -1 or the round and the place in order of the given cells), each cell opened
+ * or flagged gets its round and the next place from clock0; a resumed play starts with
+ * the single-point pass of round first_round, its step count at steps0, that pass
+ * counted as a step when progressed says the given cells include some of its work. */
 static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
                           Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
-                          const uint8_t *flag_in, int32_t *record, int first_round, int steps0) {
+                          const uint8_t *flag_in, int32_t *record, int first_round, int steps0, int32_t clock0,
+                          int progressed) {
     Play p;
     memset(&p, 0, sizeof p);
     p.area = area;
@@ -563,11 +610,14 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     p.mask = mask;
     p.mine = mine;
     p.record = record;
-    /* one block for the per-cell arrays: ints first, then bytes */
-    size_t nint = 5, nbyte = 6;
-    char *block = calloc((size_t)area, sizeof(int) * nint + nbyte);
+    p.clock = clock0;
+    /* one block for the per-cell arrays: pointers, then ints, then bytes */
+    size_t nint = 6, nbyte = 6;
+    char *block = calloc((size_t)area, sizeof(Part *) + sizeof(int) * nint + nbyte);
     if (!block) return PyErr_NoMemory();
-    p.stack = (int *)block;
+    p.part_of = (Part **)block;
+    p.touch = (int *)(p.part_of + area);
+    p.stack = p.touch + area;
     p.rem = p.stack + area;
     p.unk = p.rem + area;
     p.work = p.unk + area;
@@ -624,7 +674,8 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
         code = STUCK;
         p.round = first_round;
         for (;;) {
-            steps += single_point(&p);
+            steps += single_point(&p) | progressed;
+            progressed = 0;
             if (p.safe_left == 0) {
                 code = WON;
                 break;
@@ -652,12 +703,13 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     PyObject *result;
     if (record)
         result = Py_BuildValue("iiiy#y#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
-                               area, (const char *)record, area * (Py_ssize_t)sizeof(int32_t));
+                               area, (const char *)record, 2 * area * (Py_ssize_t)sizeof(int32_t));
     else
         result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
                                area);
     free(block);
-    scratch_free(&p);
+    scratch_free(&p.blocks);
+    scratch_free(&p.kept);
     return result;
 }
 
@@ -685,12 +737,12 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells and flags disagree on the board");
     else if (keep && resumed)
         PyErr_SetString(PyExc_ValueError, "the rounds are recorded from a click only");
-    else if (keep && !(record = malloc(sizeof(int32_t) * (size_t)area)))
+    else if (keep && !(record = malloc(2 * sizeof(int32_t) * (size_t)area)))
         PyErr_NoMemory();
     else {
-        if (record) memset(record, 0xff, sizeof(int32_t) * (size_t)area); /* -1: never */
+        if (record) memset(record, 0xff, 2 * sizeof(int32_t) * (size_t)area); /* -1: never */
         result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit,
-                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL, record, 1, 0);
+                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL, record, 1, 0, 0, 0);
     }
     free(record);
     PyBuffer_Release(&table);
@@ -705,12 +757,15 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
  * swapped, the mine total kept), resuming from what the recorded play knew before any
  * changed number or content could matter.
  *
- * A round before the first round at which the recorded play opened a changed cell (a
- * cell whose content changed, or a neighbour of one: its number may differ) read only
- * numbers the two layouts share, and the same mine total; the new layout agrees with
- * everything it saw, so a player of the new layout makes the same rounds, and the
- * closure of sound deduction resumed from there is the one a play from the click
- * reaches. */
+ * Every opening or flag of the recorded play rests on what was seen before it: the
+ * numbers of cells opened earlier in its order, and the mine total. Up to the first
+ * opening of a changed cell (a cell whose content changed, or a neighbour of one:
+ * its number may differ) the new layout agrees with all of that, so each of those
+ * openings and flags is sound for the new layout too, and the closure of sound
+ * deduction resumed from there is the one a play from the click reaches. To keep the
+ * rounds (and the step count) of a play from the click, the play resumes inside a
+ * single-point pass, which ends at the same closure whatever it starts from, but at
+ * the start of a stall's round, whose complete step proves cells in one go. */
 static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer table, mask, mine, open, flags, rounds;
     int width, click, complete, use_total;
@@ -725,22 +780,22 @@ static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
     uint8_t *prefix = NULL;
     const int64_t *tab = table.buf;
     const uint8_t *old_open = open.buf, *old_flag = flags.buf, *mines = mine.buf;
-    const int32_t *old = rounds.buf;
+    const int32_t *old = rounds.buf, *old_order = (const int32_t *)rounds.buf + area;
     if (!board_agrees(&table, &mask, &mine, width) || click < 0 || click >= area || open.len != area ||
-        flags.len != area || rounds.len != area * (Py_ssize_t)sizeof(int32_t)) {
+        flags.len != area || rounds.len != 2 * area * (Py_ssize_t)sizeof(int32_t)) {
         PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells, flags and rounds disagree");
         goto out;
     }
     if (!(seq = PySequence_Fast(changed, "the changed cells must be a sequence of flat indices"))) goto out;
-    record = malloc(sizeof(int32_t) * (size_t)area);
+    record = malloc(2 * sizeof(int32_t) * (size_t)area);
     prefix = calloc((size_t)area, 2);
     if (!record || !prefix) {
         PyErr_NoMemory();
         goto out;
     }
-    /* the first round that opened a changed cell (a cell that flipped counts when flagged too) */
+    /* the first opening of a changed cell (a cell that flipped counts when flagged too) */
     Py_ssize_t nchanged = PySequence_Fast_GET_SIZE(seq);
-    int32_t first = INT32_MAX;
+    int32_t first = INT32_MAX, round = -1;
     int new_mines = 0;
     for (Py_ssize_t t = 0; t < nchanged; t++) {
         long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, t));
@@ -750,10 +805,16 @@ static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
             goto out;
         }
         new_mines += mines[c] != 0;
-        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old[c] < first) first = old[c];
+        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old_order[c] < first) {
+            first = old_order[c];
+            round = old[c];
+        }
         for (int k = 0; k < 8; k++) {
             int64_t n = tab[(Py_ssize_t)c * 8 + k];
-            if (n < area && old_open[n] && old[n] >= 0 && old[n] < first) first = old[n];
+            if (n < area && old_open[n] && old[n] >= 0 && old_order[n] < first) {
+                first = old_order[n];
+                round = old[n];
+            }
         }
     }
     if (2 * new_mines != nchanged) {
@@ -761,39 +822,52 @@ static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the changed cells must keep the mine total (mines swapped with safe cells)");
         goto out;
     }
-    memset(record, 0xff, sizeof(int32_t) * (size_t)area);
-    if (first <= 0) {
-        /* the click itself showed a changed number: play from it */
-        result = run_play(tab, mask.buf, mines, area, click, complete, use_total, node_limit, NULL, NULL, record, 1, 0);
+    memset(record, 0xff, 2 * sizeof(int32_t) * (size_t)area);
+    if (round == 0) {
+        /* the click's opening showed a changed number: play from the click */
+        result = run_play(tab, mask.buf, mines, area, click, complete, use_total, node_limit, NULL, NULL, record, 1, 0,
+                          0, 0);
         goto out;
     }
-    /* the state at the start of that round, and the steps made before it */
     int32_t last = 0;
     for (Py_ssize_t c = 0; c < area; c++)
-        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old[c] < first) {
-            record[c] = old[c];
-            prefix[c] = old_open[c] != 0;
-            prefix[area + c] = old_flag[c] != 0;
-            if (old[c] > last) last = old[c];
-        }
-    if (first == INT32_MAX) first = last + 1; /* no changed cell was ever opened */
-    uint8_t *seen = calloc((size_t)first, 1);
+        if ((old_open[c] || old_flag[c]) && old[c] > last) last = old[c];
+    if (round < 0) round = last + 1; /* no changed cell was ever opened: resume at the end */
+    /* inside a single-point pass, everything before the first opening of a changed cell;
+     * at a stall, everything before its round */
+    int inside = round & 1;
+    int progressed = 0;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (!(old_open[c] || old_flag[c]) || old[c] < 0) continue;
+        if (inside ? old_order[c] >= first : old[c] >= round) continue;
+        record[c] = old[c];
+        record[area + c] = old_order[c];
+        prefix[c] = old_open[c] != 0;
+        prefix[area + c] = old_flag[c] != 0;
+        progressed |= old[c] == round;
+    }
+    /* the steps made before that round: the rounds that opened or flagged something */
+    uint8_t *seen = calloc((size_t)round + 1, 1);
     if (!seen) {
         PyErr_NoMemory();
         goto out;
     }
     int steps0 = 0;
     for (Py_ssize_t c = 0; c < area; c++)
-        if (record[c] > 0 && !seen[record[c]]) {
+        if (record[c] > 0 && record[c] < round && !seen[record[c]]) {
             seen[record[c]] = 1;
             steps0++;
         }
     free(seen);
     /* a stall's round starts with a single-point pass that finds nothing: the state is
      * its fixed point */
-    int first_round = (first & 1) ? first : first - 1;
+    int first_round = inside ? round : round - 1;
+    int32_t clock = first == INT32_MAX ? 0 : first;
+    if (clock == 0)
+        for (Py_ssize_t c = 0; c < area; c++)
+            if (record[area + c] >= clock) clock = record[area + c] + 1;
     result = run_play(tab, mask.buf, mines, area, -1, complete, use_total, node_limit, prefix, prefix + area, record,
-                      first_round, steps0);
+                      first_round, steps0, clock, progressed);
 out:
     Py_XDECREF(seq);
     free(record);

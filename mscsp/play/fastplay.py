@@ -63,7 +63,9 @@ class FastResult:
     ``rounds`` (kept when asked for) gives, by flat index, the round at which the play
     opened or flagged each cell: 0 for the click and its opening, then odd rounds for
     the single-point passes and even ones for the stalls' complete steps; -1 for a
-    cell never touched. :func:`replay_after_swap` resumes from it.
+    cell never touched. ``order`` gives each such cell's place in the sequence of all
+    openings and flags (each rests only on what came before it in that order).
+    :func:`replay_after_swap` resumes from the two.
     """
 
     won: bool
@@ -72,6 +74,7 @@ class FastResult:
     revealed: bytes
     flagged: bytes
     rounds: np.ndarray | None = field(default=None, repr=False, compare=False)
+    order: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def available() -> bool:
@@ -88,6 +91,25 @@ def _table(geometry: Geometry) -> bytes:
 @lru_cache(maxsize=16)
 def _mask(geometry: Geometry) -> bytes:
     return geometry.mask.astype(np.uint8).tobytes()
+
+
+@lru_cache(maxsize=16)
+def _board(geometry: Geometry) -> tuple[bytes, bytes, int] | None:
+    """What the C loop needs of a geometry, once per geometry (None: no neighbour table)."""
+    if geometry.area > MAX_AREA:
+        return None
+    return _table(geometry), _mask(geometry), geometry.width
+
+
+#: Solver names to (compiled, complete): the subset solver is not compiled. A dict,
+#: because a verification is short enough for parsing to show.
+_SOLVERS = {name: (name is not SolverName.SUBSET, name is SolverName.SAT) for name in SolverName}
+_SOLVERS.update({name.value: value for name, value in _SOLVERS.items()})
+
+
+def _solver(solver) -> tuple[bool, bool]:
+    out = _SOLVERS.get(solver) if isinstance(solver, (str, SolverName)) else None
+    return out if out is not None else _SOLVERS[SolverName.parse(solver)]
 
 
 def play(layout: Layout, click: tuple[int, int], solver: SolverName | str = SolverName.SAT, *,
@@ -177,35 +199,40 @@ def _replay_index(layout: Layout, click: int, previous: FastResult, changed: "li
                   solver: SolverName | str = SolverName.SAT, *, use_total: bool = True,
                   node_limit: int = NODE_LIMIT) -> FastResult | None:
     """:func:`replay_after_swap` with flat indices, for the chain."""
-    solver = SolverName.parse(solver)
-    geometry = layout.geometry
-    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
+    compiled, complete = _solver(solver)
+    board = _board(layout.geometry)
+    if _fastplay is None or not compiled or board is None:
         return None
-    if previous.rounds is None:
+    if previous.rounds is None or previous.order is None:
         raise InputError("the previous play kept no rounds: play it with rounds=True")
-    out = _fastplay.replay(_table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
-                           solver is SolverName.SAT, use_total, int(node_limit), previous.revealed,
-                           previous.flagged, previous.rounds, changed)
-    return _result(out)
+    table, mask, width = board
+    record = previous.rounds.base  # the C loop's record: rounds, then order
+    if not isinstance(record, bytes) or len(record) != 8 * len(previous.rounds):
+        record = np.concatenate([previous.rounds, previous.order]).astype(np.int32).tobytes()
+    return _result(_fastplay.replay(table, mask, layout.mines.tobytes(), width, int(click), complete, use_total,
+                                    int(node_limit), previous.revealed, previous.flagged, record, changed))
 
 
 def _result(out: tuple) -> FastResult | None:
     code = out[0]
     if code == Ending.GAVE_UP or code == Ending.LOST:
         return None
-    rounds = np.frombuffer(out[5], dtype=np.int32) if len(out) > 5 else None
-    return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4], rounds)
+    if len(out) == 5:
+        return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4])
+    area = len(out[3])
+    rounds = np.frombuffer(out[5], dtype=np.int32, count=area)
+    order = np.frombuffer(out[5], dtype=np.int32, count=area, offset=4 * area)
+    return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4], rounds, order)
 
 
 def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
          state: tuple[bytes, bytes] = (), rounds: bool = False) -> FastResult | None:
-    solver = SolverName.parse(solver)
-    geometry = layout.geometry
-    if _fastplay is None or solver is SolverName.SUBSET or geometry.area > MAX_AREA:
+    compiled, complete = _solver(solver)
+    board = _board(layout.geometry)
+    if _fastplay is None or not compiled or board is None:
         return None
-    extra = (*state, rounds) if rounds else state
-    if rounds and not state:
-        extra = (b"", b"", True)
-    return _result(_fastplay.play(
-        _table(geometry), _mask(geometry), layout.mines.tobytes(), geometry.width, int(click),
-        solver is SolverName.SAT, use_total, int(node_limit), *extra))
+    if rounds:
+        state = (*state, True) if state else (b"", b"", True)
+    table, mask, width = board
+    return _result(_fastplay.play(table, mask, layout.mines.tobytes(), width, int(click), complete, use_total,
+                                  int(node_limit), *state))

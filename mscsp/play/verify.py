@@ -33,6 +33,8 @@ from .loop import Deducer
 
 __all__ = ["VerifyResult", "verify"]
 
+_SOLVERS = {name: name for name in SolverName} | {name.value: name for name in SolverName}
+
 
 @dataclass(frozen=True)
 class VerifyResult:
@@ -148,7 +150,8 @@ def verify(
     71
     """
     started = time.perf_counter()
-    solver = SolverName.parse(solver)
+    parsed = _SOLVERS.get(solver) if isinstance(solver, (str, SolverName)) else None
+    solver = parsed if parsed is not None else SolverName.parse(solver)
     if isinstance(board, GeneratedBoard):
         layout, click = board.layout, board.click if click is None else click
     elif isinstance(board, Layout):
@@ -157,7 +160,12 @@ def verify(
             raise InputError("the click must be a pair (x, y): a bare layout does not know its first click")
     else:
         raise InputError(f"verify takes a generated board or a layout, not {type(board).__name__}")
-    click = layout.geometry.cell(click, "click")
+    geometry = layout.geometry
+    if (type(click) is tuple and len(click) == 2 and type(click[0]) is int and type(click[1]) is int
+            and geometry.contains(click[0], click[1])):
+        click = click[1] * geometry.width + click[0]  # the common case, without the checks' cost
+    else:
+        click = geometry.cell(click, "click")
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
     if quick:
