@@ -17,7 +17,7 @@ from mscsp.analysis.solvers.result import SolverName
 from mscsp.board import Geometry, Layout, Spec
 from mscsp.game import Game, Status
 from mscsp.play import fastplay
-from mscsp.play.dead import dead_structure
+from mscsp.play.dead import _find_structure, dead_structure
 from mscsp.play.loop import Deducer
 from mscsp.play.verify import verify
 from mscsp.rules import generate
@@ -279,3 +279,28 @@ def test_replay_refuses_what_it_cannot_resume():
     moved = _swap(layout, [0], [1])
     with pytest.raises(ValueError, match="mine total"):  # one cell named: the total would change
         fastplay.replay_after_swap(moved, (0, 2), recorded, [(0, 0)])
+
+
+@needs_c
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(board=boards(), use_total=st.booleans(), data=st.data())
+def test_the_compiled_structure_search_names_what_the_python_one_does(board, use_total, data):
+    """The dead structures found cell by cell in C against mscsp.play.dead's bit sets
+    (itself tested in tests/test_verify.py and tests/test_pseudo.py), clicks on mines too."""
+    layout, click = board
+    if data.draw(st.booleans()):
+        click = data.draw(st.sampled_from(layout.geometry.cells.tolist()))
+    assert fastplay._structure(layout, click, use_total) == _find_structure(layout, click, use_total=use_total)
+
+
+@needs_c
+@pytest.mark.parametrize("mines", [99, 130, 170])
+def test_the_compiled_structure_search_on_expert_boards(mines):
+    found = 0
+    for seed in range(60):
+        board = generate(Spec(30, 16, mines), "opening", (15, 8), seed)
+        for use_total in (True, False):
+            expected = _find_structure(board.layout, board.click_index, use_total=use_total)
+            assert fastplay._structure(board.layout, board.click_index, use_total) == expected
+            found += expected is not None
+    assert found > 10  # the boards hold structures of each kind to compare

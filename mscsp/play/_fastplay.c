@@ -881,6 +881,208 @@ out:
     return result;
 }
 
+/* -- dead structures ------------------------------------------------------------------ */
+/* mscsp.play.dead's quick look at the layout (a 2x2 block whose mines could trade places
+ * with its safe cells, a mine and a safe cell no number tells apart, and without the
+ * mine total a safe cell walled off from the click), on one 64-bit word per row padded
+ * by three cells each side, as the Python version pads its whole-board bit sets: it
+ * names the same structure, and is tested against it. Rows wider than 58 cells are
+ * left to Python. */
+enum { PAD = 3, MAX_ROW = 64 - 2 * PAD };
+
+/* row y (padded) of the set whose bit at a position is the bit of a at (dx, dy) from it */
+static inline word at_row(const word *a, int y, int dx, int dy) {
+    word v = a[y + dy];
+    return dx >= 0 ? v >> dx : v << -dx;
+}
+
+/* for each offset of a second cell within distance two (rows, then columns, from
+ * (-2, -2)), the offsets of the cells next to exactly one of the two */
+static int telling_n[24], telling_dx[24], telling_dy[24], telling_x[24][16], telling_y[24][16];
+
+static void telling_offsets(void) {
+    if (telling_n[0]) return;
+    int t = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            if (!dx && !dy) continue;
+            int n = 0;
+            for (int y = -3; y <= 3; y++)
+                for (int x = -3; x <= 3; x++) {
+                    if ((!x && !y) || (x == dx && y == dy)) continue;
+                    int near_a = x >= -1 && x <= 1 && y >= -1 && y <= 1;
+                    int near_b = x - dx >= -1 && x - dx <= 1 && y - dy >= -1 && y - dy <= 1;
+                    if (near_a != near_b) {
+                        telling_x[t][n] = x;
+                        telling_y[t][n] = y;
+                        n++;
+                    }
+                }
+            telling_dx[t] = dx;
+            telling_dy[t] = dy;
+            telling_n[t++] = n;
+        }
+}
+
+/* the first position (row-major) of a set given by rows, as a flat cell; -1 if empty */
+static int first_cell(const word *rows, int h, int w) {
+    for (int y = 0; y < h; y++)
+        if (rows[y + PAD]) return y * w + __builtin_ctzll(rows[y + PAD]) - PAD;
+    return -1;
+}
+
+/* kind (0: none, 1: square, 2: pair, 3: walled, -1: too wide) and its cells in out;
+ * rows: 6 x (h + 2 PAD) words of scratch */
+static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h, int click, int use_total,
+                          int *out, word *rows) {
+    if (w > MAX_ROW) return -1;
+    int nrows = h + 2 * PAD;
+    word *M = rows, *S = rows + nrows, *C = rows + 2 * nrows, *O = rows + 3 * nrows, *near = rows + 4 * nrows,
+         *R = rows + 5 * nrows;
+    memset(rows, 0, sizeof(word) * 6 * (size_t)nrows);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int c = y * w + x;
+            if (!mask[c]) continue;
+            word bit = (word)1 << (x + PAD);
+            C[y + PAD] |= bit;
+            if (mine[c]) M[y + PAD] |= bit;
+            else S[y + PAD] |= bit;
+        }
+    int cx = click % w, cy = click / w;
+    word cbit = (word)1 << (cx + PAD);
+    /* a 2x2 block (positions are top-left corners) */
+    for (int y = PAD; y < PAD + h; y++) {
+        word whole = C[y] & at_row(C, y, 1, 0) & at_row(C, y, 0, 1) & at_row(C, y, 1, 1);
+        if (!whole) continue;
+        word m00 = M[y], m01 = at_row(M, y, 1, 0), m10 = at_row(M, y, 0, 1), m11 = at_row(M, y, 1, 1);
+#define WALLED2(ax, ay, bx, by) (~(at_row(S, y, ax, ay) | at_row(S, y, bx, by)))
+        word sides = ((m00 ^ m01) | WALLED2(0, -1, 1, -1)) & ((m10 ^ m11) | WALLED2(0, 2, 1, 2)) &
+                     ((m00 ^ m10) | WALLED2(-1, 0, -1, 1)) & ((m01 ^ m11) | WALLED2(2, 0, 2, 1));
+        word hit = whole & WALLED2(-1, -1, 2, -1) & WALLED2(-1, 2, 2, 2) & sides;
+#undef WALLED2
+        if (use_total)
+            hit &= (m00 & m11 & ~m01 & ~m10) | (m01 & m10 & ~m00 & ~m11) | (m00 & m01 & ~m10 & ~m11) |
+                   (m10 & m11 & ~m00 & ~m01) | (m00 & m10 & ~m01 & ~m11) | (m01 & m11 & ~m00 & ~m10);
+        else
+            hit &= ~(m00 & m01 & m10 & m11);
+        /* the click is opened without proof: no block holding it */
+        if (y - PAD == cy) hit &= ~(cbit | cbit >> 1);
+        if (y - PAD == cy - 1) hit &= ~(cbit | cbit >> 1);
+        if (hit) {
+            int top = (y - PAD) * w + __builtin_ctzll(hit) - PAD;
+            out[0] = top;
+            out[1] = top + 1;
+            out[2] = top + w;
+            out[3] = top + w + 1;
+            return 1;
+        }
+    }
+    /* a pair: first a sealed safe cell and a sealed mine far apart */
+    memcpy(O, S, sizeof(word) * nrows);
+    O[cy + PAD] &= ~cbit;
+    for (int y = PAD; y < PAD + h; y++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (dx || dy) near[y] |= at_row(S, y, dx, dy);
+    int any_safe = 0, any_mine = 0;
+    for (int y = PAD; y < PAD + h; y++) {
+        any_safe |= (O[y] & ~near[y]) != 0;
+        any_mine |= (M[y] & ~near[y]) != 0;
+    }
+    if (any_safe && any_mine) {
+        for (int by = PAD; by < PAD + h; by++)
+            for (word bs = O[by] & ~near[by]; bs; bs &= bs - 1) {
+                int bx = __builtin_ctzll(bs);
+                for (int ay = PAD; ay < PAD + h; ay++)
+                    for (word ms = M[ay] & ~near[ay]; ms; ms &= ms - 1) {
+                        int ax = __builtin_ctzll(ms);
+                        int ddx = abs(ax - bx), ddy = abs(ay - by);
+                        if ((ddx > ddy ? ddx : ddy) > 2) {
+                            out[0] = (ay - PAD) * w + ax - PAD;
+                            out[1] = (by - PAD) * w + bx - PAD;
+                            return 2;
+                        }
+                    }
+            }
+    }
+    telling_offsets();
+    for (int t = 0; t < 24; t++) {
+        int dx = telling_dx[t], dy = telling_dy[t];
+        for (int y = PAD; y < PAD + h; y++) {
+            word hit = M[y] & at_row(O, y, dx, dy);
+            for (int u = 0; u < telling_n[t] && hit; u++) hit &= ~at_row(S, y, telling_x[t][u], telling_y[t][u]);
+            if (hit) {
+                int a = (y - PAD) * w + __builtin_ctzll(hit) - PAD;
+                out[0] = a;
+                out[1] = a + dy * w + dx;
+                return 2;
+            }
+        }
+    }
+    if (use_total) return 0;
+    /* a safe cell the click's region of safe cells does not reach */
+    /* the click and the safe cells around it, then their region (a mine clicked is not
+     * in it, as in the Python version's first step) */
+    for (int dy = -1; dy <= 1; dy++)
+        R[cy + PAD + dy] = (cbit | cbit << 1 | cbit >> 1) & S[cy + PAD + dy];
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int y = PAD; y < PAD + h; y++) {
+            word around = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                word v = R[y + dy];
+                around |= v | v << 1 | v >> 1;
+            }
+            word grown = around & S[y];
+            if (grown != R[y]) {
+                R[y] = grown;
+                changed = 1;
+            }
+        }
+    }
+    for (int y = PAD; y < PAD + h; y++) R[y] = S[y] & ~R[y];
+    int pocket = first_cell(R, h, w);
+    if (pocket < 0) return 0;
+    out[0] = pocket;
+    return 3;
+}
+
+static PyObject *fast_structure(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer mask, mine;
+    int width, click, use_total;
+    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL;
+    int out[4], kind = 0;
+    if (width <= 0 || area % width || mine.len != area || click < 0 || click >= area)
+        PyErr_SetString(PyExc_ValueError, "mask, mines and click disagree on the board");
+    else {
+        int height = (int)(area / width);
+        word *rows = malloc(sizeof(word) * 6 * (size_t)(height + 2 * PAD));
+        if (!rows) PyErr_NoMemory();
+        else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
+        free(rows);
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    if (PyErr_Occurred()) return NULL;
+    switch (kind) {
+    case 1:
+        return Py_BuildValue("i(iiii)", kind, out[0], out[1], out[2], out[3]);
+    case 2:
+        return Py_BuildValue("i(ii)", kind, out[0], out[1]);
+    case 3:
+        return Py_BuildValue("i(i)", kind, out[0]);
+    case -1:
+        return PyLong_FromLong(-1);
+    default:
+        Py_INCREF(Py_None);
+        return Py_None;
+    }
+    (void)result;
+}
+
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
      "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
@@ -891,6 +1093,10 @@ static PyMethodDef methods[] = {
      "replay(table, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
      "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
      "contents with the recorded play's layout, resuming where the record allows"},
+    {"structure", fast_structure, METH_VARARGS,
+     "structure(mask, mines, width, click, use_total) -> None or (kind, cells): mscsp.play.dead's first dead "
+     "structure (1: a 2x2 block, 2: a mine and a safe cell, 3: a walled-off safe cell), flat cells; -1 when "
+     "rows are too wide (more than 58 cells)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -32,6 +32,7 @@ import numpy as np
 from ..analysis import SolverName
 from ..board import Geometry, Layout
 from ..errors import InputError
+from .dead import Structure
 
 try:
     from . import _fastplay
@@ -211,6 +212,21 @@ def _replay_index(layout: Layout, click: int, previous: FastResult, changed: "li
         record = np.concatenate([previous.rounds, previous.order]).astype(np.int32).tobytes()
     return _result(_fastplay.replay(table, mask, layout.mines.tobytes(), width, int(click), complete, use_total,
                                     int(node_limit), previous.revealed, previous.flagged, record, changed))
+
+
+_UNCHECKED = object()
+
+
+def _structure(layout: Layout, click: int, use_total: bool):
+    """:func:`mscsp.play.dead._find_structure`, compiled: ``(Structure, flat cells)`` or
+    None, or ``_UNCHECKED`` when the extension is missing (the caller then looks in Python)."""
+    board = _board(layout.geometry) if _fastplay is not None else None
+    if board is None:
+        return _UNCHECKED
+    found = _fastplay.structure(board[1], layout.mines.tobytes(), board[2], int(click), use_total)
+    if found == -1:  # rows too wide for one word
+        return _UNCHECKED
+    return None if found is None else (Structure(found[0]), found[1])
 
 
 def _result(out: tuple) -> FastResult | None:

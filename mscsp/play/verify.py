@@ -169,7 +169,9 @@ def verify(
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
     if quick:
-        found = _find_structure(layout, click, use_total=use_total)
+        found = fastplay._structure(layout, click, use_total)
+        if found is fastplay._UNCHECKED:
+            found = _find_structure(layout, click, use_total=use_total)
         if found is not None:
             return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
                                 describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
