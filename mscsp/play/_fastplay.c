@@ -42,18 +42,16 @@ typedef uint64_t word;
 typedef struct {
     /* the game: holds the layout */
     Py_ssize_t area;
-    const int64_t *table; /* area x 8 neighbours, padded with area */
+    const int32_t *adj; /* area x 9: the number of neighbours, then the neighbours */
     const uint8_t *mask;
     const uint8_t *mine;
     int8_t *number;
     int safe_left, safe_total, size;
     int lost;
     int *stack;
-    /* what the player sees */
-    uint8_t *open;
-    uint8_t *pending; /* the game's: queued by the flood fill */
-    uint8_t *flag;
-    int8_t *shown;
+    /* what the player sees: OPEN or FLAG per cell (PENDING: the game's flood fill has
+     * queued it) */
+    uint8_t *st;
     int flags;
     int total;
     /* the round at which each cell was opened or flagged, then (record + area) its
@@ -64,7 +62,6 @@ typedef struct {
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
-    uint8_t *queued;
     int nwork;
     /* stall analysis scratch */
     int *fidx;
@@ -78,86 +75,88 @@ typedef struct {
     int nstall;
 } Play;
 
-#define NB(p, c, k) ((p)->table[(Py_ssize_t)(c) * 8 + (k)])
+enum { OPEN = 1, FLAG = 2, PENDING = 4, QUEUED = 8 };
+#define NBR(p, c) ((p)->adj + (size_t)(c) * 9)
 
 /* -- the solver's bookkeeping -------------------------------------------------------- */
-static void push(Play *p, int c) {
-    if (!p->queued[c]) {
-        p->queued[c] = 1;
+static inline void push(Play *p, int c) {
+    if (!(p->st[c] & QUEUED)) {
+        p->st[c] |= QUEUED;
         p->work[p->nwork++] = c;
     }
 }
 
 static void seen_open(Play *p, int r) {
     /* a cell just opened: it is no longer unknown to open neighbours */
-    int u = 0, m = 0;
-    for (int k = 0; k < 8; k++) {
-        int64_t n = NB(p, r, k);
-        if (n >= p->area) continue;
-        p->touch[n] = p->nstall;
-        if (p->open[n]) {
+    int u = 0, m = 0, stall = p->nstall;
+    const int32_t *nb = NBR(p, r);
+    for (int k = 1; k <= nb[0]; k++) {
+        int n = nb[k], s = p->st[n];
+        p->touch[n] = stall;
+        if (s & OPEN) {
             p->unk[n] -= 1;
-            push(p, (int)n);
-        } else if (p->flag[n]) {
+            push(p, n);
+        } else if (s & FLAG) {
             m++;
         } else {
             u++;
         }
     }
     p->unk[r] = u;
-    p->rem[r] = p->shown[r] - m;
+    p->rem[r] = p->number[r] - m;
     if (u) push(p, r);
 }
 
 /* -- the game ------------------------------------------------------------------------ */
 static void game_open(Play *p, int start) {
     /* open a cell; zeros flood. Each opened cell is shown to the solver at once. */
-    if (p->open[start] || p->flag[start]) return;
+    if (p->st[start] & (OPEN | FLAG)) return;
     if (p->mine[start]) {
         p->lost = 1;
         return;
     }
     /* cells waiting on the stack are not open yet: the solver sees each as it opens */
     int top = 0;
-    p->pending[start] = 1;
+    p->st[start] |= PENDING;
     p->stack[top++] = start;
     while (top) {
         int c = p->stack[--top];
-        p->open[c] = 1;
+        p->st[c] |= OPEN;
         if (p->record) {
             p->record[c] = p->round;
             p->record[p->area + c] = p->clock++;
         }
-        p->shown[c] = p->number[c];
         p->safe_left--;
         seen_open(p, c);
         if (p->number[c] == 0) {
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n >= p->area || p->open[n] || p->pending[n] || p->flag[n]) continue;
-                p->pending[n] = 1;
-                p->stack[top++] = (int)n;
+            const int32_t *nb = NBR(p, c);
+            for (int k = 1; k <= nb[0]; k++) {
+                int n = nb[k];
+                if (p->st[n] & (OPEN | FLAG | PENDING)) continue;
+                p->st[n] |= PENDING;
+                p->stack[top++] = n;
             }
         }
     }
 }
 
 static void solver_flag(Play *p, int c) {
-    if (p->flag[c]) return;
-    p->flag[c] = 1;
+    if (p->st[c] & FLAG) return;
+    p->st[c] |= FLAG;
     if (p->record) {
         p->record[c] = p->round;
         p->record[p->area + c] = p->clock++;
     }
     p->flags++;
-    for (int k = 0; k < 8; k++) {
-        int64_t n = NB(p, c, k);
-        if (n >= p->area) continue;
-        p->touch[n] = p->nstall;
-        if (p->open[n]) {
+    int stall = p->nstall;
+    const int32_t *nb = NBR(p, c);
+    for (int k = 1; k <= nb[0]; k++) {
+        int n = nb[k];
+        p->touch[n] = stall;
+        if (p->st[n] & OPEN) {
             p->rem[n] -= 1;
             p->unk[n] -= 1;
-            push(p, (int)n);
+            push(p, n);
         }
     }
 }
@@ -167,20 +166,16 @@ static int single_point(Play *p) {
     int progress = 0;
     while (p->nwork && p->safe_left > 0 && !p->lost) {
         int c = p->work[--p->nwork];
-        p->queued[c] = 0;
-        if (!p->unk[c]) continue;
-        if (p->rem[c] == 0) {
-            progress = 1;
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n < p->area && !p->open[n] && !p->flag[n]) game_open(p, (int)n);
-            }
-        } else if (p->rem[c] == p->unk[c]) {
-            progress = 1;
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n < p->area && !p->open[n] && !p->flag[n]) solver_flag(p, (int)n);
-            }
+        p->st[c] &= ~QUEUED;
+        int unk = p->unk[c], rem = p->rem[c];
+        if (!unk || (rem && rem != unk)) continue;
+        progress = 1;
+        const int32_t *nb = NBR(p, c);
+        for (int k = 1; k <= nb[0]; k++) {
+            int n = nb[k];
+            if (p->st[n] & (OPEN | FLAG)) continue;
+            if (rem == 0) game_open(p, n);
+            else solver_flag(p, n);
         }
     }
     return progress;
@@ -441,14 +436,16 @@ static int complete_step(Play *p, int use_total) {
     /* the frontier: covered, unflagged cells next to a clue (an open cell with such a
      * neighbour); the rest of the covered cells are touched by no clue */
     for (Py_ssize_t r = 0; r < area; r++) {
-        if (!p->open[r] || !p->unk[r]) continue;
-        for (int t = 0; t < 8; t++) {
-            int64_t c = NB(p, r, t);
-            if (c >= area || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+        if (!(p->st[r] & OPEN) || !p->unk[r]) continue;
+        const int32_t *nb = NBR(p, r);
+        for (int t = 1; t <= nb[0]; t++) {
+            int c = nb[t];
+            if ((p->st[c] & (OPEN | FLAG)) || p->fidx[c] >= 0) continue;
             int *keys = ckeys + (size_t)nf * 8, k = 0;
-            for (int u = 0; u < 8; u++) {
-                int64_t q = NB(p, c, u);
-                if (q < area && p->open[q]) keys[k++] = (int)q;
+            const int32_t *around = NBR(p, c);
+            for (int u = 1; u <= around[0]; u++) {
+                int q = around[u];
+                if (p->st[q] & OPEN) keys[k++] = q;
             }
             nclue[nf] = k;
             p->fidx[c] = nf;
@@ -573,7 +570,7 @@ static int complete_step(Play *p, int use_total) {
             if (remaining - j != interior) all_full = 0;
         }
         for (Py_ssize_t c = 0; c < area && (all_none || all_full); c++) {
-            if (!p->mask[c] || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+            if (!p->mask[c] || (p->st[c] & (OPEN | FLAG)) || p->fidx[c] >= 0) continue;
             if (all_none) safe[nsafe++] = (int)c;
             else mines[nmines++] = (int)c;
         }
@@ -599,38 +596,36 @@ done:
  * or flagged gets its round and the next place from clock0; a resumed play starts with
  * the single-point pass of round first_round, its step count at steps0, that pass
  * counted as a step when progressed says the given cells include some of its work. */
-static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
+static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
                           Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
                           const uint8_t *flag_in, int32_t *record, int first_round, int steps0, int32_t clock0,
                           int progressed) {
     Play p;
     memset(&p, 0, sizeof p);
     p.area = area;
-    p.table = table;
+    p.adj = adj;
     p.mask = mask;
     p.mine = mine;
     p.record = record;
     p.clock = clock0;
-    /* one block for the per-cell arrays: pointers, then ints, then bytes */
-    size_t nint = 6, nbyte = 6;
-    char *block = calloc((size_t)area, sizeof(Part *) + sizeof(int) * nint + nbyte);
+    /* one block for the per-cell arrays: pointers, then ints, then bytes (the
+     * zeroed ones first; rem, unk, the stacks and the output need no zeroing) */
+    size_t nint = 6, nbyte = 4;
+    char *block = malloc((size_t)area * (sizeof(Part *) + sizeof(int) * nint + nbyte));
     if (!block) return PyErr_NoMemory();
     p.part_of = (Part **)block;
     p.touch = (int *)(p.part_of + area);
-    p.stack = p.touch + area;
+    uint8_t *bytes = (uint8_t *)(p.touch + area);
+    p.st = bytes;
+    p.number = (int8_t *)(bytes + area);
+    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
+    p.fidx = (int *)(bytes + 2 * area);
+    p.stack = p.fidx + area;
     p.rem = p.stack + area;
     p.unk = p.rem + area;
     p.work = p.unk + area;
-    p.fidx = p.work + area;
-    uint8_t *bytes = (uint8_t *)(p.fidx + area);
-    p.open = bytes;
-    p.pending = bytes + area;
-    p.flag = bytes + 2 * area;
-    p.queued = bytes + 3 * area;
-    p.number = (int8_t *)(bytes + 4 * area);
-    p.shown = (int8_t *)(bytes + 5 * area);
+    uint8_t *out_open = (uint8_t *)(p.work + area), *out_flag = out_open + area;
     memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
-    memset(p.shown, 0xff, area);               /* -1: not shown */
     for (Py_ssize_t c = 0; c < area; c++) {
         if (!p.mask[c]) continue;
         p.size++;
@@ -640,10 +635,8 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
             continue;
         }
         p.total++;
-        for (int k = 0; k < 8; k++) {
-            int64_t j = NB(&p, c, k);
-            if (j < area) p.number[j]++;
-        }
+        const int32_t *nb = NBR(&p, c);
+        for (int k = 1; k <= nb[0]; k++) p.number[nb[k]]++;
     }
     int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
@@ -653,14 +646,13 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
         p.record = NULL; /* the given cells keep the rounds the caller recorded */
         for (Py_ssize_t c = 0; c < area; c++)
             if (p.mask[c] && flag_in[c]) {
-                p.flag[c] = 1;
+                p.st[c] = FLAG;
                 p.flags++;
             }
         for (Py_ssize_t c = 0; c < area; c++) {
             if (!p.mask[c] || !open_in[c]) continue;
             if (p.mine[c]) p.lost = 1;
-            p.open[c] = 1;
-            p.shown[c] = p.number[c];
+            p.st[c] = OPEN;
             p.safe_left--;
             seen_open(&p, (int)c);
         }
@@ -700,12 +692,16 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     Py_END_ALLOW_THREADS
     if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        out_open[c] = p.st[c] & OPEN;
+        out_flag[c] = (p.st[c] & FLAG) >> 1;
+    }
     PyObject *result;
     if (record)
-        result = Py_BuildValue("iiiy#y#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
+        result = Py_BuildValue("iiiy#y#y#", code, opened, steps, (const char *)out_open, area, (const char *)out_flag,
                                area, (const char *)record, 2 * area * (Py_ssize_t)sizeof(int32_t));
     else
-        result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag,
+        result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)out_open, area, (const char *)out_flag,
                                area);
     free(block);
     scratch_free(&p.blocks);
@@ -713,11 +709,52 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
     return result;
 }
 
+/* the compact neighbour table the loops read, from a padded one (area x 8 int64, the
+ * value area for none): per cell its number of neighbours, then them, in order */
+static PyObject *fast_adjacency(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table;
+    Py_ssize_t area;
+    if (!PyArg_ParseTuple(args, "y*n", &table, &area)) return NULL;
+    PyObject *out = NULL;
+    if (area < 0 || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "the table must hold 8 int64 neighbours per position");
+    } else if ((out = PyBytes_FromStringAndSize(NULL, area * 9 * (Py_ssize_t)sizeof(int32_t)))) {
+        const int64_t *t = table.buf;
+        int32_t *adj = (int32_t *)PyBytes_AS_STRING(out);
+        for (Py_ssize_t c = 0; c < area; c++) {
+            int d = 0;
+            for (int k = 0; k < 8; k++)
+                if (t[c * 8 + k] >= 0 && t[c * 8 + k] < area) adj[c * 9 + 1 + d++] = (int32_t)t[c * 8 + k];
+            for (int k = d; k < 8; k++) adj[c * 9 + 1 + k] = 0;
+            adj[c * 9] = d;
+        }
+    }
+    PyBuffer_Release(&table);
+    return out;
+}
+
 /* -- the module functions ------------------------------------------------------------ */
 static int board_agrees(const Py_buffer *table, const Py_buffer *mask, const Py_buffer *mine, int width) {
     Py_ssize_t area = mask->len;
-    return width > 0 && area % width == 0 && table->len == area * 8 * (Py_ssize_t)sizeof(int64_t) &&
-           mine->len == area;
+    if (!(width > 0 && area % width == 0 && table->len == area * 9 * (Py_ssize_t)sizeof(int32_t) &&
+          mine->len == area))
+        return 0;
+    /* every neighbour on the board: the loop trusts them. A table is checked once; the
+     * last one checked is held (bytes do not change), and callers pass the same one */
+    static PyObject *checked = NULL;
+    if (table->obj == checked && checked != NULL && PyBytes_Check(checked)) return 1;
+    const int32_t *adj = table->buf;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (adj[c * 9] < 0 || adj[c * 9] > 8) return 0;
+        for (int k = 1; k <= adj[c * 9]; k++)
+            if (adj[c * 9 + k] < 0 || adj[c * 9 + k] >= area) return 0;
+    }
+    if (table->obj && PyBytes_Check(table->obj)) {
+        Py_XDECREF(checked);
+        Py_INCREF(table->obj);
+        checked = table->obj;
+    }
+    return 1;
 }
 
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -778,7 +815,7 @@ static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *result = NULL, *seq = NULL;
     int32_t *record = NULL;
     uint8_t *prefix = NULL;
-    const int64_t *tab = table.buf;
+    const int32_t *tab = table.buf;
     const uint8_t *old_open = open.buf, *old_flag = flags.buf, *mines = mine.buf;
     const int32_t *old = rounds.buf, *old_order = (const int32_t *)rounds.buf + area;
     if (!board_agrees(&table, &mask, &mine, width) || click < 0 || click >= area || open.len != area ||
@@ -809,9 +846,9 @@ static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
             first = old_order[c];
             round = old[c];
         }
-        for (int k = 0; k < 8; k++) {
-            int64_t n = tab[(Py_ssize_t)c * 8 + k];
-            if (n < area && old_open[n] && old[n] >= 0 && old_order[n] < first) {
+        for (int k = 1; k <= tab[c * 9]; k++) {
+            int n = tab[c * 9 + k];
+            if (old_open[n] && old[n] >= 0 && old_order[n] < first) {
                 first = old_order[n];
                 round = old[n];
             }
@@ -1085,14 +1122,17 @@ static PyObject *fast_structure(PyObject *Py_UNUSED(self), PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
+     "play(adjacency, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
      "opened, steps, open, flags[, rounds]); with the open cells and flags of a game in progress, click is -1 "
      "(empty open cells: from the click); with rounds true, also the int32 round of each cell's opening or flag "
      "(-1: never)"},
     {"replay", fast_replay, METH_VARARGS,
-     "replay(table, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
+     "replay(adjacency, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
      "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
      "contents with the recorded play's layout, resuming where the record allows"},
+    {"adjacency", fast_adjacency, METH_VARARGS,
+     "adjacency(table, area) -> bytes: the compact neighbour table (per position: the count, then up to 8 "
+     "neighbours, int32) that play and replay take, from the padded int64 one"},
     {"structure", fast_structure, METH_VARARGS,
      "structure(mask, mines, width, click, use_total) -> None or (kind, cells): mscsp.play.dead's first dead "
      "structure (1: a 2x2 block, 2: a mine and a safe cell, 3: a walled-off safe cell), flat cells; -1 when "

@@ -97,9 +97,9 @@ def _mask(geometry: Geometry) -> bytes:
 @lru_cache(maxsize=16)
 def _board(geometry: Geometry) -> tuple[bytes, bytes, int] | None:
     """What the C loop needs of a geometry, once per geometry (None: no neighbour table)."""
-    if geometry.area > MAX_AREA:
+    if geometry.area > MAX_AREA or _fastplay is None:
         return None
-    return _table(geometry), _mask(geometry), geometry.width
+    return _fastplay.adjacency(_table(geometry), geometry.area), _mask(geometry), geometry.width
 
 
 #: Solver names to (compiled, complete): the subset solver is not compiled. A dict,
