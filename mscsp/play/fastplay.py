@@ -241,6 +241,29 @@ def _result(out: tuple) -> FastResult | None:
     return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4], rounds, order)
 
 
+#: The last geometry played and what the C loop needs of it: a verifier plays many
+#: layouts of one geometry in a row, and this skips even the cache's hashing.
+_last_board: list = [None, None]
+
+
+def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool, node_limit: int):
+    """The C loop's own answer ``(code, opened, steps, revealed, flagged)`` from a flat
+    click, or None when :func:`play` would give None: the verifier's path, which
+    builds its result from the tuple directly."""
+    geometry = layout.geometry
+    if geometry is _last_board[0]:
+        board = _last_board[1]
+    else:
+        board = _board(geometry)
+        _last_board[:] = geometry, board
+    compiled, complete = _SOLVERS[solver]
+    if board is None or not compiled:
+        return None
+    out = _fastplay.play(board[0], board[1], layout.mines.tobytes(), board[2], click, complete, use_total,
+                         node_limit)
+    return None if out[0] >= Ending.GAVE_UP else out
+
+
 def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
          state: tuple[bytes, bytes] = (), rounds: bool = False) -> FastResult | None:
     compiled, complete = _solver(solver)
