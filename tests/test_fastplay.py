@@ -304,3 +304,22 @@ def test_the_compiled_structure_search_on_expert_boards(mines):
             assert fastplay._structure(board.layout, board.click_index, use_total) == expected
             found += expected is not None
     assert found > 10  # the boards hold structures of each kind to compare
+
+
+@needs_c
+def test_the_compiled_call_rejects_a_malformed_neighbour_table():
+    layout = Layout.from_rows(["*..", "...", "..."])
+    adjacency, mask, width = fastplay._board(layout.geometry)
+    mines = layout.mines.tobytes()
+    # the click at the far corner is a zero: its opening wins, all eight safe cells
+    assert fastplay._fastplay.play(adjacency, mask, mines, width, 8, True, True, 1000)[:2] == (0, 8)
+    bad = np.frombuffer(adjacency, dtype=np.int32).copy()
+    bad[4 * 9 + 1] = 99  # a neighbour off the board
+    with pytest.raises(ValueError):
+        fastplay._fastplay.play(bad.tobytes(), mask, mines, width, 8, True, True, 1000)
+    bad = np.frombuffer(adjacency, dtype=np.int32).copy()
+    bad[4 * 9] = 9  # nine neighbours
+    with pytest.raises(ValueError):
+        fastplay._fastplay.play(bad.tobytes(), mask, mines, width, 8, True, True, 1000)
+    with pytest.raises(ValueError):
+        fastplay._fastplay.play(adjacency[:-4], mask, mines, width, 8, True, True, 1000)

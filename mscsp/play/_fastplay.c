@@ -71,7 +71,7 @@ typedef struct {
      * their neighbours changed is the same component, and its enumeration stands */
     struct Block *kept;
     struct Part **part_of; /* per frontier cell: its component at the last stall */
-    int *touch;            /* per cell: the stall count when a neighbour last changed */
+    int *changed;          /* per cell: the stall count when it was opened or flagged */
     int nstall;
 } Play;
 
@@ -88,11 +88,11 @@ static inline void push(Play *p, int c) {
 
 static void seen_open(Play *p, int r) {
     /* a cell just opened: it is no longer unknown to open neighbours */
-    int u = 0, m = 0, stall = p->nstall;
+    int u = 0, m = 0;
+    p->changed[r] = p->nstall;
     const int32_t *nb = NBR(p, r);
     for (int k = 1; k <= nb[0]; k++) {
         int n = nb[k], s = p->st[n];
-        p->touch[n] = stall;
         if (s & OPEN) {
             p->unk[n] -= 1;
             push(p, n);
@@ -148,11 +148,10 @@ static void solver_flag(Play *p, int c) {
         p->record[p->area + c] = p->clock++;
     }
     p->flags++;
-    int stall = p->nstall;
+    p->changed[c] = p->nstall;
     const int32_t *nb = NBR(p, c);
     for (int k = 1; k <= nb[0]; k++) {
         int n = nb[k];
-        p->touch[n] = stall;
         if (p->st[n] & OPEN) {
             p->rem[n] -= 1;
             p->unk[n] -= 1;
@@ -224,7 +223,8 @@ typedef struct {
     int *size;        /* per group (in search order) */
     int *start, *len; /* its clues: members[start .. start+len) */
     int *members;
-    int *need, *sums, *room; /* per clue */
+    int *after; /* per member: the cells of its clue in the groups after this one */
+    int *need, *sums; /* per clue */
     int *choice;
     word *can_mine, *can_safe; /* per group, nwords each */
     word *support;
@@ -240,28 +240,26 @@ static int walk(Play *p, Enum *e, int i, int k) {
         }
         return 0;
     }
-    const int *here = e->members + e->start[i];
+    const int *here = e->members + e->start[i], *after = e->after + e->start[i];
     int n = e->len[i], size = e->size[i];
     int lo = 0, hi = size;
     for (int t = 0; t < n; t++) {
-        int c = here[t];
-        e->room[c] -= size; /* room after this group */
-    }
-    for (int t = 0; t < n; t++) {
-        int c = here[t];
-        int left = e->need[c] - e->sums[c];
+        int left = e->need[here[t]] - e->sums[here[t]];
         if (left < hi) hi = left;
-        if (left - e->room[c] > lo) lo = left - e->room[c];
+        if (left - after[t] > lo) lo = left - after[t];
     }
-    int rc = 0;
-    for (int j = lo; j <= hi && rc == 0; j++) {
-        for (int t = 0; t < n; t++) e->sums[here[t]] += j;
+    if (lo > hi) return 0;
+    for (int t = 0; t < n; t++) e->sums[here[t]] += lo;
+    int rc, j = lo;
+    for (;;) {
         e->choice[i] = j;
         rc = walk(p, e, i + 1, k + j);
-        for (int t = 0; t < n; t++) e->sums[here[t]] -= j;
+        if (rc || j == hi) break;
+        j++;
+        for (int t = 0; t < n; t++) e->sums[here[t]] += 1;
     }
+    for (int t = 0; t < n; t++) e->sums[here[t]] -= j;
     e->choice[i] = 0;
-    for (int t = 0; t < n; t++) e->room[here[t]] += size;
     return rc;
 }
 
@@ -343,16 +341,31 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
     pt->cells = KEEP(int, n);
     pt->gstart = KEEP0(int, n + 1);
     if (!gkey || !gsize || !cell_group || !pt->cells || !pt->gstart) return -1;
-    /* groups: cells with identical clue sets */
-    int ng = 0;
+    /* groups: cells with identical clue sets (numbered in order of first appearance),
+     * found through a hash table of the sets */
+    int ng = 0, cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    int *slot = NEW(int, cap);
+    if (!slot) return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
     for (int t = 0; t < n; t++) {
-        int i = idx[t], g;
-        for (g = 0; g < ng; g++) {
-            int j = gkey[g];
-            if (nclue[j] == nclue[i] && memcmp(ckeys + (size_t)j * 8, ckeys + (size_t)i * 8, sizeof(int) * nclue[i]) == 0)
+        int i = idx[t], g = -1;
+        const int *key = ckeys + (size_t)i * 8;
+        uint32_t h = 2166136261u;
+        for (int u = 0; u < nclue[i]; u++) h = (h ^ (uint32_t)key[u]) * 16777619u;
+        for (uint32_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+            if (slot[s] < 0) {
+                g = ng;
+                slot[s] = g;
+                gkey[ng++] = i;
                 break;
+            }
+            int j = gkey[slot[s]];
+            if (nclue[j] == nclue[i] && memcmp(ckeys + (size_t)j * 8, key, sizeof(int) * nclue[i]) == 0) {
+                g = slot[s];
+                break;
+            }
         }
-        if (g == ng) gkey[ng++] = i;
         cell_group[t] = g;
         gsize[g]++;
     }
@@ -389,14 +402,15 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
     e.len = NEW(int, ng);
     e.need = NEW(int, nc);
     e.sums = NEW0(int, nc);
-    e.room = NEW0(int, nc);
+    e.after = NEW(int, (size_t)ng * 8);
+    int *room = NEW0(int, nc);
     e.choice = NEW0(int, ng);
     pt->can_mine = e.can_mine = KEEP0(word, (size_t)ng * e.nwords);
     pt->can_safe = e.can_safe = KEEP0(word, (size_t)ng * e.nwords);
     pt->support = e.support = KEEP0(word, e.nwords);
     int rc = -1;
-    if (e.size && e.start && e.len && e.need && e.sums && e.room && e.choice && e.can_mine && e.can_safe &&
-        e.support) {
+    if (e.size && e.start && e.len && e.need && e.sums && e.after && room && e.choice && e.can_mine &&
+        e.can_safe && e.support) {
         int m = 0;
         for (int g = 0; g < ng; g++) {
             int j = gkey[g];
@@ -406,9 +420,14 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
             for (int t = 0; t < nclue[j]; t++) {
                 int cid = clue_id[ckeys[(size_t)j * 8 + t]];
                 e.members[m++] = cid;
-                e.room[cid] += e.size[g];
+                room[cid] += e.size[g];
             }
         }
+        for (int g = 0, m = 0; g < ng; g++)
+            for (int t = 0; t < e.len[g]; t++, m++) {
+                room[e.members[m]] -= e.size[g];
+                e.after[m] = room[e.members[m]];
+            }
         for (int c = 0; c < nc; c++) e.need[c] = p->rem[clue_cells[c]];
         long budget = p->budget;
         rc = walk(p, &e, 0, 0);
@@ -427,7 +446,7 @@ static int complete_step(Play *p, int use_total) {
     Py_ssize_t area = p->area;
     int rc = -1, nf = 0;
     scratch_reset(p);
-    int before = p->nstall++; /* a cell touched at this count changed since the last stall */
+    int before = p->nstall++; /* a cell changed at this count changed since the last stall */
     int *frontier = NEW(int, area), *ckeys = NEW(int, (size_t)area * 8), *nclue = NEW(int, area);
     int *clue_id = NEW(int, area), *parent = NEW(int, area);
     int *safe = NEW(int, area), *mines = NEW(int, area);
@@ -435,21 +454,25 @@ static int complete_step(Play *p, int use_total) {
     memset(clue_id, 0xff, sizeof(int) * area); /* -1 */
     /* the frontier: covered, unflagged cells next to a clue (an open cell with such a
      * neighbour); the rest of the covered cells are touched by no clue */
+    const uint8_t *st = p->st;
+    const int *unk = p->unk;
+    int *fidx = p->fidx;
+    const int32_t *adj = p->adj;
     for (Py_ssize_t r = 0; r < area; r++) {
-        if (!(p->st[r] & OPEN) || !p->unk[r]) continue;
-        const int32_t *nb = NBR(p, r);
+        if (!(st[r] & OPEN) || !unk[r]) continue;
+        const int32_t *nb = adj + (size_t)r * 9;
         for (int t = 1; t <= nb[0]; t++) {
             int c = nb[t];
-            if ((p->st[c] & (OPEN | FLAG)) || p->fidx[c] >= 0) continue;
+            if ((st[c] & (OPEN | FLAG)) || fidx[c] >= 0) continue;
             int *keys = ckeys + (size_t)nf * 8, k = 0;
-            const int32_t *around = NBR(p, c);
+            const int32_t *around = adj + (size_t)c * 9;
             for (int u = 1; u <= around[0]; u++) {
                 int q = around[u];
-                if (p->st[q] & OPEN) keys[k++] = q;
+                if (st[q] & OPEN) keys[k++] = q;
             }
             nclue[nf] = k;
-            p->fidx[c] = nf;
-            frontier[nf++] = (int)c;
+            fidx[c] = nf;
+            frontier[nf++] = c;
         }
     }
     int interior = p->size - (p->safe_total - p->safe_left) - p->flags - nf;
@@ -494,9 +517,11 @@ static int complete_step(Play *p, int use_total) {
         int n = cstart[q + 1] - cstart[q];
         Part *old = p->part_of[frontier[idx[0]]];
         int same = old != NULL && old->ncells == n;
+        for (int t = 0; t < n && same; t++) same = p->part_of[frontier[idx[t]]] == old;
         for (int t = 0; t < n && same; t++) {
-            int c = frontier[idx[t]];
-            same = p->part_of[c] == old && p->touch[c] != before;
+            /* nothing around it opened or flagged since the last stall */
+            const int32_t *nb = NBR(p, frontier[idx[t]]);
+            for (int k = 1; k <= nb[0] && same; k++) same = p->changed[nb[k]] != before;
         }
         if (same) {
             /* charged as if enumerated again, so that a play gives up exactly where a
@@ -614,8 +639,8 @@ static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t
     char *block = malloc((size_t)area * (sizeof(Part *) + sizeof(int) * nint + nbyte));
     if (!block) return PyErr_NoMemory();
     p.part_of = (Part **)block;
-    p.touch = (int *)(p.part_of + area);
-    uint8_t *bytes = (uint8_t *)(p.touch + area);
+    p.changed = (int *)(p.part_of + area);
+    uint8_t *bytes = (uint8_t *)(p.changed + area);
     p.st = bytes;
     p.number = (int8_t *)(bytes + area);
     memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
@@ -692,7 +717,17 @@ static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t
     Py_END_ALLOW_THREADS
     if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
-    for (Py_ssize_t c = 0; c < area; c++) {
+    /* eight cells a word: OPEN is bit 0 of a state, FLAG bit 1 */
+    Py_ssize_t c = 0;
+    for (; c + 8 <= area; c += 8) {
+        uint64_t v, o, f;
+        memcpy(&v, p.st + c, 8);
+        o = v & 0x0101010101010101ULL;
+        f = (v >> 1) & 0x0101010101010101ULL;
+        memcpy(out_open + c, &o, 8);
+        memcpy(out_flag + c, &f, 8);
+    }
+    for (; c < area; c++) {
         out_open[c] = p.st[c] & OPEN;
         out_flag[c] = (p.st[c] & FLAG) >> 1;
     }
