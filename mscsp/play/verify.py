@@ -177,14 +177,9 @@ def verify(
                                 describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
     fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit))
     if fast is not None:
-        # the fields set at once: the frozen dataclass's own __init__ sets them one by one,
-        # which shows on a verification of some tens of microseconds
-        result = object.__new__(VerifyResult)
-        result.__dict__.update(solved=fast[0] == fastplay.Ending.WON, opened=fast[1], safe_cells=layout.safe_count,
-                               steps=fast[2], complete=True, seconds=time.perf_counter() - started, reason=None,
-                               engine="compiled", revealed=np.frombuffer(fast[3], dtype=bool),
-                               flagged=np.frombuffer(fast[4], dtype=bool))
-        return result
+        return VerifyResult(fast[0] == fastplay.Ending.WON, fast[1], layout.safe_count, fast[2], True,
+                            time.perf_counter() - started, engine="compiled",
+                            revealed=np.frombuffer(fast[3], dtype=bool), flagged=np.frombuffer(fast[4], dtype=bool))
     game = Game(layout, record=False)
     first = game._reveal_index(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
