@@ -201,7 +201,7 @@ def _replay_index(layout: Layout, click: int, previous: FastResult, changed: "li
                   node_limit: int = NODE_LIMIT) -> FastResult | None:
     """:func:`replay_after_swap` with flat indices, for the chain."""
     compiled, complete = _solver(solver)
-    board = _board(layout.geometry)
+    board = _board_of(layout.geometry)
     if _fastplay is None or not compiled or board is None:
         return None
     if previous.rounds is None or previous.order is None:
@@ -220,7 +220,7 @@ _UNCHECKED = object()
 def _structure(layout: Layout, click: int, use_total: bool):
     """:func:`mscsp.play.dead._find_structure`, compiled: ``(Structure, flat cells)`` or
     None, or ``_UNCHECKED`` when the extension is missing (the caller then looks in Python)."""
-    board = _board(layout.geometry) if _fastplay is not None else None
+    board = _board_of(layout.geometry) if _fastplay is not None else None
     if board is None:
         return _UNCHECKED
     found = _fastplay.structure(board[1], layout.mines.tobytes(), board[2], int(click), use_total)
@@ -241,21 +241,28 @@ def _result(out: tuple) -> FastResult | None:
     return FastResult(code == Ending.WON, out[1], out[2], out[3], out[4], rounds, order)
 
 
-#: The last geometry played and what the C loop needs of it: a verifier plays many
-#: layouts of one geometry in a row, and this skips even the cache's hashing.
-_last_board: list = [None, None]
+#: The last geometry played and what the C loop needs of it, as one tuple (read and
+#: replaced whole, so threads never see one's geometry with another's tables): a
+#: verifier plays many layouts of one geometry in a row, and this skips even the
+#: cache's hashing.
+_last_board: tuple = (None, None)
+
+
+def _board_of(geometry: Geometry) -> tuple[bytes, bytes, int] | None:
+    """:func:`_board`, the last geometry's answer kept without hashing."""
+    global _last_board
+    last, board = _last_board
+    if last is not geometry:
+        board = _board(geometry)
+        _last_board = (geometry, board)
+    return board
 
 
 def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool, node_limit: int):
     """The C loop's own answer ``(code, opened, steps, revealed, flagged)`` from a flat
     click, or None when :func:`play` would give None: the verifier's path, which
     builds its result from the tuple directly."""
-    geometry = layout.geometry
-    if geometry is _last_board[0]:
-        board = _last_board[1]
-    else:
-        board = _board(geometry)
-        _last_board[:] = geometry, board
+    board = _board_of(layout.geometry)
     compiled, complete = _SOLVERS[solver]
     if board is None or not compiled:
         return None
@@ -267,7 +274,7 @@ def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool,
 def _run(layout: Layout, click: int, solver: SolverName | str, use_total: bool, node_limit: int,
          state: tuple[bytes, bytes] = (), rounds: bool = False) -> FastResult | None:
     compiled, complete = _solver(solver)
-    board = _board(layout.geometry)
+    board = _board_of(layout.geometry)
     if _fastplay is None or not compiled or board is None:
         return None
     if rounds:
