@@ -323,3 +323,25 @@ def test_the_compiled_call_rejects_a_malformed_neighbour_table():
         fastplay._fastplay.play(bad.tobytes(), mask, mines, width, 8, True, True, 1000)
     with pytest.raises(ValueError):
         fastplay._fastplay.play(adjacency[:-4], mask, mines, width, 8, True, True, 1000)
+
+
+@needs_c
+def test_quick_verification_answers_as_the_structure_search_and_the_play():
+    """verify(quick=True) looks for a dead structure and plays in one compiled call;
+    against the Python structure search and a play without the look, on boards whose
+    rows fit a word and on boards too wide for one (looked at in Python)."""
+    from mscsp.play.dead import _coords, describe_structure
+
+    for spec in (Spec(30, 16, 99), Spec(60, 20, 240)):
+        for seed in range(15):
+            board = generate(spec, "opening", (spec.width // 2, spec.height // 2), seed)
+            for use_total in (True, False):
+                quick = verify(board, use_total=use_total, quick=True)
+                full = verify(board, use_total=use_total)
+                found = _find_structure(board.layout, board.click_index, use_total=use_total)
+                assert quick.solved == full.solved
+                if found is None:
+                    assert (quick.engine, quick.opened, quick.steps) == ("compiled", full.opened, full.steps)
+                else:
+                    assert quick.engine == "structure" and quick.opened is None
+                    assert quick.reason == describe_structure((found[0], _coords(board.layout.geometry, found[1])))

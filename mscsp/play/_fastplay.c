@@ -792,12 +792,20 @@ static int board_agrees(const Py_buffer *table, const Py_buffer *mask, const Py_
     return 1;
 }
 
+static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h, int click, int use_total,
+                          int *out, uint64_t *rows);
+static PyObject *structure_value(int kind, const int *out, int sign);
+
+/* the code of play's answer when it was asked to look for a dead structure first and
+ * could not (rows too wide): the caller looks itself */
+enum { NOT_LOOKED = -9 };
+
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer table, mask, mine, open = {0}, flags = {0};
-    int width, click, complete, use_total, keep = 0;
+    int width, click, complete, use_total, keep = 0, quick = 0;
     long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*p", &table, &mask, &mine, &width, &click, &complete, &use_total,
-                          &node_limit, &open, &flags, &keep))
+    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*pp", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags, &keep, &quick))
         return NULL;
     Py_ssize_t area = mask.len;
     int resumed = open.obj != NULL && open.len > 0;
@@ -811,7 +819,21 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the rounds are recorded from a click only");
     else if (keep && !(record = malloc(2 * sizeof(int32_t) * (size_t)area)))
         PyErr_NoMemory();
-    else {
+    else if (quick && !resumed) {
+        /* mscsp.play.dead's structures first (as verify(quick=True) asks): one found is
+         * the answer, (-kind, cells); else the play */
+        int height = (int)(area / width), out[4], kind = 0;
+        uint64_t *rows = malloc(sizeof(uint64_t) * 6 * (size_t)(height + 6));
+        if (!rows) PyErr_NoMemory();
+        else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
+        free(rows);
+        if (PyErr_Occurred()) result = NULL;
+        else if (kind > 0) result = structure_value(kind, out, -1);
+        else if (kind < 0) result = Py_BuildValue("(i)", NOT_LOOKED);
+        else
+            result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit, NULL, NULL,
+                              NULL, 1, 0, 0, 0);
+    } else {
         if (record) memset(record, 0xff, 2 * sizeof(int32_t) * (size_t)area); /* -1: never */
         result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit,
                           resumed ? open.buf : NULL, resumed ? flags.buf : NULL, record, 1, 0, 0, 0);
@@ -1139,20 +1161,25 @@ static PyObject *fast_structure(PyObject *Py_UNUSED(self), PyObject *args) {
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
     if (PyErr_Occurred()) return NULL;
-    switch (kind) {
-    case 1:
-        return Py_BuildValue("i(iiii)", kind, out[0], out[1], out[2], out[3]);
-    case 2:
-        return Py_BuildValue("i(ii)", kind, out[0], out[1]);
-    case 3:
-        return Py_BuildValue("i(i)", kind, out[0]);
-    case -1:
-        return PyLong_FromLong(-1);
-    default:
+    if (kind == -1) return PyLong_FromLong(-1);
+    if (kind == 0) {
         Py_INCREF(Py_None);
         return Py_None;
     }
     (void)result;
+    return structure_value(kind, out, 1);
+}
+
+/* (sign * kind, cells) for a structure found */
+static PyObject *structure_value(int kind, const int *out, int sign) {
+    switch (kind) {
+    case 1:
+        return Py_BuildValue("i(iiii)", sign * kind, out[0], out[1], out[2], out[3]);
+    case 2:
+        return Py_BuildValue("i(ii)", sign * kind, out[0], out[1]);
+    default:
+        return Py_BuildValue("i(i)", sign * kind, out[0]);
+    }
 }
 
 static PyMethodDef methods[] = {
@@ -1160,7 +1187,8 @@ static PyMethodDef methods[] = {
      "play(adjacency, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
      "opened, steps, open, flags[, rounds]); with the open cells and flags of a game in progress, click is -1 "
      "(empty open cells: from the click); with rounds true, also the int32 round of each cell's opening or flag "
-     "(-1: never)"},
+     "(-1: never); with quick true (from a click), a dead structure of mscsp.play.dead is looked for first and, "
+     "if found, the answer is (-kind, cells) (-9: rows too wide to look)"},
     {"replay", fast_replay, METH_VARARGS,
      "replay(adjacency, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
      "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "

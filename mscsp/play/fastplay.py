@@ -258,16 +258,27 @@ def _board_of(geometry: Geometry) -> tuple[bytes, bytes, int] | None:
     return board
 
 
-def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool, node_limit: int):
+#: The code of :func:`_play_tuple`'s answer when it could not look for a dead structure.
+NOT_LOOKED = -9
+
+
+def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool, node_limit: int,
+                quick: bool = False):
     """The C loop's own answer ``(code, opened, steps, revealed, flagged)`` from a flat
     click, or None when :func:`play` would give None: the verifier's path, which
-    builds its result from the tuple directly."""
+    builds its result from the tuple directly. With ``quick``, the dead structures of
+    :mod:`mscsp.play.dead` are looked for first, in the same call: one found is
+    ``(-kind, flat cells)``; ``(NOT_LOOKED,)`` when the rows are too wide to look."""
     board = _board_of(layout.geometry)
     compiled, complete = _SOLVERS[solver]
     if board is None or not compiled:
         return None
-    out = _fastplay.play(board[0], board[1], layout.mines.tobytes(), board[2], click, complete, use_total,
-                         node_limit)
+    if quick:
+        out = _fastplay.play(board[0], board[1], layout.mines.tobytes(), board[2], click, complete, use_total,
+                             node_limit, b"", b"", False, True)
+    else:
+        out = _fastplay.play(board[0], board[1], layout.mines.tobytes(), board[2], click, complete, use_total,
+                             node_limit)
     return None if out[0] >= Ending.GAVE_UP else out
 
 

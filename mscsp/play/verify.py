@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..game import Game, Status
 from ..rules import GeneratedBoard
 from . import fastplay
-from .dead import _coords, _find_structure, describe_structure
+from .dead import Structure, _coords, _find_structure, describe_structure
 from .loop import Deducer
 
 __all__ = ["VerifyResult", "verify"]
@@ -90,6 +90,12 @@ class VerifyResult:
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+def _structure_result(layout: Layout, found, started: float) -> VerifyResult:
+    """The answer of a dead structure found before playing (flat cells in ``found``)."""
+    return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
+                        describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
 
 
 def verify(
@@ -168,14 +174,19 @@ def verify(
         click = geometry.cell(click, "click")
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
-    if quick:
+    fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit), quick)
+    if quick and fast is not None and fast[0] < 0 and fast[0] != fastplay.NOT_LOOKED:
+        return _structure_result(layout, (Structure(-fast[0]), fast[1]), started)
+    if quick and (fast is None or fast[0] == fastplay.NOT_LOOKED):
+        # the compiled call did not look (no extension, rows too wide, a solver it does
+        # not play, or a search past its budget): look here, then play
         found = fastplay._structure(layout, click, use_total)
         if found is fastplay._UNCHECKED:
             found = _find_structure(layout, click, use_total=use_total)
         if found is not None:
-            return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
-                                describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
-    fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit))
+            return _structure_result(layout, found, started)
+        if fast is not None:
+            fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit))
     if fast is not None:
         return VerifyResult(fast[0] == fastplay.Ending.WON, fast[1], layout.safe_count, fast[2], True,
                             time.perf_counter() - started, engine="compiled",
