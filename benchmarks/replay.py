@@ -8,7 +8,8 @@ This runs short chains on 30x16 boards with 99 and 170 mines (opening rule at th
 centre [15,8]; no-guess starting boards from ``perturb``; the complete solver with the
 mine total), times both ways on every proposed board (CPU time of the thread, the least of three
 runs, each way first in turn, since the machine may be shared), checks that they
-agree, and prints the median microseconds of each with their ratio, the share of proposals
+agree, and prints the median microseconds of each with their ratio (and of a dead-structure
+check in C, which rejects some proposals without playing), the share of proposals
 still no-guess, and the mean share of the play the replay skipped.
 
     python benchmarks/replay.py --boards 20 --moves 50 --seed 2026
@@ -37,7 +38,8 @@ def chain(board, moves: int, rng: np.random.Generator, use_total: bool) -> dict[
     keep = np.array(sorted(c for c in keep if c < geometry.area))
     current = fastplay._play_index(layout, click, use_total=use_total, rounds=True)
     assert current is not None and current.won
-    out: dict[str, list[float]] = {"replay": [], "scratch": [], "scratch_rounds": [], "accepted": [], "skipped": []}
+    out: dict[str, list[float]] = {"replay": [], "scratch": [], "scratch_rounds": [], "structure": [],
+                                   "accepted": [], "skipped": [], "dead": []}
     for _ in range(moves):
         mines = np.flatnonzero(layout.mines)
         free = np.setdiff1d(np.flatnonzero(~layout.mines & geometry.mask), keep)
@@ -48,12 +50,13 @@ def chain(board, moves: int, rng: np.random.Generator, use_total: bool) -> dict[
             "replay": lambda: fastplay._replay_index(proposal, click, current, [a, b], use_total=use_total),
             "scratch": lambda: fastplay._play_index(proposal, click, use_total=use_total),
             "scratch_rounds": lambda: fastplay._play_index(proposal, click, use_total=use_total, rounds=True),
+            "structure": lambda: fastplay._structure(proposal, click, use_total),
         }
         best = dict.fromkeys(calls, float("inf"))
         answers = {}
         for rep in range(REPEATS):  # each way first in turn; the least CPU time of each
             names = list(calls)
-            for name in names[rep % 3:] + names[:rep % 3]:
+            for name in names[rep % len(names):] + names[:rep % len(names)]:
                 t0 = time.thread_time_ns()
                 answers[name] = calls[name]()
                 best[name] = min(best[name], time.thread_time_ns() - t0)
@@ -71,6 +74,8 @@ def chain(board, moves: int, rng: np.random.Generator, use_total: bool) -> dict[
         touched = int((current.order >= 0).sum())
         out["skipped"].append((first if first is not None else touched) / max(1, touched))
         out["accepted"].append(float(replayed.won))
+        out["dead"].append(float(answers["structure"] is not None))
+        assert not (replayed.won and answers["structure"] is not None)
         if replayed.won:
             layout, current = proposal, replayed
     return out
@@ -99,11 +104,18 @@ def main(argv=None) -> int:
             board = generate_no_guess(Spec(30, 16, mines), "opening", click, rng, method="perturb")
             for key, values in chain(board, args.moves, rng, True).items():
                 totals.setdefault(key, []).extend(values)
-        rep, scr, rec = (statistics.median(totals[k]) for k in ("replay", "scratch", "scratch_rounds"))
+        rep, scr, rec, dead = (statistics.median(totals[k]) for k in ("replay", "scratch", "scratch_rounds",
+                                                                       "structure"))
+        # a chain that looks for a dead structure first plays only the proposals without one
+        first = [d + (0.0 if found else r) for d, r, found in zip(totals["structure"], totals["replay"],
+                                                                    totals["dead"])]
         print(f"30x16/{mines}: replay median {rep:7.1f} us, from scratch {scr:7.1f} us "
               f"(with rounds {rec:7.1f} us), ratio {rep / scr:.2f}; still no-guess "
               f"{statistics.mean(totals['accepted']):.2f}; share of the play skipped "
               f"{statistics.mean(totals['skipped']):.2f}")
+        print(f"           dead structure check {dead:5.1f} us, finds one in {statistics.mean(totals['dead']):.2f} "
+              f"of the proposals; check then replay: median {statistics.median(first):7.1f} us, "
+              f"mean {statistics.mean(first):7.1f} us (replay alone: mean {statistics.mean(totals['replay']):7.1f})")
     return 0
 
 

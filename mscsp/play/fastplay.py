@@ -15,6 +15,13 @@ Like the Python loop (and Simon Tatham's Mines), the C solver reads only what a 
 sees: the numbers of open cells, its own flags and the mine total. The layout is read
 by the game part of the loop alone.
 
+The same fact lets a play resume: a play can record when it opened or flagged each
+cell, and :func:`replay_after_swap` checks a layout that differs from the recorded
+one by swapped cells from the part of the record the change cannot have touched (a
+Markov chain over no-guess boards asks this at every move). The extension also holds
+:mod:`mscsp.play.dead`'s search for dead structures, on one machine word per row,
+which ``verify(quick=True)`` runs before playing, in the same call.
+
 The extension is optional: it is built when a C compiler is present, and
 :func:`play` returns None when it is missing, when the board is too large for a
 neighbour table, or when a stall's search passes its node budget (the caller then
