@@ -39,6 +39,11 @@ enum { MAX_GROUPS = 10000 };
 
 typedef uint64_t word;
 
+/* the dead-structure search's rows: padded by PAD cells each side, at most MAX_ROW
+ * cells wide, and the words of scratch it needs for h rows */
+enum { PAD = 3, MAX_ROW = 64 - 2 * PAD };
+#define STRUCTURE_ROWS(h) (13 * ((size_t)(h) + 2 * PAD))
+
 typedef struct {
     /* the game: holds the layout */
     Py_ssize_t area;
@@ -823,7 +828,7 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
         /* mscsp.play.dead's structures first (as verify(quick=True) asks): one found is
          * the answer, (-kind, cells); else the play */
         int height = (int)(area / width), out[4], kind = 0;
-        uint64_t *rows = malloc(sizeof(uint64_t) * 6 * (size_t)(height + 6));
+        uint64_t *rows = malloc(sizeof(uint64_t) * STRUCTURE_ROWS(height));
         if (!rows) PyErr_NoMemory();
         else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
         free(rows);
@@ -982,7 +987,6 @@ out:
  * by three cells each side, as the Python version pads its whole-board bit sets: it
  * names the same structure, and is tested against it. Rows wider than 58 cells are
  * left to Python. */
-enum { PAD = 3, MAX_ROW = 64 - 2 * PAD };
 
 /* row y (padded) of the set whose bit at a position is the bit of a at (dx, dy) from it */
 static inline word at_row(const word *a, int y, int dx, int dy) {
@@ -1025,24 +1029,32 @@ static int first_cell(const word *rows, int h, int w) {
     return -1;
 }
 
+/* eight bytes of 0 and 1 as eight bits (byte i to bit i) */
+static inline word pack8(const uint8_t *bytes, int n) {
+    word v = 0;
+    memcpy(&v, bytes, (size_t)n);
+    return ((v & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
 /* kind (0: none, 1: square, 2: pair, 3: walled, -1: too wide) and its cells in out;
- * rows: 6 x (h + 2 PAD) words of scratch */
+ * rows: STRUCTURE_ROWS(h) words of scratch */
 static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h, int click, int use_total,
                           int *out, word *rows) {
     if (w > MAX_ROW) return -1;
     int nrows = h + 2 * PAD;
     word *M = rows, *S = rows + nrows, *C = rows + 2 * nrows, *O = rows + 3 * nrows, *near = rows + 4 * nrows,
-         *R = rows + 5 * nrows;
+         *R = rows + 5 * nrows, *shifted = rows + 6 * nrows; /* S moved by -3 .. 3 columns */
     memset(rows, 0, sizeof(word) * 6 * (size_t)nrows);
     for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            int c = y * w + x;
-            if (!mask[c]) continue;
-            word bit = (word)1 << (x + PAD);
-            C[y + PAD] |= bit;
-            if (mine[c]) M[y + PAD] |= bit;
-            else S[y + PAD] |= bit;
+        for (int x = 0; x < w; x += 8) {
+            int n = w - x < 8 ? w - x : 8;
+            word cells = pack8(mask + y * w + x, n), mines = pack8(mine + y * w + x, n) & cells;
+            C[y + PAD] |= cells << (x + PAD);
+            M[y + PAD] |= mines << (x + PAD);
+            S[y + PAD] |= (cells & ~mines) << (x + PAD);
         }
+    for (int dx = -PAD; dx <= PAD; dx++)
+        for (int y = 0; y < nrows; y++) shifted[(dx + PAD) * nrows + y] = dx >= 0 ? S[y] >> dx : S[y] << -dx;
     int cx = click % w, cy = click / w;
     word cbit = (word)1 << (cx + PAD);
     /* a 2x2 block (positions are top-left corners) */
@@ -1105,7 +1117,8 @@ static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h
         int dx = telling_dx[t], dy = telling_dy[t];
         for (int y = PAD; y < PAD + h; y++) {
             word hit = M[y] & at_row(O, y, dx, dy);
-            for (int u = 0; u < telling_n[t] && hit; u++) hit &= ~at_row(S, y, telling_x[t][u], telling_y[t][u]);
+            for (int u = 0; u < telling_n[t] && hit; u++)
+                hit &= ~shifted[(telling_x[t][u] + PAD) * nrows + y + telling_y[t][u]];
             if (hit) {
                 int a = (y - PAD) * w + __builtin_ctzll(hit) - PAD;
                 out[0] = a;
@@ -1153,7 +1166,7 @@ static PyObject *fast_structure(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "mask, mines and click disagree on the board");
     else {
         int height = (int)(area / width);
-        word *rows = malloc(sizeof(word) * 6 * (size_t)(height + 2 * PAD));
+        word *rows = malloc(sizeof(word) * STRUCTURE_ROWS(height));
         if (!rows) PyErr_NoMemory();
         else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
         free(rows);
