@@ -177,14 +177,16 @@ def replay_after_swap(layout: Layout, click: tuple[int, int], previous: FastResu
 
     ``previous`` is the play of the old layout from the same click with the same
     solver and ``use_total``, made with ``rounds=True`` (:func:`play`, or an earlier
-    call of this function). Every round of that play before the first one that opened
-    a changed cell (a swapped cell or a neighbour of one, whose number may have
-    changed) read only numbers both layouts share and the same mine total; the new
-    layout agrees with all it saw, so a player of the new layout makes the same
-    rounds. The play resumes there and reaches the closure of sound deduction, which
-    is unique: the result (won, opened, steps, revealed, flagged, rounds) is the one
-    :func:`play` from the click gives. A move of a Markov chain over no-guess boards
-    is checked this way.
+    call of this function). Every opening and flag of that play before its first
+    opening of a changed cell (a swapped cell or a neighbour of one, whose number may
+    have changed) rested only on numbers both layouts share and on the same mine
+    total; the new layout agrees with all of it, so a player of the new layout could
+    make the same moves. The play resumes there (at the start of that round when it is
+    a stall's, to keep the rounds) and reaches the closure of sound deduction, which is
+    unique: won, opened, steps, the open cells and their rounds are those of
+    :func:`play` from the click, and so are the flags unless the game is won (a won
+    game may stop flagging at another point). A move of a Markov chain over no-guess
+    boards is checked this way.
 
     Returns None when :func:`play` would.
 
