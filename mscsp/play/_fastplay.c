@@ -27,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -38,40 +39,54 @@ enum { MAX_GROUPS = 10000 };
 
 typedef uint64_t word;
 
+/* the dead-structure search's rows: padded by PAD cells each side, at most MAX_ROW
+ * cells wide, and the words of scratch it needs for h rows */
+enum { PAD = 3, MAX_ROW = 64 - 2 * PAD };
+#define STRUCTURE_ROWS(h) (13 * ((size_t)(h) + 2 * PAD))
+
 typedef struct {
     /* the game: holds the layout */
     Py_ssize_t area;
-    const int64_t *table; /* area x 8 neighbours, padded with area */
+    const int32_t *adj; /* area x 9: the number of neighbours, then the neighbours */
     const uint8_t *mask;
     const uint8_t *mine;
     int8_t *number;
     int safe_left, safe_total, size;
     int lost;
     int *stack;
-    /* what the player sees */
-    uint8_t *open;
-    uint8_t *pending; /* the game's: queued by the flood fill */
-    uint8_t *flag;
-    int8_t *shown;
+    /* what the player sees: OPEN or FLAG per cell (PENDING: the game's flood fill has
+     * queued it) */
+    uint8_t *st;
     int flags;
     int total;
+    /* the round at which each cell was opened or flagged, then (record + area) its
+     * place in the order of all openings and flags (NULL: not kept) */
+    int32_t *record;
+    int round;
+    int32_t clock;
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
-    uint8_t *queued;
     int nwork;
     /* stall analysis scratch */
     int *fidx;
     long budget;
     struct Block *blocks; /* stall scratch */
+    /* components kept from one stall to the next: a component none of whose cells or
+     * their neighbours changed is the same component, and its enumeration stands */
+    struct Block *kept;
+    struct Part **part_of; /* per frontier cell: its component at the last stall */
+    int *changed;          /* per cell: the stall count when it was opened or flagged */
+    int nstall;
 } Play;
 
-#define NB(p, c, k) ((p)->table[(Py_ssize_t)(c) * 8 + (k)])
+enum { OPEN = 1, FLAG = 2, PENDING = 4, QUEUED = 8 };
+#define NBR(p, c) ((p)->adj + (size_t)(c) * 9)
 
 /* -- the solver's bookkeeping -------------------------------------------------------- */
-static void push(Play *p, int c) {
-    if (!p->queued[c]) {
-        p->queued[c] = 1;
+static inline void push(Play *p, int c) {
+    if (!(p->st[c] & QUEUED)) {
+        p->st[c] |= QUEUED;
         p->work[p->nwork++] = c;
     }
 }
@@ -79,62 +94,73 @@ static void push(Play *p, int c) {
 static void seen_open(Play *p, int r) {
     /* a cell just opened: it is no longer unknown to open neighbours */
     int u = 0, m = 0;
-    for (int k = 0; k < 8; k++) {
-        int64_t n = NB(p, r, k);
-        if (n >= p->area) continue;
-        if (p->open[n]) {
+    p->changed[r] = p->nstall;
+    const int32_t *nb = NBR(p, r);
+    for (int k = 1; k <= nb[0]; k++) {
+        int n = nb[k], s = p->st[n];
+        if (s & OPEN) {
             p->unk[n] -= 1;
-            push(p, (int)n);
-        } else if (p->flag[n]) {
+            push(p, n);
+        } else if (s & FLAG) {
             m++;
         } else {
             u++;
         }
     }
     p->unk[r] = u;
-    p->rem[r] = p->shown[r] - m;
+    p->rem[r] = p->number[r] - m;
     if (u) push(p, r);
 }
 
 /* -- the game ------------------------------------------------------------------------ */
 static void game_open(Play *p, int start) {
     /* open a cell; zeros flood. Each opened cell is shown to the solver at once. */
-    if (p->open[start] || p->flag[start]) return;
+    if (p->st[start] & (OPEN | FLAG)) return;
     if (p->mine[start]) {
         p->lost = 1;
         return;
     }
     /* cells waiting on the stack are not open yet: the solver sees each as it opens */
     int top = 0;
-    p->pending[start] = 1;
+    p->st[start] |= PENDING;
     p->stack[top++] = start;
     while (top) {
         int c = p->stack[--top];
-        p->open[c] = 1;
-        p->shown[c] = p->number[c];
+        p->st[c] |= OPEN;
+        if (p->record) {
+            p->record[c] = p->round;
+            p->record[p->area + c] = p->clock++;
+        }
         p->safe_left--;
         seen_open(p, c);
         if (p->number[c] == 0) {
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n >= p->area || p->open[n] || p->pending[n] || p->flag[n]) continue;
-                p->pending[n] = 1;
-                p->stack[top++] = (int)n;
+            const int32_t *nb = NBR(p, c);
+            for (int k = 1; k <= nb[0]; k++) {
+                int n = nb[k];
+                if (p->st[n] & (OPEN | FLAG | PENDING)) continue;
+                p->st[n] |= PENDING;
+                p->stack[top++] = n;
             }
         }
     }
 }
 
 static void solver_flag(Play *p, int c) {
-    if (p->flag[c]) return;
-    p->flag[c] = 1;
+    if (p->st[c] & FLAG) return;
+    p->st[c] |= FLAG;
+    if (p->record) {
+        p->record[c] = p->round;
+        p->record[p->area + c] = p->clock++;
+    }
     p->flags++;
-    for (int k = 0; k < 8; k++) {
-        int64_t n = NB(p, c, k);
-        if (n < p->area && p->open[n]) {
+    p->changed[c] = p->nstall;
+    const int32_t *nb = NBR(p, c);
+    for (int k = 1; k <= nb[0]; k++) {
+        int n = nb[k];
+        if (p->st[n] & OPEN) {
             p->rem[n] -= 1;
             p->unk[n] -= 1;
-            push(p, (int)n);
+            push(p, n);
         }
     }
 }
@@ -144,20 +170,16 @@ static int single_point(Play *p) {
     int progress = 0;
     while (p->nwork && p->safe_left > 0 && !p->lost) {
         int c = p->work[--p->nwork];
-        p->queued[c] = 0;
-        if (!p->unk[c]) continue;
-        if (p->rem[c] == 0) {
-            progress = 1;
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n < p->area && !p->open[n] && !p->flag[n]) game_open(p, (int)n);
-            }
-        } else if (p->rem[c] == p->unk[c]) {
-            progress = 1;
-            for (int k = 0; k < 8; k++) {
-                int64_t n = NB(p, c, k);
-                if (n < p->area && !p->open[n] && !p->flag[n]) solver_flag(p, (int)n);
-            }
+        p->st[c] &= ~QUEUED;
+        int unk = p->unk[c], rem = p->rem[c];
+        if (!unk || (rem && rem != unk)) continue;
+        progress = 1;
+        const int32_t *nb = NBR(p, c);
+        for (int k = 1; k <= nb[0]; k++) {
+            int n = nb[k];
+            if (p->st[n] & (OPEN | FLAG)) continue;
+            if (rem == 0) game_open(p, n);
+            else solver_flag(p, n);
         }
     }
     return progress;
@@ -206,7 +228,8 @@ typedef struct {
     int *size;        /* per group (in search order) */
     int *start, *len; /* its clues: members[start .. start+len) */
     int *members;
-    int *need, *sums, *room; /* per clue */
+    int *after; /* per member: the cells of its clue in the groups after this one */
+    int *need, *sums; /* per clue */
     int *choice;
     word *can_mine, *can_safe; /* per group, nwords each */
     word *support;
@@ -222,28 +245,26 @@ static int walk(Play *p, Enum *e, int i, int k) {
         }
         return 0;
     }
-    const int *here = e->members + e->start[i];
+    const int *here = e->members + e->start[i], *after = e->after + e->start[i];
     int n = e->len[i], size = e->size[i];
     int lo = 0, hi = size;
     for (int t = 0; t < n; t++) {
-        int c = here[t];
-        e->room[c] -= size; /* room after this group */
-    }
-    for (int t = 0; t < n; t++) {
-        int c = here[t];
-        int left = e->need[c] - e->sums[c];
+        int left = e->need[here[t]] - e->sums[here[t]];
         if (left < hi) hi = left;
-        if (left - e->room[c] > lo) lo = left - e->room[c];
+        if (left - after[t] > lo) lo = left - after[t];
     }
-    int rc = 0;
-    for (int j = lo; j <= hi && rc == 0; j++) {
-        for (int t = 0; t < n; t++) e->sums[here[t]] += j;
+    if (lo > hi) return 0;
+    for (int t = 0; t < n; t++) e->sums[here[t]] += lo;
+    int rc, j = lo;
+    for (;;) {
         e->choice[i] = j;
         rc = walk(p, e, i + 1, k + j);
-        for (int t = 0; t < n; t++) e->sums[here[t]] -= j;
+        if (rc || j == hi) break;
+        j++;
+        for (int t = 0; t < n; t++) e->sums[here[t]] += 1;
     }
+    for (int t = 0; t < n; t++) e->sums[here[t]] -= j;
     e->choice[i] = 0;
-    for (int t = 0; t < n; t++) e->room[here[t]] += size;
     return rc;
 }
 
@@ -256,9 +277,9 @@ typedef struct Block {
     max_align_t data[];
 } Block;
 
-static void *scratch(Play *p, size_t n, int zero) {
+static void *scratch(Block **arena, size_t n, int zero) {
     n = (n + 15) & ~(size_t)15;
-    Block *b = p->blocks;
+    Block *b = *arena;
     if (!b || b->used + n > b->cap) {
         size_t cap = n > 65536 ? n : 65536;
         Block *nb = malloc(sizeof(Block) + cap);
@@ -266,7 +287,7 @@ static void *scratch(Play *p, size_t n, int zero) {
         nb->next = b;
         nb->cap = cap;
         nb->used = 0;
-        p->blocks = b = nb;
+        *arena = b = nb;
     }
     void *out = (char *)b->data + b->used;
     b->used += n;
@@ -286,19 +307,20 @@ static void scratch_reset(Play *p) {
     b->used = 0;
 }
 
-static void scratch_free(Play *p) {
-    for (Block *b = p->blocks; b;) {
+static void scratch_free(Block **arena) {
+    for (Block *b = *arena; b;) {
         Block *next = b->next;
         free(b);
         b = next;
     }
-    p->blocks = NULL;
+    *arena = NULL;
 }
 
-typedef struct {
+typedef struct Part {
     int *cells; /* frontier cells grouped: group g is cells[gstart[g] .. gstart[g+1]) */
     int *gstart;
     int ngroups, ncells, nwords;
+    long nodes; /* search nodes its enumeration took: a kept component is charged them again */
     word *can_mine, *can_safe, *support;
 } Part;
 
@@ -311,26 +333,44 @@ static int find(int *parent, int x) {
 }
 
 /* NEW leaves the memory as it was (the caller writes before reading); NEW0 zeroes it */
-#define NEW(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 0))
-#define NEW0(type, n) ((type *)scratch(p, sizeof(type) * (size_t)(n), 1))
+#define NEW(type, n) ((type *)scratch(&p->blocks, sizeof(type) * (size_t)(n), 0))
+#define NEW0(type, n) ((type *)scratch(&p->blocks, sizeof(type) * (size_t)(n), 1))
+/* KEEP and KEEP0: the same in memory that lasts the whole play (kept components) */
+#define KEEP(type, n) ((type *)scratch(&p->kept, sizeof(type) * (size_t)(n), 0))
+#define KEEP0(type, n) ((type *)scratch(&p->kept, sizeof(type) * (size_t)(n), 1))
 
 /* Enumerate one component (its frontier indices idx[0..n)); 0, or -1 to give up. */
 static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *frontier, const int *nclue,
                      const int *ckeys, int *clue_id) {
     int *gkey = NEW(int, n), *gsize = NEW0(int, n), *cell_group = NEW(int, n);
-    pt->cells = NEW(int, n);
-    pt->gstart = NEW0(int, n + 1);
+    pt->cells = KEEP(int, n);
+    pt->gstart = KEEP0(int, n + 1);
     if (!gkey || !gsize || !cell_group || !pt->cells || !pt->gstart) return -1;
-    /* groups: cells with identical clue sets */
-    int ng = 0;
+    /* groups: cells with identical clue sets (numbered in order of first appearance),
+     * found through a hash table of the sets */
+    int ng = 0, cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    int *slot = NEW(int, cap);
+    if (!slot) return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
     for (int t = 0; t < n; t++) {
-        int i = idx[t], g;
-        for (g = 0; g < ng; g++) {
-            int j = gkey[g];
-            if (nclue[j] == nclue[i] && memcmp(ckeys + (size_t)j * 8, ckeys + (size_t)i * 8, sizeof(int) * nclue[i]) == 0)
+        int i = idx[t], g = -1;
+        const int *key = ckeys + (size_t)i * 8;
+        uint32_t h = 2166136261u;
+        for (int u = 0; u < nclue[i]; u++) h = (h ^ (uint32_t)key[u]) * 16777619u;
+        for (uint32_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+            if (slot[s] < 0) {
+                g = ng;
+                slot[s] = g;
+                gkey[ng++] = i;
                 break;
+            }
+            int j = gkey[slot[s]];
+            if (nclue[j] == nclue[i] && memcmp(ckeys + (size_t)j * 8, key, sizeof(int) * nclue[i]) == 0) {
+                g = slot[s];
+                break;
+            }
         }
-        if (g == ng) gkey[ng++] = i;
         cell_group[t] = g;
         gsize[g]++;
     }
@@ -367,14 +407,15 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
     e.len = NEW(int, ng);
     e.need = NEW(int, nc);
     e.sums = NEW0(int, nc);
-    e.room = NEW0(int, nc);
+    e.after = NEW(int, (size_t)ng * 8);
+    int *room = NEW0(int, nc);
     e.choice = NEW0(int, ng);
-    pt->can_mine = e.can_mine = NEW0(word, (size_t)ng * e.nwords);
-    pt->can_safe = e.can_safe = NEW0(word, (size_t)ng * e.nwords);
-    pt->support = e.support = NEW0(word, e.nwords);
+    pt->can_mine = e.can_mine = KEEP0(word, (size_t)ng * e.nwords);
+    pt->can_safe = e.can_safe = KEEP0(word, (size_t)ng * e.nwords);
+    pt->support = e.support = KEEP0(word, e.nwords);
     int rc = -1;
-    if (e.size && e.start && e.len && e.need && e.sums && e.room && e.choice && e.can_mine && e.can_safe &&
-        e.support) {
+    if (e.size && e.start && e.len && e.need && e.sums && e.after && room && e.choice && e.can_mine &&
+        e.can_safe && e.support) {
         int m = 0;
         for (int g = 0; g < ng; g++) {
             int j = gkey[g];
@@ -384,11 +425,18 @@ static int enumerate(Play *p, Part *pt, const int *idx, int n, const int *fronti
             for (int t = 0; t < nclue[j]; t++) {
                 int cid = clue_id[ckeys[(size_t)j * 8 + t]];
                 e.members[m++] = cid;
-                e.room[cid] += e.size[g];
+                room[cid] += e.size[g];
             }
         }
+        for (int g = 0, m = 0; g < ng; g++)
+            for (int t = 0; t < e.len[g]; t++, m++) {
+                room[e.members[m]] -= e.size[g];
+                e.after[m] = room[e.members[m]];
+            }
         for (int c = 0; c < nc; c++) e.need[c] = p->rem[clue_cells[c]];
+        long budget = p->budget;
         rc = walk(p, &e, 0, 0);
+        pt->nodes = budget - p->budget;
     }
     for (int c = 0; c < nc; c++) clue_id[clue_cells[c]] = -1;
     if (rc < 0) return -1;
@@ -403,6 +451,7 @@ static int complete_step(Play *p, int use_total) {
     Py_ssize_t area = p->area;
     int rc = -1, nf = 0;
     scratch_reset(p);
+    int before = p->nstall++; /* a cell changed at this count changed since the last stall */
     int *frontier = NEW(int, area), *ckeys = NEW(int, (size_t)area * 8), *nclue = NEW(int, area);
     int *clue_id = NEW(int, area), *parent = NEW(int, area);
     int *safe = NEW(int, area), *mines = NEW(int, area);
@@ -410,19 +459,25 @@ static int complete_step(Play *p, int use_total) {
     memset(clue_id, 0xff, sizeof(int) * area); /* -1 */
     /* the frontier: covered, unflagged cells next to a clue (an open cell with such a
      * neighbour); the rest of the covered cells are touched by no clue */
+    const uint8_t *st = p->st;
+    const int *unk = p->unk;
+    int *fidx = p->fidx;
+    const int32_t *adj = p->adj;
     for (Py_ssize_t r = 0; r < area; r++) {
-        if (!p->open[r] || !p->unk[r]) continue;
-        for (int t = 0; t < 8; t++) {
-            int64_t c = NB(p, r, t);
-            if (c >= area || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+        if (!(st[r] & OPEN) || !unk[r]) continue;
+        const int32_t *nb = adj + (size_t)r * 9;
+        for (int t = 1; t <= nb[0]; t++) {
+            int c = nb[t];
+            if ((st[c] & (OPEN | FLAG)) || fidx[c] >= 0) continue;
             int *keys = ckeys + (size_t)nf * 8, k = 0;
-            for (int u = 0; u < 8; u++) {
-                int64_t q = NB(p, c, u);
-                if (q < area && p->open[q]) keys[k++] = (int)q;
+            const int32_t *around = adj + (size_t)c * 9;
+            for (int u = 1; u <= around[0]; u++) {
+                int q = around[u];
+                if (st[q] & OPEN) keys[k++] = q;
             }
             nclue[nf] = k;
-            p->fidx[c] = nf;
-            frontier[nf++] = (int)c;
+            fidx[c] = nf;
+            frontier[nf++] = c;
         }
     }
     int interior = p->size - (p->safe_total - p->safe_left) - p->flags - nf;
@@ -446,7 +501,7 @@ static int complete_step(Play *p, int use_total) {
     int nparts = 0;
     int *root_part = NEW(int, nf + 1), *count = NEW0(int, nf + 1), *cstart = NEW0(int, nf + 2);
     int *order = NEW(int, nf + 1);
-    Part *parts = NEW0(Part, nf + 1);
+    Part *parts = KEEP0(Part, nf + 1);
     if (!root_part || !count || !cstart || !order || !parts) goto done;
     for (int i = 0; i < nf; i++) root_part[i] = -1;
     for (int i = 0; i < nf; i++) {
@@ -460,10 +515,32 @@ static int complete_step(Play *p, int use_total) {
         int q = root_part[find(parent, i)];
         order[cstart[q] + count[q]++] = i;
     }
-    for (int q = 0; q < nparts; q++)
-        if (enumerate(p, &parts[q], order + cstart[q], cstart[q + 1] - cstart[q], frontier, nclue, ckeys,
-                      clue_id) < 0)
+    uint8_t *cached = NEW0(uint8_t, nparts + 1);
+    if (!cached) goto done;
+    for (int q = 0; q < nparts; q++) {
+        const int *idx = order + cstart[q];
+        int n = cstart[q + 1] - cstart[q];
+        Part *old = p->part_of[frontier[idx[0]]];
+        int same = old != NULL && old->ncells == n;
+        for (int t = 0; t < n && same; t++) same = p->part_of[frontier[idx[t]]] == old;
+        for (int t = 0; t < n && same; t++) {
+            /* nothing around it opened or flagged since the last stall */
+            const int32_t *nb = NBR(p, frontier[idx[t]]);
+            for (int k = 1; k <= nb[0] && same; k++) same = p->changed[nb[k]] != before;
+        }
+        if (same) {
+            /* charged as if enumerated again, so that a play gives up exactly where a
+             * play without the kept components would */
+            parts[q] = *old;
+            cached[q] = 1;
+            p->budget -= old->nodes;
+            if (p->budget < 0) goto done;
+        } else if (enumerate(p, &parts[q], idx, n, frontier, nclue, ckeys, clue_id) < 0) {
             goto done;
+        }
+    }
+    for (int q = 0; q < nparts; q++)
+        for (int t = 0; t < parts[q].ncells; t++) p->part_of[parts[q].cells[t]] = &parts[q];
     /* decide each group: the counts of its component that the rest can complete */
     int tbits = remaining + 1, tw = (tbits + 63) / 64;
     word *prefix = NULL, *suffix = NULL, *tmp = NULL;
@@ -490,6 +567,7 @@ static int complete_step(Play *p, int use_total) {
     int nsafe = 0, nmines = 0;
     for (int q = 0; q < nparts; q++) {
         Part *pt = &parts[q];
+        if (cached[q] && !use_total) continue; /* it proved nothing at the last stall */
         word *feasible = NEW0(word, pt->nwords);
         if (!feasible) goto done;
         if (use_total) sum_set(tmp, prefix + (size_t)q * tw, suffix + (size_t)(q + 1) * tw, tbits);
@@ -522,7 +600,7 @@ static int complete_step(Play *p, int use_total) {
             if (remaining - j != interior) all_full = 0;
         }
         for (Py_ssize_t c = 0; c < area && (all_none || all_full); c++) {
-            if (!p->mask[c] || p->open[c] || p->flag[c] || p->fidx[c] >= 0) continue;
+            if (!p->mask[c] || (p->st[c] & (OPEN | FLAG)) || p->fidx[c] >= 0) continue;
             if (all_none) safe[nsafe++] = (int)c;
             else mines[nmines++] = (int)c;
         }
@@ -538,36 +616,46 @@ done:
     return rc;
 }
 
+/* Rounds: the click is round 0; then single-point passes take the odd rounds and the
+ * stalls' complete steps the even ones, so a round that proved something is one step. */
+
 /* Play from the click (or, with click -1, from the open cells and flags given, which
- * the caller's own play made); the result tuple (code, opened, steps, open, flags), or
- * NULL with an exception set. */
-static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
+ * the caller's own play made); the result tuple (code, opened, steps, open, flags[,
+ * record]), or NULL with an exception set. With a record (2 x area int32, filled by the
+ * caller: -1 or the round and the place in order of the given cells), each cell opened
+ * or flagged gets its round and the next place from clock0; a resumed play starts with
+ * the single-point pass of round first_round, its step count at steps0, that pass
+ * counted as a step when progressed says the given cells include some of its work. */
+static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t *mine, Py_ssize_t area,
                           Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
-                          const uint8_t *flag_in) {
+                          const uint8_t *flag_in, int32_t *record, int first_round, int steps0, int32_t clock0,
+                          int progressed) {
     Play p;
     memset(&p, 0, sizeof p);
     p.area = area;
-    p.table = table;
+    p.adj = adj;
     p.mask = mask;
     p.mine = mine;
-    /* one block for the per-cell arrays: ints first, then bytes */
-    size_t nint = 5, nbyte = 6;
-    char *block = calloc((size_t)area, sizeof(int) * nint + nbyte);
+    p.record = record;
+    p.clock = clock0;
+    /* one block for the per-cell arrays: pointers, then ints, then bytes (the
+     * zeroed ones first; rem, unk, the stacks and the output need no zeroing) */
+    size_t nint = 6, nbyte = 4;
+    char *block = malloc((size_t)area * (sizeof(Part *) + sizeof(int) * nint + nbyte));
     if (!block) return PyErr_NoMemory();
-    p.stack = (int *)block;
+    p.part_of = (Part **)block;
+    p.changed = (int *)(p.part_of + area);
+    uint8_t *bytes = (uint8_t *)(p.changed + area);
+    p.st = bytes;
+    p.number = (int8_t *)(bytes + area);
+    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
+    p.fidx = (int *)(bytes + 2 * area);
+    p.stack = p.fidx + area;
     p.rem = p.stack + area;
     p.unk = p.rem + area;
     p.work = p.unk + area;
-    p.fidx = p.work + area;
-    uint8_t *bytes = (uint8_t *)(p.fidx + area);
-    p.open = bytes;
-    p.pending = bytes + area;
-    p.flag = bytes + 2 * area;
-    p.queued = bytes + 3 * area;
-    p.number = (int8_t *)(bytes + 4 * area);
-    p.shown = (int8_t *)(bytes + 5 * area);
+    uint8_t *out_open = (uint8_t *)(p.work + area), *out_flag = out_open + area;
     memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
-    memset(p.shown, 0xff, area);               /* -1: not shown */
     for (Py_ssize_t c = 0; c < area; c++) {
         if (!p.mask[c]) continue;
         p.size++;
@@ -577,42 +665,45 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
             continue;
         }
         p.total++;
-        for (int k = 0; k < 8; k++) {
-            int64_t j = NB(&p, c, k);
-            if (j < area) p.number[j]++;
-        }
+        const int32_t *nb = NBR(&p, c);
+        for (int k = 1; k <= nb[0]; k++) p.number[nb[k]]++;
     }
-    int code, steps = 0;
+    int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
     if (open_in) {
         /* a game in progress: its flags first, then its open cells shown to the solver
          * one by one, as the game would have shown them */
+        p.record = NULL; /* the given cells keep the rounds the caller recorded */
         for (Py_ssize_t c = 0; c < area; c++)
             if (p.mask[c] && flag_in[c]) {
-                p.flag[c] = 1;
+                p.st[c] = FLAG;
                 p.flags++;
             }
         for (Py_ssize_t c = 0; c < area; c++) {
             if (!p.mask[c] || !open_in[c]) continue;
             if (p.mine[c]) p.lost = 1;
-            p.open[c] = 1;
-            p.shown[c] = p.number[c];
+            p.st[c] = OPEN;
             p.safe_left--;
             seen_open(&p, (int)c);
         }
+        p.record = record;
     }
+    p.round = 0;
     if (click >= 0) game_open(&p, (int)click);
     if (p.lost) {
         code = LOST;
     } else {
         code = STUCK;
+        p.round = first_round;
         for (;;) {
-            steps += single_point(&p);
+            steps += single_point(&p) | progressed;
+            progressed = 0;
             if (p.safe_left == 0) {
                 code = WON;
                 break;
             }
             if (!complete) break;
+            p.round++;
             p.budget = node_limit;
             int r = complete_step(&p, use_total);
             if (r < 0) {
@@ -625,36 +716,134 @@ static PyObject *run_play(const int64_t *table, const uint8_t *mask, const uint8
                 code = WON;
                 break;
             }
+            p.round++;
         }
     }
     Py_END_ALLOW_THREADS
     if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
-    PyObject *result =
-        Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)p.open, area, (const char *)p.flag, area);
+    /* eight cells a word: OPEN is bit 0 of a state, FLAG bit 1 */
+    Py_ssize_t c = 0;
+    for (; c + 8 <= area; c += 8) {
+        uint64_t v, o, f;
+        memcpy(&v, p.st + c, 8);
+        o = v & 0x0101010101010101ULL;
+        f = (v >> 1) & 0x0101010101010101ULL;
+        memcpy(out_open + c, &o, 8);
+        memcpy(out_flag + c, &f, 8);
+    }
+    for (; c < area; c++) {
+        out_open[c] = p.st[c] & OPEN;
+        out_flag[c] = (p.st[c] & FLAG) >> 1;
+    }
+    PyObject *result;
+    if (record)
+        result = Py_BuildValue("iiiy#y#y#", code, opened, steps, (const char *)out_open, area, (const char *)out_flag,
+                               area, (const char *)record, 2 * area * (Py_ssize_t)sizeof(int32_t));
+    else
+        result = Py_BuildValue("iiiy#y#", code, opened, steps, (const char *)out_open, area, (const char *)out_flag,
+                               area);
     free(block);
-    scratch_free(&p);
+    scratch_free(&p.blocks);
+    scratch_free(&p.kept);
     return result;
 }
 
+/* the compact neighbour table the loops read, from a padded one (area x 8 int64, the
+ * value area for none): per cell its number of neighbours, then them, in order */
+static PyObject *fast_adjacency(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table;
+    Py_ssize_t area;
+    if (!PyArg_ParseTuple(args, "y*n", &table, &area)) return NULL;
+    PyObject *out = NULL;
+    if (area < 0 || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "the table must hold 8 int64 neighbours per position");
+    } else if ((out = PyBytes_FromStringAndSize(NULL, area * 9 * (Py_ssize_t)sizeof(int32_t)))) {
+        const int64_t *t = table.buf;
+        int32_t *adj = (int32_t *)PyBytes_AS_STRING(out);
+        for (Py_ssize_t c = 0; c < area; c++) {
+            int d = 0;
+            for (int k = 0; k < 8; k++)
+                if (t[c * 8 + k] >= 0 && t[c * 8 + k] < area) adj[c * 9 + 1 + d++] = (int32_t)t[c * 8 + k];
+            for (int k = d; k < 8; k++) adj[c * 9 + 1 + k] = 0;
+            adj[c * 9] = d;
+        }
+    }
+    PyBuffer_Release(&table);
+    return out;
+}
+
 /* -- the module functions ------------------------------------------------------------ */
+static int board_agrees(const Py_buffer *table, const Py_buffer *mask, const Py_buffer *mine, int width) {
+    Py_ssize_t area = mask->len;
+    if (!(width > 0 && area % width == 0 && table->len == area * 9 * (Py_ssize_t)sizeof(int32_t) &&
+          mine->len == area))
+        return 0;
+    /* every neighbour on the board: the loop trusts them. A table is checked once; the
+     * last one checked is held (bytes do not change), and callers pass the same one */
+    static PyObject *checked = NULL;
+    if (table->obj == checked && checked != NULL && PyBytes_Check(checked)) return 1;
+    const int32_t *adj = table->buf;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (adj[c * 9] < 0 || adj[c * 9] > 8) return 0;
+        for (int k = 1; k <= adj[c * 9]; k++)
+            if (adj[c * 9 + k] < 0 || adj[c * 9 + k] >= area) return 0;
+    }
+    if (table->obj && PyBytes_Check(table->obj)) {
+        Py_XDECREF(checked);
+        Py_INCREF(table->obj);
+        checked = table->obj;
+    }
+    return 1;
+}
+
+static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h, int click, int use_total,
+                          int *out, uint64_t *rows);
+static PyObject *structure_value(int kind, const int *out, int sign);
+
+/* the code of play's answer when it was asked to look for a dead structure first and
+ * could not (rows too wide): the caller looks itself */
+enum { NOT_LOOKED = -9 };
+
 static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer table, mask, mine, open = {0}, flags = {0};
-    int width, click, complete, use_total;
+    int width, click, complete, use_total, keep = 0, quick = 0;
     long node_limit;
-    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*", &table, &mask, &mine, &width, &click, &complete, &use_total,
-                          &node_limit, &open, &flags))
+    if (!PyArg_ParseTuple(args, "y*y*y*iippl|y*y*pp", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags, &keep, &quick))
         return NULL;
     Py_ssize_t area = mask.len;
-    int resumed = open.obj != NULL;
+    int resumed = open.obj != NULL && open.len > 0;
     PyObject *result = NULL;
-    if (width <= 0 || area % width || table.len != area * 8 * (Py_ssize_t)sizeof(int64_t) || mine.len != area ||
+    int32_t *record = NULL;
+    if (!board_agrees(&table, &mask, &mine, width) ||
         (resumed ? open.len != area || flags.obj == NULL || flags.len != area || click != -1
                  : click < 0 || click >= area))
         PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells and flags disagree on the board");
-    else
+    else if (keep && resumed)
+        PyErr_SetString(PyExc_ValueError, "the rounds are recorded from a click only");
+    else if (keep && !(record = malloc(2 * sizeof(int32_t) * (size_t)area)))
+        PyErr_NoMemory();
+    else if (quick && !resumed) {
+        /* mscsp.play.dead's structures first (as verify(quick=True) asks): one found is
+         * the answer, (-kind, cells); else the play */
+        int height = (int)(area / width), out[4], kind = 0;
+        uint64_t *rows = malloc(sizeof(uint64_t) * STRUCTURE_ROWS(height));
+        if (!rows) PyErr_NoMemory();
+        else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
+        free(rows);
+        if (PyErr_Occurred()) result = NULL;
+        else if (kind > 0) result = structure_value(kind, out, -1);
+        else if (kind < 0) result = Py_BuildValue("(i)", NOT_LOOKED);
+        else
+            result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit, NULL, NULL,
+                              NULL, 1, 0, 0, 0);
+    } else {
+        if (record) memset(record, 0xff, 2 * sizeof(int32_t) * (size_t)area); /* -1: never */
         result = run_play(table.buf, mask.buf, mine.buf, area, click, complete, use_total, node_limit,
-                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL);
+                          resumed ? open.buf : NULL, resumed ? flags.buf : NULL, record, 1, 0, 0, 0);
+    }
+    free(record);
     PyBuffer_Release(&table);
     PyBuffer_Release(&mask);
     PyBuffer_Release(&mine);
@@ -663,10 +852,367 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     return result;
 }
 
+/* Play a layout that differs from a recorded one in a few cells (their contents
+ * swapped, the mine total kept), resuming from what the recorded play knew before any
+ * changed number or content could matter.
+ *
+ * Every opening or flag of the recorded play rests on what was seen before it: the
+ * numbers of cells opened earlier in its order, and the mine total. Up to the first
+ * opening of a changed cell (a cell whose content changed, or a neighbour of one:
+ * its number may differ) the new layout agrees with all of that, so each of those
+ * openings and flags is sound for the new layout too, and the closure of sound
+ * deduction resumed from there is the one a play from the click reaches. To keep the
+ * rounds (and the step count) of a play from the click, the play resumes inside a
+ * single-point pass, which ends at the same closure whatever it starts from, but at
+ * the start of a stall's round, whose complete step proves cells in one go. */
+static PyObject *fast_replay(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, mine, open, flags, rounds;
+    int width, click, complete, use_total;
+    long node_limit;
+    PyObject *changed;
+    if (!PyArg_ParseTuple(args, "y*y*y*iipply*y*y*O", &table, &mask, &mine, &width, &click, &complete, &use_total,
+                          &node_limit, &open, &flags, &rounds, &changed))
+        return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL, *seq = NULL;
+    int32_t *record = NULL;
+    uint8_t *prefix = NULL;
+    const int32_t *tab = table.buf;
+    const uint8_t *old_open = open.buf, *old_flag = flags.buf, *mines = mine.buf;
+    const int32_t *old = rounds.buf, *old_order = (const int32_t *)rounds.buf + area;
+    if (!board_agrees(&table, &mask, &mine, width) || click < 0 || click >= area || open.len != area ||
+        flags.len != area || rounds.len != 2 * area * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, open cells, flags and rounds disagree");
+        goto out;
+    }
+    if (!(seq = PySequence_Fast(changed, "the changed cells must be a sequence of flat indices"))) goto out;
+    record = malloc(2 * sizeof(int32_t) * (size_t)area);
+    prefix = calloc((size_t)area, 2);
+    if (!record || !prefix) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    /* the first opening of a changed cell (a cell that flipped counts when flagged too) */
+    Py_ssize_t nchanged = PySequence_Fast_GET_SIZE(seq);
+    int32_t first = INT32_MAX, round = -1;
+    int new_mines = 0;
+    for (Py_ssize_t t = 0; t < nchanged; t++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, t));
+        if (c == -1 && PyErr_Occurred()) goto out;
+        if (c < 0 || c >= area) {
+            PyErr_SetString(PyExc_ValueError, "a changed cell is off the board");
+            goto out;
+        }
+        new_mines += mines[c] != 0;
+        if ((old_open[c] || old_flag[c]) && old[c] >= 0 && old_order[c] < first) {
+            first = old_order[c];
+            round = old[c];
+        }
+        for (int k = 1; k <= tab[c * 9]; k++) {
+            int n = tab[c * 9 + k];
+            if (old_open[n] && old[n] >= 0 && old_order[n] < first) {
+                first = old_order[n];
+                round = old[n];
+            }
+        }
+    }
+    if (2 * new_mines != nchanged) {
+        /* every changed cell flipped, so the total is kept only when half are mines now */
+        PyErr_SetString(PyExc_ValueError, "the changed cells must keep the mine total (mines swapped with safe cells)");
+        goto out;
+    }
+    memset(record, 0xff, 2 * sizeof(int32_t) * (size_t)area);
+    if (round == 0) {
+        /* the click's opening showed a changed number: play from the click */
+        result = run_play(tab, mask.buf, mines, area, click, complete, use_total, node_limit, NULL, NULL, record, 1, 0,
+                          0, 0);
+        goto out;
+    }
+    int32_t last = 0;
+    for (Py_ssize_t c = 0; c < area; c++)
+        if ((old_open[c] || old_flag[c]) && old[c] > last) last = old[c];
+    if (round < 0) round = last + 1; /* no changed cell was ever opened: resume at the end */
+    /* inside a single-point pass, everything before the first opening of a changed cell;
+     * at a stall, everything before its round */
+    int inside = round & 1;
+    int progressed = 0;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (!(old_open[c] || old_flag[c]) || old[c] < 0) continue;
+        if (inside ? old_order[c] >= first : old[c] >= round) continue;
+        record[c] = old[c];
+        record[area + c] = old_order[c];
+        prefix[c] = old_open[c] != 0;
+        prefix[area + c] = old_flag[c] != 0;
+        progressed |= old[c] == round;
+    }
+    /* the steps made before that round: the rounds that opened or flagged something */
+    uint8_t *seen = calloc((size_t)round + 1, 1);
+    if (!seen) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    int steps0 = 0;
+    for (Py_ssize_t c = 0; c < area; c++)
+        if (record[c] > 0 && record[c] < round && !seen[record[c]]) {
+            seen[record[c]] = 1;
+            steps0++;
+        }
+    free(seen);
+    /* a stall's round starts with a single-point pass that finds nothing: the state is
+     * its fixed point */
+    int first_round = inside ? round : round - 1;
+    int32_t clock = first == INT32_MAX ? 0 : first;
+    if (clock == 0)
+        for (Py_ssize_t c = 0; c < area; c++)
+            if (record[area + c] >= clock) clock = record[area + c] + 1;
+    result = run_play(tab, mask.buf, mines, area, -1, complete, use_total, node_limit, prefix, prefix + area, record,
+                      first_round, steps0, clock, progressed);
+out:
+    Py_XDECREF(seq);
+    free(record);
+    free(prefix);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    PyBuffer_Release(&open);
+    PyBuffer_Release(&flags);
+    PyBuffer_Release(&rounds);
+    return result;
+}
+
+/* -- dead structures ------------------------------------------------------------------ */
+/* mscsp.play.dead's quick look at the layout (a 2x2 block whose mines could trade places
+ * with its safe cells, a mine and a safe cell no number tells apart, and without the
+ * mine total a safe cell walled off from the click), on one 64-bit word per row padded
+ * by three cells each side, as the Python version pads its whole-board bit sets: it
+ * names the same structure, and is tested against it. Rows wider than 58 cells are
+ * left to Python. */
+
+/* row y (padded) of the set whose bit at a position is the bit of a at (dx, dy) from it */
+static inline word at_row(const word *a, int y, int dx, int dy) {
+    word v = a[y + dy];
+    return dx >= 0 ? v >> dx : v << -dx;
+}
+
+/* for each offset of a second cell within distance two (rows, then columns, from
+ * (-2, -2)), the offsets of the cells next to exactly one of the two */
+static int telling_n[24], telling_dx[24], telling_dy[24], telling_x[24][16], telling_y[24][16];
+
+static void telling_offsets(void) {
+    if (telling_n[0]) return;
+    int t = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            if (!dx && !dy) continue;
+            int n = 0;
+            for (int y = -3; y <= 3; y++)
+                for (int x = -3; x <= 3; x++) {
+                    if ((!x && !y) || (x == dx && y == dy)) continue;
+                    int near_a = x >= -1 && x <= 1 && y >= -1 && y <= 1;
+                    int near_b = x - dx >= -1 && x - dx <= 1 && y - dy >= -1 && y - dy <= 1;
+                    if (near_a != near_b) {
+                        telling_x[t][n] = x;
+                        telling_y[t][n] = y;
+                        n++;
+                    }
+                }
+            telling_dx[t] = dx;
+            telling_dy[t] = dy;
+            telling_n[t++] = n;
+        }
+}
+
+/* the first position (row-major) of a set given by rows, as a flat cell; -1 if empty */
+static int first_cell(const word *rows, int h, int w) {
+    for (int y = 0; y < h; y++)
+        if (rows[y + PAD]) return y * w + __builtin_ctzll(rows[y + PAD]) - PAD;
+    return -1;
+}
+
+/* eight bytes of 0 and 1 as eight bits (byte i to bit i) */
+static inline word pack8(const uint8_t *bytes, int n) {
+    word v = 0;
+    memcpy(&v, bytes, (size_t)n);
+    return ((v & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
+/* kind (0: none, 1: square, 2: pair, 3: walled, -1: too wide) and its cells in out;
+ * rows: STRUCTURE_ROWS(h) words of scratch */
+static int find_structure(const uint8_t *mask, const uint8_t *mine, int w, int h, int click, int use_total,
+                          int *out, word *rows) {
+    if (w > MAX_ROW) return -1;
+    int nrows = h + 2 * PAD;
+    word *M = rows, *S = rows + nrows, *C = rows + 2 * nrows, *O = rows + 3 * nrows, *near = rows + 4 * nrows,
+         *R = rows + 5 * nrows, *shifted = rows + 6 * nrows; /* S moved by -3 .. 3 columns */
+    memset(rows, 0, sizeof(word) * 6 * (size_t)nrows);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x += 8) {
+            int n = w - x < 8 ? w - x : 8;
+            word cells = pack8(mask + y * w + x, n), mines = pack8(mine + y * w + x, n) & cells;
+            C[y + PAD] |= cells << (x + PAD);
+            M[y + PAD] |= mines << (x + PAD);
+            S[y + PAD] |= (cells & ~mines) << (x + PAD);
+        }
+    for (int dx = -PAD; dx <= PAD; dx++)
+        for (int y = 0; y < nrows; y++) shifted[(dx + PAD) * nrows + y] = dx >= 0 ? S[y] >> dx : S[y] << -dx;
+    int cx = click % w, cy = click / w;
+    word cbit = (word)1 << (cx + PAD);
+    /* a 2x2 block (positions are top-left corners) */
+    for (int y = PAD; y < PAD + h; y++) {
+        word whole = C[y] & at_row(C, y, 1, 0) & at_row(C, y, 0, 1) & at_row(C, y, 1, 1);
+        if (!whole) continue;
+        word m00 = M[y], m01 = at_row(M, y, 1, 0), m10 = at_row(M, y, 0, 1), m11 = at_row(M, y, 1, 1);
+#define WALLED2(ax, ay, bx, by) (~(at_row(S, y, ax, ay) | at_row(S, y, bx, by)))
+        word sides = ((m00 ^ m01) | WALLED2(0, -1, 1, -1)) & ((m10 ^ m11) | WALLED2(0, 2, 1, 2)) &
+                     ((m00 ^ m10) | WALLED2(-1, 0, -1, 1)) & ((m01 ^ m11) | WALLED2(2, 0, 2, 1));
+        word hit = whole & WALLED2(-1, -1, 2, -1) & WALLED2(-1, 2, 2, 2) & sides;
+#undef WALLED2
+        if (use_total)
+            hit &= (m00 & m11 & ~m01 & ~m10) | (m01 & m10 & ~m00 & ~m11) | (m00 & m01 & ~m10 & ~m11) |
+                   (m10 & m11 & ~m00 & ~m01) | (m00 & m10 & ~m01 & ~m11) | (m01 & m11 & ~m00 & ~m10);
+        else
+            hit &= ~(m00 & m01 & m10 & m11);
+        /* the click is opened without proof: no block holding it */
+        if (y - PAD == cy) hit &= ~(cbit | cbit >> 1);
+        if (y - PAD == cy - 1) hit &= ~(cbit | cbit >> 1);
+        if (hit) {
+            int top = (y - PAD) * w + __builtin_ctzll(hit) - PAD;
+            out[0] = top;
+            out[1] = top + 1;
+            out[2] = top + w;
+            out[3] = top + w + 1;
+            return 1;
+        }
+    }
+    /* a pair: first a sealed safe cell and a sealed mine far apart */
+    memcpy(O, S, sizeof(word) * nrows);
+    O[cy + PAD] &= ~cbit;
+    for (int y = PAD; y < PAD + h; y++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if (dx || dy) near[y] |= at_row(S, y, dx, dy);
+    int any_safe = 0, any_mine = 0;
+    for (int y = PAD; y < PAD + h; y++) {
+        any_safe |= (O[y] & ~near[y]) != 0;
+        any_mine |= (M[y] & ~near[y]) != 0;
+    }
+    if (any_safe && any_mine) {
+        for (int by = PAD; by < PAD + h; by++)
+            for (word bs = O[by] & ~near[by]; bs; bs &= bs - 1) {
+                int bx = __builtin_ctzll(bs);
+                for (int ay = PAD; ay < PAD + h; ay++)
+                    for (word ms = M[ay] & ~near[ay]; ms; ms &= ms - 1) {
+                        int ax = __builtin_ctzll(ms);
+                        int ddx = abs(ax - bx), ddy = abs(ay - by);
+                        if ((ddx > ddy ? ddx : ddy) > 2) {
+                            out[0] = (ay - PAD) * w + ax - PAD;
+                            out[1] = (by - PAD) * w + bx - PAD;
+                            return 2;
+                        }
+                    }
+            }
+    }
+    telling_offsets();
+    for (int t = 0; t < 24; t++) {
+        int dx = telling_dx[t], dy = telling_dy[t];
+        for (int y = PAD; y < PAD + h; y++) {
+            word hit = M[y] & at_row(O, y, dx, dy);
+            for (int u = 0; u < telling_n[t] && hit; u++)
+                hit &= ~shifted[(telling_x[t][u] + PAD) * nrows + y + telling_y[t][u]];
+            if (hit) {
+                int a = (y - PAD) * w + __builtin_ctzll(hit) - PAD;
+                out[0] = a;
+                out[1] = a + dy * w + dx;
+                return 2;
+            }
+        }
+    }
+    if (use_total) return 0;
+    /* a safe cell the click's region of safe cells does not reach */
+    /* the click and the safe cells around it, then their region (a mine clicked is not
+     * in it, as in the Python version's first step) */
+    for (int dy = -1; dy <= 1; dy++)
+        R[cy + PAD + dy] = (cbit | cbit << 1 | cbit >> 1) & S[cy + PAD + dy];
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int y = PAD; y < PAD + h; y++) {
+            word around = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                word v = R[y + dy];
+                around |= v | v << 1 | v >> 1;
+            }
+            word grown = around & S[y];
+            if (grown != R[y]) {
+                R[y] = grown;
+                changed = 1;
+            }
+        }
+    }
+    for (int y = PAD; y < PAD + h; y++) R[y] = S[y] & ~R[y];
+    int pocket = first_cell(R, h, w);
+    if (pocket < 0) return 0;
+    out[0] = pocket;
+    return 3;
+}
+
+static PyObject *fast_structure(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer mask, mine;
+    int width, click, use_total;
+    if (!PyArg_ParseTuple(args, "y*y*iip", &mask, &mine, &width, &click, &use_total)) return NULL;
+    Py_ssize_t area = mask.len;
+    PyObject *result = NULL;
+    int out[4], kind = 0;
+    if (width <= 0 || area % width || mine.len != area || click < 0 || click >= area)
+        PyErr_SetString(PyExc_ValueError, "mask, mines and click disagree on the board");
+    else {
+        int height = (int)(area / width);
+        word *rows = malloc(sizeof(word) * STRUCTURE_ROWS(height));
+        if (!rows) PyErr_NoMemory();
+        else kind = find_structure(mask.buf, mine.buf, width, height, click, use_total, out, rows);
+        free(rows);
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&mine);
+    if (PyErr_Occurred()) return NULL;
+    if (kind == -1) return PyLong_FromLong(-1);
+    if (kind == 0) {
+        Py_INCREF(Py_None);
+        return Py_None;
+    }
+    (void)result;
+    return structure_value(kind, out, 1);
+}
+
+/* (sign * kind, cells) for a structure found */
+static PyObject *structure_value(int kind, const int *out, int sign) {
+    switch (kind) {
+    case 1:
+        return Py_BuildValue("i(iiii)", sign * kind, out[0], out[1], out[2], out[3]);
+    case 2:
+        return Py_BuildValue("i(ii)", sign * kind, out[0], out[1]);
+    default:
+        return Py_BuildValue("i(i)", sign * kind, out[0]);
+    }
+}
+
 static PyMethodDef methods[] = {
     {"play", fast_play, METH_VARARGS,
-     "play(table, mask, mines, width, click, complete, use_total, node_limit[, open, flags]) -> (code, opened, "
-     "steps, open, flags); with the open cells and flags of a game in progress, click is -1"},
+     "play(adjacency, mask, mines, width, click, complete, use_total, node_limit[, open, flags[, rounds]]) -> (code, "
+     "opened, steps, open, flags[, rounds]); with the open cells and flags of a game in progress, click is -1 "
+     "(empty open cells: from the click); with rounds true, also the int32 round of each cell's opening or flag "
+     "(-1: never); with quick true (from a click), a dead structure of mscsp.play.dead is looked for first and, "
+     "if found, the answer is (-kind, cells) (-9: rows too wide to look)"},
+    {"replay", fast_replay, METH_VARARGS,
+     "replay(adjacency, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
+     "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
+     "contents with the recorded play's layout, resuming where the record allows"},
+    {"adjacency", fast_adjacency, METH_VARARGS,
+     "adjacency(table, area) -> bytes: the compact neighbour table (per position: the count, then up to 8 "
+     "neighbours, int32) that play and replay take, from the padded int64 one"},
+    {"structure", fast_structure, METH_VARARGS,
+     "structure(mask, mines, width, click, use_total) -> None or (kind, cells): mscsp.play.dead's first dead "
+     "structure (1: a 2x2 block, 2: a mine and a safe cell, 3: a walled-off safe cell), flat cells; -1 when "
+     "rows are too wide (more than 58 cells)"},
     {NULL, NULL, 0, NULL},
 };
 

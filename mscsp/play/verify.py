@@ -28,10 +28,12 @@ from ..errors import InputError
 from ..game import Game, Status
 from ..rules import GeneratedBoard
 from . import fastplay
-from .dead import _coords, _find_structure, describe_structure
+from .dead import Structure, _coords, _find_structure, describe_structure
 from .loop import Deducer
 
 __all__ = ["VerifyResult", "verify"]
+
+_SOLVERS = {name: name for name in SolverName} | {name.value: name for name in SolverName}
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,12 @@ class VerifyResult:
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+def _structure_result(layout: Layout, found, started: float) -> VerifyResult:
+    """The answer of a dead structure found before playing (flat cells in ``found``)."""
+    return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
+                        describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
 
 
 def verify(
@@ -148,7 +156,8 @@ def verify(
     71
     """
     started = time.perf_counter()
-    solver = SolverName.parse(solver)
+    parsed = _SOLVERS.get(solver) if isinstance(solver, (str, SolverName)) else None
+    solver = parsed if parsed is not None else SolverName.parse(solver)
     if isinstance(board, GeneratedBoard):
         layout, click = board.layout, board.click if click is None else click
     elif isinstance(board, Layout):
@@ -157,20 +166,31 @@ def verify(
             raise InputError("the click must be a pair (x, y): a bare layout does not know its first click")
     else:
         raise InputError(f"verify takes a generated board or a layout, not {type(board).__name__}")
-    click = layout.geometry.cell(click, "click")
+    geometry = layout.geometry
+    if (type(click) is tuple and len(click) == 2 and type(click[0]) is int and type(click[1]) is int
+            and geometry.contains(click[0], click[1])):
+        click = click[1] * geometry.width + click[0]  # the common case, without the checks' cost
+    else:
+        click = geometry.cell(click, "click")
     if memory_limit is not None:  # the compiled loop's few arrays are not checked again
         Budget(None, None, memory_limit).check("verifying the board")
-    if quick:
-        found = _find_structure(layout, click, use_total=use_total)
+    fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit), quick)
+    if quick and fast is not None and fast[0] < 0 and fast[0] != fastplay.NOT_LOOKED:
+        return _structure_result(layout, (Structure(-fast[0]), fast[1]), started)
+    if quick and (fast is None or fast[0] == fastplay.NOT_LOOKED):
+        # the compiled call did not look (no extension, rows too wide, a solver it does
+        # not play, or a search past its budget): look here, then play
+        found = fastplay._structure(layout, click, use_total)
+        if found is fastplay._UNCHECKED:
+            found = _find_structure(layout, click, use_total=use_total)
         if found is not None:
-            return VerifyResult(False, None, layout.safe_count, 0, True, time.perf_counter() - started,
-                                describe_structure((found[0], _coords(layout.geometry, found[1]))), "structure")
-    fast = fastplay._play_index(layout, click, solver, use_total=use_total, node_limit=node_limit)
+            return _structure_result(layout, found, started)
+        if fast is not None:
+            fast = fastplay._play_tuple(layout, click, solver, use_total, int(node_limit))
     if fast is not None:
-        return VerifyResult(fast.won, fast.opened, layout.safe_count, fast.steps, True,
+        return VerifyResult(fast[0] == fastplay.Ending.WON, fast[1], layout.safe_count, fast[2], True,
                             time.perf_counter() - started, engine="compiled",
-                            revealed=np.frombuffer(fast.revealed, dtype=bool),
-                            flagged=np.frombuffer(fast.flagged, dtype=bool))
+                            revealed=np.frombuffer(fast[3], dtype=bool), flagged=np.frombuffer(fast[4], dtype=bool))
     game = Game(layout, record=False)
     first = game._reveal_index(click)
     if game.status is Status.LOST:  # the first click itself hit a mine (rule ``uniform``)
