@@ -13,8 +13,9 @@
 //   (y * W + x) of the mines of the board it returns.
 
 import fs from 'node:fs';
-import path from 'node:path';
 import vm from 'node:vm';
+
+import { mulberry32, quietConsole, scripts } from './jsload.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 7) {
@@ -28,30 +29,9 @@ if (![W, H, MINES, X, Y, SECONDS, ...SEEDS].every(Number.isFinite)) {
     process.exit(2);
 }
 
-const JSMS_DIR = process.env.JSMS_DIR;
-if (!JSMS_DIR) {
-    console.error('jsnoguess.mjs: set JSMS_DIR to a JSMinesweeper checkout');
-    process.exit(2);
-}
-const CLIENT = path.join(JSMS_DIR, 'Minesweeper', 'client');
-const UTIL = path.join(JSMS_DIR, 'Minesweeper', 'Utility');
-const SCRIPTS = [
-    ...['Board', 'Tile', 'solver_main', 'solver_probability_engine', 'Brute_force', 'BruteForceAnalysis',
-        'MinesweeperGame', 'SolutionCounter', 'EfficiencyHelper', 'FiftyFiftyHelper', 'LongTermRiskHelper']
-        .map((name) => path.join(CLIENT, name + '.js')),
-    ...['PrimeSieve', 'Binomial'].map((name) => path.join(UTIL, name + '.js')),
-];
+const SCRIPTS = scripts('jsnoguess.mjs');
 
-function mulberry32(a) {
-    return function () {
-        a |= 0; a = (a + 0x6D2B79F5) | 0;
-        let t = Math.imul(a ^ (a >>> 15), 1 | a);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-
-for (const name of ['log', 'warn', 'info', 'debug']) console[name] = () => {};
+quietConsole();
 let stream = mulberry32(1);
 globalThis.__random = () => stream();
 globalThis.__deadline = Infinity;

@@ -10,8 +10,9 @@
 //         then "TOTAL games wins process_cpu_ns" (process cpu after the warm-up games).
 
 import fs from 'node:fs';
-import path from 'node:path';
 import vm from 'node:vm';
+
+import { mulberry32, quietConsole, scripts } from './jsload.mjs';
 
 const args = process.argv.slice(2);
 if (args.length !== 9) {
@@ -28,36 +29,12 @@ if (mode === 'opening') gameType = 'zero';
 else if (mode === 'safe') gameType = 'safe';
 else throw new Error('mode must be opening or safe: ' + mode);
 
-const JSMS_DIR = process.env.JSMS_DIR;
-if (!JSMS_DIR) {
-    console.error('jsplay.mjs: set JSMS_DIR to a JSMinesweeper checkout');
-    process.exit(2);
-}
-const CLIENT = path.join(JSMS_DIR, 'Minesweeper', 'client');
-const UTIL = path.join(JSMS_DIR, 'Minesweeper', 'Utility');
-
-// Same script set/order as index.html, minus main.js (GUI) and the old LTR helper.
-const SCRIPTS = [
-    ...['Board', 'Tile', 'solver_main', 'solver_probability_engine', 'Brute_force', 'BruteForceAnalysis',
-        'MinesweeperGame', 'SolutionCounter', 'EfficiencyHelper', 'FiftyFiftyHelper', 'LongTermRiskHelper']
-        .map((name) => path.join(CLIENT, name + '.js')),
-    ...['PrimeSieve', 'Binomial'].map((name) => path.join(UTIL, name + '.js')),
-];
-
-// Small seeded PRNG (mulberry32), in place of Math.random for his scripts.
-function mulberry32(a) {
-    return function () {
-        a |= 0; a = (a + 0x6D2B79F5) | 0;
-        let t = Math.imul(a ^ (a >>> 15), 1 | a);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+const SCRIPTS = scripts('jsplay.mjs');
 
 // His scripts run in this process's own global scope, as a page's scripts share the
 // window: a vm context with a sandbox object as its global makes every global lookup
 // of theirs go through an interceptor, several times slower.
-for (const name of ['log', 'warn', 'info', 'debug']) console[name] = () => {};
+quietConsole();
 globalThis.__seededRandom = mulberry32(SEED ^ 0x2545F491);
 // GUI globals referenced by the solver/game scripts (normally defined in main.js / index.html).
 vm.runInThisContext(`

@@ -203,11 +203,12 @@ class NoGuessChain:
         return Layout(self.geometry, self.mines)
 
     def _no_guess(self, mines: np.ndarray) -> bool:
-        g = self.geometry
-        layout = Layout(g, mines)
-        fast = fastplay._play_index(layout, self.cell, self.solver, use_total=self.use_total)
+        layout = Layout(self.geometry, mines)
+        # the compiled loop's bare answer, dead structures looked for first in the same call
+        fast = fastplay._play_tuple(layout, self.cell, self.solver, self.use_total, fastplay.NODE_LIMIT,
+                                    quick=True)
         if fast is not None:
-            return fast.won
+            return fast[0] == fastplay.Ending.WON
         return verify(layout, self.click, self.solver, use_total=self.use_total).solved
 
     def step(self) -> bool:

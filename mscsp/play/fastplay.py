@@ -280,7 +280,7 @@ def _play_tuple(layout: Layout, click: int, solver: SolverName, use_total: bool,
     ``(-kind, flat cells)``; ``(NOT_LOOKED,)`` when the rows are too wide to look."""
     board = _board_of(layout.geometry)
     compiled, complete = _SOLVERS[solver]
-    if board is None or not compiled:
+    if board is None or not compiled or _fastplay is None:  # tables outlive a switched-off extension
         return None
     if quick:
         out = _fastplay.play(board[0], board[1], layout.mines.tobytes(), board[2], click, complete, use_total,
