@@ -189,15 +189,10 @@ def _uniform(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, us
         if verify(layout, click, solver, use_total=use_total, quick=True,
                   time_limit=max(deadline - time.perf_counter(), 0.0)).solved:
             return board(layout, attempts, 0, f"{_SAMPLING[Method.RETRY]} (draw {attempts})")
-    start = None
-    while start is None and attempts < max_attempts and time.perf_counter() < deadline:
-        if memory is not None:
-            memory.check("generating a no-guess board")
-        attempts += 1
-        start, used = _perturbed(place_mines(geometry, spec.mines, rule, click, rng), rule, cell, solver,
-                                 use_total, rng, deadline, patience)
-        perturbations += used
-    free = int(geometry.mask.sum()) - len(set(rule.excluded(geometry, cell)))
+    start, tried, perturbations = _perturbation_start(spec, rule, cell, solver, use_total, rng, deadline, patience,
+                                                      max_attempts - attempts, memory)
+    attempts += tried
+    free = _free(geometry, rule, cell)
     if start is not None and spec.mines in (0, free):  # one layout: nothing to walk
         return board(start, attempts, perturbations, "uniform: the only layout the rule allows")
     if start is not None:
@@ -227,6 +222,30 @@ def _uniform(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, us
         f"sampled uniformly within {time_limit:g} s and {max_attempts} attempts",
         attempts,
     )
+
+
+def _free(geometry, rule: FirstClickRule, cell: int) -> int:
+    """Cells that may hold a mine under ``rule`` with the click at flat ``cell``."""
+    return int(geometry.mask.sum()) - len(set(rule.excluded(geometry, cell)))
+
+
+def _perturbation_start(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, use_total: bool,
+                        rng: np.random.Generator, deadline: float, patience: int, attempts: int | None = None,
+                        memory: Budget | None = None) -> tuple[Layout | None, int, int]:
+    """A chain's start: fresh draws perturbed until one is no-guess, within the deadline
+    and ``attempts`` draws (None: no bound but time). Returns the board (None when none
+    was found), the draws made and the mines moved."""
+    geometry = spec.geometry
+    click = geometry.coords(cell)
+    start, tried, moved = None, 0, 0
+    while start is None and (attempts is None or tried < attempts) and time.perf_counter() < deadline:
+        if memory is not None:
+            memory.check("generating a no-guess board")
+        tried += 1
+        start, used = _perturbed(place_mines(geometry, spec.mines, rule, click, rng), rule, cell, solver,
+                                 use_total, rng, deadline, patience)
+        moved += used
+    return start, tried, moved
 
 
 def _setting(spec: Spec, rule: FirstClickRule, click: tuple[int, int]):
@@ -454,7 +473,7 @@ def sample_no_guess(
     if n < 4 * chains:
         raise InputError(f"{n} boards over {chains} chains: at least four a chain are needed for the diagnostics")
     geometry, cell, click = _setting(spec, rule, click)
-    free = int(geometry.mask.sum()) - len(set(rule.excluded(geometry, cell)))
+    free = _free(geometry, rule, cell)
     if spec.mines in (0, free):
         raise InputError("the rule allows one layout only: there is nothing to sample")
     if seed is None:
@@ -472,12 +491,9 @@ def sample_no_guess(
 
     for index, child in enumerate(children):
         rng = as_generator(child)
-        start = None
-        while start is None:
-            if time.perf_counter() > deadline:
-                raise out_of_time()
-            start, _ = _perturbed(place_mines(geometry, spec.mines, rule, click, rng), rule, cell, solver,
-                                  use_total, rng, deadline, patience)
+        start, _, _ = _perturbation_start(spec, rule, cell, solver, use_total, rng, deadline, patience)
+        if start is None:
+            raise out_of_time()
         chain = NoGuessChain(start, rule, click, rng, solver=solver, use_total=use_total)
         pilot = chain.run(PILOT, jump=PILOT_JUMP, deadline=deadline)
         run = plan(spec.mines, free, pilot)
