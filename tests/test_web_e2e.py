@@ -300,6 +300,40 @@ def cleared(size: str, seed: int, click: tuple[int, int]) -> Position:
     return game.position()
 
 
+def test_a_uniform_no_guess_game_from_the_play_page(server, page):
+    # Expert, opening rule, seed 3, no-guess made by the uniform sampler: the first click
+    # makes the board that generate_no_guess makes for that seed and click, and the line
+    # under the board gives the guarantee and how the board was drawn
+    from mscsp.board import PRESETS
+    from mscsp.play.noguess import generate_no_guess
+
+    page, problems = page
+    page.goto(f"{server}/play")
+    page.wait_for_selector("#board[data-game]")
+    page.select_option("#size", "expert")
+    page.select_option("#rule", "opening")
+    page.check("#no-guess")
+    page.select_option("#no-guess-method", "uniform")
+    page.fill("#seed", "3")
+    new_game(page)
+    cell(page, 15, 8).click()
+    settle(page)
+    made = generate_no_guess(PRESETS["expert"], "opening", (15, 8), 3, method="uniform")
+    shown = board_state(page)
+    opened = 0
+    for c in range(30 * 16):
+        x, y = c % 30, c // 30
+        value = shown[(x, y)]["value"]
+        if value not in (".", "F"):
+            opened += 1
+            assert not made.layout.mines[c] and value == (str(made.layout.numbers[c]) if made.layout.numbers[c] else "0")
+    assert opened >= 9  # the opening at least
+    line = page.inner_text("#guarantee")
+    assert line.startswith("No-guess board: solvable by complete deduction with the mine total from [15,8]")
+    assert made.sampling in line
+    assert not problems
+
+
 def set_custom_size(page, width, height, mines):
     page.select_option("#size", "custom")
     page.fill("#width", str(width))
