@@ -49,7 +49,7 @@ from ..play.noguess import generate_no_guess, sample_no_guess
 from ..play.verify import verify
 from ..stats import cells_chi2, cells_chi2_permutation, ks_two_sample, mean_interval
 from .cli import experiment_parser, finish, run_units
-from .noguess_cost import border_cells, border_ratio
+from .noguess_cost import _click, border_cells, border_ratio
 from .output import Timings, markdown_table, summary_row
 from .runner import Chunk, Unit, sample_seeds
 
@@ -83,10 +83,6 @@ MIXING = CENSUS[0]
 
 #: Expected draws per block when the χ² pools boards.
 PER_BLOCK = 10
-
-
-def _click(spec: Spec) -> tuple[int, int]:
-    return spec.width // 2, spec.height // 2
 
 
 def _work(chunk: Chunk) -> dict:

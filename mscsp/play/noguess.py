@@ -192,7 +192,7 @@ def _uniform(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, us
     start, tried, perturbations = _perturbation_start(spec, rule, cell, solver, use_total, rng, deadline, patience,
                                                       max_attempts - attempts, memory)
     attempts += tried
-    free = _free(geometry, rule, cell)
+    free = max_mines(geometry, rule, cell)  # winxp was refused: the cells the rule allows
     if start is not None and spec.mines in (0, free):  # one layout: nothing to walk
         return board(start, attempts, perturbations, "uniform: the only layout the rule allows")
     if start is not None:
@@ -222,11 +222,6 @@ def _uniform(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, us
         f"sampled uniformly within {time_limit:g} s and {max_attempts} attempts",
         attempts,
     )
-
-
-def _free(geometry, rule: FirstClickRule, cell: int) -> int:
-    """Cells that may hold a mine under ``rule`` with the click at flat ``cell``."""
-    return int(geometry.mask.sum()) - len(set(rule.excluded(geometry, cell)))
 
 
 def _perturbation_start(spec: Spec, rule: FirstClickRule, cell: int, solver: SolverName, use_total: bool,
@@ -473,7 +468,7 @@ def sample_no_guess(
     if n < 4 * chains:
         raise InputError(f"{n} boards over {chains} chains: at least four a chain are needed for the diagnostics")
     geometry, cell, click = _setting(spec, rule, click)
-    free = _free(geometry, rule, cell)
+    free = max_mines(geometry, rule, cell)  # winxp was refused: the cells the rule allows
     if spec.mines in (0, free):
         raise InputError("the rule allows one layout only: there is nothing to sample")
     if seed is None:
