@@ -233,16 +233,128 @@ def test_bad_arguments_are_refused_in_one_line(argv, words, capsys, tmp_path):
     assert words in err and "Traceback" not in err
 
 
-def test_the_experiment_runs_by_hand_and_its_uniform_twin_in_reproduce():
-    """ms_toollib takes no seed, so this experiment's tables cannot be checked byte for
-    byte: it runs by hand (experiments/README.md says why), while the uniform sampler's
-    own experiment is part of mscsp reproduce."""
-    from mscsp.experiments.reproduce import REPRODUCE
+class _FakeTatham:
+    """A stand-in for the Tatham driver: a seeded board with the opening rule kept,
+    a misplaced board now and then, and a failure now and then, so that a replay has
+    every kind of row to repeat."""
 
-    folders = [folder for folder, _, _ in REPRODUCE]
-    assert "noguess_bias" not in folders and "noguess_uniform" in folders
-    assert (REPO / "experiments" / "noguess_bias.py").is_file()
-    assert "does not run it" in (REPO / "experiments" / "README.md").read_text().split("noguess_bias.py")[1][:900]
+    def tatham_generate(self, program, width, height, mines, seed, budget):
+        bench = benchmark("noguess")
+        rng = np.random.default_rng(int(seed))
+        spec = Spec(width, height, mines)
+        click = (int(rng.integers(width)), int(rng.integers(height)))
+        if int(seed) % 5 == 0:
+            return bench.Outcome(ok=False, seconds=0.0, note="timeout")
+        layout = generate(spec, FirstClickRule.OPENING if int(seed) % 7 else FirstClickRule.UNIFORM, click, rng).layout
+        return bench.Outcome(ok=True, seconds=0.25, mines=layout.mines.copy(), click=click)
+
+
+def _fake_peers(monkeypatch):
+    real = noguess_bias.benchmark
+    monkeypatch.setattr(noguess_bias, "benchmark", lambda name: _FakeTatham() if name == "noguess" else real(name))
+    monkeypatch.setattr(noguess_bias, "find_generators",
+                        lambda wanted, tatham, js: ({n: ({"version": "fake 1", "path": "/x"} if n == "Tatham mines" else {})
+                                                     for n in wanted}, {}))
+
+
+def test_a_recorded_run_replays_the_live_one(tmp_path, monkeypatch):
+    _fake_peers(monkeypatch)
+    peers = tmp_path / "data" / "peers.csv.gz"
+    common = ["--quiet", "--reference", "retry", "--generators", "perturb,tatham", "--seed", "3", "--samples", "12",
+              "--jobs", "1", "--peer-file", str(peers)]
+    monkeypatch.setattr(noguess_bias, "QUICK_BOARDS", [("beginner", Spec(9, 9, 10))])
+    assert noguess_bias.main([*common, "--quick", "--save-peers", "--out", str(tmp_path / "live")]) == 0
+    monkeypatch.undo()  # the replay needs no peer at all
+    monkeypatch.setattr(noguess_bias, "QUICK_BOARDS", [("beginner", Spec(9, 9, 10))])
+    assert noguess_bias.main([*common, "--quick", "--peers", "recorded", "--out", str(tmp_path / "replay")]) == 0
+    live, replay = _files(tmp_path / "live"), _files(tmp_path / "replay")
+    for name in ("summary.csv", "tests.csv"):
+        assert live[name] == replay[name], name
+    summary = pd.read_csv(tmp_path / "replay" / "summary.csv").set_index("method")
+    tatham = summary.loc["Tatham mines"]
+    assert tatham["n"] == 12 and 0 < tatham["k"] < 12  # failures and misplaced boards replayed as failures
+    generators = pd.read_csv(tmp_path / "replay" / "generators.csv", keep_default_na=False).set_index("generator")
+    assert generators.loc["Tatham mines", "source"].startswith("recorded (") and \
+        generators.loc["mscsp perturb", "source"] == "live"
+    config = json.loads((tmp_path / "replay" / "config.json").read_text())
+    assert config["peers"] == "recorded" and config["generators"]["Tatham mines"] == {"version": "fake 1"}
+    assert "--peers recorded" in config["command"]
+    # the file holds every board asked for, made or not, and is the same bytes when saved again
+    rows = pd.read_csv(peers, keep_default_na=False)
+    assert sorted(rows["sample"]) == list(range(12)) and set(rows["status"]) <= {"made", "failed", "untried"}
+    made = rows[rows["status"] == "made"]
+    assert len(made) == tatham["k"]
+    for r in made.itertuples():
+        x, y = int(r.click_x), int(r.click_y)
+        mines = np.array([c == "*" for c in r.layout.replace("/", "")])
+        assert mines.sum() == 10 and not mines.reshape(9, 9)[max(y - 1, 0):y + 2, max(x - 1, 0):x + 2].any()
+    about = noguess_bias.load_peer_boards(peers)
+    assert about["seed"] == 3 and about["samples"] == 12
+    _fake_peers(monkeypatch)
+    again = tmp_path / "again.csv.gz"
+    assert noguess_bias.main([*common[:-1], str(again), "--quick", "--save-peers",
+                              "--out", str(tmp_path / "again")]) == 0
+    assert again.read_bytes() == peers.read_bytes()
+
+
+def _recorded_file(tmp_path, monkeypatch) -> Path:
+    _fake_peers(monkeypatch)
+    monkeypatch.setattr(noguess_bias, "QUICK_BOARDS", [("beginner", Spec(9, 9, 10))])
+    peers = tmp_path / "peers.csv.gz"
+    assert noguess_bias.main(["--quick", "--quiet", "--reference", "retry", "--generators", "perturb,tatham",
+                              "--samples", "3", "--seed", "3", "--save-peers", "--peer-file", str(peers),
+                              "--out", str(tmp_path / "live")]) == 0
+    monkeypatch.undo()
+    return peers
+
+
+def _rewrite(peers: Path, change) -> None:
+    import gzip
+
+    lines = gzip.decompress(peers.read_bytes()).decode().splitlines()
+    peers.write_bytes(gzip.compress(("\n".join(change(lines)) + "\n").encode()))
+    noguess_bias.load_peer_boards.cache_clear()
+
+
+@pytest.mark.parametrize("case,words", [
+    ("missing", "no such peer-board file"),
+    ("seed", "drawn with seed 3, not 4"),
+    ("fewer", "has 3 boards of beginner in a row, not 5"),
+    ("layout", "line 2: a layout of 9 rows of 9"),
+    ("columns", "line 1: expected the columns"),
+    ("save", "cannot go with --peers recorded"),
+])
+def test_a_bad_peer_file_is_refused_in_one_line(case, words, tmp_path, monkeypatch, capsys):
+    peers = _recorded_file(tmp_path, monkeypatch)
+    argv = ["--quick", "--quiet", "--reference", "retry", "--generators", "perturb,tatham", "--samples", "3",
+            "--seed", "3", "--peers", "recorded", "--peer-file", str(peers), "--out", str(tmp_path / "out")]
+    if case == "missing":
+        argv[argv.index(str(peers))] = str(tmp_path / "nowhere.csv.gz")
+    elif case == "seed":
+        argv[argv.index("--seed") + 1] = "4"
+    elif case == "fewer":
+        argv[argv.index("--samples") + 1] = "5"
+    elif case == "layout":
+        _rewrite(peers, lambda lines: [lines[0]] + [lines[1].replace("/", "", 1)] + lines[2:]
+                 if "made" in lines[1] else lines)
+        if "made" not in gzip_first(peers):
+            pytest.skip("the first recorded board failed")
+    elif case == "columns":
+        _rewrite(peers, lambda lines: ["x" + lines[0]] + lines[1:])
+    elif case == "save":
+        argv.append("--save-peers")
+    capsys.readouterr()
+    noguess_bias.load_peer_boards.cache_clear()
+    assert noguess_bias.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def gzip_first(peers: Path) -> str:
+    import gzip
+
+    return gzip.decompress(peers.read_bytes()).decode().splitlines()[1]
 
 
 @pytest.mark.skipif(shutil.which("node") is None or not os.environ.get("MSCSP_JSMINESWEEPER"),

@@ -24,6 +24,18 @@ promises. This experiment measures how far, for
 The peers are optional: a generator whose program, package or checkout is missing
 is skipped and the results say why (``generators.csv``).
 
+Run with ``--peers live`` (the default), the peers make their boards on this machine;
+``--save-peers`` then writes every board they were asked for, made or not, to
+``--peer-file`` (:func:`save_peer_boards`). ms_toollib takes no seed, so no two live
+runs agree board for board. ``--peers recorded`` replays the boards of such a file
+instead (:func:`load_peer_boards`): the peers need not be installed, and every number
+is recomputed from their boards (verification, measures, tests) beside the uniform
+references and mscsp's own perturbation boards, which are drawn afresh from the seed.
+That is how ``mscsp reproduce`` runs this experiment and how ``--check`` checks it byte
+for byte: the file of the committed run, ``experiments/data/noguess_bias_peers.csv.gz``,
+with the peers' versions, the command and the revision that made it beside it
+(``noguess_bias_peers.json``).
+
 Each generator is compared with reference boards drawn *for the same setting*: the
 same first-click rule (``opening``), the same click (the centre, or for Tatham's
 Mines a click drawn uniformly over every cell as his program draws it) and the
@@ -50,13 +62,19 @@ the cells of a board); and a two-proportion test of the single-point share, each
 with its p-value. Every board a generator returns is also checked with mscsp's verifier at
 the reference's strength (``verified``).
 
-    python experiments/noguess_bias.py --boards 200 --jsminesweeper ~/src/JSMinesweeper
+    python experiments/noguess_bias.py --boards 200 --jsminesweeper ~/src/JSMinesweeper --save-peers
+    python experiments/noguess_bias.py --peers recorded --out results/noguess_bias
     python experiments/noguess_bias.py --quick --reference retry --out /tmp/noguess_bias
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import functools
+import gzip
+import io
+import json
 import math
 import os
 import sys
@@ -68,18 +86,18 @@ import numpy as np
 import pandas as pd
 
 from ..board import Layout, Spec
-from ..errors import GenerationError
+from ..errors import GenerationError, InputError
 from ..metrics import bbbv, openings
 from ..play.noguess import Method, generate_no_guess
 from ..play.verify import verify
 from ..stats import cells_chi2, cells_chi2_permutation, ks_two_sample, mean_interval, two_proportions, wilson
 from .cli import _positive, experiment_parser, finish, run_units
 from .noguess_cost import border_cells, border_ratio
-from .output import Timings, markdown_table, split_timings, summary_row
+from .output import Timings, markdown_table, provenance, split_timings, summary_row
 from .peers import benchmark, find_generators
 from .runner import Chunk, Unit, sample_seeds
 
-__all__ = ["main", "border_ratio_boards", "NAME"]
+__all__ = ["main", "border_ratio_boards", "save_peer_boards", "load_peer_boards", "NAME", "PEER_FILE"]
 
 NAME = "noguess_bias"
 CHUNK = 5
@@ -132,6 +150,18 @@ TIMING = ["mean_s", "median_s"]
 GIVE_UP = 2
 #: Random splits of the pooled boards behind the per-cell test's permutation p-value.
 PERMUTATIONS = 999
+#: The peers' boards of the committed run, which ``--peers recorded`` replays.
+PEER_FILE = Path(__file__).resolve().parents[2] / "experiments" / "data" / "noguess_bias_peers.csv.gz"
+#: The columns of a peer-board file: one row a board a peer was asked for.
+PEER_COLUMNS = ["board", "generator", "sample", "status", "click_x", "click_y", "seconds", "note", "layout"]
+
+
+class Status:
+    """What became of one board a peer was asked for."""
+
+    MADE = "made"
+    FAILED = "failed"
+    UNTRIED = "untried"
 
 
 def _reference_name(setting: Setting, reference: str) -> str:
@@ -203,20 +233,61 @@ def _misplaced(spec: Spec, mines: np.ndarray, click: tuple[int, int]) -> str:
     return ""
 
 
+def _is_peer(generator: str) -> bool:
+    return generator in GENERATORS and generator != "mscsp perturb"
+
+
+def _layout_text(spec: Spec, mines: np.ndarray) -> str:
+    """A board as its rows from the top, ``*`` a mine and ``.`` a safe cell, joined by ``/``."""
+    rows = np.asarray(mines, dtype=bool).reshape(spec.height, spec.width)
+    return "/".join("".join("*" if m else "." for m in row) for row in rows)
+
+
+def _layout_mines(spec: Spec, text: str, where: str) -> np.ndarray:
+    rows = text.split("/")
+    if len(rows) != spec.height or any(len(r) != spec.width or set(r) - {"*", "."} for r in rows):
+        raise InputError(f"{where}: a layout of {spec.height} rows of {spec.width} '*' or '.' was expected")
+    return np.array([c == "*" for c in "".join(rows)], dtype=bool)
+
+
+def _replay(chunk: Chunk) -> dict:
+    """The chunk's boards from a peer-board file, exactly as a live run recorded them."""
+    p = chunk.params
+    spec, setting = Spec(**p["spec"]), Setting(**p["setting"])
+    recorded = load_peer_boards(p["recorded"])["boards"][(p["label"], p["generator"])]
+    boards, seconds, failures, untried, notes = [], [], 0, 0, set()
+    for i in range(chunk.start, chunk.stop):
+        row = recorded[i]
+        if row["status"] == Status.UNTRIED:
+            untried += 1
+        elif row["status"] == Status.FAILED:
+            failures += 1
+            notes.add(row["note"] or "failed")
+        else:
+            seconds.append(row["seconds"])
+            boards.append(_made(spec, row["mines"], row["click"], setting, check=True))
+    return {"boards": boards, "seconds": seconds, "failures": failures, "untried": untried, "notes": sorted(notes),
+            "record": []}
+
+
 def _work(chunk: Chunk) -> dict:
     p = chunk.params
+    if p.get("recorded"):
+        return _replay(chunk)
     spec = Spec(**p["spec"])
     setting = Setting(**p["setting"])
     generator, limit = p["generator"], p["limit"]
     seeds = sample_seeds(chunk)
-    boards, seconds, failures, untried, notes = [], [], 0, 0, set()
-    bench = benchmark("noguess") if generator in GENERATORS and generator != "mscsp perturb" else None
+    boards, seconds, failures, untried, notes, record = [], [], 0, 0, set(), []
+    bench = benchmark("noguess") if _is_peer(generator) else None
     if generator == "JSMinesweeper":
         outcomes = bench.js_generate(p["peer"]["path"], spec.width, spec.height, spec.mines, _centre(spec),
                                      [_state(ss) for ss in seeds], limit)
     for i, ss in enumerate(seeds):
+        sample = chunk.start + i
         if failures >= GIVE_UP and not boards:
             untried += 1
+            record.append({"sample": sample, "status": Status.UNTRIED})
             continue
         click = _centre(spec)
         started = time.perf_counter()
@@ -251,22 +322,115 @@ def _work(chunk: Chunk) -> dict:
         if mines is None:
             failures += 1
             notes.add(note or "failed")
+            record.append({"sample": sample, "status": Status.FAILED, "note": note or "failed"})
             continue
         seconds.append(took)
         boards.append(_made(spec, mines, click, setting, check=generator in GENERATORS))
-    return {"boards": boards, "seconds": seconds, "failures": failures, "untried": untried, "notes": sorted(notes)}
+        if bench is not None:
+            record.append({"sample": sample, "status": Status.MADE, "click": list(click), "seconds": took,
+                           "layout": _layout_text(spec, mines)})
+    return {"boards": boards, "seconds": seconds, "failures": failures, "untried": untried, "notes": sorted(notes),
+            "record": record if bench is not None else []}
 
 
 def _combine(parts: list[dict]) -> dict:
-    out = {"boards": [], "seconds": [], "failures": 0, "untried": 0, "notes": set()}
+    out = {"boards": [], "seconds": [], "failures": 0, "untried": 0, "notes": set(), "record": []}
     for part in parts:
         out["boards"] += part["boards"]
         out["seconds"] += part["seconds"]
         out["failures"] += part["failures"]
         out["untried"] += part["untried"]
         out["notes"].update(part["notes"])
+        out["record"] += part.get("record", [])
     out["notes"] = sorted(out["notes"])
     return out
+
+
+# -- the peers' boards, recorded and replayed -------------------------------------------------------
+def _sidecar(path: Path) -> Path:
+    name = path.name.removesuffix(".gz").removesuffix(".csv")
+    return path.with_name(f"{name}.json")
+
+
+def save_peer_boards(path: Path, units: list[Unit], totals: list[dict], about: dict) -> None:
+    """Write every board the peers were asked for (``totals`` of a live run, unit by
+    unit) to the gzipped CSV ``path``, one row a board in :data:`PEER_COLUMNS`:
+    ``status`` made, failed (``note`` says why) or untried, the click as ``click_x``,
+    ``click_y``, the generator's ``seconds`` and the ``layout`` (rows from the top,
+    ``*`` a mine, joined by ``/``); ``about`` (the seed, the boards per generator, the
+    peers' versions, the command, the revision) goes beside it in ``NAME.json``. The
+    file is the same bytes for the same boards (no time stamp in the gzip header).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> spec = Spec(3, 2, 1)
+    >>> unit = Unit("tiny/JSMinesweeper", {"label": "tiny", "generator": "JSMinesweeper", "spec": spec.__dict__}, 2)
+    >>> made = {"sample": 0, "status": "made", "click": [0, 0], "seconds": 0.5, "layout": "..*/..."}
+    >>> total = {"record": [made, {"sample": 1, "status": "failed", "note": "no board"}]}
+    >>> path = Path(tempfile.mkdtemp()) / "peers.csv.gz"
+    >>> save_peer_boards(path, [unit], [total], {"seed": 1, "samples": 2})
+    >>> back = load_peer_boards(path)
+    >>> back["seed"], back["boards"][("tiny", "JSMinesweeper")][0]["mines"].nonzero()[0].tolist()
+    (1, [2])
+    """
+    text = io.StringIO()
+    writer = csv.DictWriter(text, PEER_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for unit, total in zip(units, totals):
+        for row in sorted(total.get("record", []), key=lambda r: r["sample"]):
+            click = row.get("click") or ["", ""]
+            seconds = row.get("seconds")
+            writer.writerow({"board": unit.params["label"], "generator": unit.params["generator"],
+                             "sample": row["sample"], "status": row["status"], "click_x": click[0],
+                             "click_y": click[1], "seconds": "" if seconds is None else f"{seconds:.6f}",
+                             "note": row.get("note", ""), "layout": row.get("layout", "")})
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sizes = {u.params["label"]: u.params["spec"] for u in units}
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
+        gz.write(text.getvalue().encode())
+    _sidecar(path).write_text(json.dumps({**about, "sizes": sizes}, indent=2, sort_keys=True) + "\n")
+    load_peer_boards.cache_clear()
+
+
+@functools.lru_cache(maxsize=4)
+def load_peer_boards(path: Path) -> dict:
+    """A peer-board file (:func:`save_peer_boards`): what its sidecar says, with
+    ``boards``, a ``(board, generator)`` pair to its rows by sample, each with
+    ``status``, ``note``, ``seconds``, ``click`` and ``mines`` (a flat bool array).
+    A missing or malformed file is bad input (:class:`~mscsp.errors.InputError`,
+    one line naming the file, and the line for a bad row)."""
+    path = Path(path)
+    try:
+        about = json.loads(_sidecar(path).read_text())
+        sizes = {label: Spec(**spec) for label, spec in about["sizes"].items()}
+        text = gzip.decompress(path.read_bytes()).decode()
+    except FileNotFoundError as exc:
+        raise InputError(f"{exc.filename}: no such peer-board file (make one with --peers live --save-peers)") \
+            from None
+    except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a peer-board file ({exc})") from None
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames != PEER_COLUMNS:
+        raise InputError(f"{path}: line 1: expected the columns {','.join(PEER_COLUMNS)}")
+    boards: dict[tuple[str, str], dict[int, dict]] = {}
+    for line, row in enumerate(reader, start=2):
+        where = f"{path}: line {line}"
+        spec = sizes.get(row["board"])
+        if spec is None or row["generator"] not in GENERATORS or row["status"] not in (
+                Status.MADE, Status.FAILED, Status.UNTRIED) or not row["sample"].isdigit():
+            raise InputError(f"{where}: unknown board, generator, status or sample")
+        entry = {"status": row["status"], "note": row["note"], "seconds": None, "click": None, "mines": None}
+        if row["status"] == Status.MADE:
+            try:
+                entry["click"] = (int(row["click_x"]), int(row["click_y"]))
+                entry["seconds"] = float(row["seconds"])
+            except ValueError:
+                raise InputError(f"{where}: a made board needs its click and seconds") from None
+            entry["mines"] = _layout_mines(spec, row["layout"], where)
+        boards.setdefault((row["board"], row["generator"]), {})[int(row["sample"])] = entry
+    return {**about, "boards": boards}
 
 
 def _units(boards, ran: dict, args) -> tuple[list[Unit], list[dict]]:
@@ -290,11 +454,53 @@ def _units(boards, ran: dict, args) -> tuple[list[Unit], list[dict]]:
                                                   "limit": args.time_limit, "peer": None}, args.samples))
         for name, peer in ran.items():
             limit = min(args.time_limit, args.retry_limit) if name == "ms laymine_solvable" else args.time_limit
-            units.append(Unit(f"{label}/{name}", {"label": label, "spec": spec.__dict__, "generator": name,
-                                                  "setting": GENERATORS[name][0].__dict__,
-                                                  "reference": args.reference, "limit": limit,
-                                                  "peer": peer or None}, args.samples))
+            params = {"label": label, "spec": spec.__dict__, "generator": name,
+                      "setting": GENERATORS[name][0].__dict__, "reference": args.reference, "limit": limit,
+                      "peer": peer or None}
+            if _is_peer(name) and getattr(args, "peers", "live") == "recorded":
+                params["recorded"] = str(args.peer_file)
+            units.append(Unit(f"{label}/{name}", params, args.samples))
     return units, skipped
+
+
+def _recorded_generators(args, boards) -> tuple[dict, dict, dict]:
+    """For ``--peers recorded``: the generators that run (mscsp perturb live, the
+    peers from the file), those skipped with why, and the file's sidecar. Bad input
+    when the file was made with another seed, or holds fewer boards than asked for."""
+    about = load_peer_boards(Path(args.peer_file))
+    if about.get("seed") != args.seed:
+        raise InputError(f"{args.peer_file}: its boards were drawn with seed {about.get('seed')}, not {args.seed}; "
+                         "use that seed or --peers live")
+    ran, skipped = {}, {}
+    for name in args.generators:
+        if not _is_peer(name):
+            ran[name] = {}
+        elif name in about.get("generators", {}):
+            ran[name] = {k: v for k, v in about["generators"][name].items() if k != "path"}
+        else:
+            skipped[name] = about.get("skipped", {}).get(name) or "not in the recorded peer boards"
+    for label, spec in boards:
+        for name in ran:
+            if not _is_peer(name):
+                continue
+            rows = about["boards"].get((label, name), {})
+            have = next((i for i in range(args.samples) if i not in rows), args.samples)
+            if have < args.samples:
+                raise InputError(f"{args.peer_file}: {name} has {have} boards of {label} in a row, not {args.samples};"
+                                 " ask for fewer (--boards) or record more (--peers live --save-peers)")
+            if about["sizes"].get(label) != spec.__dict__:
+                raise InputError(f"{args.peer_file}: its {label} is not {spec.width}x{spec.height} with {spec.mines} "
+                                 "mines")
+    return ran, skipped, about
+
+
+def _shown(path: Path) -> str:
+    """A peer-board file as the results name it: from the checkout's top where it lies there."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(PEER_FILE.parents[2]))
+    except ValueError:
+        return str(path)
 
 
 # -- the tables ---------------------------------------------------------------------------------
@@ -478,26 +684,65 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retry-limit", type=_seconds, default=10.0,
                         help="seconds per board for ms laymine_solvable, rejection without the mine total, "
                              "hopeless at high density (default: 10)")
+    parser.add_argument("--peers", choices=["live", "recorded"], default="live",
+                        help="live: run the peers here; recorded: replay their boards from --peer-file, "
+                             "as mscsp reproduce does (default: live)")
+    parser.add_argument("--peer-file", type=Path, default=PEER_FILE, metavar="PATH",
+                        help="the peers' boards (gzipped CSV, its JSON beside it) that --peers recorded replays "
+                             "and --save-peers writes (default: experiments/data/noguess_bias_peers.csv.gz)")
+    parser.add_argument("--save-peers", action="store_true",
+                        help="with --peers live, write every board the peers were asked for to --peer-file")
     parser.set_defaults(_numbers_depend_on=[("--reference", "reference"), ("--time-limit", "time_limit"),
-                                            ("--retry-limit", "retry_limit")])
+                                            ("--retry-limit", "retry_limit"), ("--peers", "peers")])
     args = parser.parse_args(argv)
     if args.reference == "uniform" and "uniform" not in {m.value for m in Method}:
         print(f"experiments/{NAME}.py: this mscsp has no uniform sampler (generate_no_guess(method='uniform')); "
               "use --reference retry", file=sys.stderr)
         return 2
+    if args.save_peers and args.peers != "live":
+        print(f"experiments/{NAME}.py: --save-peers records a live run; it cannot go with --peers recorded",
+              file=sys.stderr)
+        return 2
     started = time.perf_counter()
     out = Path(args.out)
-    ran, skipped_peers = find_generators(args.generators, args.tatham, args.jsminesweeper)
-    units, skipped_rows = _units(QUICK_BOARDS if args.quick else BOARDS, ran, args)
+    boards = QUICK_BOARDS if args.quick else BOARDS
+    about = None
+    if args.peers == "recorded":
+        try:
+            ran, skipped_peers, about = _recorded_generators(args, boards)
+        except InputError as exc:
+            print(f"experiments/{NAME}.py: {exc}", file=sys.stderr)
+            return 2
+    else:
+        ran, skipped_peers = find_generators(args.generators, args.tatham, args.jsminesweeper)
+    units, skipped_rows = _units(boards, ran, args)
     parts = run_units(NAME, units, _work, args, CHUNK, "board")
     totals = [_combine(p) for p in parts]
+    if args.save_peers:
+        peers = [(u, t) for u, t in zip(units, totals) if _is_peer(u.params["generator"])]
+        save_peer_boards(args.peer_file, [u for u, _ in peers], [t for _, t in peers], {
+            "seed": args.seed, "samples": args.samples, "time_limit": args.time_limit,
+            "retry_limit": args.retry_limit,
+            "generators": {n: {k: v for k, v in info.items() if k != "path"} for n, info in ran.items()
+                           if _is_peer(n)},
+            "skipped": skipped_peers,
+            "made_by": {k: v for k, v in provenance([f"python experiments/{NAME}.py", *args.argv]).items()
+                        if k in ("command_line", "finished_utc", "git", "python", "platform")}})
     summary, tests = _tables(units, totals, args.reference, args.seed)
     summary, timing = split_timings(summary, KEYS, TIMING)
+    def source(name: str) -> str:
+        if not _is_peer(name) or about is None:
+            return "live"
+        made = about.get("made_by", {})
+        return (f"recorded ({_shown(args.peer_file)}, made at {str(made.get('git', {}).get('revision', '?'))[:7]}"
+                f" on {str(made.get('finished_utc', '?'))[:10]})")
+
     generators = pd.DataFrame(
-        [{"generator": n, "ran": True, "reference": _reference_name(GENERATORS[n][0], args.reference),
+        [{"generator": n, "ran": True, "source": source(n),
+          "reference": _reference_name(GENERATORS[n][0], args.reference),
           "reference_solver": GENERATORS[n][0].solver, "setting": GENERATORS[n][1], "reason": ""} for n in ran]
-        + [{"generator": n, "ran": False, "reference": "", "reference_solver": "", "setting": GENERATORS[n][1],
-            "reason": why} for n, why in skipped_peers.items()])
+        + [{"generator": n, "ran": False, "source": "", "reference": "", "reference_solver": "",
+            "setting": GENERATORS[n][1], "reason": why} for n, why in skipped_peers.items()])
     skipped = pd.DataFrame(skipped_rows, columns=["board", "method", "reason"])
     cols = ["board", "method", "role", "solver", "n", "k", "p", "low", "high", "untried", "verified_share", "mean_3bv",
             "3bv_low", "3bv_high", "mean_openings", "openings_low", "openings_high", "border_density_ratio",
@@ -518,6 +763,10 @@ def main(argv: list[str] | None = None) -> int:
         "same click (the centre; Tatham's Mines draws its click uniformly over all cells, and so does its "
         "reference) and mscsp's complete deduction (`solver`: `sat+total` with the mine total, `sat` without) "
         "as the nearest strength to what the generator promises.\n",
+        *([f"The peers' boards are replayed from `{_shown(args.peer_file)}` (`source` below: the revision and "
+           "day of the live run that made them; ms_toollib takes no seed, so a live run cannot repeat its "
+           "boards); everything else is computed here from them, the uniform references and mscsp's own "
+           "perturbation boards drawn afresh from the seed.\n"] if about is not None else []),
         "## Generators\n",
         markdown_table(generators, digits=3),
         "\n## Measures\n",
@@ -548,5 +797,7 @@ def main(argv: list[str] | None = None) -> int:
            md, started, _figures(units, totals, args.reference), timings=Timings(timing, timing_md),
            extra={"reference": args.reference, "time_limit": args.time_limit, "retry_limit": args.retry_limit,
                   "generators": {n: {k: v for k, v in info.items() if k != "path"} for n, info in ran.items()},
-                  "skipped": skipped_peers})
+                  "skipped": skipped_peers, "peers": args.peers,
+                  **({"peer_file": _shown(args.peer_file),
+                      "peer_file_made_by": about.get("made_by", {})} if about is not None else {})})
     return 0
