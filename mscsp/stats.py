@@ -37,6 +37,7 @@ SciPy is not a run-time dependency; the tests check these against it.
 from __future__ import annotations
 
 import math
+import operator
 
 __all__ = ["wilson", "paired_difference", "z_score", "chi2_sf", "standard_error", "mean_interval",
            "ks_two_sample", "kolmogorov_sf", "cells_chi2", "cells_chi2_permutation", "two_proportions", "Z95"]
@@ -83,6 +84,9 @@ def paired_difference(both: int, first_only: int, second_only: int, neither: int
     >>> round(d, 4), round(low, 4), round(high, 4)
     (-0.0621, -0.1186, -0.0046)
     """
+    # Python ints: the product of the margins passes 2**63 near n = 55,000, where numpy's
+    # fixed-width integers (counts read from a table) would overflow silently
+    both, first_only, second_only, neither = (operator.index(c) for c in (both, first_only, second_only, neither))
     cells = (both, first_only, second_only, neither)
     if any(c < 0 for c in cells):
         raise ValueError(f"negative count in the paired table {cells}")

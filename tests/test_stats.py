@@ -35,6 +35,21 @@ def test_paired_difference_matches_the_published_example():
     assert (round(diff, 4), round(low, 4), round(high, 4)) == (-0.0621, -0.1186, -0.0046)
 
 
+def test_paired_difference_takes_numpy_counts_at_the_records_scale():
+    # counts read from a table are numpy int64; at 200,000 paired games the product of the
+    # margins is near 10**20, past int64, so the table's counts must give the ints' answer
+    import numpy as np
+
+    cells = (65_600, 16_090, 16_500, 101_810)
+    want = paired_difference(*cells)
+    assert paired_difference(*(np.int64(c) for c in cells)) == want
+    # and the interval is the square-and-add one: narrower than the two Wilson intervals
+    # side by side, as the pairs are strongly correlated here
+    n = sum(cells)
+    (l1, u1), (l2, u2) = wilson(cells[0] + cells[1], n), wilson(cells[0] + cells[2], n)
+    assert want[2] - want[1] < (u1 - l1) + (u2 - l2) and want[1] < want[0] < want[2] < 0
+
+
 @given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
 def test_paired_difference_is_sound_and_antisymmetric(both, first, second, neither):
     if both + first + second + neither == 0:
