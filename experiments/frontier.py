@@ -75,6 +75,12 @@ PUBLISHED = [
 ]
 
 
+FOOTER = ("\n---\n\nCPU times depend on the machine and its load, so they are kept apart: "
+          "[`timings.md`](timings.md), `timings.csv`, `timings.png` (the frontier). `run.json` records how this "
+          "run was made. `mscsp reproduce` does not run this experiment, as it reads the head-to-head runs "
+          "against Hill's solver, which are made by hand; the command above makes the same files from the same "
+          "folders.\n")
+
 #: Published players' lines, one colour each, apart from the measured players' blue and red.
 COLOURS = ["C3", "C3", "C1", "C1", "C2", "C4", "C5", "C6", "C7", "C8"]
 
@@ -134,7 +140,14 @@ def published() -> pd.DataFrame:
 
 def frontier(winrate: Path, folders: list[Path]) -> pd.DataFrame:
     """Every player and start: win rate with its Wilson interval where the games are known."""
-    table = pd.concat([ladder(winrate), *(head_to_head(f) for f in folders), published()], ignore_index=True)
+    same, seen = [], set()
+    for folder in folders:  # a start measured in several folders is taken from the first
+        rows = head_to_head(folder)
+        if len(rows):
+            rows = rows[~rows["start"].isin(seen)]
+            seen |= set(rows["start"])
+            same.append(rows)
+    table = pd.concat([ladder(winrate), *same, published()], ignore_index=True)
     rates, lows, highs = [], [], []
     for r in table.itertuples():
         if pd.isna(r.games) or pd.isna(r.wins):
@@ -221,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="experiments/frontier.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--winrate", type=Path, default=RESULTS / "winrate", help="the win-rate folder")
     parser.add_argument("--headtohead", type=Path, nargs="*", default=[RESULTS / "headtohead"],
-                        help="head-to-head folders against Hill's Java solver (default: results/headtohead)")
+                        help="head-to-head folders against Hill's Java solver, a start taken from the first "
+                             "folder that has it (default: results/headtohead)")
     parser.add_argument("--out", type=Path, required=True, help="the results folder to write")
     args = parser.parse_args(argv)
     try:
@@ -241,8 +255,11 @@ def main(argv: list[str] | None = None) -> int:
                            "run's (mscsp's process, Hill's playing thread); published: their authors' machines.\n",
                            markdown_table(timing, digits=2)])
     run = {"experiment": EXPERIMENT, **provenance(["python", "experiments/frontier.py", *(argv or sys.argv[1:])])}
-    write_results(args.out, {"summary": table.drop(columns=["ms_per_game"])}, readme(table, command, folders),
+    text = readme(table, command, folders)
+    write_results(args.out, {"summary": table.drop(columns=["ms_per_game"])}, text,
                   config, run=run, timings=Timings(timing, timing_md, figure(table)))
+    # write_results's footer speaks of `mscsp reproduce`, which does not run this experiment
+    (args.out / "README.md").write_text(text.rstrip("\n") + "\n" + FOOTER)
     print(markdown_table(table, columns=["start", "player", "games", "rate", "low", "high", "ms_per_game"], digits=4))
     return 0
 

@@ -70,6 +70,15 @@ def test_every_row_comes_from_its_folder_with_wilsons_interval(tmp_path):
     published = table[table["kind"] == "published"].set_index(["start", "player"])
     assert published.loc[("expert-classic", "Hill Java (published)"), "rate"] == pytest.approx(0.41132)
     assert published.loc[("tu-expert-44", "Tu et al. PSEQ"), "rate"] == pytest.approx(0.5279)
+    # a start measured again in a later folder is taken from the first
+    again = tmp_path / "again"
+    again.mkdir()
+    for name in ("summary.csv", "timings.csv"):
+        (again / name).write_text((h2h / name).read_text().replace("205", "100"))
+    assert frontier.main(["--winrate", str(winrate), "--headtohead", str(h2h), str(again), "--out",
+                          str(tmp_path / "two")]) == 0
+    two = pd.read_csv(tmp_path / "two" / "summary.csv")
+    assert two[two["kind"] == "same boards"]["wins"].tolist() == same["wins"].tolist()
     config = json.loads((out / "config.json").read_text())
     assert config["folders"] == {"winrate": "a" * 40, "headtohead": None}
     assert (out / "timings.png").is_file() and "made at aaaaaaa" in (out / "README.md").read_text()

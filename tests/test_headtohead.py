@@ -278,13 +278,15 @@ def test_hill_java_itself_on_a_few_boards(h2h, tmp_path):
     assert json.loads((out / "config.json").read_text())["hill_java_commit"]
 
 
-def test_the_committed_table_is_its_games():
-    """results/headtohead as committed: every count of summary.csv recounted from
-    games.csv.gz, every interval recomputed from the counts, and the run names Hill's
-    commit and a clean revision of mscsp."""
+@pytest.mark.parametrize("name", ["headtohead", "headtohead_tu"])
+def test_the_committed_table_is_its_games(name):
+    """results/headtohead (100,000 boards a start) and headtohead_tu (Tu et al.'s
+    settings) as committed: every count of summary.csv recounted from games.csv.gz,
+    every interval recomputed from the counts, and the run names Hill's commit and a
+    clean revision of mscsp."""
     from mscsp.stats import paired_difference, wilson
 
-    folder = REPO / "results" / "headtohead"
+    folder = REPO / "results" / name
     table = pd.read_csv(folder / "summary.csv").set_index("start")
     games = _games(folder)
     config = json.loads((folder / "config.json").read_text())
