@@ -26,9 +26,9 @@ is skipped and the results say why (``generators.csv``).
 
 Run with ``--peers live`` (the default), the peers make their boards on this machine;
 ``--save-peers`` then writes every board they were asked for, made or not, to
-``--peer-file`` (:func:`save_peer_boards`). ms_toollib takes no seed, so no two live
+``--peer-file`` (:func:`~mscsp.experiments.peerboards.save_peer_boards`). ms_toollib takes no seed, so no two live
 runs agree board for board. ``--peers recorded`` replays the boards of such a file
-instead (:func:`load_peer_boards`): the peers need not be installed, and every number
+instead (:func:`~mscsp.experiments.peerboards.load_peer_boards`): the peers need not be installed, and every number
 is recomputed from their boards (verification, measures, tests) beside the uniform
 references and mscsp's own perturbation boards, which are drawn afresh from the seed.
 That is how ``mscsp reproduce`` runs this experiment and how ``--check`` checks it byte
@@ -62,6 +62,11 @@ the cells of a board); and a two-proportion test of the single-point share, each
 with its p-value. Every board a generator returns is also checked with mscsp's verifier at
 the reference's strength (``verified``).
 
+One module, not several: the generators' settings, the references drawn for them, the
+tables and the figures all turn on the same pairing of a generator with its reference;
+the peers' drivers live in ``benchmarks/noguess.py`` and the recorded boards' file
+format in :mod:`mscsp.experiments.peerboards`.
+
     python experiments/noguess_bias.py --boards 200 --jsminesweeper ~/src/JSMinesweeper --save-peers
     python experiments/noguess_bias.py --peers recorded --out results/noguess_bias
     python experiments/noguess_bias.py --quick --reference retry --out /tmp/noguess_bias
@@ -70,11 +75,6 @@ the reference's strength (``verified``).
 from __future__ import annotations
 
 import argparse
-import csv
-import functools
-import gzip
-import io
-import json
 import math
 import os
 import sys
@@ -94,10 +94,11 @@ from ..stats import cells_chi2, cells_chi2_permutation, ks_two_sample, mean_inte
 from .cli import _positive, experiment_parser, finish, run_units
 from .noguess_cost import border_cells, border_ratio
 from .output import Timings, markdown_table, provenance, split_timings, summary_row
+from .peerboards import Status, layout_text, load_peer_boards, save_peer_boards
 from .peers import benchmark, find_generators
 from .runner import Chunk, Unit, sample_seeds
 
-__all__ = ["main", "border_ratio_boards", "save_peer_boards", "load_peer_boards", "NAME", "PEER_FILE"]
+__all__ = ["main", "border_ratio_boards", "NAME", "PEER_FILE"]
 
 NAME = "noguess_bias"
 CHUNK = 5
@@ -152,18 +153,6 @@ GIVE_UP = 2
 PERMUTATIONS = 999
 #: The peers' boards of the committed run, which ``--peers recorded`` replays.
 PEER_FILE = Path(__file__).resolve().parents[2] / "experiments" / "data" / "noguess_bias_peers.csv.gz"
-#: The columns of a peer-board file: one row a board a peer was asked for.
-PEER_COLUMNS = ["board", "generator", "sample", "status", "click_x", "click_y", "seconds", "note", "layout"]
-
-
-class Status:
-    """What became of one board a peer was asked for."""
-
-    MADE = "made"
-    FAILED = "failed"
-    UNTRIED = "untried"
-
-
 def _reference_name(setting: Setting, reference: str) -> str:
     return f"{reference} ({setting.name})"
 
@@ -235,19 +224,6 @@ def _misplaced(spec: Spec, mines: np.ndarray, click: tuple[int, int]) -> str:
 
 def _is_peer(generator: str) -> bool:
     return generator in GENERATORS and generator != "mscsp perturb"
-
-
-def _layout_text(spec: Spec, mines: np.ndarray) -> str:
-    """A board as its rows from the top, ``*`` a mine and ``.`` a safe cell, joined by ``/``."""
-    rows = np.asarray(mines, dtype=bool).reshape(spec.height, spec.width)
-    return "/".join("".join("*" if m else "." for m in row) for row in rows)
-
-
-def _layout_mines(spec: Spec, text: str, where: str) -> np.ndarray:
-    rows = text.split("/")
-    if len(rows) != spec.height or any(len(r) != spec.width or set(r) - {"*", "."} for r in rows):
-        raise InputError(f"{where}: a layout of {spec.height} rows of {spec.width} '*' or '.' was expected")
-    return np.array([c == "*" for c in "".join(rows)], dtype=bool)
 
 
 def _replay(chunk: Chunk) -> dict:
@@ -328,7 +304,7 @@ def _work(chunk: Chunk) -> dict:
         boards.append(_made(spec, mines, click, setting, check=generator in GENERATORS))
         if bench is not None:
             record.append({"sample": sample, "status": Status.MADE, "click": list(click), "seconds": took,
-                           "layout": _layout_text(spec, mines)})
+                           "layout": layout_text(spec, mines)})
     return {"boards": boards, "seconds": seconds, "failures": failures, "untried": untried, "notes": sorted(notes),
             "record": record if bench is not None else []}
 
@@ -344,93 +320,6 @@ def _combine(parts: list[dict]) -> dict:
         out["record"] += part.get("record", [])
     out["notes"] = sorted(out["notes"])
     return out
-
-
-# -- the peers' boards, recorded and replayed -------------------------------------------------------
-def _sidecar(path: Path) -> Path:
-    name = path.name.removesuffix(".gz").removesuffix(".csv")
-    return path.with_name(f"{name}.json")
-
-
-def save_peer_boards(path: Path, units: list[Unit], totals: list[dict], about: dict) -> None:
-    """Write every board the peers were asked for (``totals`` of a live run, unit by
-    unit) to the gzipped CSV ``path``, one row a board in :data:`PEER_COLUMNS`:
-    ``status`` made, failed (``note`` says why) or untried, the click as ``click_x``,
-    ``click_y``, the generator's ``seconds`` and the ``layout`` (rows from the top,
-    ``*`` a mine, joined by ``/``); ``about`` (the seed, the boards per generator, the
-    peers' versions, the command, the revision) goes beside it in ``NAME.json``. The
-    file is the same bytes for the same boards (no time stamp in the gzip header).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> spec = Spec(3, 2, 1)
-    >>> unit = Unit("tiny/JSMinesweeper", {"label": "tiny", "generator": "JSMinesweeper", "spec": spec.__dict__}, 2)
-    >>> made = {"sample": 0, "status": "made", "click": [0, 0], "seconds": 0.5, "layout": "..*/..."}
-    >>> total = {"record": [made, {"sample": 1, "status": "failed", "note": "no board"}]}
-    >>> path = Path(tempfile.mkdtemp()) / "peers.csv.gz"
-    >>> save_peer_boards(path, [unit], [total], {"seed": 1, "samples": 2})
-    >>> back = load_peer_boards(path)
-    >>> back["seed"], back["boards"][("tiny", "JSMinesweeper")][0]["mines"].nonzero()[0].tolist()
-    (1, [2])
-    """
-    text = io.StringIO()
-    writer = csv.DictWriter(text, PEER_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for unit, total in zip(units, totals):
-        for row in sorted(total.get("record", []), key=lambda r: r["sample"]):
-            click = row.get("click") or ["", ""]
-            seconds = row.get("seconds")
-            writer.writerow({"board": unit.params["label"], "generator": unit.params["generator"],
-                             "sample": row["sample"], "status": row["status"], "click_x": click[0],
-                             "click_y": click[1], "seconds": "" if seconds is None else f"{seconds:.6f}",
-                             "note": row.get("note", ""), "layout": row.get("layout", "")})
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sizes = {u.params["label"]: u.params["spec"] for u in units}
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
-        gz.write(text.getvalue().encode())
-    _sidecar(path).write_text(json.dumps({**about, "sizes": sizes}, indent=2, sort_keys=True) + "\n")
-    load_peer_boards.cache_clear()
-
-
-@functools.lru_cache(maxsize=4)
-def load_peer_boards(path: Path) -> dict:
-    """A peer-board file (:func:`save_peer_boards`): what its sidecar says, with
-    ``boards``, a ``(board, generator)`` pair to its rows by sample, each with
-    ``status``, ``note``, ``seconds``, ``click`` and ``mines`` (a flat bool array).
-    A missing or malformed file is bad input (:class:`~mscsp.errors.InputError`,
-    one line naming the file, and the line for a bad row)."""
-    path = Path(path)
-    try:
-        about = json.loads(_sidecar(path).read_text())
-        sizes = {label: Spec(**spec) for label, spec in about["sizes"].items()}
-        text = gzip.decompress(path.read_bytes()).decode()
-    except FileNotFoundError as exc:
-        raise InputError(f"{exc.filename}: no such peer-board file (make one with --peers live --save-peers)") \
-            from None
-    except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"{path}: not a peer-board file ({exc})") from None
-    reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames != PEER_COLUMNS:
-        raise InputError(f"{path}: line 1: expected the columns {','.join(PEER_COLUMNS)}")
-    boards: dict[tuple[str, str], dict[int, dict]] = {}
-    for line, row in enumerate(reader, start=2):
-        where = f"{path}: line {line}"
-        spec = sizes.get(row["board"])
-        if spec is None or row["generator"] not in GENERATORS or row["status"] not in (
-                Status.MADE, Status.FAILED, Status.UNTRIED) or not row["sample"].isdigit():
-            raise InputError(f"{where}: unknown board, generator, status or sample")
-        entry = {"status": row["status"], "note": row["note"], "seconds": None, "click": None, "mines": None}
-        if row["status"] == Status.MADE:
-            try:
-                entry["click"] = (int(row["click_x"]), int(row["click_y"]))
-                entry["seconds"] = float(row["seconds"])
-            except ValueError:
-                raise InputError(f"{where}: a made board needs its click and seconds") from None
-            entry["mines"] = _layout_mines(spec, row["layout"], where)
-        boards.setdefault((row["board"], row["generator"]), {})[int(row["sample"])] = entry
-    return {**about, "boards": boards}
 
 
 def _units(boards, ran: dict, args) -> tuple[list[Unit], list[dict]]:
