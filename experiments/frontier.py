@@ -13,8 +13,8 @@ The published players:
   (the JSMinesweeper README);
 - Tu et al.'s PSEQ and its exact search once at most 256 solver states remain (D256):
   39.61% and 40.04% of classic Expert games, 52.79% and 53.45% with an opening at
-  (4, 4) (J. Tu, T. Li, S. Chen, C. Zu, Z. Gu, "Exploring efficient strategies for
-  Minesweeper", AAAI Workshops 2017);
+  their (4, 4), counted from 1, which is modern Expert's (3, 3) (J. Tu, T. Li, S. Chen,
+  C. Zu, Z. Gu, "Exploring efficient strategies for Minesweeper", AAAI Workshops 2017);
 - ``totte174/minesolve``'s depth-limited search at depths 1 to 4: 39.00, 40.27, 40.68
   and 40.80% of classic Expert games, the last at about 830 ms a game (its README).
 
@@ -52,7 +52,6 @@ EXPERIMENT = "frontier"
 STARTS = {
     "expert-classic": ("safe", 0, 0, "classic Expert: a safe first click at (0, 0)"),
     "expert-modern": ("opening", 3, 3, "modern Expert: an opening at (3, 3)"),
-    "tu-expert-44": ("opening", 4, 4, "Expert with an opening at (4, 4), Tu et al.'s start"),
 }
 
 HILL_ISSUE = "JSMinesweeper issue #38, 2025-05-05: 10 batches of 10^6 games"
@@ -65,9 +64,9 @@ PUBLISHED = [
     ("Hill Java (published)", "expert-classic", 10_000_000, 0.41132, None, HILL_ISSUE),
     ("Hill Java (published)", "expert-modern", None, 0.543, None, HILL_README),
     ("Tu et al. PSEQ", "expert-classic", None, 0.3961, None, TU),
-    ("Tu et al. PSEQ", "tu-expert-44", None, 0.5279, None, TU),
+    ("Tu et al. PSEQ", "expert-modern", None, 0.5279, None, TU),
     ("Tu et al. PSEQ-D256", "expert-classic", None, 0.4004, None, TU),
-    ("Tu et al. PSEQ-D256", "tu-expert-44", None, 0.5345, None, TU),
+    ("Tu et al. PSEQ-D256", "expert-modern", None, 0.5345, None, TU),
     ("minesolve depth 1", "expert-classic", None, 0.3900, None, MINESOLVE),
     ("minesolve depth 2", "expert-classic", None, 0.4027, None, MINESOLVE),
     ("minesolve depth 3", "expert-classic", None, 0.4068, None, MINESOLVE),

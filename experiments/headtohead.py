@@ -43,8 +43,9 @@ The starts are the six of ``benchmarks/players.py`` (modern Expert: an opening a
 an opening at (2, 2) and (3, 3)) and the settings of Tu et al.'s PSEQ (J. Tu, T. Li,
 S. Chen, C. Zu, Z. Gu, "Exploring efficient strategies for Minesweeper", AAAI
 Workshops 2017), so their published figures compare directly: their classic Expert
-is ``expert-classic``; ``tu-expert-44`` is Expert with an opening first click at
-(4, 4), their own start; ``tu-beginner`` (8x8/10) and ``tu-intermediate`` (16x16/40)
+is ``expert-classic``; their Expert with an opening first click "at (4, 4)" is
+``expert-modern``, as their solver counts cells from 1 (its parser subtracts one from
+both coordinates), which is (3, 3) here; ``tu-beginner`` (8x8/10) and ``tu-intermediate`` (16x16/40)
 have a safe first click in the corner, as the first author's public solver defines
 them (the paper names the levels only).
 
@@ -118,7 +119,7 @@ class Start:
 
 #: Every start, in a fixed order: a chunk is named by its start's place in this list.
 STARTS = [
-    Start("expert-modern", 30, 16, 99, "opening", (3, 3), "modern Expert"),
+    Start("expert-modern", 30, 16, 99, "opening", (3, 3), "modern Expert; Tu et al.'s Expert with an opening"),
     Start("expert-classic", 30, 16, 99, "safe", (0, 0), "classic Expert; Tu et al.'s Expert"),
     Start("beginner-22", 9, 9, 10, "opening", (2, 2)),
     Start("beginner-33", 9, 9, 10, "opening", (3, 3)),
@@ -126,7 +127,6 @@ STARTS = [
     Start("intermediate-33", 16, 16, 40, "opening", (3, 3)),
     Start("tu-beginner", 8, 8, 10, "safe", (0, 0), "Tu et al.'s Beginner"),
     Start("tu-intermediate", 16, 16, 40, "safe", (0, 0), "Tu et al.'s Intermediate"),
-    Start("tu-expert-44", 30, 16, 99, "opening", (4, 4), "Tu et al.'s Expert with an opening at (4, 4)"),
 ]
 BY_NAME = {s.name: s for s in STARTS}
 

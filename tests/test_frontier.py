@@ -69,7 +69,7 @@ def test_every_row_comes_from_its_folder_with_wilsons_interval(tmp_path):
     assert hill["ms_per_game"].tolist() == [9.0]
     published = table[table["kind"] == "published"].set_index(["start", "player"])
     assert published.loc[("expert-classic", "Hill Java (published)"), "rate"] == pytest.approx(0.41132)
-    assert published.loc[("tu-expert-44", "Tu et al. PSEQ"), "rate"] == pytest.approx(0.5279)
+    assert published.loc[("expert-modern", "Tu et al. PSEQ"), "rate"] == pytest.approx(0.5279)
     # a start measured again in a later folder is taken from the first
     again = tmp_path / "again"
     again.mkdir()

@@ -91,13 +91,17 @@ def test_the_boards_are_those_of_players_same_boards(h2h):
         assert (mine.spec, mine.rule, mine.click) == (start.spec, start.rule, start.click)
         for i in (0, 7, -3):
             assert (h2h.deal(mine, 4, i).layout.mines == players.deal(start, 4, i).layout.mines).all()
-    tu = h2h.BY_NAME["tu-expert-44"]
-    board = h2h.deal(tu, 4, 0)
+    modern = h2h.BY_NAME["expert-modern"]
+    board = h2h.deal(modern, 4, 0)
     mines = board.layout.mines.reshape(16, 30)
-    # an opening at (4, 4): no mine on it nor around it
-    assert board.click == (4, 4) and not mines[3:6, 3:6].any() and mines.sum() == 99
-    line = h2h.board_line(tu, board).split()
-    assert line[:4] == ["30", "16", "4", "4"] and [int(m) for m in line[4:]] == np.flatnonzero(mines).tolist()
+    # an opening at (3, 3): no mine on it nor around it
+    assert board.click == (3, 3) and not mines[2:5, 2:5].any() and mines.sum() == 99
+    line = h2h.board_line(modern, board).split()
+    assert line[:4] == ["30", "16", "3", "3"] and [int(m) for m in line[4:]] == np.flatnonzero(mines).tolist()
+    # Tu et al.'s Beginner: 8x8 with the first click safe in the corner
+    tu = h2h.BY_NAME["tu-beginner"]
+    line = h2h.board_line(tu, h2h.deal(tu, 4, 0)).split()
+    assert line[:4] == ["8", "8", "0", "0"] and len(line) == 4 + 10
 
 
 def test_both_players_every_board_and_the_paired_table(h2h, tmp_path):
