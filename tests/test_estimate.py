@@ -536,3 +536,24 @@ def test_chains_whose_deadline_passed_before_they_started_still_draw_in_the_time
     assert all(0 <= low <= p <= high <= 1 for p, low, high in est.cells.values())
     print(f"{sum(covered)} of {len(covered)} intervals cover the exact probability")
     assert np.mean(covered) >= 0.9, np.mean(covered)
+
+
+def test_sequential_monte_carlo_whose_pilot_loses_every_path_makes_no_runs():
+    """On a lattice of clues the clues kill every path of the pilot run (which the total
+    does not bound); the runs, fewer paths each and bounded by the total, died the same
+    way, 16 times, in time the layout chains needed. The estimate says so after the
+    pilot; the chains then give every covered cell a number."""
+    from mscsp.analysis.counting.exact.order import choose_order
+    from mscsp.analysis.counting.montecarlo.smc import smc_estimate
+
+    position = parse_position(benchmark("stress").lattice(60, 60, 400, seed=7))
+    system = build_constraints(position)
+    (component,) = system.components
+    problem = build_problem(system, component)
+    order = choose_order(problem, position.geometry.width).order
+    rest = rest_of_board([], system.unconstrained, system.remaining, problem.ncells)
+    est = smc_estimate([(problem, order)], rest, samples=20_000, rng=np.random.default_rng(0), budget=Budget.of(60))
+    assert est.cells is None and est.samples == 128 and est.live == 0
+    assert est.reason == NoEstimate(EstimateFailure.NO_PATH, runs=0, good=0, total=True)
+    chains = chain_alone(position, seed=1, sweeps=4)
+    assert set(chains.cells) == set(np.flatnonzero(position.covered).tolist())
