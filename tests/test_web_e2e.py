@@ -493,9 +493,10 @@ def test_estimates_are_labelled(page):
     assert not problems
 
 
-def test_the_page_states_its_budget_and_counts_the_cells_it_left_without_a_number(page):
+def test_the_page_states_its_budget_and_gives_every_cell_of_a_sparse_lattice_a_number(page):
     # a sparse 100x100 lattice: every covered cell gets a number within the page's budget
-    # or the notice says how many did not, naming the budget; the page states the budget
+    # (it left 4,011 of 7,500 blank when exact counting spent the time the chains needed),
+    # and the page states the budget
     from conftest import benchmark
 
     page, problems = page
@@ -517,11 +518,8 @@ def test_the_page_states_its_budget_and_counts_the_cells_it_left_without_a_numbe
     assert blank + numbered == 7500
     print(f"sparse 100x100 lattice in {seconds:.1f} s: {numbered} covered cells with a number, {blank} without")
     notices = page.inner_text("#notices")
-    if blank:
-        assert f"{blank:,}".replace(",", "") in notices.replace(",", "") and \
-            f"within this server's {settings.sat_time_limit:g} s budget" in notices, notices
-    else:
-        assert "no number" not in notices
+    assert blank == 0, notices
+    assert "no number" not in notices
     assert not problems
 
 

@@ -239,3 +239,23 @@ def test_a_walk_stops_at_its_goal(compiled):
                            goal=goal, tilt=5.0)[0]
     # the windows after the one that reached the goal were left alone
     assert goal[0] <= k[0] and taken < len(windows.sizes(0))
+
+
+def test_the_orders_are_compared_by_the_work_their_full_plans_give():
+    """Candidate orders are compared by :func:`_work` (a running product) and only the
+    winner is planned in full: on every band of a lattice of clues and every candidate
+    order, in pieces too, the bound is the one the full plan gives (None where the plan
+    is refused), whatever each variable's most added to its clues is read from."""
+    _, _, _, model, _ = _model(benchmark("stress").lattice(40, 40, 300, seed=3))
+    most = W._most_adds(model)
+    windows = W.build_windows(model, 2, piece=24)
+    compared = 0
+    for i in range(windows.classes):
+        for a, b in zip(windows.starts[i], windows.starts[i][1:]):
+            variables = windows.variable[i][a:b].tolist()
+            for order in W._orders(model, variables):
+                for part in (order, order[: len(order) // 2]):
+                    plan = W._plan(model, part)
+                    assert W._work(model, part, most) == (None if plan is None else plan[-1])
+                    compared += 1
+    assert compared > 100

@@ -17,6 +17,7 @@ the reasons for giving up are seen together.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -62,6 +63,18 @@ __all__ = ["Counts", "count_components", "probabilities", "tally_component", "ta
 #: many search nodes (the ``backtrack_nodes`` argument) the backtracking gives way
 #: to the DP. 0 sends every component to the DP.
 BACKTRACK_NODES = 5_000
+
+#: A component whose best processing order bounds its widest table by more than
+#: ``state_limit ** HOPELESS_FACTOR`` entries is not swept at all (it gives up at once,
+#: as if it had passed ``state_limit``). The tables the programme builds are smaller
+#: than the bound, but not by that much: over the lattices of clues and the Expert
+#: positions of ``examples/positions``, the log of the peak table is 0.6 to 0.8 times
+#: the log of the bound, so a component past this factor passes ``state_limit`` by
+#: orders of magnitude, after spending its whole budget trying.
+HOPELESS_FACTOR = 2.5
+#: Bounds on states below this are left to the programme itself: it passes them within
+#: its first steps, as callers that set them to ask for estimates expect.
+HOPELESS_FROM = 1 << 10
 
 #: Share of the time left that exact counting may use when some of it must be kept
 #: for estimates.
@@ -123,6 +136,12 @@ def _exact_tally(system: ConstraintSystem, problem: Problem, arith: Arithmetic, 
     order = choose_order(problem, system.position.geometry.width, budget)
     if orders is not None:
         orders[problem.constraint_ids] = order
+    if (state_limit >= HOPELESS_FROM and math.isfinite(order.width_log2)
+            and order.width_log2 > HOPELESS_FACTOR * math.log2(state_limit)):
+        # the programme's tables would outgrow the bound on states long before the
+        # end: trying costs the whole budget (seconds, a gigabyte) and finds nothing
+        raise StateLimit(f"a counting table would pass {state_limit} states "
+                         f"(the best order's cuts allow 2^{order.width_log2:.0f})")
     result = sweep(problem, order.order, arith, budget=budget, state_limit=state_limit)
     rows = [row for per_var in result.kinds for row in per_var]
     if arith.by_count:
@@ -486,7 +505,9 @@ def _estimate(system: ConstraintSystem, parts: list, components: list, rest, wei
                            budget=budget.share(_SMC_SHARE), arith=arith)
     except BudgetExceeded:  # pragma: no cover - the estimator checks its deadline itself
         smc = Estimate(None, None, None, 0, 0, 0.0, 0.0, NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME))
-    if _widest(smc) <= _NARROW or budget.expired():
+    if _widest(smc) <= _NARROW or (budget.expired() and (smc.cells is not None or extra <= 0)):
+        # past the deadline the chains still start when there is no estimate yet and
+        # ``extra`` time to start them in
         return smc, None
     chain = chain_estimate([p for p, _ in parts], components, system, rest, seed=seed, budget=budget,
                            weights=weights, extra=extra)

@@ -75,6 +75,9 @@ WINDOW_WIDTH = 2
 #: 100x100 lattice holds up to 488 variables, and its draw kept the band's mine count,
 #: as a fixed total requires, 15% of the time).
 WINDOW_PIECE = 64
+#: Sweeps the chains make, past the budget's deadline into ``extra`` if need be, before
+#: they stop at it (four draws a chain give R-hat and an effective size).
+_LEAST_SWEEPS = 4
 #: Sweeps before the first look at whether the chains may stop (then at every doubling).
 _FIRST_CHECK = 64
 #: Bytes the recorded draws may hold.
@@ -216,7 +219,9 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         Seconds past the budget's deadline that the chains may also take once their
         states have shown every sampled cell both ways (a mine in one layout, safe in
         another) and ``rest`` has no cells: a caller keeps that time back for proofs,
-        and the draws have then left nothing to prove.
+        and the draws have then left nothing to prove. Starting the chains and their
+        first :data:`_LEAST_SWEEPS` sweeps may also reach into it when the deadline
+        passes first (a busy machine): a few draws give every cell a number.
 
     Returns
     -------
@@ -247,12 +252,18 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     """
     started = time.perf_counter()
     details: dict = {"chains": chains or 0, "sweeps": 0, "start": None}  # none ran yet
+    # the chains' start and their first sweeps may also take ``extra``: a few draws give
+    # every cell a number (with a wide interval), which a busy machine must not lose to
+    # the time kept for the proofs
+    setup = budget
+    if extra > 0 and budget.deadline is not None:
+        setup = replace(budget, deadline=budget.deadline + extra)
 
     def failed(why: NoEstimate) -> Estimate:
         return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started, why, details)
 
     try:
-        model = build_model(problems, math.log(weights[0]), math.log(weights[1]), budget=budget)
+        model = build_model(problems, math.log(weights[0]), math.log(weights[1]), budget=setup)
     except BudgetExceeded:
         return failed(NoEstimate(Why.NO_TIME_TO_START))
     log_rest = rest.log_weights(model.ncells)
@@ -264,7 +275,7 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     if not np.isfinite(log_rest).any():
         return failed(NoEstimate(Why.TOTAL_OUT_OF_REACH))
     try:
-        windows = build_windows(model, WINDOW_WIDTH, budget=budget, piece=WINDOW_PIECE)
+        windows = build_windows(model, WINDOW_WIDTH, budget=setup, piece=WINDOW_PIECE)
         large = model.size >= LARGE
         # on a large component, the variables inside a window get no small block of
         # their own when no tiling made them interior (listing those took seconds)
@@ -273,12 +284,12 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
             covered = np.zeros(model.size, dtype=bool)
             for variables in windows.variable:
                 covered[variables] = True
-        classes = build_classes(model, streams[-1], budget=budget, tilings=TILINGS_LARGE if large else TILINGS,
+        classes = build_classes(model, streams[-1], budget=setup, tilings=TILINGS_LARGE if large else TILINGS,
                                 max_raw=BLOCK_RAW_LARGE if large else BLOCK_RAW, covered=covered)
     except BudgetExceeded:
         return failed(NoEstimate(Why.NO_TIME_TO_START))
     details["windows"] = sum(len(windows.sizes(i)) for i in range(windows.classes))
-    start_budget = budget.share(_START_SHARE)
+    start_budget = setup.share(_START_SHARE)
     # several layouts, so that chains stuck in different places disagree (and R-hat says so)
     starts = witness_values(model, system, components, start_budget, total=False, count=n, rng=streams[-1],
                             more=start_budget.share(_WITNESS_SHARE))
@@ -291,7 +302,7 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
         details["walk_sweeps"] = _walk(run, log_rest, start_budget)
     except BudgetExceeded:
         # the chains could not reach the total: ask the solver for layouts that meet it
-        starts = witness_values(model, system, components, budget.share(0.5), total=True, count=n,
+        starts = witness_values(model, system, components, setup.share(0.5), total=True, count=n,
                                 rng=streams[-1])
         if not starts:
             return failed(NoEstimate(Why.NO_START_WITH_TOTAL))
@@ -305,8 +316,9 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
     check = _FIRST_CHECK
     look = 0.0  # what the last look at the diagnostics took
     while sweeps is None or store.seen < sweeps:
+        first_few = store.seen < _LEAST_SWEEPS
         try:
-            run.sweep(budget)
+            run.sweep(setup if first_few else budget)
         except BudgetExceeded:
             break
         store.record(run)
@@ -327,7 +339,7 @@ def chain_estimate(problems: list[Problem], components: list[tuple[int, ...]], s
                 return replace(found, details={**found.details, "sweeps": store.seen,
                                                "window_draws": _window_draws(run)},
                                witnessed=witness.cells())
-        if budget.deadline is not None:
+        if budget.deadline is not None and not first_few:
             # keep back about one sweep and the last look at the diagnostics (twice:
             # the draws grow), and a little for the rest of the analysis
             per = (time.perf_counter() - first - look) / max(store.seen, 1)

@@ -378,11 +378,18 @@ def smc_estimate(parts: list[tuple[Problem, tuple[int, ...]]], rest: RestOfBoard
             learnt = _replicate(samplers, rest, 128, rng, loose, log_rest, history=True, budget=budget)
             if learnt is not None:
                 twist = _Twist(learnt[0], learnt[1], rest.window[0], rest.window[1])
+            pilot_lived = learnt is not None
         else:
-            _replicate(samplers, rest, 128, rng, windows, log_rest, budget=budget)
+            pilot_lived = _replicate(samplers, rest, 128, rng, windows, log_rest, budget=budget)[1] is not None
     except BudgetExceeded:
         return Estimate(None, None, None, 0, 0, 0.0, time.perf_counter() - started,
                         NoEstimate(EstimateFailure.PILOT_OUT_OF_TIME))
+    if not pilot_lived:
+        # the clues killed every path of the pilot (which the total did not bound, where
+        # there is one): the runs' fewer paths die the same way (a wide frontier, such
+        # as a lattice of clues), and their time is the layout chains'
+        return Estimate(None, None, None, 128, 0, 0.0, time.perf_counter() - started,
+                        NoEstimate(EstimateFailure.NO_PATH, runs=0, good=0, total=rest.total))
     per_path = (time.perf_counter() - pilot_started) / 128
     left = budget.seconds_left()
     if left != float("inf"):

@@ -69,6 +69,10 @@ COMPILED = _windows is not None
 DENSE_CAP = 1 << 18
 #: Windows of up to this many variables also try the greedy frontier order.
 GREEDY_VARIABLES = 256
+#: Models of this many variables or more try no greedy order: on the 100x100 lattices
+#: of clues of the stress benchmark it was the cheapest order of 5 bands in 50, by 1%
+#: on average and 30% at most, and making it took half the windows' time.
+GREEDY_MODEL = 2000
 #: Most transitions one window's programme may record in one draw.
 EDGE_CAP = 1 << 21
 
@@ -140,12 +144,12 @@ def _levels(model: Model, budget: Budget | None) -> tuple[np.ndarray, np.ndarray
     return level, part
 
 
-def _orders(model: Model, variables: list[int]) -> list[list[int]]:
+def _orders(model: Model, variables: list[int], greedy: bool = True) -> list[list[int]]:
     """Narrow orders of the window's variables (the cheapest, by :func:`_plan`'s bound,
     is kept): reverse Cuthill–McKee from a pseudo-peripheral variable and from a least
     connected one, each also backwards, and (on windows of at most
-    :data:`GREEDY_VARIABLES`) the greedy frontier order (the variable that closes most
-    clues and opens fewest next) from either end of the first; no one
+    :data:`GREEDY_VARIABLES`, when ``greedy``) the greedy frontier order (the variable
+    that closes most clues and opens fewest next) from either end of the first; no one
     of them is best on every band (the bends of an L-shaped band differ most)."""
     local = {v: i for i, v in enumerate(variables)}
     by_clue: dict[int, list[int]] = {}
@@ -159,7 +163,7 @@ def _orders(model: Model, variables: list[int]) -> list[list[int]]:
     for peripheral in (True, False):
         order = reverse_cuthill_mckee(len(variables), members, peripheral)
         out.extend([order, order[::-1]])
-    if len(variables) <= GREEDY_VARIABLES:  # the greedy order's cost grows with the frontier
+    if greedy and len(variables) <= GREEDY_VARIABLES:  # the greedy order's cost grows with the frontier
         for end in (out[0][0], out[0][-1]):
             out.append(greedy_order(clues, members, end))
     # the clues in Cuthill–McKee order, each bringing in its variables not yet taken
@@ -168,10 +172,10 @@ def _orders(model: Model, variables: list[int]) -> list[list[int]]:
     return [[variables[i] for i in order] for order in out]
 
 
-def _plan(model: Model, order: list[int]) -> tuple | None:
-    """A window's positions as flat lists and a bound on its programme's work (the
-    summed sizes of its tables, each clue's range bounded by its target and by what
-    the window can give it), or None when a table could outgrow :data:`DENSE_CAP`."""
+def _layout(model: Model, order: list[int], most_adds: list[list[int]] | None) -> tuple:
+    """A window's clues in the order they open: each position's clues (``slots``, local
+    indices), each clue's first and last position, and its reach (one more than the
+    most its partial sum can be: its target, or what the window can give it)."""
     local: dict[int, int] = {}
     first: list[int] = []
     last: list[int] = []
@@ -188,10 +192,44 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
         slots.append(row)
     most = [0] * len(first)
     for v, row in zip(order, slots):
-        table = model.adds[v]
+        table = most_adds[v] if most_adds is not None else model.adds[v].max(axis=0).tolist()
         for j, c in enumerate(row):
-            most[c] += int(table[:, j].max())
+            most[c] += table[j]
     reach = [min(int(model.targets[c]), m) + 1 for c, m in zip(local, most)]  # local: in index order
+    return slots, first, last, reach
+
+
+def _work(model: Model, order: list[int], most_adds: list[list[int]] | None = None) -> int | None:
+    """:func:`_plan`'s bound on the work alone (None where it gives None), without
+    the lists of open clues: the table's size is kept as a running product, each
+    clue's reach multiplied in when it opens and divided out when it closes."""
+    slots, first, last, reach = _layout(model, order, most_adds)
+    opens: list[list[int]] = [[] for _ in order]
+    closes: list[list[int]] = [[] for _ in order]
+    for c, (a, b) in enumerate(zip(first, last)):
+        if a < b:
+            opens[a].append(reach[c])
+            closes[b].append(reach[c])
+    size = 1
+    work = 0
+    for p in range(len(order)):
+        for r in closes[p]:
+            size //= r
+        for r in opens[p]:
+            size *= r
+        if size > DENSE_CAP:
+            return None
+        work += size
+    return work
+
+
+def _plan(model: Model, order: list[int], most_adds: list[list[int]] | None = None) -> tuple | None:
+    """A window's positions as flat lists and a bound on its programme's work (the
+    summed sizes of its tables, each clue's range bounded by its target and by what
+    the window can give it), or None when a table could outgrow :data:`DENSE_CAP`.
+    ``most_adds`` gives, for every variable of the model, the most each of its values
+    adds to each of its clues (:func:`_most_adds`; made here when not given)."""
+    slots, first, last, reach = _layout(model, order, most_adds)
     opened: list[list[int]] = []
     live: list[int] = []
     work = 0
@@ -203,6 +241,12 @@ def _plan(model: Model, order: list[int]) -> tuple | None:
         work += size
         opened.append(list(live))
     return slots, first, last, opened, work
+
+
+def _most_adds(model: Model) -> list[list[int]]:
+    """The most each variable's values add to each of its clues, in the model's order
+    of its clues (one look at each table, not one per candidate order)."""
+    return [model.adds[v].max(axis=0).tolist() if len(model.clues[v]) else [] for v in range(model.size)]
 
 
 def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
@@ -249,6 +293,8 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
     adds = np.concatenate([model.adds[v].reshape(-1) for v in range(model.size)] or [np.zeros(0, np.int64)])
     columns: tuple[list, ...] = ([], [], [], [], [], [], [], [], [])
     dropped = 0
+    most_adds = _most_adds(model)
+    greedy = model.size < GREEDY_MODEL
     for offset in range(width):
         if budget is not None:
             budget.check("building the chain's windows")
@@ -263,12 +309,14 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
         for n, key in enumerate(sorted(groups)):
             if budget is not None and not n % 16:
                 budget.check("building the chain's windows")
-            plans = [(plan[-1], i, order, plan) for i, order in enumerate(_orders(model, groups[key]))
-                     if (plan := _plan(model, order)) is not None]
-            if not plans:
+            # the orders are compared by their bound alone; the winner's plan is made once
+            costs = [(work, i, order) for i, order in enumerate(_orders(model, groups[key], greedy))
+                     if (work := _work(model, order, most_adds)) is not None]
+            if not costs:
                 dropped += 1
                 continue
-            _, _, order, plan = min(plans, key=lambda t: t[:2])
+            _, _, order = min(costs, key=lambda t: t[:2])
+            plan = _plan(model, order, most_adds)
             if piece is None or len(order) <= piece:
                 whole.append((order, plan))
                 continue
@@ -278,7 +326,7 @@ def build_windows(model: Model, width: int = 3, budget: Budget | None = None,
                 bounds = [*cuts, len(order)]
                 for a, b in zip(bounds, bounds[1:]):
                     part = order[a:b]
-                    found = _plan(model, part)
+                    found = _plan(model, part, most_adds)
                     if found is not None:
                         into.append((part, found))
         for windows in (whole, shifted):
