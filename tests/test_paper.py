@@ -95,6 +95,24 @@ def _expected(text: str, style: str) -> str:
     raise AssertionError(f"unknown style {style}")
 
 
+def _run_facts(results=RESULTS) -> dict[str, str]:
+    """What the paper should say of each run.json: its machine's letter (letters in
+    the order the folders, alphabetically, first name a machine), its revision, and
+    how many revisions and machines there are."""
+    letters, revisions, facts = {}, set(), {}
+    for path in sorted(results.glob("*/run.json")):
+        run = json.loads(path.read_text(encoding="utf-8"))
+        name = (f"{run.get('processor') or 'unknown processor'}, {run['cpus']} CPUs, "
+                f"{run['platform'].split('-')[0]}, Python {run['python']}")
+        letters.setdefault(name, "ABCDEFGH"[len(letters)])
+        rev = run["git"]["revision"][:7] + ("+dirty" if run["git"]["dirty"] else "")
+        revisions.add(rev)
+        facts[f"machine/{path.parent.name}"] = f"machine~{letters[name]}"
+        facts[f"revision/{path.parent.name}"] = f"\\texttt{{{rev}}}"
+    facts["runs/revisions"], facts["runs/machines"] = str(len(revisions)), str(len(letters))
+    return facts
+
+
 def _rows(file: str) -> list[dict]:
     with open(RESULTS / file, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -114,12 +132,10 @@ def test_every_macro_is_its_csv_cell(generated):
     defined = _definitions((generated / "numbers.tex").read_text(encoding="utf-8"))
     wrong = []
     for file, selector, column, style, key, tex in defined:
-        if style == "machine":
-            run = json.loads((RESULTS / file).read_text(encoding="utf-8"))
-            expected = (f"{run.get('processor') or 'unknown processor'}, {run['cpus']} CPUs, "
-                        f"{run['platform'].split('-')[0]}, Python {run['python']}")
-            if tex != re.sub(r"([%&#_])", r"\\\1", expected):
-                wrong.append(f"{key}: {tex!r} but {file} says {expected!r}")
+        if style in ("machine", "revision", "#distinct"):
+            expected = _run_facts()[key]
+            if tex != expected:
+                wrong.append(f"{key}: {tex!r} but the run.json files say {expected!r}")
             continue
         rows = [r for r in _rows(file) if _match(r, selector)]
         if column == "#count":
@@ -209,6 +225,57 @@ def test_a_missing_figure_is_one_line_that_says_what_to_run(tmp_path):
     run = _mscsp("paper", cwd=tmp_path)
     assert run.returncode == 2 and "pdf is missing" in run.stderr
     assert len(run.stderr.splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def _results_at(top, revisions: dict[str, str]):
+    """A copy of results/ (without its figures' bitmaps) whose run.json files name
+    the given revisions, folder by folder, and one revision for the others."""
+    results = top / "results"
+    shutil.copytree(RESULTS, results, ignore=shutil.ignore_patterns("*.png", "*.gz"))
+    for path in results.glob("*/run.json"):
+        run = json.loads(path.read_text(encoding="utf-8"))
+        run["git"] = {"revision": revisions.get(path.parent.name, "a" * 40), "dirty": False}
+        path.write_text(json.dumps(run), encoding="utf-8")
+    return results
+
+
+def test_results_of_one_revision_build_without_a_warning(tmp_path):
+    _copy_paper(tmp_path)
+    results = _results_at(tmp_path, {})
+    run = _mscsp("paper", "--no-pdf", "--results", str(results), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "warning" not in run.stderr and len(run.stderr.splitlines()) == 1
+    runs = (tmp_path / "paper" / "generated" / "runs.tex").read_text(encoding="utf-8")
+    # one revision: one row per machine
+    assert runs.count("\\texttt{aaaaaaa}") == int(_run_facts(results)["runs/machines"])
+
+
+def test_results_of_mixed_revisions_warn_one_line_per_revision(tmp_path):
+    _copy_paper(tmp_path)
+    results = _results_at(tmp_path, {"winrate": "b" * 40, "speed": "c" * 40, "completion": "c" * 40})
+    run = _mscsp("paper", "--no-pdf", "--results", str(results), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    warnings = [line for line in run.stderr.splitlines() if "warning" in line]
+    assert len(warnings) == 3 and all("mixes 3 git revisions" in line for line in warnings), warnings
+    made = {line.split("; ")[1].split(" made ")[0]: line.split(" made ")[1].split(", ") for line in warnings}
+    others = sorted(p.parent.name for p in results.glob("*/run.json")
+                    if p.parent.name not in ("winrate", "speed", "completion"))
+    assert made == {"bbbbbbb": ["winrate"], "ccccccc": ["completion", "speed"], "aaaaaaa": others}
+    runs = (tmp_path / "paper" / "generated" / "runs.tex").read_text(encoding="utf-8")
+    for rev in ("aaaaaaa", "bbbbbbb", "ccccccc"):
+        assert f"\\texttt{{{rev}}}" in runs
+    numbers = (tmp_path / "paper" / "generated" / "numbers.tex").read_text(encoding="utf-8")
+    assert "r@revision/winrate\\endcsname{\\texttt{bbbbbbb}}" in numbers
+    assert "r@runs/revisions\\endcsname{3}" in numbers
+
+
+def test_every_machine_is_spelt_out_once(generated):
+    runs = (generated / "runs.tex").read_text(encoding="utf-8")
+    processors = {json.loads(p.read_text(encoding="utf-8"))["processor"] for p in RESULTS.glob("*/run.json")}
+    for name in processors:
+        assert runs.count(re.sub(r"([%&#_])", r"\\\1", name) + ",") == 1, name
+    pdf_text = TEX + "".join((generated / f).read_text(encoding="utf-8") for f in ("numbers.tex",))
+    assert not any(name in pdf_text for name in processors)  # nowhere else
 
 
 def test_without_tex_the_numbers_are_written_and_one_line_says_why_there_is_no_pdf(tmp_path):

@@ -10,6 +10,10 @@ row, and the column. Each macro is defined with a comment naming its file, row,
 column and style, so every number in the PDF can be traced to one cell of one CSV
 (``tests/test_paper.py`` recomputes them all from the CSVs).
 
+Every ``results/*/run.json`` names the git revision and the machine of its run: the
+paper prints them in a table of runs, and ``mscsp paper`` warns on standard error, one
+line per revision, when the folders were made at more than one.
+
 Figures are the vector PDFs the experiments write beside their PNGs; the paper
 includes them with ``\\resultfigure{FOLDER/NAME}``, and a missing one stops the
 build with one line that says to run ``mscsp reproduce``.
@@ -27,6 +31,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
@@ -172,10 +177,6 @@ def verdict(row: dict, column: str, style: str) -> str:
     raise ValueError(f"unknown verdict style {style!r}")
 
 
-#: Results folders whose machine the paper names, from their ``run.json``.
-MACHINES = ["winrate", "noguess_cost", "consistency", "completion", "speed"]
-
-
 def machine(run: dict) -> str:
     """The hardware and software of a run, as the paper names it.
 
@@ -187,6 +188,90 @@ def machine(run: dict) -> str:
     system = str(run.get("platform", "")).split("-")[0] or "unknown system"
     return _tex(f"{run.get('processor') or 'unknown processor'}, {run.get('cpus')} CPUs, {system}, "
                 f"Python {run.get('python')}")
+
+
+def revision(run: dict) -> str:
+    """The git revision a run was made at, seven digits, ``+dirty`` when the work
+    tree had changes, ``unknown`` when the run did not record one.
+
+    Examples
+    --------
+    >>> revision({"git": {"revision": "9027a2e88b498abab4dc248381d48d5702b9dcb9", "dirty": False}})
+    '9027a2e'
+    >>> revision({"git": {"revision": "2b920aa1429287a8", "dirty": True}}), revision({})
+    ('2b920aa+dirty', 'unknown')
+    """
+    git = run.get("git") or {}
+    rev = str(git.get("revision") or "")[:7] or "unknown"
+    return rev + ("+dirty" if git.get("dirty") and rev != "unknown" else "")
+
+
+def runs(results: Path = RESULTS) -> dict[str, dict]:
+    """The run record (``run.json``) of every results folder that has one, by folder
+    name in alphabetical order; an unreadable record is bad input."""
+    out = {}
+    for path in sorted(Path(results).glob("*/run.json")):
+        try:
+            out[path.parent.name] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise InputError(f"{path}: cannot read the run's record ({err}); run `mscsp reproduce`") from None
+    return out
+
+
+def machine_labels(records: dict[str, dict]) -> dict[str, str]:
+    """A letter for each machine, in the order the folders first name it, so that the
+    paper spells each processor out once (in the table of runs) and calls it by its
+    letter elsewhere.
+
+    Examples
+    --------
+    >>> a = {"processor": "Xeon", "cpus": 2, "python": "3.11", "platform": "Linux-6"}
+    >>> machine_labels({"a": a, "b": {**a, "processor": "EPYC"}, "c": a})
+    {'Xeon, 2 CPUs, Linux, Python 3.11': 'A', 'EPYC, 2 CPUs, Linux, Python 3.11': 'B'}
+    """
+    labels: dict[str, str] = {}
+    for run in records.values():
+        labels.setdefault(machine(run), chr(ord("A") + len(labels)))
+    return labels
+
+
+def by_revision(records: dict[str, dict]) -> dict[str, list[str]]:
+    """The folders made at each revision, revisions in the order the folders first name them.
+
+    Examples
+    --------
+    >>> by_revision({"a": {"git": {"revision": "1111111aa"}}, "b": {"git": {"revision": "2222222bb"}},
+    ...              "c": {"git": {"revision": "1111111aa"}}})
+    {'1111111': ['a', 'c'], '2222222': ['b']}
+    """
+    groups: dict[str, list[str]] = {}
+    for folder, run in records.items():
+        groups.setdefault(revision(run), []).append(folder)
+    return groups
+
+
+def mixed_revisions(results: Path = RESULTS) -> list[str]:
+    """One warning line per revision when ``results/`` was made at more than one
+    (a copy that one command at one revision did not make); none when every folder
+    names the same revision.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     for folder, rev in (("a", "1111111aa"), ("b", "2222222bb"), ("c", "1111111aa")):
+    ...         (Path(top) / folder).mkdir()
+    ...         _ = (Path(top) / folder / "run.json").write_text(json.dumps({"git": {"revision": rev}}))
+    ...     for line in mixed_revisions(Path(top)):
+    ...         print(line.split(";")[1])
+     1111111 made a, c
+     2222222 made b
+    """
+    groups = by_revision(runs(results))
+    if len(groups) < 2:
+        return []
+    return [f"mscsp paper: warning: {Path(results).name}/ mixes {len(groups)} git revisions; {rev} made "
+            f"{', '.join(folders)}" for rev, folders in groups.items()]
 
 
 #: Counts of rows, quoted as numbers: (key, file, row selector).
@@ -334,13 +419,17 @@ def numbers(results: Path = RESULTS) -> list[Number]:
             selector = tuple((k, row[k]) for k in keys)
             stem = "/".join([_prefix(file), *(_key_part(v) for _, v in selector)])
             out.append(Number(f"{stem}/{name}", file, selector, column, style, verdict(row, column, style)))
-    for folder in MACHINES:
-        path = Path(results) / folder / "run.json"
-        try:
-            run = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise InputError(f"{path}: cannot read the run's record ({err}); run `mscsp reproduce`") from None
-        out.append(Number(f"machine/{folder}", f"{folder}/run.json", (), "machine", "machine", machine(run)))
+    records = runs(results)
+    labels = machine_labels(records)
+    for folder, run in records.items():
+        file = f"{folder}/run.json"
+        # the processor is spelt out once, in the table of runs; elsewhere its letter
+        out.append(Number(f"machine/{folder}", file, (), "machine", "machine", f"machine~{labels[machine(run)]}"))
+        out.append(Number(f"revision/{folder}", file, (), "git.revision", "revision",
+                          f"\\texttt{{{revision(run)}}}"))
+    out.append(Number("runs/revisions", "*/run.json", (), "git.revision", "#distinct",
+                      render(str(len(by_revision(records))), "int")))
+    out.append(Number("runs/machines", "*/run.json", (), "machine", "#distinct", render(str(len(labels)), "int")))
     for key, file, selector in COUNTS:
         rows = read_table(results, file)
         count = sum(all(r.get(c) == v for c, v in selector) for r in rows)
@@ -622,6 +711,20 @@ def _speed_exact(results: Path) -> str:
         body, {len(counted) - 1} if counted and made else set())
 
 
+def _runs(results: Path) -> str:
+    """The revisions and machines the results were made at: one row per revision and
+    machine with the folders made there, then each machine spelt out once."""
+    records = runs(results)
+    labels = machine_labels(records)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for folder, run in records.items():
+        groups.setdefault((revision(run), labels[machine(run)]), []).append(_tex(folder))
+    body = [[f"\\texttt{{{rev}}}", label, ", ".join(folders)] for (rev, label), folders in groups.items()]
+    table = _tabular("llp{0.6\\linewidth}", ["revision", "machine", "results folders"], body)
+    machines = [[f"machine {label}", name] for name, label in labels.items()]
+    return table + "\\par\\medskip\n" + _tabular("ll", ["machine", "processor, CPUs, system, Python"], machines)
+
+
 #: One generated table per results table: (file name in paper/generated/, writer).
 TABLES = {
     "first_click.tex": _first_click,
@@ -636,6 +739,7 @@ TABLES = {
     "noguess_bias.tex": _noguess_bias,
     "speed.tex": _speed,
     "speed_exact.tex": _speed_exact,
+    "runs.tex": _runs,
 }
 
 
@@ -673,6 +777,9 @@ def write_generated(paper: Path = PAPER, results: Path = RESULTS) -> list[Path]:
         if not (results / f"{figure}.pdf").is_file():
             raise InputError(f"{results / figure}.pdf is missing (the figures' vector versions): run "
                              "`mscsp reproduce` to draw them")
+    # a warning, not a refusal: a results folder being regenerated piecemeal still builds
+    for line in mixed_revisions(results):
+        sys.stderr.write(line + "\n")
     files = {"numbers.tex": numbers_tex(numbers(results), os.path.relpath(results, paper).replace(os.sep, "/")),
              **tables(results)}
     out = paper / "generated"
