@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import json
 import math
+from decimal import Decimal
+from fractions import Fraction
 import re
 import shutil
 import subprocess
@@ -51,48 +53,91 @@ def _definitions(numbers_tex: str) -> list[tuple[str, str, str, str, str, str]]:
     return found
 
 
-def _expected(text: str, style: str) -> str:
-    """The TeX a CSV cell should become, computed independently of the generator."""
-    from decimal import ROUND_HALF_EVEN, Decimal
+def _half_away(x: Fraction, places: int) -> Fraction:
+    """x to ``places`` decimals, half away from zero, in exact arithmetic."""
+    scale = Fraction(10) ** places
+    magnitude = math.floor(abs(x) * scale + Fraction(1, 2)) / scale
+    return magnitude if x >= 0 else -magnitude
 
-    x = float(text)
+
+def _decimals(x: Fraction, places: int) -> str:
+    """x, already at ``places`` decimals, written out (a minus sign even for a rounded -0)."""
+    sign = "-" if x < 0 else ""
+    whole, part = divmod(abs(x) * 10 ** places, 10 ** places)
+    return sign + str(int(whole)) + (f".{int(part):0{places}d}" if places > 0 else "")
+
+
+def _expected(text: str, style: str) -> str:
+    """The TeX a CSV cell should become, computed independently of the generator:
+    exact fractions of the cell's decimal text, rounded half away from zero."""
     minus = "\\ensuremath{-}"
 
     def signed(s: str) -> str:
         return minus + s[1:] if s.startswith("-") else s
 
-    def grouped(n: int) -> str:
-        return signed(f"{n:,}".replace(",", "{,}"))
+    def grouped(s: str) -> str:
+        whole, _, part = s.partition(".")
+        neg = whole.startswith("-")
+        whole = f"{int(whole.lstrip('-')):,}".replace(",", "{,}")
+        return signed(("-" if neg else "") + whole + ("." + part if part else ""))
 
-    if x in (float("inf"), float("-inf")):
-        return (minus if x < 0 else "") + "\\ensuremath{\\infty}"
+    if float(text) in (float("inf"), float("-inf")):
+        return (minus if float(text) < 0 else "") + "\\ensuremath{\\infty}"
+    x = Fraction(text)
     d = int(style[-1]) if style[-1].isdigit() else None
+
+    def fixed(v: Fraction, places: int) -> str:
+        r = _half_away(v, places)
+        if v != 0 and r == 0:  # never a zero for a value that is not: two significant digits
+            places = 1 - math.floor(math.log10(abs(v)))
+            r = _half_away(v, places)
+        return _decimals(r, places) if not (r == 0 and v < 0) else "-" + _decimals(r, places)
+
     if style == "int":
-        return grouped(int(Decimal(text).quantize(Decimal(1), ROUND_HALF_EVEN)))
+        return grouped(_decimals(_half_away(x, 0), 0))
     if style.startswith("dec"):
-        return signed("%.*f" % (d, x))
+        r = _half_away(x, d)
+        return grouped(("-" if x < 0 and r == 0 else "") + _decimals(r, d))
     if style.startswith("signed"):
-        return signed("%+.*f" % (d, x))
+        r = _half_away(x, d)
+        return signed(("-" if x < 0 else "+") + _decimals(abs(r), d))
     if style == "pctg":
         return f"{Decimal(text) * 100:f}".rstrip("0").rstrip(".") + "\\%"
     if style.startswith("pct"):
-        # half to even on the decimal text; under 1%, two significant digits
-        v = Decimal(text) * 100
-        places = d
-        if v != 0 and abs(v) < 1:
-            places = 1 - math.floor(math.log10(abs(float(v))))
-        return signed(str(v.quantize(Decimal(10) ** -places, ROUND_HALF_EVEN))) + "\\%"
+        return signed(fixed(100 * x, d)) + "\\%"
     if style.startswith("pp"):
-        return signed("%.*f" % (d, x * 100))
+        return signed(fixed(100 * x, d))
     if style.startswith("sig"):
+        if x == 0:
+            return "0"
         if abs(x) >= 10 ** (d - 1):
-            return grouped(round(x))
-        text = repr(float("%.*g" % (d, x))).removesuffix(".0")
-        if "e" in text:
-            mantissa, exponent = text.split("e")
-            return f"\\ensuremath{{{mantissa.removesuffix('.0')}\\times 10^{{{int(exponent)}}}}}"
-        return signed(text)
+            return grouped(_decimals(_half_away(x, 0), 0))
+        places = d - 1 - math.floor(math.log10(abs(x)))
+        r = _half_away(x, places)
+        if abs(r) >= Fraction(10) ** (d - places):  # 0.0995 -> 0.100: one digit fewer after the point
+            places -= 1
+            r = _half_away(x, places)
+        if abs(r) < Fraction(1, 10 ** 4):
+            exponent = math.floor(math.log10(abs(r)))
+            mantissa = _decimals(r / Fraction(10) ** exponent, d - 1)
+            return f"\\ensuremath{{{signed(mantissa)}\\times 10^{{{exponent}}}}}"
+        return signed(_decimals(r, places))
     raise AssertionError(f"unknown style {style}")
+
+
+def test_numbers_round_half_away_from_zero_from_their_decimals():
+    # hand-computed: binary floats would give 80.6 (0.8065 is stored below the tie) and 2.67
+    cases = {("0.8065", "pct1"): "80.7\\%", ("0.8255", "pct1"): "82.6\\%", ("0.15425", "pct2"): "15.43\\%",
+             ("2.675", "dec2"): "2.68", ("-2.675", "dec2"): "\\ensuremath{-}2.68", ("1.0005", "dec3"): "1.001",
+             ("0.00125", "signed4"): "+0.0013", ("-0.00125", "signed4"): "\\ensuremath{-}0.0013",
+             ("2500.5", "int"): "2{,}501", ("-0.00505", "pp2"): "\\ensuremath{-}0.51",
+             ("8019.15", "dec1"): "8{,}019.2", ("8.974", "sig2"): "9.0", ("0.0995", "sig2"): "0.10",
+             # a small share or ratio is never a zero: two significant digits
+             ("0.0004", "pct1"): "0.040\\%", ("0.00034", "sig2"): "0.00034", ("0.000001", "pp2"): "0.00010",
+             ("0", "pct1"): "0.0\\%"}
+    wrong = {k: (paper.render(*k), v) for k, v in cases.items() if paper.render(*k) != v}
+    assert not wrong, wrong
+    assert all(_expected(*k) == v for k, v in cases.items())  # the oracle below agrees with the hand values
 
 
 def _run_facts(results=RESULTS) -> dict[str, str]:
@@ -126,6 +171,46 @@ def _match(row: dict, selector: str) -> bool:
         if row.get(column) != value:
             return False
     return True
+
+
+def _cells(table: str) -> list[list[str]]:
+    """The body rows of a generated booktabs table, as lists of cells."""
+    body = table.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
+    return [[c.strip() for c in line.removesuffix(" \\\\").split(" & ")]
+            for line in body.splitlines() if line.endswith("\\\\")]
+
+
+def test_a_small_ratio_of_times_is_never_a_zero(generated):
+    rows = {(r["comparison"], r["corpus"], r["stage"]): r for r in _rows("speed/summary.csv")}
+    lattice = rows["counting", "lattice 30x6/32", "with total"]
+    # 18.446 ms against 54,730.396 ms is 0.000337...: two significant digits, 0.00034
+    assert Fraction(lattice["mscsp_ms"]) / Fraction(lattice["peer_ms"]) < Fraction(34, 100000)
+    for name in ("speed_exact.tex", "speed.tex"):
+        for cells in _cells((generated / name).read_text(encoding="utf-8")):
+            ratio = cells[4] if name == "speed_exact.tex" else cells[5]
+            assert not re.fullmatch(r"(\$<\$ )?0(\.0*)?", ratio), (name, cells)
+    exact = _cells((generated / "speed_exact.tex").read_text(encoding="utf-8"))
+    assert [c[4] for c in exact if c[1] == "lattice 30$\\times$6/32"] == ["0.00034"]
+
+
+def test_the_article_tables_show_the_published_values_and_kostka_beside_8x8(generated):
+    # the article's single-point rates as it publishes them (Sheng 2026): 0.637, 0.241, 0.001
+    article = _cells((generated / "completion_article.tex").read_text(encoding="utf-8"))
+    assert [c[2] for c in article] == ["0.637", "0.241", "0.001"]
+    assert all(c[1].split(" $")[0] == c[2] for c in article)  # regenerated = published, digit for digit
+    maps = _cells((generated / "first_click_maps.tex").read_text(encoding="utf-8"))
+    kostka = {(c[0], c[1]): c[5] for c in maps if c[5]}
+    # Kostka: Beginner 0.19-0.60 (the 8x8 board's range), Intermediate 0.21-0.60, Expert 0.12-0.50
+    assert kostka == {("8$\\times$8/10", "winxp"): "0.19--0.60", ("16$\\times$16/40", "winxp"): "0.21--0.60",
+                      ("30$\\times$16/99", "winxp"): "0.12--0.50"}
+
+
+def test_a_column_of_percentages_has_one_precision(generated):
+    # the records of Table winrate's last column keep the digits their sources print
+    for name, columns in (("completion.tex", slice(3, None)), ("winrate.tex", slice(2, -1))):
+        for column in list(zip(*_cells((generated / name).read_text(encoding="utf-8"))))[columns]:
+            places = {len(c.removesuffix("\\%").split(".")[1]) for c in column}
+            assert len(places) == 1, (name, column)
 
 
 def test_every_macro_is_its_csv_cell(generated):
