@@ -469,6 +469,24 @@ def test_every_bibliography_entry_has_the_fields_its_type_needs():
     assert not missing, "\n".join(missing)
 
 
+def _bib_fields() -> dict[str, dict[str, str]]:
+    text = (PAPER / "references.bib").read_text(encoding="utf-8")
+    return {key: dict(re.findall(r"^\s*(\w+)\s*=\s*\{(.*)\},?$", body, re.M))
+            for _, key, body in re.findall(r"@(\w+)\{([^,]+),(.*?)\n\}", text, re.S)}
+
+
+def test_a_key_that_names_a_year_names_the_entry_s_year():
+    wrong = {key: fields.get("year") for key, fields in _bib_fields().items()
+             if re.search(r"(19|20)\d\d", key) and re.search(r"(19|20)\d\d", key).group() != fields.get("year")}
+    assert not wrong, wrong
+
+
+def test_every_web_source_has_a_year_and_an_access_date():
+    lacking = [key for key, fields in _bib_fields().items() if "url" in fields and
+               not ("year" in fields and re.search(r"[Aa]ccessed \d{1,2} \w+ \d{4}", fields.get("note", "")))]
+    assert not lacking, lacking
+
+
 def test_every_citation_has_an_entry_and_every_entry_is_cited():
     cited = {k.strip() for group in re.findall(r"\\cite[tp]?\{([^}]+)\}", TEX) for k in group.split(",")}
     entries = set(_bib())
