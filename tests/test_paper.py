@@ -29,9 +29,11 @@ TEX = (PAPER / "mscsp.tex").read_text(encoding="utf-8")
 #: Numbers in the text that are not results: the level of every interval, the
 #: satisfiability threshold of random 3-CNF from the literature, and other work's
 #: published win rates, quoted with their citation (those of Table tab:published with
-#: the number of the table they stand in).
+#: the number of the table they stand in), each checked by hand against its source.
 ALLOWED = {"95\\%", "4.26", "39.616", "40.06", "25\\%", "91.25\\%", "75.94\\%", "32.90\\%", "6.2", "81.627",
-           "78.122", "81.79", "78.22"}
+           "78.122", "81.79", "78.22",
+           # the search players' READMEs: minesolve by depth, Tu et al.'s public solver (PSEQ, PSEQ-D256)
+           "39.00\\%", "40.27\\%", "40.68\\%", "40.80\\%", "39.61\\%", "52.79\\%", "40.04\\%", "53.45\\%"}
 
 
 @pytest.fixture(scope="module")
