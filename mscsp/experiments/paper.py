@@ -307,8 +307,8 @@ def render(text: str, style: str) -> str:
 
     Every style rounds the cell's decimal text half away from zero (not a binary
     float, which rounds some halves up and others down), so a table's column has one
-    precision; a percentage or a number of points that is not zero but would round to
-    zero is given two significant digits instead, so that no small rate reads as none.
+    precision; a percentage that is not zero but would round to zero is given two
+    significant digits instead, so that no small rate reads as none.
 
     Examples
     --------
@@ -336,8 +336,10 @@ def render(text: str, style: str) -> str:
         return _minus(f"{rounded:f}" if rounded.is_signed() else f"+{rounded:f}")
     if kind == "pct" and digits == "g":
         return f"{round(100 * float(value), 6):g}\\%"
-    if kind in ("pct", "pp"):
-        return _minus(_fixed(value * 100, int(digits))) + ("\\%" if kind == "pct" else "")
+    if kind == "pct":
+        return _minus(_fixed(value * 100, int(digits))) + "\\%"
+    if kind == "pp":  # a difference: one that rounds to zero is no difference worth a digit
+        return _minus(f"{_round(value * 100, int(digits)):f}")
     if kind == "sig":
         return _significant(value, int(digits))
     raise ValueError(f"unknown style {style!r}")
@@ -657,6 +659,31 @@ def _winrate_optimum(results: Path) -> str:
                     ["board", "mines", "rule", "layouts", "optimum"] + [_tex(p) for p in policies], body)
 
 
+def _winrate_paired(results: Path) -> str:
+    """Every rung's gain over the rung below on every start, game by game on the same
+    boards: the difference in points with Newcombe's interval beneath it."""
+    rows = _labelled(read_table(results, "winrate/paired.csv"))
+    steps: list[tuple[str, str]] = []
+    for r in rows:
+        if (r["policy"], r["against"]) not in steps:
+            steps.append((r["policy"], r["against"]))
+    starts: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        starts.setdefault((r["board"], f"{r['rule']} ({r['click_x']},{r['click_y']})"), {})[
+            r["policy"], r["against"]] = r
+    body, breaks = [], set()
+    for (board, start), cells in starts.items():
+        gain = [render(cells[s]["diff"], "pp2") if s in cells else "" for s in steps]
+        interval = [f"\\scriptsize[{render(cells[s]['low'], 'pp2')}, {render(cells[s]['high'], 'pp2')}]"
+                    if s in cells else "" for s in steps]
+        body += [[_tex(board), start] + gain, ["", ""] + interval]
+        breaks.add(len(body) - 1)
+    # a step is named by its rung; the whole ladder (top rung against bottom) by that word
+    bottom = steps[0][1] if steps else ""
+    header = ["board", "start"] + ["ladder" if a == bottom and i else _tex(p) for i, (p, a) in enumerate(steps)]
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular("ll" + "r" * len(steps), header, body, breaks)
+
+
 def _consistency(results: Path) -> str:
     rows = read_table(results, "consistency/summary.csv")
     groups, ratios, cells = _pivot(rows, ["variables"], "ratio", lambda r: f"{r['k']}/{r['n']}")
@@ -805,6 +832,7 @@ TABLES = {
     "completion_article.tex": _completion_article,
     "winrate.tex": _winrate,
     "winrate_optimum.tex": _winrate_optimum,
+    "winrate_paired.tex": _winrate_paired,
     "consistency.tex": _consistency,
     "noguess_cost.tex": _noguess,
     "noguess_bias.tex": _noguess_bias,
