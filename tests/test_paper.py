@@ -35,7 +35,9 @@ ALLOWED = {"95\\%", "4.26", "39.616", "40.06", "25\\%", "91.25\\%", "75.94\\%", 
            # the search players' READMEs: minesolve by depth, Tu et al.'s public solver (PSEQ, PSEQ-D256)
            "39.00\\%", "40.27\\%", "40.68\\%", "40.80\\%", "39.61\\%", "52.79\\%", "40.04\\%", "53.45\\%",
            # a trial of docs/decisions.md, quoted with its entry: the earlier +progress's loss
-           "3.2"}
+           "3.2",
+           # the exact count's cost, kept with the oracle of tests/test_rounded.py
+           "3.3"}
 
 
 @pytest.fixture(scope="module")
