@@ -210,7 +210,19 @@ def revision(run: dict) -> str:
 
 def runs(results: Path = RESULTS) -> dict[str, dict]:
     """The run record (``run.json``) of every results folder that has one, by folder
-    name in alphabetical order; an unreadable record is bad input."""
+    name in alphabetical order; an unreadable record is bad input.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     for folder in ("winrate", "first_click", "screenshots"):
+    ...         (Path(top) / folder).mkdir()
+    ...     for folder in ("winrate", "first_click"):
+    ...         _ = (Path(top) / folder / "run.json").write_text('{"cpus": 2}')
+    ...     runs(Path(top))
+    {'first_click': {'cpus': 2}, 'winrate': {'cpus': 2}}
+    """
     out = {}
     for path in sorted(Path(results).glob("*/run.json")):
         try:
@@ -819,7 +831,9 @@ def _runs(results: Path) -> str:
     for folder, run in records.items():
         groups.setdefault((revision(run), labels[machine(run)]), []).append(_tex(folder))
     body = [[f"\\texttt{{{rev}}}", label, ", ".join(folders)] for (rev, label), folders in groups.items()]
-    table = _tabular("llp{0.6\\linewidth}", ["revision", "machine", "results folders"], body)
+    # ragged right: a justified list of folder names stretches its spaces (needs the array package)
+    table = _tabular("ll>{\\raggedright\\arraybackslash}p{0.6\\linewidth}",
+                     ["revision", "machine", "results folders"], body)
     machines = [[f"machine {label}", name] for name, label in labels.items()]
     return table + "\\par\\medskip\n" + _tabular("ll", ["machine", "processor, CPUs, system, Python"], machines)
 
