@@ -10,6 +10,10 @@ row, and the column. Each macro is defined with a comment naming its file, row,
 column and style, so every number in the PDF can be traced to one cell of one CSV
 (``tests/test_paper.py`` recomputes them all from the CSVs).
 
+Every ``results/*/run.json`` names the git revision and the machine of its run: the
+paper prints them in a table of runs, and ``mscsp paper`` warns on standard error, one
+line per revision, when the folders were made at more than one.
+
 Figures are the vector PDFs the experiments write beside their PNGs; the paper
 includes them with ``\\resultfigure{FOLDER/NAME}``, and a missing one stops the
 build with one line that says to run ``mscsp reproduce``.
@@ -27,14 +31,16 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from ..board import PRESETS
 from ..errors import InputError, MscspError
 
 __all__ = ["Source", "Number", "SOURCES", "VERDICTS", "verdict", "render", "read_table", "numbers", "numbers_tex", "tables",
+           "revision", "runs", "machine_labels", "by_revision", "mixed_revisions", "article_completion",
            "required_figures", "write_generated", "build_pdf", "TexMissing", "TEX_MISSING"]
 
 #: Exit status of ``mscsp paper`` when no TeX is installed (EX_UNAVAILABLE of sysexits.h):
@@ -94,7 +100,8 @@ SOURCES = [
     Source("first_click/fit.csv", (), {"chi2": "dec2", "df": "int", "p": "dec2"}),
     Source("first_click_article/summary.csv", ("board", "rule"),
            {**_P4, "exact": "dec4", "delta": "signed4", "z": "signed2", "ci95_normal": "dec4", "n": "int"}),
-    Source("completion/summary.csv", ("board", "rule", "click", "solver"), _PCT),
+    Source("completion/summary.csv", ("board", "rule", "click", "solver"),
+           {**_PCT, "p": "pct2", "low": "pct2", "high": "pct2"}),
     Source("completion/timings.csv", ("board", "rule", "click_x", "click_y", "solver"),
            {"ms_per_verification": "sig2", "expected_wait_s": "sig2"}),
     Source("completion_article/summary.csv", ("board",),
@@ -123,7 +130,7 @@ SOURCES = [
             "ks_distance_3bv": "dec3", "ks_p_3bv": "sig2"}),
     Source("noguess_cost/timings.csv", ("board", "method"), {"mean_s": "sig2", "median_s": "sig2", "p90_s": "sig2"}),
     Source("speed/summary.csv", ("comparison", "corpus", "stage"),
-           {"n": "int", "mscsp_ms": "sig2", "peer_ms": "sig2", "ratio": "dec2", "mscsp_wins": "int",
+           {"n": "int", "mscsp_ms": "sig2", "peer_ms": "sig2", "ratio": "sig2", "mscsp_wins": "int",
             "peer_wins": "int", "diff": "pp2", "low": "pp2", "high": "pp2", "limit_ms": "int"}),
 ]
 
@@ -172,10 +179,6 @@ def verdict(row: dict, column: str, style: str) -> str:
     raise ValueError(f"unknown verdict style {style!r}")
 
 
-#: Results folders whose machine the paper names, from their ``run.json``.
-MACHINES = ["winrate", "noguess_cost", "consistency", "completion", "speed"]
-
-
 def machine(run: dict) -> str:
     """The hardware and software of a run, as the paper names it.
 
@@ -187,6 +190,102 @@ def machine(run: dict) -> str:
     system = str(run.get("platform", "")).split("-")[0] or "unknown system"
     return _tex(f"{run.get('processor') or 'unknown processor'}, {run.get('cpus')} CPUs, {system}, "
                 f"Python {run.get('python')}")
+
+
+def revision(run: dict) -> str:
+    """The git revision a run was made at, seven digits, ``+dirty`` when the work
+    tree had changes, ``unknown`` when the run did not record one.
+
+    Examples
+    --------
+    >>> revision({"git": {"revision": "9027a2e88b498abab4dc248381d48d5702b9dcb9", "dirty": False}})
+    '9027a2e'
+    >>> revision({"git": {"revision": "2b920aa1429287a8", "dirty": True}}), revision({})
+    ('2b920aa+dirty', 'unknown')
+    """
+    git = run.get("git") or {}
+    rev = str(git.get("revision") or "")[:7] or "unknown"
+    return rev + ("+dirty" if git.get("dirty") and rev != "unknown" else "")
+
+
+def runs(results: Path = RESULTS) -> dict[str, dict]:
+    """The run record (``run.json``) of every results folder that has one, by folder
+    name in alphabetical order; an unreadable record is bad input.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     for folder in ("winrate", "first_click", "screenshots"):
+    ...         (Path(top) / folder).mkdir()
+    ...     for folder in ("winrate", "first_click"):
+    ...         _ = (Path(top) / folder / "run.json").write_text('{"cpus": 2}')
+    ...     runs(Path(top))
+    {'first_click': {'cpus': 2}, 'winrate': {'cpus': 2}}
+    """
+    out = {}
+    for path in sorted(Path(results).glob("*/run.json")):
+        try:
+            out[path.parent.name] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise InputError(f"{path}: cannot read the run's record ({err}); run `mscsp reproduce`") from None
+    return out
+
+
+def machine_labels(records: dict[str, dict]) -> dict[str, str]:
+    """A letter for each machine, in the order the folders first name it, so that the
+    paper spells each processor out once (in the table of runs) and calls it by its
+    letter elsewhere.
+
+    Examples
+    --------
+    >>> a = {"processor": "Xeon", "cpus": 2, "python": "3.11", "platform": "Linux-6"}
+    >>> machine_labels({"a": a, "b": {**a, "processor": "EPYC"}, "c": a})
+    {'Xeon, 2 CPUs, Linux, Python 3.11': 'A', 'EPYC, 2 CPUs, Linux, Python 3.11': 'B'}
+    """
+    labels: dict[str, str] = {}
+    for run in records.values():
+        labels.setdefault(machine(run), chr(ord("A") + len(labels)))
+    return labels
+
+
+def by_revision(records: dict[str, dict]) -> dict[str, list[str]]:
+    """The folders made at each revision, revisions in the order the folders first name them.
+
+    Examples
+    --------
+    >>> by_revision({"a": {"git": {"revision": "1111111aa"}}, "b": {"git": {"revision": "2222222bb"}},
+    ...              "c": {"git": {"revision": "1111111aa"}}})
+    {'1111111': ['a', 'c'], '2222222': ['b']}
+    """
+    groups: dict[str, list[str]] = {}
+    for folder, run in records.items():
+        groups.setdefault(revision(run), []).append(folder)
+    return groups
+
+
+def mixed_revisions(results: Path = RESULTS) -> list[str]:
+    """One warning line per revision when ``results/`` was made at more than one
+    (a copy that one command at one revision did not make); none when every folder
+    names the same revision.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     for folder, rev in (("a", "1111111aa"), ("b", "2222222bb"), ("c", "1111111aa")):
+    ...         (Path(top) / folder).mkdir()
+    ...         _ = (Path(top) / folder / "run.json").write_text(json.dumps({"git": {"revision": rev}}))
+    ...     for line in mixed_revisions(Path(top)):
+    ...         print(line.split(";")[1])
+     1111111 made a, c
+     2222222 made b
+    """
+    groups = by_revision(runs(results))
+    if len(groups) < 2:
+        return []
+    return [f"mscsp paper: warning: {Path(results).name}/ mixes {len(groups)} git revisions; {rev} made "
+            f"{', '.join(folders)}" for rev, folders in groups.items()]
 
 
 #: Counts of rows, quoted as numbers: (key, file, row selector).
@@ -201,13 +300,14 @@ def _minus(text: str) -> str:
 
 
 def _group(digits: str) -> str:
-    """Thousands separated by a thin comma: ``200{,}000``."""
+    """Thousands of the whole part separated by a thin comma: ``200{,}000``, ``8{,}019.15``."""
     sign, digits = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+    digits, point, decimals = digits.partition(".")
     groups = []
     while len(digits) > 3:
         digits, tail = digits[:-3], digits[-3:]
         groups.insert(0, tail)
-    return sign + "{,}".join([digits, *groups])
+    return sign + "{,}".join([digits, *groups]) + point + decimals
 
 
 def render(text: str, style: str) -> str:
@@ -217,6 +317,11 @@ def render(text: str, style: str) -> str:
     ``sigD`` (D significant digits, but never fewer than the whole digits); an
     infinite value is the sign of infinity.
 
+    Every style rounds the cell's decimal text half away from zero (not a binary
+    float, which rounds some halves up and others down), so a table's column has one
+    precision; a percentage that is not zero but would round to zero is given two
+    significant digits instead, so that no small rate reads as none.
+
     Examples
     --------
     >>> render("0.15448690437861692", "dec4"), render("0.0013", "signed4"), render("-0.0021346", "signed4")
@@ -225,51 +330,73 @@ def render(text: str, style: str) -> str:
     ('200{,}000', '41.132\\\\%', '54.3\\\\%', '0.063')
     >>> render("8019.15", "sig3"), render("13.885", "sig3"), render("1.2849e-05", "sig2")
     ('8{,}019', '13.9', '\\\\ensuremath{1.3\\\\times 10^{-5}}')
+    >>> render("0.8065", "pct1"), render("0.8255", "pct1"), render("2.675", "dec2"), render("-0.125", "dec2")
+    ('80.7\\\\%', '82.6\\\\%', '2.68', '\\\\ensuremath{-}0.13')
+    >>> render("0.0004", "pct1"), render("0.0005", "pct1"), render("8.974", "sig2"), render("0.00034", "sig2")
+    ('0.040\\\\%', '0.1\\\\%', '9.0', '0.00034')
     """
-    value = float(text)
-    if value in (float("inf"), float("-inf")):  # an expected wait with no success at all
-        return ("\\ensuremath{-}" if value < 0 else "") + "\\ensuremath{\\infty}"
+    if float(text) in (float("inf"), float("-inf")):  # an expected wait with no success at all
+        return ("\\ensuremath{-}" if float(text) < 0 else "") + "\\ensuremath{\\infty}"
+    value = Decimal(text.strip())
     kind, digits = re.fullmatch(r"([a-z]+?)(\d*|g)", style).groups()
     if kind == "int":
-        return _minus(_group(str(round(value))))
+        return _minus(_group(f"{_round(value, 0):f}"))
     if kind == "dec":
-        return _minus(f"{value:.{int(digits)}f}")
+        return _minus(_group(f"{_round(value, int(digits)):f}"))
     if kind == "signed":
-        return _minus(f"{value:+.{int(digits)}f}")
+        rounded = _round(value, int(digits))
+        return _minus(f"{rounded:f}" if rounded.is_signed() else f"+{rounded:f}")
     if kind == "pct" and digits == "g":
-        return f"{round(100 * value, 6):g}\\%"
+        return f"{round(100 * float(value), 6):g}\\%"
     if kind == "pct":
-        return _minus(_percent(text, int(digits))) + "\\%"
-    if kind == "pp":
-        return _minus(f"{100 * value:.{int(digits)}f}")
-    if kind == "sig" and abs(value) >= 10 ** (int(digits) - 1):
-        return _minus(_group(str(round(value))))  # every whole digit counts: 8019, not 8020
+        return _minus(_fixed(value * 100, int(digits))) + "\\%"
+    if kind == "pp":  # a difference: one that rounds to zero is no difference worth a digit
+        return _minus(f"{_round(value * 100, int(digits)):f}")
     if kind == "sig":
-        text = f"{float(f'{value:.{int(digits)}g}'):g}"
-        if "e" in text:  # a tiny p-value: 1.3e-05 is printed as 1.3 x 10^-5
-            mantissa, exponent = text.split("e")
-            return f"\\ensuremath{{{mantissa}\\times 10^{{{int(exponent)}}}}}"
-        return _minus(text)
+        return _significant(value, int(digits))
     raise ValueError(f"unknown style {style!r}")
 
 
-def _percent(text: str, digits: int) -> str:
-    """A proportion written in a CSV as a percentage with ``digits`` decimals, rounded
-    half to even from its decimal text (not from a binary float, which rounds some
-    halves up and others down); below 1% two significant digits, so that 1/2000 is
-    0.050%, not 0.1%.
+def _round(value: Decimal, places: int) -> Decimal:
+    """``value`` to ``places`` decimals, half away from zero (``ROUND_HALF_UP`` in
+    :mod:`decimal` is away from zero for negative numbers too)."""
+    return value.quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+
+
+def _fixed(value: Decimal, places: int) -> str:
+    """``value`` with ``places`` decimals, or with two significant digits when it is
+    not zero but would round to zero.
 
     Examples
     --------
-    >>> _percent("0.0005", 1), _percent("0.0015", 1), _percent("0.1525", 1), _percent("0.1535", 1)
-    ('0.050', '0.15', '15.2', '15.4')
+    >>> _fixed(Decimal("0.05"), 1), _fixed(Decimal("0.04"), 1), _fixed(Decimal("0"), 1), _fixed(Decimal("15.25"), 1)
+    ('0.1', '0.040', '0.0', '15.3')
     """
-    value = Decimal(text) * 100
-    if value and abs(value) < 1:
-        step = Decimal(1).scaleb(value.adjusted() - 1)  # two significant digits
-    else:
-        step = Decimal(1).scaleb(-digits)
-    return f"{value.quantize(step, ROUND_HALF_EVEN):f}"
+    rounded = _round(value, places)
+    if value and not rounded:
+        rounded = _round(value, 1 - value.adjusted())
+    return f"{rounded:f}"
+
+
+def _significant(value: Decimal, digits: int) -> str:
+    """``value`` to ``digits`` significant digits, trailing zeros kept (``9.0``), but
+    never fewer than its whole digits (``8{,}019``); below 10^-4 as a power of ten.
+
+    Examples
+    --------
+    >>> _significant(Decimal("0.0995"), 2), _significant(Decimal("54730.4"), 2), _significant(Decimal("0"), 2)
+    ('0.10', '54{,}730', '0')
+    """
+    if not value:
+        return "0"
+    if abs(value) >= 10 ** (digits - 1):  # every whole digit counts: 8019, not 8020
+        return _minus(_group(f"{_round(value, 0):f}"))
+    rounded = _round(value, digits - 1 - value.adjusted())
+    rounded = _round(rounded, digits - 1 - rounded.adjusted())  # 0.0995 carries to 0.100: two digits, 0.10
+    if rounded.adjusted() < -4:  # a tiny p-value: 1.3e-05 is printed as 1.3 x 10^-5
+        mantissa = _round(rounded.scaleb(-rounded.adjusted()), digits - 1)
+        return f"\\ensuremath{{{_minus(f'{mantissa:f}')}\\times 10^{{{rounded.adjusted()}}}}}"
+    return _minus(f"{rounded:f}")
 
 
 def read_table(results: Path, file: str) -> list[dict[str, str]]:
@@ -334,13 +461,17 @@ def numbers(results: Path = RESULTS) -> list[Number]:
             selector = tuple((k, row[k]) for k in keys)
             stem = "/".join([_prefix(file), *(_key_part(v) for _, v in selector)])
             out.append(Number(f"{stem}/{name}", file, selector, column, style, verdict(row, column, style)))
-    for folder in MACHINES:
-        path = Path(results) / folder / "run.json"
-        try:
-            run = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise InputError(f"{path}: cannot read the run's record ({err}); run `mscsp reproduce`") from None
-        out.append(Number(f"machine/{folder}", f"{folder}/run.json", (), "machine", "machine", machine(run)))
+    records = runs(results)
+    labels = machine_labels(records)
+    for folder, run in records.items():
+        file = f"{folder}/run.json"
+        # the processor is spelt out once, in the table of runs; elsewhere its letter
+        out.append(Number(f"machine/{folder}", file, (), "machine", "machine", f"machine~{labels[machine(run)]}"))
+        out.append(Number(f"revision/{folder}", file, (), "git.revision", "revision",
+                          f"\\texttt{{{revision(run)}}}"))
+    out.append(Number("runs/revisions", "*/run.json", (), "git.revision", "#distinct",
+                      render(str(len(by_revision(records))), "int")))
+    out.append(Number("runs/machines", "*/run.json", (), "machine", "#distinct", render(str(len(labels)), "int")))
     for key, file, selector in COUNTS:
         rows = read_table(results, file)
         count = sum(all(r.get(c) == v for c, v in selector) for r in rows)
@@ -421,11 +552,19 @@ def _first_click(results: Path) -> str:
 
 
 def _first_click_maps(results: Path) -> str:
-    rows = _labelled(read_table(results, "first_click/maps.csv"))
+    """The least and most favourable first clicks; Kostka's published range in the
+    \\code{winxp} row only (the rule it is), and Beginner's beside the 8x8 board it
+    matches rather than the 9x9 board of today's Beginner."""
+    raw = read_table(results, "first_click/maps.csv")
+    published = {r["board"]: r for r in raw if r["kostka_min"]}
+    if "beginner" in published and any(r["board"] == "beginner 8x8" for r in raw):
+        published["beginner 8x8"] = published.pop("beginner")
+    rows = _labelled(raw)
     body = []
-    for r in rows:
-        kostka = (f"{render(r['kostka_min'], 'dec2')}--{render(r['kostka_max'], 'dec2')}"
-                  if r["kostka_min"] else "")
+    for original, r in zip(raw, rows):
+        source = published.get(original["board"]) if r["rule"] == "winxp" else None
+        kostka = (f"{render(source['kostka_min'], 'dec2')}--{render(source['kostka_max'], 'dec2')}"
+                  if source else "")
         body.append([_tex(r["board"]), r["rule"], f"{render(r['min'], 'dec3')} ({r['min_x']},{r['min_y']})",
                      render(r["centre"], "dec3"), f"{render(r['max'], 'dec3')} ({r['best_x']},{r['best_y']})",
                      kostka])
@@ -474,15 +613,45 @@ def _pivot_table(rows, keys, column, value, spec_keys: str, extra: tuple | None 
 
 def _completion(results: Path) -> str:
     rows = _labelled(read_table(results, "completion/summary.csv"))
-    return _pivot_table(rows, ["board", "rule", "click"], "solver", lambda r: render(r["p"], "pct1"), "lll")
+    # two decimals: Expert's rates of a few per thousand keep their digits in a column of one precision
+    return _pivot_table(rows, ["board", "rule", "click"], "solver", lambda r: render(r["p"], "pct2"), "lll")
+
+
+#: The sentence of ``completion/README.md`` that gives the article's own single-point figures.
+_ARTICLE_FIGURES = re.compile(r"the article's single-point figures \(its own boards\): ([^(]*?) \(")
+
+
+def article_completion(results: Path = RESULTS) -> dict[str, str]:
+    """The article's published single-point rates by board (``beginner``: ``0.637``),
+    as the completion experiment's README quotes them; empty when it does not.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     _ = (Path(top) / "completion").mkdir()
+    ...     _ = (Path(top) / "completion" / "README.md").write_text("For comparison, the article's "
+    ...         "single-point figures (its own boards): Beginner 0.637, Expert 0.001 (`--rng article` ...)")
+    ...     article_completion(Path(top))
+    {'beginner': '0.637', 'expert': '0.001'}
+    """
+    try:
+        text = (Path(results) / "completion" / "README.md").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    found = _ARTICLE_FIGURES.search(text)
+    return {} if not found else {name.lower(): value for name, value in
+                                 re.findall(r"(\w+) (\d+\.\d+)", found.group(1))}
 
 
 def _completion_article(results: Path) -> str:
-    rows = _labelled(read_table(results, "completion_article/summary.csv"))
+    published = article_completion(results)
+    raw = read_table(results, "completion_article/summary.csv")
     body = [[_tex(r["board"]),
-             f"{render(r['p'], 'dec3')} $\\pm$ {render(r['normal_halfwidth'], 'dec3')}", render(r["n"], "int"),
-             _interval(r, "dec4")] for r in rows]
-    return _tabular("lcrc", ["board", "finished (as printed)", "$n$", "Wilson 95\\%"], body)
+             f"{render(r['p'], 'dec3')} $\\pm$ {render(r['normal_halfwidth'], 'dec3')}",
+             published.get(original["board"], "---"), render(r["n"], "int"), _interval(r, "dec4")]
+            for original, r in zip(raw, _labelled(raw))]
+    return _tabular("lccrc", ["board", "finished (as printed)", "article", "$n$", "Wilson 95\\%"], body)
 
 
 def _winrate(results: Path) -> str:
@@ -500,6 +669,31 @@ def _winrate_optimum(results: Path) -> str:
             + [render(r[f"gap {p}"], "pp2") for p in policies] for r in rows]
     return _tabular("lrlrr" + "r" * len(policies),
                     ["board", "mines", "rule", "layouts", "optimum"] + [_tex(p) for p in policies], body)
+
+
+def _winrate_paired(results: Path) -> str:
+    """Every rung's gain over the rung below on every start, game by game on the same
+    boards: the difference in points with Newcombe's interval beneath it."""
+    rows = _labelled(read_table(results, "winrate/paired.csv"))
+    steps: list[tuple[str, str]] = []
+    for r in rows:
+        if (r["policy"], r["against"]) not in steps:
+            steps.append((r["policy"], r["against"]))
+    starts: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        starts.setdefault((r["board"], f"{r['rule']} ({r['click_x']},{r['click_y']})"), {})[
+            r["policy"], r["against"]] = r
+    body, breaks = [], set()
+    for (board, start), cells in starts.items():
+        gain = [render(cells[s]["diff"], "pp2") if s in cells else "" for s in steps]
+        interval = [f"\\scriptsize[{render(cells[s]['low'], 'pp2')}, {render(cells[s]['high'], 'pp2')}]"
+                    if s in cells else "" for s in steps]
+        body += [[_tex(board), start] + gain, ["", ""] + interval]
+        breaks.add(len(body) - 1)
+    # a step is named by its rung; the whole ladder (top rung against bottom) by that word
+    bottom = steps[0][1] if steps else ""
+    header = ["board", "start"] + ["ladder" if a == bottom and i else _tex(p) for i, (p, a) in enumerate(steps)]
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular("ll" + "r" * len(steps), header, body, breaks)
 
 
 def _consistency(results: Path) -> str:
@@ -530,7 +724,7 @@ def _ratio(row: dict, column: str, low: str, high: str) -> str:
 def _noguess(results: Path) -> str:
     rows = _labelled(read_table(results, "noguess_cost/summary.csv"))
     body = [[_tex(r["board"]), r["method"], f"{render(r['k'], 'int')}/{render(r['n'], 'int')}",
-             _pm(r, "mean_attempts", "se_attempts", "sig2"), _pm(r, "mean_perturbations", "se_perturbations", "sig2"),
+             _pm(r, "mean_attempts", "se_attempts", "dec2"), _pm(r, "mean_perturbations", "se_perturbations", "dec2"),
              _pm(r, "mean_3bv", "se_3bv", "dec1"),
              _ratio(r, "border_density_ratio", "border_ratio_low", "border_ratio_high")] for r in rows]
     # seven columns of means with their errors: a little less space between them keeps the
@@ -582,30 +776,36 @@ def _speed(results: Path) -> str:
         if r["comparison"] == "player":
             difference = f"{render(r['diff'], 'pp2')} [{render(r['low'], 'pp2')}, {render(r['high'], 'pp2')}]"
         body.append([what, _tex(_STARTS.get(r["corpus"], r["corpus"])), render(r["n"], "int"),
-                     render(r["mscsp_ms"], "sig2"), render(r["peer_ms"], "sig2"), render(r["ratio"], "dec2"),
+                     render(r["mscsp_ms"], "sig2"), render(r["peer_ms"], "sig2"), _time_ratio(r),
                      difference])
     return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
         "llrrrrc", ["task", "corpus", "$n$", "mscsp ms", "peer ms", "ratio", "difference, points [95\\%]"],
         body, _breaks(rows, "comparison"))
 
 
+def _time_ratio(row: dict, peer: str = "peer_ms") -> str:
+    """mscsp's time over the peer's to two significant digits, from the two times
+    (the CSV's ratio keeps three decimals, so 18 ms against 54,730 ms reads 0.0 there)."""
+    return _significant(Decimal(row["mscsp_ms"]) / Decimal(row[peer]), 2)
+
+
 def _over(row: dict) -> tuple[str, str]:
     """A peer's time and the ratio, or, where the peer did not finish, the time it was
     given and the bound that puts on the ratio."""
     if row["peer_ms"] != "":
-        return render(row["peer_ms"], "sig2"), render(row["ratio"], "sig2")
-    limit = float(row["limit_ms"])
-    bound = float(row["mscsp_ms"]) / limit
-    return f"over {render(str(limit / 1000), 'sig2')} s", f"$<$ {render(f'{bound:.2g}', 'sig2')}"
+        return render(row["peer_ms"], "sig2"), _time_ratio(row)
+    limit = Decimal(row["limit_ms"])
+    return f"over {render(str(limit / 1000), 'sig2')} s", f"$<$ {_time_ratio(row, 'limit_ms')}"
 
 
 def _speed_exact(results: Path) -> str:
-    """mscsp against the model counter Ganak (the layout count of hard positions with
-    the mine total, and of the compiled formula without it) and against ms_toollib's
-    no-guess generator (median per board made; boards made of those asked for)."""
+    """mscsp against the model counter Ganak (the layout count of every hard position,
+    with the mine total and without it) and against ms_toollib's no-guess generator
+    (median per board made; boards made of those asked for)."""
     rows = read_table(results, "speed/summary.csv")
-    counted = [r for r in rows if r["comparison"] == "counting" and (r["stage"] == "with total"
-                                                                     or r["corpus"].startswith("compiled"))]
+    # every position with the total and without it: the rows without are where the
+    # peer does best, so leaving them out would flatter mscsp
+    counted = [r for r in rows if r["comparison"] == "counting"]
     made = [r for r in rows if r["comparison"] == "generation"]
     body = []
     for r in counted:
@@ -622,6 +822,22 @@ def _speed_exact(results: Path) -> str:
         body, {len(counted) - 1} if counted and made else set())
 
 
+def _runs(results: Path) -> str:
+    """The revisions and machines the results were made at: one row per revision and
+    machine with the folders made there, then each machine spelt out once."""
+    records = runs(results)
+    labels = machine_labels(records)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for folder, run in records.items():
+        groups.setdefault((revision(run), labels[machine(run)]), []).append(_tex(folder))
+    body = [[f"\\texttt{{{rev}}}", label, ", ".join(folders)] for (rev, label), folders in groups.items()]
+    # ragged right: a justified list of folder names stretches its spaces (needs the array package)
+    table = _tabular("ll>{\\raggedright\\arraybackslash}p{0.6\\linewidth}",
+                     ["revision", "machine", "results folders"], body)
+    machines = [[f"machine {label}", name] for name, label in labels.items()]
+    return table + "\\par\\medskip\n" + _tabular("ll", ["machine", "processor, CPUs, system, Python"], machines)
+
+
 #: One generated table per results table: (file name in paper/generated/, writer).
 TABLES = {
     "first_click.tex": _first_click,
@@ -631,11 +847,13 @@ TABLES = {
     "completion_article.tex": _completion_article,
     "winrate.tex": _winrate,
     "winrate_optimum.tex": _winrate_optimum,
+    "winrate_paired.tex": _winrate_paired,
     "consistency.tex": _consistency,
     "noguess_cost.tex": _noguess,
     "noguess_bias.tex": _noguess_bias,
     "speed.tex": _speed,
     "speed_exact.tex": _speed_exact,
+    "runs.tex": _runs,
 }
 
 
@@ -673,6 +891,9 @@ def write_generated(paper: Path = PAPER, results: Path = RESULTS) -> list[Path]:
         if not (results / f"{figure}.pdf").is_file():
             raise InputError(f"{results / figure}.pdf is missing (the figures' vector versions): run "
                              "`mscsp reproduce` to draw them")
+    # a warning, not a refusal: a results folder being regenerated piecemeal still builds
+    for line in mixed_revisions(results):
+        sys.stderr.write(line + "\n")
     files = {"numbers.tex": numbers_tex(numbers(results), os.path.relpath(results, paper).replace(os.sep, "/")),
              **tables(results)}
     out = paper / "generated"
