@@ -357,6 +357,33 @@ def gzip_first(peers: Path) -> str:
     return gzip.decompress(peers.read_bytes()).decode().splitlines()[1]
 
 
+def test_reproduce_replays_the_committed_peer_boards(tmp_path):
+    """mscsp reproduce runs the experiment on the committed peers' boards; they keep
+    each generator's promise as far as it can be read from the file alone."""
+    from mscsp.experiments.reproduce import REPRODUCE
+
+    assert ("noguess_bias", "noguess_bias", ["--peers", "recorded"]) in REPRODUCE
+    about = noguess_bias.load_peer_boards(noguess_bias.PEER_FILE)
+    assert set(about["generators"]) == set(noguess_bias.GENERATORS) - {"mscsp perturb"}
+    for (label, name), rows in about["boards"].items():
+        spec = Spec(**about["sizes"][label])
+        g = spec.geometry
+        assert sorted(rows) == list(range(about["samples"])), (label, name)
+        for row in rows.values():
+            if row["status"] != "made":
+                continue
+            assert int(row["mines"].sum()) == spec.mines
+            assert not row["mines"][list(g.closed_neighbourhood(g.cell(row["click"])))].any()
+            if name != "Tatham mines":
+                assert row["click"] == (spec.width // 2, spec.height // 2)
+    out = tmp_path / "bias"
+    assert noguess_bias.main(["--quick", "--quiet", "--peers", "recorded", "--out", str(out)]) == 0
+    generators = pd.read_csv(out / "generators.csv", keep_default_na=False)
+    assert generators["ran"].all() and generators["source"].str.startswith("recorded").sum() == 4
+    summary = pd.read_csv(out / "summary.csv")
+    assert (summary.loc[summary["role"] == "generator", "verified_share"] == 1.0).all()
+
+
 @pytest.mark.skipif(shutil.which("node") is None or not os.environ.get("MSCSP_JSMINESWEEPER"),
                     reason="needs Node.js and a JSMinesweeper checkout in $MSCSP_JSMINESWEEPER")
 def test_jsminesweeper_boards_keep_the_count_and_the_opening_and_are_no_guess():
