@@ -194,3 +194,17 @@ def test_bulk_samples_are_uniform_and_diagnosed():
         sample_no_guess(spec, rule, click, 16, seed=1, chains=1)
     with pytest.raises(InputError, match="winxp"):
         sample_no_guess(spec, "winxp", click, 16, seed=1)
+
+
+def test_a_board_too_wide_for_the_compiled_structure_search():
+    """Rows wider than the compiled dead-structure search takes: the verifier decides
+    (a chain from a no-guess start once refused it as not no-guess)."""
+    spec, rule, click = Spec(fastplay.MAX_ROW + 2, 6, 40), "opening", (30, 3)
+    start = generate_no_guess(spec, rule, click, seed=1, method="perturb").layout
+    assert verify(start, click).solved
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(2))
+    trace = chain.run(60)
+    assert trace.swaps_accepted > 0 and trace.steps == 60
+    assert verify(chain.layout(), click).solved
+    board = generate_no_guess(spec, rule, click, seed=3, method="uniform", retry_first=0, steps=50)
+    assert verify(board.layout, click).solved

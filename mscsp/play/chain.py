@@ -207,7 +207,7 @@ class NoGuessChain:
         # the compiled loop's bare answer, dead structures looked for first in the same call
         fast = fastplay._play_tuple(layout, self.cell, self.solver, self.use_total, fastplay.NODE_LIMIT,
                                     quick=True)
-        if fast is not None:
+        if fast is not None and fast[0] != fastplay.NOT_LOOKED:  # rows too wide: the verifier looks
             return fast[0] == fastplay.Ending.WON
         return verify(layout, self.click, self.solver, use_total=self.use_total).solved
 

@@ -54,6 +54,10 @@ NODE_LIMIT = 200_000
 #: Boards above this many grid positions keep no neighbour table (see Geometry).
 MAX_AREA = 1 << 16
 
+#: Rows wider than this many cells are too wide for the compiled dead-structure search
+#: (one machine word a row, padded): the Python one looks instead.
+MAX_ROW = 58
+
 
 class Ending(IntEnum):
     """How a compiled play ended (the codes of ``_fastplay.play``)."""
