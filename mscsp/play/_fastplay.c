@@ -295,8 +295,9 @@ static void *scratch(Block **arena, size_t n, int zero) {
     return out;
 }
 
-static void scratch_reset(Play *p) {
-    Block *b = p->blocks;
+/* empty an arena, keeping its first block for the next use */
+static void arena_rewind(Block **arena) {
+    Block *b = *arena;
     if (!b) return;
     for (Block *rest = b->next; rest;) {
         Block *next = rest->next;
@@ -306,6 +307,8 @@ static void scratch_reset(Play *p) {
     b->next = NULL;
     b->used = 0;
 }
+
+static void scratch_reset(Play *p) { arena_rewind(&p->blocks); }
 
 static void scratch_free(Block **arena) {
     for (Block *b = *arena; b;) {
@@ -616,8 +619,115 @@ done:
     return rc;
 }
 
+/* the bytes of per-cell memory a play needs (play_begin's block) */
+static size_t play_block_size(Py_ssize_t area) {
+    return (size_t)area * (sizeof(Part *) + sizeof(int) * 6 + 4);
+}
+
+/* Set p up for a play of the layout mine, in block (play_block_size bytes, any
+ * contents); p's scratch arenas, from an earlier play, are kept for reuse. */
+static void play_begin(Play *p, char *block, const int32_t *adj, const uint8_t *mask, const uint8_t *mine,
+                       Py_ssize_t area, int32_t *record, int32_t clock0) {
+    Block *blocks = p->blocks, *kept = p->kept;
+    memset(p, 0, sizeof *p);
+    p->blocks = blocks;
+    p->kept = kept;
+    arena_rewind(&p->kept);
+    p->area = area;
+    p->adj = adj;
+    p->mask = mask;
+    p->mine = mine;
+    p->record = record;
+    p->clock = clock0;
+    /* the block: pointers, then ints, then bytes (the zeroed ones first; rem, unk, the
+     * stacks and the output need no zeroing) */
+    p->part_of = (Part **)block;
+    p->changed = (int *)(p->part_of + area);
+    uint8_t *bytes = (uint8_t *)(p->changed + area);
+    p->st = bytes;
+    p->number = (int8_t *)(bytes + area);
+    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
+    p->fidx = (int *)(bytes + 2 * area);
+    p->stack = p->fidx + area;
+    p->rem = p->stack + area;
+    p->unk = p->rem + area;
+    p->work = p->unk + area;
+    memset(p->fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (!p->mask[c]) continue;
+        p->size++;
+        if (!p->mine[c]) {
+            p->safe_left++;
+            p->safe_total++;
+            continue;
+        }
+        p->total++;
+        const int32_t *nb = NBR(p, c);
+        for (int k = 1; k <= nb[0]; k++) p->number[nb[k]]++;
+    }
+}
+
 /* Rounds: the click is round 0; then single-point passes take the odd rounds and the
  * stalls' complete steps the even ones, so a round that proved something is one step. */
+
+/* The play itself (no Python calls): its code, and the steps in *steps. */
+static int play_loop(Play *p, Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
+                     const uint8_t *flag_in, int first_round, int *steps, int progressed) {
+    Py_ssize_t area = p->area;
+    int32_t *record = p->record;
+    int code;
+    if (open_in) {
+        /* a game in progress: its flags first, then its open cells shown to the solver
+         * one by one, as the game would have shown them */
+        p->record = NULL; /* the given cells keep the rounds the caller recorded */
+        for (Py_ssize_t c = 0; c < area; c++)
+            if (p->mask[c] && flag_in[c]) {
+                p->st[c] = FLAG;
+                p->flags++;
+            }
+        for (Py_ssize_t c = 0; c < area; c++) {
+            if (!p->mask[c] || !open_in[c]) continue;
+            if (p->mine[c]) p->lost = 1;
+            p->st[c] = OPEN;
+            p->safe_left--;
+            seen_open(p, (int)c);
+        }
+        p->record = record;
+    }
+    p->round = 0;
+    if (click >= 0) game_open(p, (int)click);
+    if (p->lost) {
+        code = LOST;
+    } else {
+        code = STUCK;
+        p->round = first_round;
+        for (;;) {
+            *steps += single_point(p) | progressed;
+            progressed = 0;
+            if (p->safe_left == 0) {
+                code = WON;
+                break;
+            }
+            if (!complete) break;
+            p->round++;
+            p->budget = node_limit;
+            int r = complete_step(p, use_total);
+            if (r < 0) {
+                code = GAVE_UP;
+                break;
+            }
+            if (r == 0) break;
+            (*steps)++;
+            if (p->safe_left == 0) {
+                code = WON;
+                break;
+            }
+            p->round++;
+        }
+    }
+    if (p->lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
+    return code;
+}
 
 /* Play from the click (or, with click -1, from the open cells and flags given, which
  * the caller's own play made); the result tuple (code, opened, steps, open, flags[,
@@ -632,95 +742,14 @@ static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t
                           int progressed) {
     Play p;
     memset(&p, 0, sizeof p);
-    p.area = area;
-    p.adj = adj;
-    p.mask = mask;
-    p.mine = mine;
-    p.record = record;
-    p.clock = clock0;
-    /* one block for the per-cell arrays: pointers, then ints, then bytes (the
-     * zeroed ones first; rem, unk, the stacks and the output need no zeroing) */
-    size_t nint = 6, nbyte = 4;
-    char *block = malloc((size_t)area * (sizeof(Part *) + sizeof(int) * nint + nbyte));
+    char *block = malloc(play_block_size(area));
     if (!block) return PyErr_NoMemory();
-    p.part_of = (Part **)block;
-    p.changed = (int *)(p.part_of + area);
-    uint8_t *bytes = (uint8_t *)(p.changed + area);
-    p.st = bytes;
-    p.number = (int8_t *)(bytes + area);
-    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
-    p.fidx = (int *)(bytes + 2 * area);
-    p.stack = p.fidx + area;
-    p.rem = p.stack + area;
-    p.unk = p.rem + area;
-    p.work = p.unk + area;
+    play_begin(&p, block, adj, mask, mine, area, record, clock0);
     uint8_t *out_open = (uint8_t *)(p.work + area), *out_flag = out_open + area;
-    memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
-    for (Py_ssize_t c = 0; c < area; c++) {
-        if (!p.mask[c]) continue;
-        p.size++;
-        if (!p.mine[c]) {
-            p.safe_left++;
-            p.safe_total++;
-            continue;
-        }
-        p.total++;
-        const int32_t *nb = NBR(&p, c);
-        for (int k = 1; k <= nb[0]; k++) p.number[nb[k]]++;
-    }
     int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
-    if (open_in) {
-        /* a game in progress: its flags first, then its open cells shown to the solver
-         * one by one, as the game would have shown them */
-        p.record = NULL; /* the given cells keep the rounds the caller recorded */
-        for (Py_ssize_t c = 0; c < area; c++)
-            if (p.mask[c] && flag_in[c]) {
-                p.st[c] = FLAG;
-                p.flags++;
-            }
-        for (Py_ssize_t c = 0; c < area; c++) {
-            if (!p.mask[c] || !open_in[c]) continue;
-            if (p.mine[c]) p.lost = 1;
-            p.st[c] = OPEN;
-            p.safe_left--;
-            seen_open(&p, (int)c);
-        }
-        p.record = record;
-    }
-    p.round = 0;
-    if (click >= 0) game_open(&p, (int)click);
-    if (p.lost) {
-        code = LOST;
-    } else {
-        code = STUCK;
-        p.round = first_round;
-        for (;;) {
-            steps += single_point(&p) | progressed;
-            progressed = 0;
-            if (p.safe_left == 0) {
-                code = WON;
-                break;
-            }
-            if (!complete) break;
-            p.round++;
-            p.budget = node_limit;
-            int r = complete_step(&p, use_total);
-            if (r < 0) {
-                code = GAVE_UP;
-                break;
-            }
-            if (r == 0) break;
-            steps++;
-            if (p.safe_left == 0) {
-                code = WON;
-                break;
-            }
-            p.round++;
-        }
-    }
+    code = play_loop(&p, click, complete, use_total, node_limit, open_in, flag_in, first_round, &steps, progressed);
     Py_END_ALLOW_THREADS
-    if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
     /* eight cells a word: OPEN is bit 0 of a state, FLAG bit 1 */
     Py_ssize_t c = 0;
@@ -849,6 +878,199 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     PyBuffer_Release(&mine);
     PyBuffer_Release(&open);
     PyBuffer_Release(&flags);
+    return result;
+}
+
+/* -- the no-guess chain's steps ------------------------------------------------------- */
+/* A uniform integer in [0, bound) from the 64-bit words (Lemire's method, as
+ * mscsp.sampling.bounded draws it, word for word); 0 when the words ran out. */
+static int draw_below(const uint64_t *words, Py_ssize_t nwords, Py_ssize_t *pos, uint64_t bound, uint64_t *out) {
+    if (*pos >= nwords) return 0;
+    unsigned __int128 product = (unsigned __int128)words[(*pos)++] * bound;
+    uint64_t low = (uint64_t)product;
+    if (low < bound) {
+        uint64_t threshold = (0 - bound) % bound; /* 2**64 mod bound */
+        while (low < threshold) {
+            if (*pos >= nwords) return 0;
+            product = (unsigned __int128)words[(*pos)++] * bound;
+            low = (uint64_t)product;
+        }
+    }
+    *out = (uint64_t)(product >> 64);
+    return 1;
+}
+
+/* The chain's no-guess check: mscsp.play.dead's structures, then the play (as
+ * play(..., quick=True)): WON, STUCK, or GAVE_UP when the caller must decide (the
+ * search passed its budget, the click is a mine, or the rows are too wide to look). */
+static int chain_check(Play *p, char *block, word *rows, const int32_t *adj, const uint8_t *mask,
+                       const uint8_t *mine, Py_ssize_t area, int width, int click, int complete, int use_total,
+                       long node_limit) {
+    int out[4];
+    int kind = find_structure(mask, mine, width, (int)(area / width), click, use_total, out, rows);
+    if (kind > 0) return STUCK;
+    if (kind < 0) return GAVE_UP;
+    play_begin(p, block, adj, mask, mine, area, NULL, 0);
+    int steps = 0;
+    int code = play_loop(p, click, complete, use_total, node_limit, NULL, NULL, 1, &steps, 0);
+    return code == LOST ? GAVE_UP : code;
+}
+
+/* Steps of mscsp.play.chain.NoGuessChain, made as its Python methods make them from
+ * the same 64-bit words: the chain's state (mines, its mine cells and free cells in
+ * their order) is updated in place, the edge count after each step written out. It
+ * stops before a step that needs more words than given, or whose check the compiled
+ * play cannot answer (the caller makes that step itself). */
+static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, edge, allowed, words, mines, mine_cells, free_cells, edges;
+    int width, click, complete, use_total, edge_count;
+    long node_limit;
+    unsigned long long jump_below;
+    Py_ssize_t steps;
+    if (!PyArg_ParseTuple(args, "y*y*iipply*y*y*Knw*w*w*w*i", &table, &mask, &width, &click, &complete,
+                          &use_total, &node_limit, &edge, &allowed, &words, &jump_below, &steps, &mines, &mine_cells,
+                          &free_cells, &edges, &edge_count))
+        return NULL;
+    Py_ssize_t area = mask.len, nallowed = allowed.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t nwords = words.len / (Py_ssize_t)sizeof(uint64_t);
+    Py_ssize_t nmines = mine_cells.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t nfree = free_cells.len / (Py_ssize_t)sizeof(int32_t);
+    uint8_t *mine = mines.buf, *edge_of = edge.buf, *fresh = NULL;
+    int32_t *mcells = mine_cells.buf, *fcells = free_cells.buf, *edge_out = edges.buf;
+    const int32_t *allow = allowed.buf;
+    PyObject *result = NULL;
+    char *block = NULL;
+    int32_t *perm = NULL;
+    word *rows = NULL;
+    Play p;
+    memset(&p, 0, sizeof p);
+    if (!board_agrees(&table, &mask, &mines, width) || click < 0 || click >= area || edge.len != area ||
+        nmines + nfree != nallowed || nmines < 1 || nfree < 1 || steps < 0 ||
+        edges.len < steps * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, cells and edge counts disagree");
+        goto out;
+    }
+    for (Py_ssize_t t = 0; t < nallowed; t++)
+        if (allow[t] < 0 || allow[t] >= area) {
+            PyErr_SetString(PyExc_ValueError, "an allowed cell is off the board");
+            goto out;
+        }
+    block = malloc(play_block_size(area));
+    fresh = malloc((size_t)area);
+    perm = malloc(sizeof(int32_t) * (size_t)nallowed);
+    rows = malloc(sizeof(word) * STRUCTURE_ROWS(area / width));
+    if (!block || !fresh || !perm || !rows) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    const uint64_t *w = words.buf;
+    Py_ssize_t pos = 0, done = 0;
+    long swaps = 0, swaps_ok = 0, draws = 0, draws_ok = 0;
+    Py_ssize_t begun_last = 0; /* the words used before the step under way */
+    int stop = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (; done < steps; done++) {
+        begun_last = pos;
+        int draw = 0;
+        if (jump_below) {
+            if (pos >= nwords) {
+                stop = 1;
+                break;
+            }
+            draw = (w[pos++] & 0xFFFFFFFFu) < jump_below;
+        }
+        if (!draw) {
+            uint64_t i, j;
+            if (!draw_below(w, nwords, &pos, (uint64_t)nmines, &i) || !draw_below(w, nwords, &pos, (uint64_t)nfree, &j)) {
+                stop = 1;
+                break;
+            }
+            int out_cell = mcells[i], into = fcells[j];
+            mine[out_cell] = 0;
+            mine[into] = 1;
+            int code = chain_check(&p, block, rows, table.buf, mask.buf, mine, area, width, click, complete, use_total,
+                                   node_limit);
+            if (code != WON) {
+                mine[out_cell] = 1;
+                mine[into] = 0;
+            }
+            if (code == GAVE_UP) {
+                stop = 2;
+                break;
+            }
+            swaps++;
+            if (code == WON) {
+                mcells[i] = into;
+                fcells[j] = out_cell;
+                edge_count += (int)edge_of[into] - (int)edge_of[out_cell];
+                swaps_ok++;
+            }
+        } else {
+            /* a fresh draw: a partial Fisher-Yates shuffle of the allowed cells, as
+             * mscsp.sampling.sample_without_replacement draws it */
+            int short_of_words = 0;
+            for (Py_ssize_t t = 0; t < nallowed; t++) perm[t] = (int32_t)t;
+            memset(fresh, 0, (size_t)area);
+            for (Py_ssize_t t = 0; t < nmines; t++) {
+                uint64_t k;
+                if (!draw_below(w, nwords, &pos, (uint64_t)(nallowed - t), &k)) {
+                    short_of_words = 1;
+                    break;
+                }
+                Py_ssize_t j = t + (Py_ssize_t)k;
+                int32_t value = perm[j];
+                perm[j] = perm[t];
+                perm[t] = value;
+                fresh[allow[value]] = 1;
+            }
+            if (short_of_words) {
+                stop = 1;
+                break;
+            }
+            int code = chain_check(&p, block, rows, table.buf, mask.buf, fresh, area, width, click, complete,
+                                   use_total, node_limit);
+            if (code == GAVE_UP) {
+                stop = 2;
+                break;
+            }
+            draws++;
+            if (code == WON) {
+                /* the new board's mine cells in flat order, its free cells in the order
+                 * of the allowed cells (as the Python chain lists them) */
+                memcpy(mine, fresh, (size_t)area);
+                Py_ssize_t m = 0, f = 0;
+                edge_count = 0;
+                for (Py_ssize_t c = 0; c < area; c++)
+                    if (mine[c]) {
+                        mcells[m++] = (int32_t)c;
+                        edge_count += edge_of[c];
+                    }
+                for (Py_ssize_t t = 0; t < nallowed; t++)
+                    if (!mine[allow[t]]) fcells[f++] = allow[t];
+                draws_ok++;
+            }
+        }
+        edge_out[done] = edge_count;
+    }
+    if (stop) pos = begun_last;
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("nnllllii", done, pos, swaps, swaps_ok, draws, draws_ok, edge_count, stop);
+out:
+    free(block);
+    free(fresh);
+    free(perm);
+    free(rows);
+    scratch_free(&p.blocks);
+    scratch_free(&p.kept);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&edge);
+    PyBuffer_Release(&allowed);
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&mines);
+    PyBuffer_Release(&mine_cells);
+    PyBuffer_Release(&free_cells);
+    PyBuffer_Release(&edges);
     return result;
 }
 
@@ -1206,6 +1428,11 @@ static PyMethodDef methods[] = {
      "replay(adjacency, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
      "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
      "contents with the recorded play's layout, resuming where the record allows"},
+    {"chain", fast_chain, METH_VARARGS,
+     "chain(adjacency, mask, width, click, complete, use_total, node_limit, edge, allowed, words, jump_below, steps, "
+     "mines, mine_cells, free_cells, edges, edge_count) -> (steps made, words used, swaps, swaps accepted, draws, "
+     "draws accepted, edge count, stop): steps of mscsp.play.chain.NoGuessChain from the given 64-bit words, its "
+     "state updated in place; stop 1: the words ran out, 2: the next step's check needs the Python verifier"},
     {"adjacency", fast_adjacency, METH_VARARGS,
      "adjacency(table, area) -> bytes: the compact neighbour table (per position: the count, then up to 8 "
      "neighbours, int32) that play and replay take, from the padded int64 one"},
