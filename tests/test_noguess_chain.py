@@ -231,6 +231,8 @@ def _walk(spec, rule, click, seed, steps, compiled, *, jump=None, every=0, deadl
     (Spec(16, 16, 40), "opening", (3, 3), 300, 0.0, 0, {"solver": "single-point"}),
     (Spec(16, 16, 50), "opening", (3, 3), 300, 0.2, 0, {"use_total": False}),
     (Spec(5, 5, 5), "opening", (2, 2), 400, JUMP, 10, {}),
+    (Spec(12, 12, 30), "opening", (6, 6), 300, 1.0, 0, {}),  # fresh draws only, most refused
+    (Spec(8, 8, 12), "safe", (0, 0), 300, 0.5, 0, {"solver": "single-point", "use_total": False}),
 ])
 def test_the_compiled_steps_are_the_python_steps(spec, rule, click, steps, jump, every, options):
     """The compiled loop reads the same words and walks the same boards as step()."""

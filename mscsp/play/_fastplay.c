@@ -67,6 +67,10 @@ typedef struct {
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
+    /* open cells seen with covered neighbours, in the order opened (some may have none
+     * left: pair_step drops them as it passes) */
+    int *clues;
+    int nclues;
     int nwork;
     /* stall analysis scratch */
     int *fidx;
@@ -78,6 +82,8 @@ typedef struct {
     struct Part **part_of; /* per frontier cell: its component at the last stall */
     int *changed;          /* per cell: the stall count when it was opened or flagged */
     int nstall;
+    /* pairs of clues tried before each complete step (the chain asks only won or not) */
+    int pairs;
 } Play;
 
 enum { OPEN = 1, FLAG = 2, PENDING = 4, QUEUED = 8 };
@@ -109,7 +115,10 @@ static void seen_open(Play *p, int r) {
     }
     p->unk[r] = u;
     p->rem[r] = p->number[r] - m;
-    if (u) push(p, r);
+    if (u) {
+        push(p, r);
+        p->clues[p->nclues++] = r;
+    }
 }
 
 /* -- the game ------------------------------------------------------------------------ */
@@ -182,6 +191,63 @@ static int single_point(Play *p) {
             else solver_flag(p, n);
         }
     }
+    return progress;
+}
+
+/* whether b is one of a's neighbours */
+static inline int next_to(const Play *p, int a, int b) {
+    const int32_t *nb = NBR(p, a);
+    for (int k = 1; k <= nb[0]; k++)
+        if (nb[k] == b) return 1;
+    return 0;
+}
+
+/* Pairs of clues, one's unknown cells among the other's: the other's remaining cells
+ * hold the difference of their mines, so all are safe (difference 0) or all mines
+ * (difference their number). Sound, and each such cell is one the complete step
+ * would prove; 1 if anything was proven. */
+static int pair_step(Play *p) {
+    int progress = 0;
+    const uint8_t *st = p->st;
+    int kept = 0, t = 0;
+    /* cells opened during the pass join the list's end and are passed too */
+    for (; t < p->nclues && p->safe_left > 0 && !p->lost; t++) {
+        int c = p->clues[t];
+        if (!p->unk[c]) continue;
+        p->clues[kept++] = c;
+        int unknown[8], nu = 0;
+        const int32_t *nb = NBR(p, c);
+        for (int k = 1; k <= nb[0]; k++)
+            if (!(st[nb[k]] & (OPEN | FLAG))) unknown[nu++] = nb[k];
+        /* a clue holding them all is next to the first of them */
+        const int32_t *near = NBR(p, unknown[0]);
+        for (int k = 1; k <= near[0]; k++) {
+            int d = near[k];
+            if (d == c || !(st[d] & OPEN) || p->unk[d] <= nu) continue;
+            int diff = p->rem[d] - p->rem[c], extra = p->unk[d] - nu;
+            if (diff != 0 && diff != extra) continue;
+            int inside = 1;
+            for (int t = 1; t < nu && inside; t++) inside = next_to(p, d, unknown[t]);
+            if (!inside) continue;
+            const int32_t *around = NBR(p, d);
+            int cells[8], n = 0;
+            for (int t = 1; t <= around[0]; t++) {
+                int q = around[t];
+                if (st[q] & (OPEN | FLAG)) continue;
+                int shared = 0;
+                for (int u = 0; u < nu && !shared; u++) shared = unknown[u] == q;
+                if (!shared) cells[n++] = q;
+            }
+            for (int t = 0; t < n; t++) {
+                if (diff == 0) game_open(p, cells[t]);
+                else solver_flag(p, cells[t]);
+            }
+            progress = 1;
+            break; /* c's unknown cells may have changed */
+        }
+    }
+    while (t < p->nclues) p->clues[kept++] = p->clues[t++];
+    p->nclues = kept;
     return progress;
 }
 
@@ -621,7 +687,7 @@ done:
 
 /* the bytes of per-cell memory a play needs (play_begin's block) */
 static size_t play_block_size(Py_ssize_t area) {
-    return (size_t)area * (sizeof(Part *) + sizeof(int) * 6 + 4);
+    return (size_t)area * (sizeof(Part *) + sizeof(int) * 7 + 4);
 }
 
 /* Set p up for a play of the layout mine, in block (play_block_size bytes, any
@@ -652,6 +718,7 @@ static void play_begin(Play *p, char *block, const int32_t *adj, const uint8_t *
     p->rem = p->stack + area;
     p->unk = p->rem + area;
     p->work = p->unk + area;
+    p->clues = p->work + area;
     memset(p->fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
     for (Py_ssize_t c = 0; c < area; c++) {
         if (!p->mask[c]) continue;
@@ -709,6 +776,7 @@ static int play_loop(Play *p, Py_ssize_t click, int complete, int use_total, lon
                 break;
             }
             if (!complete) break;
+            if (p->pairs && pair_step(p)) continue;
             p->round++;
             p->budget = node_limit;
             int r = complete_step(p, use_total);
@@ -745,7 +813,7 @@ static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t
     char *block = malloc(play_block_size(area));
     if (!block) return PyErr_NoMemory();
     play_begin(&p, block, adj, mask, mine, area, record, clock0);
-    uint8_t *out_open = (uint8_t *)(p.work + area), *out_flag = out_open + area;
+    uint8_t *out_open = (uint8_t *)(p.clues + area), *out_flag = out_open + area;
     int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
     code = play_loop(&p, click, complete, use_total, node_limit, open_in, flag_in, first_round, &steps, progressed);
@@ -911,6 +979,7 @@ static int chain_check(Play *p, char *block, word *rows, const int32_t *adj, con
     if (kind > 0) return STUCK;
     if (kind < 0) return GAVE_UP;
     play_begin(p, block, adj, mask, mine, area, NULL, 0);
+    p->pairs = complete;
     int steps = 0;
     int code = play_loop(p, click, complete, use_total, node_limit, NULL, NULL, 1, &steps, 0);
     return code == LOST ? GAVE_UP : code;
