@@ -270,3 +270,23 @@ def test_compiled_steps_keep_the_deadline_checks():
     compiled = _walk(spec, rule, click, 2, 500, True, deadline=0.0)
     assert python[0].steps == 63
     assert compiled == python
+
+
+def test_compiled_steps_on_a_board_with_holes():
+    """Holes are nobody's neighbours: the compiled pairs of clues must not count them."""
+    from mscsp.board import Geometry
+
+    g = Geometry(12, 9, holes={25, 26, 37, 38, 60, 61, 62, 90})
+    click = (1, 1)
+    drawn = (place_mines(g, 14, "opening", click, s) for s in range(2000))
+    start = next(lay for lay in drawn if verify(lay, click).solved)
+    walks = []
+    for compiled in (False, True):
+        chain = NoGuessChain(start, "opening", click, np.random.default_rng(3))
+        if not compiled:
+            chain._compiled = lambda: False
+        trace = chain.run(600, jump=0.2)
+        walks.append((trace, chain.layout(), chain._mine_cells, chain._free_cells,
+                      int(chain.rng.bit_generator.random_raw())))
+    assert walks[0][0].swaps_accepted > 100 and walks[0][0].draws_accepted > 10
+    assert walks[1] == walks[0]

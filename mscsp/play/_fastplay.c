@@ -82,8 +82,11 @@ typedef struct {
     struct Part **part_of; /* per frontier cell: its component at the last stall */
     int *changed;          /* per cell: the stall count when it was opened or flagged */
     int nstall;
-    /* pairs of clues tried before each complete step (the chain asks only won or not) */
-    int pairs;
+    /* pairs of clues tried before each complete step (the chain asks only won or not),
+     * on a rectangle of width x height cells */
+    int pairs, width, height;
+    const int *xs, *ys; /* each cell's column and row */
+    const uint8_t *wbit; /* per cell, per neighbour (as in adj): its bit (0..7) around the cell */
 } Play;
 
 enum { OPEN = 1, FLAG = 2, PENDING = 4, QUEUED = 8 };
@@ -194,56 +197,82 @@ static int single_point(Play *p) {
     return progress;
 }
 
-/* whether b is one of a's neighbours */
-static inline int next_to(const Play *p, int a, int b) {
-    const int32_t *nb = NBR(p, a);
-    for (int k = 1; k <= nb[0]; k++)
-        if (nb[k] == b) return 1;
-    return 0;
+/* A clue's eight neighbours as bits 0..7 (rows, then columns, from (-1, -1));
+ * the cells after a clue within two (rows below, or its own row to the right), so
+ * that each pair of clues is looked at once, both ways; for each, the neighbours of
+ * the clue it touches; and for each set of the clue's neighbours, the cells after it
+ * that touch one of them. */
+static const int after_dx[12] = {1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2};
+static const int after_dy[12] = {0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
+static const int around_dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, around_dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+static uint8_t after_near[12];
+static uint16_t after_touching[256];
+static uint8_t bits_in[256];
+
+static void window_tables(void) {
+    if (after_near[0]) return;
+    for (int o = 0; o < 12; o++)
+        for (int i = 0; i < 8; i++)
+            if (abs(around_dx[i] - after_dx[o]) <= 1 && abs(around_dy[i] - after_dy[o]) <= 1 &&
+                (around_dx[i] != after_dx[o] || around_dy[i] != after_dy[o]))
+                after_near[o] |= (uint8_t)(1u << i);
+    for (int m = 0; m < 256; m++) {
+        for (int o = 0; o < 12; o++)
+            if (m & after_near[o]) after_touching[m] |= (uint16_t)(1u << o);
+        for (int i = 0; i < 8; i++) bits_in[m] += (m >> i) & 1;
+    }
 }
 
-/* Pairs of clues, one's unknown cells among the other's: the other's remaining cells
- * hold the difference of their mines, so all are safe (difference 0) or all mines
- * (difference their number). Sound, and each such cell is one the complete step
- * would prove; 1 if anything was proven. */
+/* Pairs of clues c and d within two cells of each other. The mines of d's covered
+ * cells away from c, less those of c's covered cells away from d, are rem(d) - rem(c);
+ * when that is the number of the former, they are all mines and the latter all safe
+ * (and the same with c and d swapped). Sound, and each such cell is one the complete
+ * step would prove; 1 if anything was proven. Needs the board's width and height (a
+ * rectangle of cells whose neighbours are the king's moves, holes aside: a hole is
+ * never open nor covered-and-unflagged, so it takes no part). */
 static int pair_step(Play *p) {
-    int progress = 0;
+    int progress = 0, w = p->width, h = p->height;
     const uint8_t *st = p->st;
+    const int *unk = p->unk, *rem = p->rem, *xs = p->xs, *ys = p->ys;
     int kept = 0, t = 0;
     /* cells opened during the pass join the list's end and are passed too */
     for (; t < p->nclues && p->safe_left > 0 && !p->lost; t++) {
         int c = p->clues[t];
-        if (!p->unk[c]) continue;
+        if (!unk[c]) continue;
         p->clues[kept++] = c;
-        int unknown[8], nu = 0;
+        int cx = xs[c], cy = ys[c], nu = unk[c];
+        unsigned mine_c = 0; /* c's covered, unflagged neighbours */
         const int32_t *nb = NBR(p, c);
+        const uint8_t *bit_of = p->wbit + (size_t)c * 9;
         for (int k = 1; k <= nb[0]; k++)
-            if (!(st[nb[k]] & (OPEN | FLAG))) unknown[nu++] = nb[k];
-        /* a clue holding them all is next to the first of them */
-        const int32_t *near = NBR(p, unknown[0]);
-        for (int k = 1; k <= near[0]; k++) {
-            int d = near[k];
-            if (d == c || !(st[d] & OPEN) || p->unk[d] <= nu) continue;
-            int diff = p->rem[d] - p->rem[c], extra = p->unk[d] - nu;
-            if (diff != 0 && diff != extra) continue;
-            int inside = 1;
-            for (int t = 1; t < nu && inside; t++) inside = next_to(p, d, unknown[t]);
-            if (!inside) continue;
+            if (!(st[nb[k]] & (OPEN | FLAG))) mine_c |= 1u << bit_of[k];
+        for (unsigned todo = after_touching[mine_c]; todo; todo &= todo - 1) {
+            int o = __builtin_ctz(todo), dx = after_dx[o], dy = after_dy[o], x = cx + dx;
+            if (x < 0 || x >= w || cy + dy >= h) continue;
+            int d = c + dy * w + dx;
+            if (!(st[d] & OPEN) || !unk[d]) continue;
+            unsigned shared = mine_c & after_near[o];
+            int s = bits_in[shared], a = nu - s, b = unk[d] - s, diff = rem[d] - rem[c];
+            int d_mines = diff == b, c_mines = -diff == a;
+            if (a + b == 0 || !(d_mines || c_mines)) continue;
+            /* d's cells away from c, then c's away from d */
+            int away[16], na = 0;
             const int32_t *around = NBR(p, d);
-            int cells[8], n = 0;
-            for (int t = 1; t <= around[0]; t++) {
-                int q = around[t];
-                if (st[q] & (OPEN | FLAG)) continue;
-                int shared = 0;
-                for (int u = 0; u < nu && !shared; u++) shared = unknown[u] == q;
-                if (!shared) cells[n++] = q;
+            for (int k = 1; k <= around[0]; k++) {
+                int q = around[k];
+                if (!(st[q] & (OPEN | FLAG)) && (abs(xs[q] - cx) > 1 || abs(ys[q] - cy) > 1)) away[na++] = q;
             }
-            for (int t = 0; t < n; t++) {
-                if (diff == 0) game_open(p, cells[t]);
-                else solver_flag(p, cells[t]);
+            for (unsigned rest = mine_c & ~shared; rest; rest &= rest - 1) {
+                int i = __builtin_ctz(rest);
+                away[na++] = c + around_dy[i] * w + around_dx[i];
+            }
+            /* the first na - a cells are d's, the rest c's */
+            for (int k = 0; k < na; k++) {
+                if ((k < na - a) == d_mines) solver_flag(p, away[k]);
+                else game_open(p, away[k]);
             }
             progress = 1;
-            break; /* c's unknown cells may have changed */
+            break; /* c's covered cells have changed */
         }
     }
     while (t < p->nclues) p->clues[kept++] = p->clues[t++];
@@ -971,7 +1000,7 @@ static int draw_below(const uint64_t *words, Py_ssize_t nwords, Py_ssize_t *pos,
 /* The chain's no-guess check: mscsp.play.dead's structures, then the play (as
  * play(..., quick=True)): WON, STUCK, or GAVE_UP when the caller must decide (the
  * search passed its budget, the click is a mine, or the rows are too wide to look). */
-static int chain_check(Play *p, char *block, word *rows, const int32_t *adj, const uint8_t *mask,
+static int chain_check(Play *p, char *block, word *rows, const int *xs, const uint8_t *wbit, const int32_t *adj, const uint8_t *mask,
                        const uint8_t *mine, Py_ssize_t area, int width, int click, int complete, int use_total,
                        long node_limit) {
     int out[4];
@@ -980,6 +1009,11 @@ static int chain_check(Play *p, char *block, word *rows, const int32_t *adj, con
     if (kind < 0) return GAVE_UP;
     play_begin(p, block, adj, mask, mine, area, NULL, 0);
     p->pairs = complete;
+    p->width = width;
+    p->height = (int)(area / width);
+    p->xs = xs;
+    p->ys = xs + area;
+    p->wbit = wbit;
     int steps = 0;
     int code = play_loop(p, click, complete, use_total, node_limit, NULL, NULL, 1, &steps, 0);
     return code == LOST ? GAVE_UP : code;
@@ -1011,6 +1045,8 @@ static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
     char *block = NULL;
     int32_t *perm = NULL;
     word *rows = NULL;
+    int *xs = NULL; /* each cell's column, then each cell's row */
+    uint8_t *wbit = NULL;
     Play p;
     memset(&p, 0, sizeof p);
     if (!board_agrees(&table, &mask, &mines, width) || click < 0 || click >= area || edge.len != area ||
@@ -1024,14 +1060,31 @@ static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "an allowed cell is off the board");
             goto out;
         }
+    window_tables();
     block = malloc(play_block_size(area));
     fresh = malloc((size_t)area);
+    xs = malloc(2 * sizeof(int) * (size_t)area);
+    wbit = calloc((size_t)area, 9);
     perm = malloc(sizeof(int32_t) * (size_t)nallowed);
     rows = malloc(sizeof(word) * STRUCTURE_ROWS(area / width));
-    if (!block || !fresh || !perm || !rows) {
+    if (!block || !fresh || !perm || !rows || !xs || !wbit) {
         PyErr_NoMemory();
         goto out;
     }
+    const int32_t *adj = table.buf;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        xs[c] = (int)(c % width);
+        xs[area + c] = (int)(c / width);
+    }
+    for (Py_ssize_t c = 0; c < area; c++)
+        for (int k = 1; k <= adj[c * 9]; k++) {
+            int n = adj[c * 9 + k], dx = xs[n] - xs[c], dy = xs[area + n] - xs[area + c];
+            if (abs(dx) > 1 || abs(dy) > 1) {
+                PyErr_SetString(PyExc_ValueError, "the chain's boards are grids whose neighbours touch");
+                goto out;
+            }
+            wbit[c * 9 + k] = (uint8_t)((dy + 1) * 3 + dx + 1 - (dy > 0 || (dy == 0 && dx > 0)));
+        }
     const uint64_t *w = words.buf;
     Py_ssize_t pos = 0, done = 0;
     long swaps = 0, swaps_ok = 0, draws = 0, draws_ok = 0;
@@ -1057,7 +1110,7 @@ static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
             int out_cell = mcells[i], into = fcells[j];
             mine[out_cell] = 0;
             mine[into] = 1;
-            int code = chain_check(&p, block, rows, table.buf, mask.buf, mine, area, width, click, complete, use_total,
+            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, mine, area, width, click, complete, use_total,
                                    node_limit);
             if (code != WON) {
                 mine[out_cell] = 1;
@@ -1096,7 +1149,7 @@ static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
                 stop = 1;
                 break;
             }
-            int code = chain_check(&p, block, rows, table.buf, mask.buf, fresh, area, width, click, complete,
+            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, fresh, area, width, click, complete,
                                    use_total, node_limit);
             if (code == GAVE_UP) {
                 stop = 2;
@@ -1129,6 +1182,8 @@ out:
     free(fresh);
     free(perm);
     free(rows);
+    free(xs);
+    free(wbit);
     scratch_free(&p.blocks);
     scratch_free(&p.kept);
     PyBuffer_Release(&table);

@@ -34,10 +34,11 @@ bounded integers, as :mod:`mscsp.sampling` draws them), the same check, the same
 bookkeeping, so a seed walks to the same board either way; a step whose compiled
 play gives up is left to :meth:`NoGuessChain.step`, and the bit generator is moved
 on by exactly the words the C loop read. Its play asks only whether the board is won,
-so before each complete step it tries pairs of clues, one's covered cells among the
-other's (the difference of their mines is all or none of the rest): each such cell is
-one the complete step proves, and the closure of sound deduction, which decides, is
-the same whatever the order (:mod:`mscsp.play.fastplay`).
+so before each complete step it tries pairs of clues within two cells of each other
+(when the difference of their remaining mines is the number of one's covered cells
+away from the other, those are mines and the other's away cells safe): each such cell
+is one the complete step proves, and the closure of sound deduction, which decides,
+is the same whatever the order (:mod:`mscsp.play.fastplay`).
 
 How long to run is decided after a pilot of :data:`PILOT_JUMP` fresh draws
 (:func:`plan`). Where drawn boards are often no-guess, an accepted fresh draw forgets
