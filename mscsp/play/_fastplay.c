@@ -998,11 +998,13 @@ static int draw_below(const uint64_t *words, Py_ssize_t nwords, Py_ssize_t *pos,
 }
 
 /* The chain's no-guess check: mscsp.play.dead's structures, then the play (as
- * play(..., quick=True)): WON, STUCK, or GAVE_UP when the caller must decide (the
- * search passed its budget, the click is a mine, or the rows are too wide to look). */
-static int chain_check(Play *p, char *block, word *rows, const int *xs, const uint8_t *wbit, const int32_t *adj, const uint8_t *mask,
-                       const uint8_t *mine, Py_ssize_t area, int width, int click, int complete, int use_total,
-                       long node_limit) {
+ * play(..., quick=True), with pair_step before each complete step: the same closure,
+ * so the same answer): WON, STUCK, or GAVE_UP when the caller must decide (the search
+ * passed its budget, the click is a mine, or the rows are too wide to look). xs holds
+ * each cell's column then row, wbit each neighbour's bit (see Play). */
+static int chain_check(Play *p, char *block, word *rows, const int *xs, const uint8_t *wbit, const int32_t *adj,
+                       const uint8_t *mask, const uint8_t *mine, Py_ssize_t area, int width, int click, int complete,
+                       int use_total, long node_limit) {
     int out[4];
     int kind = find_structure(mask, mine, width, (int)(area / width), click, use_total, out, rows);
     if (kind > 0) return STUCK;
@@ -1103,15 +1105,16 @@ static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         if (!draw) {
             uint64_t i, j;
-            if (!draw_below(w, nwords, &pos, (uint64_t)nmines, &i) || !draw_below(w, nwords, &pos, (uint64_t)nfree, &j)) {
+            if (!draw_below(w, nwords, &pos, (uint64_t)nmines, &i) ||
+                !draw_below(w, nwords, &pos, (uint64_t)nfree, &j)) {
                 stop = 1;
                 break;
             }
             int out_cell = mcells[i], into = fcells[j];
             mine[out_cell] = 0;
             mine[into] = 1;
-            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, mine, area, width, click, complete, use_total,
-                                   node_limit);
+            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, mine, area, width, click, complete,
+                                   use_total, node_limit);
             if (code != WON) {
                 mine[out_cell] = 1;
                 mine[into] = 0;
