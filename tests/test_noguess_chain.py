@@ -290,3 +290,24 @@ def test_compiled_steps_on_a_board_with_holes():
                       int(chain.rng.bit_generator.random_raw())))
     assert walks[0][0].swaps_accepted > 100 and walks[0][0].draws_accepted > 10
     assert walks[1] == walks[0]
+
+
+def test_an_extension_without_the_chain_loop_leaves_the_steps_to_python(monkeypatch):
+    """A compiled module built before the chain loop: step() makes every step, the same walk."""
+    spec, rule, click = Spec(9, 9, 10), "opening", (4, 4)
+    compiled = _walk(spec, rule, click, 1, 200, True, jump=0.3)
+
+    class Older:
+        def __getattr__(self, name):
+            if name == "chain":
+                raise AttributeError(name)
+            return getattr(real, name)
+
+    real = fastplay._fastplay
+    monkeypatch.setattr(fastplay, "_fastplay", Older())
+    calls = []
+    original = NoGuessChain.step
+    monkeypatch.setattr(NoGuessChain, "step", lambda self: calls.append(1) or original(self))
+    older = _walk(spec, rule, click, 1, 200, True, jump=0.3)
+    assert len(calls) == 200
+    assert older == compiled

@@ -300,7 +300,8 @@ class NoGuessChain:
 
     def _compiled(self) -> bool:
         """Whether the compiled loop can make this chain's steps (else :meth:`step` makes them)."""
-        return (fastplay.available() and fastplay._SOLVERS[self.solver][0]
+        # an extension built before the chain loop existed has no "chain": step() then
+        return (fastplay.available() and hasattr(fastplay._fastplay, "chain") and fastplay._SOLVERS[self.solver][0]
                 and fastplay._board_of(self.geometry) is not None and self.geometry.width <= fastplay.MAX_ROW)
 
     def _compiled_steps(self, n: int) -> tuple[int, bool]:
