@@ -194,3 +194,120 @@ def test_bulk_samples_are_uniform_and_diagnosed():
         sample_no_guess(spec, rule, click, 16, seed=1, chains=1)
     with pytest.raises(InputError, match="winxp"):
         sample_no_guess(spec, "winxp", click, 16, seed=1)
+
+
+def test_a_board_too_wide_for_the_compiled_structure_search():
+    """Rows wider than the compiled dead-structure search takes: the verifier decides
+    (a chain from a no-guess start once refused it as not no-guess)."""
+    spec, rule, click = Spec(fastplay.MAX_ROW + 2, 6, 40), "opening", (30, 3)
+    start = generate_no_guess(spec, rule, click, seed=1, method="perturb").layout
+    assert verify(start, click).solved
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(2))
+    trace = chain.run(60)
+    assert trace.swaps_accepted > 0 and trace.steps == 60
+    assert verify(chain.layout(), click).solved
+    board = generate_no_guess(spec, rule, click, seed=3, method="uniform", retry_first=0, steps=50)
+    assert verify(board.layout, click).solved
+
+
+def _walk(spec, rule, click, seed, steps, compiled, *, jump=None, every=0, deadline=None, **options):
+    """A chain's run, by the compiled steps or by :meth:`NoGuessChain.step` alone: its
+    trace, where it ends, and the next word of its bit generator."""
+    start = generate_no_guess(spec, rule, click, seed=seed, method="perturb", **options).layout
+    chain = NoGuessChain(start, rule, click, np.random.default_rng(seed + 1), **options)
+    if not compiled:
+        chain._compiled = lambda: False
+    trace = chain.run(steps, jump=jump, every=every, deadline=deadline)
+    return (trace, chain.layout(), chain._mine_cells, chain._free_cells, chain.edge,
+            int(chain.rng.bit_generator.random_raw()))
+
+
+@pytest.mark.parametrize("spec, rule, click, steps, jump, every, options", [
+    (Spec(30, 16, 170), "opening", (15, 8), 300, None, 0, {}),
+    (Spec(30, 16, 130), "opening", (15, 8), 200, None, 7, {}),
+    (Spec(9, 9, 10), "opening", (4, 4), 300, PILOT_JUMP, 0, {}),
+    (Spec(9, 9, 10), "safe", (4, 4), 200, 1.0, 0, {"use_total": False}),
+    (Spec(9, 9, 12), "uniform", (0, 0), 300, 0.1, 3, {}),  # a swap may put a mine on the click
+    (Spec(16, 16, 40), "opening", (3, 3), 300, 0.0, 0, {"solver": "single-point"}),
+    (Spec(16, 16, 50), "opening", (3, 3), 300, 0.2, 0, {"use_total": False}),
+    (Spec(5, 5, 5), "opening", (2, 2), 400, JUMP, 10, {}),
+    (Spec(12, 12, 30), "opening", (6, 6), 300, 1.0, 0, {}),  # fresh draws only, most refused
+    (Spec(8, 8, 12), "safe", (0, 0), 300, 0.5, 0, {"solver": "single-point", "use_total": False}),
+])
+def test_the_compiled_steps_are_the_python_steps(spec, rule, click, steps, jump, every, options):
+    """The compiled loop reads the same words and walks the same boards as step()."""
+    for seed in range(3):
+        python = _walk(spec, rule, click, seed, steps, False, jump=jump, every=every, **options)
+        compiled = _walk(spec, rule, click, seed, steps, True, jump=jump, every=every, **options)
+        assert python[0].steps == steps
+        assert compiled == python
+
+
+def test_compiled_steps_leave_to_python_what_the_compiled_play_gives_up(monkeypatch):
+    """A step whose compiled play passes its node budget is made by step() (whose
+    verifier then plays in Python), and the walk is the same."""
+    import mscsp.play.chain as chain_module
+
+    spec, rule, click = Spec(9, 9, 14), "opening", (4, 4)
+    python = _walk(spec, rule, click, 4, 150, False, jump=0.1)
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return verify(*args, **kwargs)
+
+    monkeypatch.setattr(fastplay, "NODE_LIMIT", 1)
+    monkeypatch.setattr(chain_module, "verify", counted)
+    compiled = _walk(spec, rule, click, 4, 150, True, jump=0.1)
+    assert len(calls) > 20
+    assert compiled == python
+
+
+def test_compiled_steps_keep_the_deadline_checks():
+    """A passed deadline stops both runs at the same step (the 64th is not made)."""
+    spec, rule, click = Spec(9, 9, 10), "opening", (4, 4)
+    python = _walk(spec, rule, click, 2, 500, False, deadline=0.0)
+    compiled = _walk(spec, rule, click, 2, 500, True, deadline=0.0)
+    assert python[0].steps == 63
+    assert compiled == python
+
+
+def test_compiled_steps_on_a_board_with_holes():
+    """Holes are nobody's neighbours: the compiled pairs of clues must not count them."""
+    from mscsp.board import Geometry
+
+    g = Geometry(12, 9, holes={25, 26, 37, 38, 60, 61, 62, 90})
+    click = (1, 1)
+    drawn = (place_mines(g, 14, "opening", click, s) for s in range(2000))
+    start = next(lay for lay in drawn if verify(lay, click).solved)
+    walks = []
+    for compiled in (False, True):
+        chain = NoGuessChain(start, "opening", click, np.random.default_rng(3))
+        if not compiled:
+            chain._compiled = lambda: False
+        trace = chain.run(600, jump=0.2)
+        walks.append((trace, chain.layout(), chain._mine_cells, chain._free_cells,
+                      int(chain.rng.bit_generator.random_raw())))
+    assert walks[0][0].swaps_accepted > 100 and walks[0][0].draws_accepted > 10
+    assert walks[1] == walks[0]
+
+
+def test_an_extension_without_the_chain_loop_leaves_the_steps_to_python(monkeypatch):
+    """A compiled module built before the chain loop: step() makes every step, the same walk."""
+    spec, rule, click = Spec(9, 9, 10), "opening", (4, 4)
+    compiled = _walk(spec, rule, click, 1, 200, True, jump=0.3)
+
+    class Older:
+        def __getattr__(self, name):
+            if name == "chain":
+                raise AttributeError(name)
+            return getattr(real, name)
+
+    real = fastplay._fastplay
+    monkeypatch.setattr(fastplay, "_fastplay", Older())
+    calls = []
+    original = NoGuessChain.step
+    monkeypatch.setattr(NoGuessChain, "step", lambda self: calls.append(1) or original(self))
+    older = _walk(spec, rule, click, 1, 200, True, jump=0.3)
+    assert len(calls) == 200
+    assert older == compiled

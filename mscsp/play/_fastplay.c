@@ -67,6 +67,10 @@ typedef struct {
     /* single-point bookkeeping */
     int *rem, *unk;
     int *work;
+    /* open cells seen with covered neighbours, in the order opened (some may have none
+     * left: pair_step drops them as it passes) */
+    int *clues;
+    int nclues;
     int nwork;
     /* stall analysis scratch */
     int *fidx;
@@ -78,6 +82,11 @@ typedef struct {
     struct Part **part_of; /* per frontier cell: its component at the last stall */
     int *changed;          /* per cell: the stall count when it was opened or flagged */
     int nstall;
+    /* pairs of clues tried before each complete step (the chain asks only won or not),
+     * on a rectangle of width x height cells */
+    int pairs, width, height;
+    const int *xs, *ys; /* each cell's column and row */
+    const uint8_t *wbit; /* per cell, per neighbour (as in adj): its bit (0..7) around the cell */
 } Play;
 
 enum { OPEN = 1, FLAG = 2, PENDING = 4, QUEUED = 8 };
@@ -109,7 +118,10 @@ static void seen_open(Play *p, int r) {
     }
     p->unk[r] = u;
     p->rem[r] = p->number[r] - m;
-    if (u) push(p, r);
+    if (u) {
+        push(p, r);
+        p->clues[p->nclues++] = r;
+    }
 }
 
 /* -- the game ------------------------------------------------------------------------ */
@@ -182,6 +194,89 @@ static int single_point(Play *p) {
             else solver_flag(p, n);
         }
     }
+    return progress;
+}
+
+/* A clue's eight neighbours as bits 0..7 (rows, then columns, from (-1, -1));
+ * the cells after a clue within two (rows below, or its own row to the right), so
+ * that each pair of clues is looked at once, both ways; for each, the neighbours of
+ * the clue it touches; and for each set of the clue's neighbours, the cells after it
+ * that touch one of them. */
+static const int after_dx[12] = {1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, 2};
+static const int after_dy[12] = {0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
+static const int around_dx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, around_dy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+static uint8_t after_near[12];
+static uint16_t after_touching[256];
+static uint8_t bits_in[256];
+
+static void window_tables(void) {
+    if (after_near[0]) return;
+    for (int o = 0; o < 12; o++)
+        for (int i = 0; i < 8; i++)
+            if (abs(around_dx[i] - after_dx[o]) <= 1 && abs(around_dy[i] - after_dy[o]) <= 1 &&
+                (around_dx[i] != after_dx[o] || around_dy[i] != after_dy[o]))
+                after_near[o] |= (uint8_t)(1u << i);
+    for (int m = 0; m < 256; m++) {
+        for (int o = 0; o < 12; o++)
+            if (m & after_near[o]) after_touching[m] |= (uint16_t)(1u << o);
+        for (int i = 0; i < 8; i++) bits_in[m] += (m >> i) & 1;
+    }
+}
+
+/* Pairs of clues c and d within two cells of each other. The mines of d's covered
+ * cells away from c, less those of c's covered cells away from d, are rem(d) - rem(c);
+ * when that is the number of the former, they are all mines and the latter all safe
+ * (and the same with c and d swapped). Sound, and each such cell is one the complete
+ * step would prove; 1 if anything was proven. Needs the board's width and height (a
+ * rectangle of cells whose neighbours are the king's moves, holes aside: a hole is
+ * never open nor covered-and-unflagged, so it takes no part). */
+static int pair_step(Play *p) {
+    int progress = 0, w = p->width, h = p->height;
+    const uint8_t *st = p->st;
+    const int *unk = p->unk, *rem = p->rem, *xs = p->xs, *ys = p->ys;
+    int kept = 0, t = 0;
+    /* cells opened during the pass join the list's end and are passed too */
+    for (; t < p->nclues && p->safe_left > 0 && !p->lost; t++) {
+        int c = p->clues[t];
+        if (!unk[c]) continue;
+        p->clues[kept++] = c;
+        int cx = xs[c], cy = ys[c], nu = unk[c];
+        unsigned mine_c = 0; /* c's covered, unflagged neighbours */
+        const int32_t *nb = NBR(p, c);
+        const uint8_t *bit_of = p->wbit + (size_t)c * 9;
+        for (int k = 1; k <= nb[0]; k++)
+            if (!(st[nb[k]] & (OPEN | FLAG))) mine_c |= 1u << bit_of[k];
+        for (unsigned todo = after_touching[mine_c]; todo; todo &= todo - 1) {
+            int o = __builtin_ctz(todo), dx = after_dx[o], dy = after_dy[o], x = cx + dx;
+            if (x < 0 || x >= w || cy + dy >= h) continue;
+            int d = c + dy * w + dx;
+            if (!(st[d] & OPEN) || !unk[d]) continue;
+            unsigned shared = mine_c & after_near[o];
+            int s = bits_in[shared], a = nu - s, b = unk[d] - s, diff = rem[d] - rem[c];
+            int d_mines = diff == b, c_mines = -diff == a;
+            if (a + b == 0 || !(d_mines || c_mines)) continue;
+            /* d's cells away from c, then c's away from d */
+            int away[16], na = 0;
+            const int32_t *around = NBR(p, d);
+            for (int k = 1; k <= around[0]; k++) {
+                int q = around[k];
+                if (!(st[q] & (OPEN | FLAG)) && (abs(xs[q] - cx) > 1 || abs(ys[q] - cy) > 1)) away[na++] = q;
+            }
+            for (unsigned rest = mine_c & ~shared; rest; rest &= rest - 1) {
+                int i = __builtin_ctz(rest);
+                away[na++] = c + around_dy[i] * w + around_dx[i];
+            }
+            /* the first na - a cells are d's, the rest c's */
+            for (int k = 0; k < na; k++) {
+                if ((k < na - a) == d_mines) solver_flag(p, away[k]);
+                else game_open(p, away[k]);
+            }
+            progress = 1;
+            break; /* c's covered cells have changed */
+        }
+    }
+    while (t < p->nclues) p->clues[kept++] = p->clues[t++];
+    p->nclues = kept;
     return progress;
 }
 
@@ -295,8 +390,9 @@ static void *scratch(Block **arena, size_t n, int zero) {
     return out;
 }
 
-static void scratch_reset(Play *p) {
-    Block *b = p->blocks;
+/* empty an arena, keeping its first block for the next use */
+static void arena_rewind(Block **arena) {
+    Block *b = *arena;
     if (!b) return;
     for (Block *rest = b->next; rest;) {
         Block *next = rest->next;
@@ -306,6 +402,8 @@ static void scratch_reset(Play *p) {
     b->next = NULL;
     b->used = 0;
 }
+
+static void scratch_reset(Play *p) { arena_rewind(&p->blocks); }
 
 static void scratch_free(Block **arena) {
     for (Block *b = *arena; b;) {
@@ -616,8 +714,117 @@ done:
     return rc;
 }
 
+/* the bytes of per-cell memory a play needs (play_begin's block) */
+static size_t play_block_size(Py_ssize_t area) {
+    return (size_t)area * (sizeof(Part *) + sizeof(int) * 7 + 4);
+}
+
+/* Set p up for a play of the layout mine, in block (play_block_size bytes, any
+ * contents); p's scratch arenas, from an earlier play, are kept for reuse. */
+static void play_begin(Play *p, char *block, const int32_t *adj, const uint8_t *mask, const uint8_t *mine,
+                       Py_ssize_t area, int32_t *record, int32_t clock0) {
+    Block *blocks = p->blocks, *kept = p->kept;
+    memset(p, 0, sizeof *p);
+    p->blocks = blocks;
+    p->kept = kept;
+    arena_rewind(&p->kept);
+    p->area = area;
+    p->adj = adj;
+    p->mask = mask;
+    p->mine = mine;
+    p->record = record;
+    p->clock = clock0;
+    /* the block: pointers, then ints, then bytes (the zeroed ones first; rem, unk, the
+     * stacks and the output need no zeroing) */
+    p->part_of = (Part **)block;
+    p->changed = (int *)(p->part_of + area);
+    uint8_t *bytes = (uint8_t *)(p->changed + area);
+    p->st = bytes;
+    p->number = (int8_t *)(bytes + area);
+    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
+    p->fidx = (int *)(bytes + 2 * area);
+    p->stack = p->fidx + area;
+    p->rem = p->stack + area;
+    p->unk = p->rem + area;
+    p->work = p->unk + area;
+    p->clues = p->work + area;
+    memset(p->fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
+    for (Py_ssize_t c = 0; c < area; c++) {
+        if (!p->mask[c]) continue;
+        p->size++;
+        if (!p->mine[c]) {
+            p->safe_left++;
+            p->safe_total++;
+            continue;
+        }
+        p->total++;
+        const int32_t *nb = NBR(p, c);
+        for (int k = 1; k <= nb[0]; k++) p->number[nb[k]]++;
+    }
+}
+
 /* Rounds: the click is round 0; then single-point passes take the odd rounds and the
  * stalls' complete steps the even ones, so a round that proved something is one step. */
+
+/* The play itself (no Python calls): its code, and the steps in *steps. */
+static int play_loop(Play *p, Py_ssize_t click, int complete, int use_total, long node_limit, const uint8_t *open_in,
+                     const uint8_t *flag_in, int first_round, int *steps, int progressed) {
+    Py_ssize_t area = p->area;
+    int32_t *record = p->record;
+    int code;
+    if (open_in) {
+        /* a game in progress: its flags first, then its open cells shown to the solver
+         * one by one, as the game would have shown them */
+        p->record = NULL; /* the given cells keep the rounds the caller recorded */
+        for (Py_ssize_t c = 0; c < area; c++)
+            if (p->mask[c] && flag_in[c]) {
+                p->st[c] = FLAG;
+                p->flags++;
+            }
+        for (Py_ssize_t c = 0; c < area; c++) {
+            if (!p->mask[c] || !open_in[c]) continue;
+            if (p->mine[c]) p->lost = 1;
+            p->st[c] = OPEN;
+            p->safe_left--;
+            seen_open(p, (int)c);
+        }
+        p->record = record;
+    }
+    p->round = 0;
+    if (click >= 0) game_open(p, (int)click);
+    if (p->lost) {
+        code = LOST;
+    } else {
+        code = STUCK;
+        p->round = first_round;
+        for (;;) {
+            *steps += single_point(p) | progressed;
+            progressed = 0;
+            if (p->safe_left == 0) {
+                code = WON;
+                break;
+            }
+            if (!complete) break;
+            if (p->pairs && pair_step(p)) continue;
+            p->round++;
+            p->budget = node_limit;
+            int r = complete_step(p, use_total);
+            if (r < 0) {
+                code = GAVE_UP;
+                break;
+            }
+            if (r == 0) break;
+            (*steps)++;
+            if (p->safe_left == 0) {
+                code = WON;
+                break;
+            }
+            p->round++;
+        }
+    }
+    if (p->lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
+    return code;
+}
 
 /* Play from the click (or, with click -1, from the open cells and flags given, which
  * the caller's own play made); the result tuple (code, opened, steps, open, flags[,
@@ -632,95 +839,14 @@ static PyObject *run_play(const int32_t *adj, const uint8_t *mask, const uint8_t
                           int progressed) {
     Play p;
     memset(&p, 0, sizeof p);
-    p.area = area;
-    p.adj = adj;
-    p.mask = mask;
-    p.mine = mine;
-    p.record = record;
-    p.clock = clock0;
-    /* one block for the per-cell arrays: pointers, then ints, then bytes (the
-     * zeroed ones first; rem, unk, the stacks and the output need no zeroing) */
-    size_t nint = 6, nbyte = 4;
-    char *block = malloc((size_t)area * (sizeof(Part *) + sizeof(int) * nint + nbyte));
+    char *block = malloc(play_block_size(area));
     if (!block) return PyErr_NoMemory();
-    p.part_of = (Part **)block;
-    p.changed = (int *)(p.part_of + area);
-    uint8_t *bytes = (uint8_t *)(p.changed + area);
-    p.st = bytes;
-    p.number = (int8_t *)(bytes + area);
-    memset(block, 0, (size_t)area * (sizeof(Part *) + sizeof(int) + 2));
-    p.fidx = (int *)(bytes + 2 * area);
-    p.stack = p.fidx + area;
-    p.rem = p.stack + area;
-    p.unk = p.rem + area;
-    p.work = p.unk + area;
-    uint8_t *out_open = (uint8_t *)(p.work + area), *out_flag = out_open + area;
-    memset(p.fidx, 0xff, sizeof(int) * area); /* -1: not on the frontier */
-    for (Py_ssize_t c = 0; c < area; c++) {
-        if (!p.mask[c]) continue;
-        p.size++;
-        if (!p.mine[c]) {
-            p.safe_left++;
-            p.safe_total++;
-            continue;
-        }
-        p.total++;
-        const int32_t *nb = NBR(&p, c);
-        for (int k = 1; k <= nb[0]; k++) p.number[nb[k]]++;
-    }
+    play_begin(&p, block, adj, mask, mine, area, record, clock0);
+    uint8_t *out_open = (uint8_t *)(p.clues + area), *out_flag = out_open + area;
     int code, steps = steps0;
     Py_BEGIN_ALLOW_THREADS
-    if (open_in) {
-        /* a game in progress: its flags first, then its open cells shown to the solver
-         * one by one, as the game would have shown them */
-        p.record = NULL; /* the given cells keep the rounds the caller recorded */
-        for (Py_ssize_t c = 0; c < area; c++)
-            if (p.mask[c] && flag_in[c]) {
-                p.st[c] = FLAG;
-                p.flags++;
-            }
-        for (Py_ssize_t c = 0; c < area; c++) {
-            if (!p.mask[c] || !open_in[c]) continue;
-            if (p.mine[c]) p.lost = 1;
-            p.st[c] = OPEN;
-            p.safe_left--;
-            seen_open(&p, (int)c);
-        }
-        p.record = record;
-    }
-    p.round = 0;
-    if (click >= 0) game_open(&p, (int)click);
-    if (p.lost) {
-        code = LOST;
-    } else {
-        code = STUCK;
-        p.round = first_round;
-        for (;;) {
-            steps += single_point(&p) | progressed;
-            progressed = 0;
-            if (p.safe_left == 0) {
-                code = WON;
-                break;
-            }
-            if (!complete) break;
-            p.round++;
-            p.budget = node_limit;
-            int r = complete_step(&p, use_total);
-            if (r < 0) {
-                code = GAVE_UP;
-                break;
-            }
-            if (r == 0) break;
-            steps++;
-            if (p.safe_left == 0) {
-                code = WON;
-                break;
-            }
-            p.round++;
-        }
-    }
+    code = play_loop(&p, click, complete, use_total, node_limit, open_in, flag_in, first_round, &steps, progressed);
     Py_END_ALLOW_THREADS
-    if (p.lost && code != LOST) code = GAVE_UP; /* unreachable for a sound solver */
     int opened = p.safe_total - p.safe_left;
     /* eight cells a word: OPEN is bit 0 of a state, FLAG bit 1 */
     Py_ssize_t c = 0;
@@ -849,6 +975,229 @@ static PyObject *fast_play(PyObject *Py_UNUSED(self), PyObject *args) {
     PyBuffer_Release(&mine);
     PyBuffer_Release(&open);
     PyBuffer_Release(&flags);
+    return result;
+}
+
+/* -- the no-guess chain's steps ------------------------------------------------------- */
+/* A uniform integer in [0, bound) from the 64-bit words (Lemire's method, as
+ * mscsp.sampling.bounded draws it, word for word); 0 when the words ran out. */
+static int draw_below(const uint64_t *words, Py_ssize_t nwords, Py_ssize_t *pos, uint64_t bound, uint64_t *out) {
+    if (*pos >= nwords) return 0;
+    unsigned __int128 product = (unsigned __int128)words[(*pos)++] * bound;
+    uint64_t low = (uint64_t)product;
+    if (low < bound) {
+        uint64_t threshold = (0 - bound) % bound; /* 2**64 mod bound */
+        while (low < threshold) {
+            if (*pos >= nwords) return 0;
+            product = (unsigned __int128)words[(*pos)++] * bound;
+            low = (uint64_t)product;
+        }
+    }
+    *out = (uint64_t)(product >> 64);
+    return 1;
+}
+
+/* The chain's no-guess check: mscsp.play.dead's structures, then the play (as
+ * play(..., quick=True), with pair_step before each complete step: the same closure,
+ * so the same answer): WON, STUCK, or GAVE_UP when the caller must decide (the search
+ * passed its budget, the click is a mine, or the rows are too wide to look). xs holds
+ * each cell's column then row, wbit each neighbour's bit (see Play). */
+static int chain_check(Play *p, char *block, word *rows, const int *xs, const uint8_t *wbit, const int32_t *adj,
+                       const uint8_t *mask, const uint8_t *mine, Py_ssize_t area, int width, int click, int complete,
+                       int use_total, long node_limit) {
+    int out[4];
+    int kind = find_structure(mask, mine, width, (int)(area / width), click, use_total, out, rows);
+    if (kind > 0) return STUCK;
+    if (kind < 0) return GAVE_UP;
+    play_begin(p, block, adj, mask, mine, area, NULL, 0);
+    p->pairs = complete;
+    p->width = width;
+    p->height = (int)(area / width);
+    p->xs = xs;
+    p->ys = xs + area;
+    p->wbit = wbit;
+    int steps = 0;
+    int code = play_loop(p, click, complete, use_total, node_limit, NULL, NULL, 1, &steps, 0);
+    return code == LOST ? GAVE_UP : code;
+}
+
+/* Steps of mscsp.play.chain.NoGuessChain, made as its Python methods make them from
+ * the same 64-bit words: the chain's state (mines, its mine cells and free cells in
+ * their order) is updated in place, the edge count after each step written out. It
+ * stops before a step that needs more words than given, or whose check the compiled
+ * play cannot answer (the caller makes that step itself). */
+static PyObject *fast_chain(PyObject *Py_UNUSED(self), PyObject *args) {
+    Py_buffer table, mask, edge, allowed, words, mines, mine_cells, free_cells, edges;
+    int width, click, complete, use_total, edge_count;
+    long node_limit;
+    unsigned long long jump_below;
+    Py_ssize_t steps;
+    if (!PyArg_ParseTuple(args, "y*y*iipply*y*y*Knw*w*w*w*i", &table, &mask, &width, &click, &complete,
+                          &use_total, &node_limit, &edge, &allowed, &words, &jump_below, &steps, &mines, &mine_cells,
+                          &free_cells, &edges, &edge_count))
+        return NULL;
+    Py_ssize_t area = mask.len, nallowed = allowed.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t nwords = words.len / (Py_ssize_t)sizeof(uint64_t);
+    Py_ssize_t nmines = mine_cells.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t nfree = free_cells.len / (Py_ssize_t)sizeof(int32_t);
+    uint8_t *mine = mines.buf, *edge_of = edge.buf, *fresh = NULL;
+    int32_t *mcells = mine_cells.buf, *fcells = free_cells.buf, *edge_out = edges.buf;
+    const int32_t *allow = allowed.buf;
+    PyObject *result = NULL;
+    char *block = NULL;
+    int32_t *perm = NULL;
+    word *rows = NULL;
+    int *xs = NULL; /* each cell's column, then each cell's row */
+    uint8_t *wbit = NULL;
+    Play p;
+    memset(&p, 0, sizeof p);
+    if (!board_agrees(&table, &mask, &mines, width) || click < 0 || click >= area || edge.len != area ||
+        nmines + nfree != nallowed || nmines < 1 || nfree < 1 || steps < 0 ||
+        edges.len < steps * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "table, mask, mines, click, cells and edge counts disagree");
+        goto out;
+    }
+    for (Py_ssize_t t = 0; t < nallowed; t++)
+        if (allow[t] < 0 || allow[t] >= area) {
+            PyErr_SetString(PyExc_ValueError, "an allowed cell is off the board");
+            goto out;
+        }
+    window_tables();
+    block = malloc(play_block_size(area));
+    fresh = malloc((size_t)area);
+    xs = malloc(2 * sizeof(int) * (size_t)area);
+    wbit = calloc((size_t)area, 9);
+    perm = malloc(sizeof(int32_t) * (size_t)nallowed);
+    rows = malloc(sizeof(word) * STRUCTURE_ROWS(area / width));
+    if (!block || !fresh || !perm || !rows || !xs || !wbit) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    const int32_t *adj = table.buf;
+    for (Py_ssize_t c = 0; c < area; c++) {
+        xs[c] = (int)(c % width);
+        xs[area + c] = (int)(c / width);
+    }
+    for (Py_ssize_t c = 0; c < area; c++)
+        for (int k = 1; k <= adj[c * 9]; k++) {
+            int n = adj[c * 9 + k], dx = xs[n] - xs[c], dy = xs[area + n] - xs[area + c];
+            if (abs(dx) > 1 || abs(dy) > 1) {
+                PyErr_SetString(PyExc_ValueError, "the chain's boards are grids whose neighbours touch");
+                goto out;
+            }
+            wbit[c * 9 + k] = (uint8_t)((dy + 1) * 3 + dx + 1 - (dy > 0 || (dy == 0 && dx > 0)));
+        }
+    const uint64_t *w = words.buf;
+    Py_ssize_t pos = 0, done = 0;
+    long swaps = 0, swaps_ok = 0, draws = 0, draws_ok = 0;
+    Py_ssize_t begun_last = 0; /* the words used before the step under way */
+    int stop = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (; done < steps; done++) {
+        begun_last = pos;
+        int draw = 0;
+        if (jump_below) {
+            if (pos >= nwords) {
+                stop = 1;
+                break;
+            }
+            draw = (w[pos++] & 0xFFFFFFFFu) < jump_below;
+        }
+        if (!draw) {
+            uint64_t i, j;
+            if (!draw_below(w, nwords, &pos, (uint64_t)nmines, &i) ||
+                !draw_below(w, nwords, &pos, (uint64_t)nfree, &j)) {
+                stop = 1;
+                break;
+            }
+            int out_cell = mcells[i], into = fcells[j];
+            mine[out_cell] = 0;
+            mine[into] = 1;
+            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, mine, area, width, click, complete,
+                                   use_total, node_limit);
+            if (code != WON) {
+                mine[out_cell] = 1;
+                mine[into] = 0;
+            }
+            if (code == GAVE_UP) {
+                stop = 2;
+                break;
+            }
+            swaps++;
+            if (code == WON) {
+                mcells[i] = into;
+                fcells[j] = out_cell;
+                edge_count += (int)edge_of[into] - (int)edge_of[out_cell];
+                swaps_ok++;
+            }
+        } else {
+            /* a fresh draw: a partial Fisher-Yates shuffle of the allowed cells, as
+             * mscsp.sampling.sample_without_replacement draws it */
+            int short_of_words = 0;
+            for (Py_ssize_t t = 0; t < nallowed; t++) perm[t] = (int32_t)t;
+            memset(fresh, 0, (size_t)area);
+            for (Py_ssize_t t = 0; t < nmines; t++) {
+                uint64_t k;
+                if (!draw_below(w, nwords, &pos, (uint64_t)(nallowed - t), &k)) {
+                    short_of_words = 1;
+                    break;
+                }
+                Py_ssize_t j = t + (Py_ssize_t)k;
+                int32_t value = perm[j];
+                perm[j] = perm[t];
+                perm[t] = value;
+                fresh[allow[value]] = 1;
+            }
+            if (short_of_words) {
+                stop = 1;
+                break;
+            }
+            int code = chain_check(&p, block, rows, xs, wbit, table.buf, mask.buf, fresh, area, width, click, complete,
+                                   use_total, node_limit);
+            if (code == GAVE_UP) {
+                stop = 2;
+                break;
+            }
+            draws++;
+            if (code == WON) {
+                /* the new board's mine cells in flat order, its free cells in the order
+                 * of the allowed cells (as the Python chain lists them) */
+                memcpy(mine, fresh, (size_t)area);
+                Py_ssize_t m = 0, f = 0;
+                edge_count = 0;
+                for (Py_ssize_t c = 0; c < area; c++)
+                    if (mine[c]) {
+                        mcells[m++] = (int32_t)c;
+                        edge_count += edge_of[c];
+                    }
+                for (Py_ssize_t t = 0; t < nallowed; t++)
+                    if (!mine[allow[t]]) fcells[f++] = allow[t];
+                draws_ok++;
+            }
+        }
+        edge_out[done] = edge_count;
+    }
+    if (stop) pos = begun_last;
+    Py_END_ALLOW_THREADS
+    result = Py_BuildValue("nnllllii", done, pos, swaps, swaps_ok, draws, draws_ok, edge_count, stop);
+out:
+    free(block);
+    free(fresh);
+    free(perm);
+    free(rows);
+    free(xs);
+    free(wbit);
+    scratch_free(&p.blocks);
+    scratch_free(&p.kept);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&edge);
+    PyBuffer_Release(&allowed);
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&mines);
+    PyBuffer_Release(&mine_cells);
+    PyBuffer_Release(&free_cells);
+    PyBuffer_Release(&edges);
     return result;
 }
 
@@ -1206,6 +1555,11 @@ static PyMethodDef methods[] = {
      "replay(adjacency, mask, mines, width, click, complete, use_total, node_limit, open, flags, rounds, changed) -> "
      "(code, opened, steps, open, flags, rounds): play a layout whose changed cells (flat indices) swapped "
      "contents with the recorded play's layout, resuming where the record allows"},
+    {"chain", fast_chain, METH_VARARGS,
+     "chain(adjacency, mask, width, click, complete, use_total, node_limit, edge, allowed, words, jump_below, steps, "
+     "mines, mine_cells, free_cells, edges, edge_count) -> (steps made, words used, swaps, swaps accepted, draws, "
+     "draws accepted, edge count, stop): steps of mscsp.play.chain.NoGuessChain from the given 64-bit words, its "
+     "state updated in place; stop 1: the words ran out, 2: the next step's check needs the Python verifier"},
     {"adjacency", fast_adjacency, METH_VARARGS,
      "adjacency(table, area) -> bytes: the compact neighbour table (per position: the count, then up to 8 "
      "neighbours, int32) that play and replay take, from the padded int64 one"},

@@ -28,6 +28,18 @@ The check is :func:`~mscsp.play.verify.verify`'s play from the click: the compil
 (:mod:`mscsp.play.fastplay`) where it answers, the Python loop otherwise — the same
 guarantee (solver, with or without the mine total) a ``retry`` board carries.
 
+:meth:`NoGuessChain.run` makes its steps in C where it can (``_fastplay.chain``): the
+same proposals drawn from the same 64-bit words of the bit generator (Lemire's
+bounded integers, as :mod:`mscsp.sampling` draws them), the same check, the same
+bookkeeping, so a seed walks to the same board either way; a step whose compiled
+play gives up is left to :meth:`NoGuessChain.step`, and the bit generator is moved
+on by exactly the words the C loop read. Its play asks only whether the board is won,
+so before each complete step it tries pairs of clues within two cells of each other
+(when the difference of their remaining mines is the number of one's covered cells
+away from the other, those are mines and the other's away cells safe): each such cell
+is one the complete step proves, and the closure of sound deduction, which decides,
+is the same whatever the order (:mod:`mscsp.play.fastplay`).
+
 How long to run is decided after a pilot of :data:`PILOT_JUMP` fresh draws
 (:func:`plan`). Where drawn boards are often no-guess, an accepted fresh draw forgets
 the past at once, and the pilot's acceptance rate bounds the distance to uniform after
@@ -187,6 +199,8 @@ class NoGuessChain:
         if not self._mine_cells or not self._free_cells:
             raise InputError("every allowed cell is a mine or none is: the chain has nowhere to move")
         self._edge = edge_cells(g)
+        self._edge_bytes = self._edge.astype(np.uint8).tobytes()
+        self._allowed_array = np.array(self.allowed, dtype=np.int32).tobytes()
         self.edge = int((self.mines & self._edge).sum())
         self._set_jump(jump)
         self._trace = Trace()
@@ -207,7 +221,7 @@ class NoGuessChain:
         # the compiled loop's bare answer, dead structures looked for first in the same call
         fast = fastplay._play_tuple(layout, self.cell, self.solver, self.use_total, fastplay.NODE_LIMIT,
                                     quick=True)
-        if fast is not None:
+        if fast is not None and fast[0] != fastplay.NOT_LOOKED:  # rows too wide: the verifier looks
             return fast[0] == fastplay.Ending.WON
         return verify(layout, self.click, self.solver, use_total=self.use_total).solved
 
@@ -263,16 +277,64 @@ class NoGuessChain:
         if jump is not None:
             self._set_jump(jump)
         self._trace = trace = Trace(every=every)
-        for s in range(1, steps + 1):
+        compiled = self._compiled()
+        s = 1
+        while s <= steps:
             if deadline is not None and s % 64 == 0 and time.perf_counter() > deadline:
                 break
-            self.step()
-            trace.edge.append(self.edge)
-            if every and s % every == 0:
+            # a stretch ends where the deadline is looked at or a record is due
+            end = steps if deadline is None else min(steps, s | 63)
+            if every:
+                end = min(end, -(-s // every) * every)
+            made, python = self._compiled_steps(end - s + 1) if compiled else (0, True)
+            if python and made <= end - s:
+                self.step()
+                trace.edge.append(self.edge)
+                made += 1
+            s += made
+            if every and made and (s - 1) % every == 0:
                 layout = self.layout()
                 trace.bbbv.append(bbbv(layout))
                 trace.opening.append(opening_size(layout, self.cell))
         return trace
+
+    def _compiled(self) -> bool:
+        """Whether the compiled loop can make this chain's steps (else :meth:`step` makes them)."""
+        # an extension built before the chain loop existed has no "chain": step() then
+        return (fastplay.available() and hasattr(fastplay._fastplay, "chain") and fastplay._SOLVERS[self.solver][0]
+                and fastplay._board_of(self.geometry) is not None and self.geometry.width <= fastplay.MAX_ROW)
+
+    def _compiled_steps(self, n: int) -> tuple[int, bool]:
+        """Up to ``n`` steps made by the compiled loop: the steps made, and whether the
+        next one is left to :meth:`step` (its check needs the Python verifier, or the
+        words given ran out at once).
+
+        The loop reads the 64-bit words :meth:`step` would read, in the same order, so
+        a chain walks the same boards either way; the bit generator is then moved on by
+        exactly the words used."""
+        bits = self._bits
+        state = bits.state
+        # a swap reads at most three words but for rejections (rare); a fresh draw one a mine
+        words = bits.random_raw(4 * n + 2 * len(self._mine_cells) + 64)
+        mine_cells = np.array(self._mine_cells, dtype=np.int32)
+        free_cells = np.array(self._free_cells, dtype=np.int32)
+        edges = np.empty(n, dtype=np.int32)
+        table, mask, width = fastplay._board_of(self.geometry)
+        made, used, swaps, swaps_ok, draws, draws_ok, self.edge, stop = fastplay._fastplay.chain(
+            table, mask, width, self.cell, fastplay._SOLVERS[self.solver][1], self.use_total, fastplay.NODE_LIMIT,
+            self._edge_bytes, self._allowed_array, words, self._jump_below, n, self.mines, mine_cells, free_cells,
+            edges, self.edge)
+        bits.state = state
+        bits.random_raw(used)
+        trace = self._trace
+        trace.swaps += swaps
+        trace.swaps_accepted += swaps_ok
+        trace.draws += draws
+        trace.draws_accepted += draws_ok
+        trace.edge.extend(edges[:made].tolist())
+        self._mine_cells = mine_cells.tolist()
+        self._free_cells = free_cells.tolist()
+        return made, stop == 2 or (stop == 1 and made == 0)
 
 
 def equally_likely(rule: FirstClickRule) -> FirstClickRule:

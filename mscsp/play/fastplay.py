@@ -20,7 +20,9 @@ cell, and :func:`replay_after_swap` checks a layout that differs from the record
 one by swapped cells from the part of the record the change cannot have touched (a
 Markov chain over no-guess boards asks this at every move). The extension also holds
 :mod:`mscsp.play.dead`'s search for dead structures, on one machine word per row,
-which ``verify(quick=True)`` runs before playing, in the same call.
+which ``verify(quick=True)`` runs before playing, in the same call, and the steps of
+:class:`mscsp.play.chain.NoGuessChain` (proposal, check, bookkeeping) from a given
+array of random words, so that a chain's run does not return to Python between plays.
 
 The extension is optional: it is built when a C compiler is present, and
 :func:`play` returns None when it is missing, when the board is too large for a
@@ -53,6 +55,10 @@ NODE_LIMIT = 200_000
 
 #: Boards above this many grid positions keep no neighbour table (see Geometry).
 MAX_AREA = 1 << 16
+
+#: Rows wider than this many cells are too wide for the compiled dead-structure search
+#: (one machine word a row, padded): the Python one looks instead.
+MAX_ROW = 58
 
 
 class Ending(IntEnum):
