@@ -21,6 +21,7 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -28,16 +29,11 @@ from mscsp.board import Spec
 from mscsp.play.chain import NoGuessChain
 from mscsp.play.noguess import generate_no_guess
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from uniform import _row  # noqa: E402  (the same WxH/M rows as benchmarks/uniform.py)
+
 DEFAULT_ROWS = "30x16/130,30x16/170"
-
-
-def _row(text: str) -> Spec:
-    size, _, mines = text.partition("/")
-    width, _, height = size.partition("x")
-    try:
-        return Spec(int(width), int(height), int(mines))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a row is WxH/M, not {text!r}") from None
 
 
 def _board(spec: Spec, child: np.random.SeedSequence, compiled: bool):
