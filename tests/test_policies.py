@@ -339,6 +339,20 @@ def test_after_a_number_in_the_corner_fifty_guesses_a_far_corner():
         assert choose(position, policy) in ((29, 0), (0, 15), (29, 15))
 
 
+@pytest.mark.parametrize("column_first, corner", [(False, (29, 0)), (True, (0, 15))])
+def test_the_far_corner_is_the_first_in_the_order_of_the_cells(monkeypatch, column_first, corner):
+    # the three far corners have the same neighbourhood, none of it next to the number,
+    # so they tie; the first of {(29, 0), (0, 15), (29, 15)} row by row is (29, 0)
+    # (flat index 29), column by column (0, 15)
+    from mscsp.play import policies
+    from mscsp.position import parse_position
+
+    monkeypatch.setattr(policies, "COLUMN_FIRST", column_first)
+    position = parse_position("mines: 99\n1" + "." * 29 + "\n" + ("." * 30 + "\n") * 15)
+    for policy in ("+fifty", "+endgame"):
+        assert choose(position, policy) == corner
+
+
 def test_the_endgame_ranks_every_click_by_its_win_chance():
     from mscsp.play import policies
     from mscsp.play.policies import rank

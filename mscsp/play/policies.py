@@ -99,6 +99,13 @@ __all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", 
 #: docs/decisions.md, "Living cells only for the look-ahead's next click").
 SECOND_WEIGHT = Fraction(1, 5)
 
+#: Take each kind of cell away from the numbers (see :func:`_pool`) from its first
+#: cell column by column (x first, then y), as David Hill's solvers scan the board,
+#: instead of row by row (the flat index). On classic Expert the first guess after
+#: the corner's number is then (0, 15), Hill's, rather than (29, 0). Off by default
+#: (see docs/decisions.md, "Hill's column-first corner").
+COLUMN_FIRST = False
+
 
 class Policy(Choice, what="policy"):
     """The rungs of the guessing ladder (see the module docstring), weakest first."""
@@ -598,6 +605,8 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     away = [pc for pc in ranked if pc[1] not in frontier]
     if away and (away[0][0] <= least + tolerance or len(pool) < candidates):
         g = position.geometry
+        if COLUMN_FIRST:  # every such cell has one probability: the order alone picks each kind's cell
+            away.sort(key=lambda pc: (pc[0], pc[1] % g.width, pc[1]))
         # one gather over the neighbourhoods: this meets every covered cell of the board
         rows = g.neighbour_rows(np.fromiter((c for _, c in away), dtype=np.int64, count=len(away)))
         covered = np.append(position.covered, False)[rows]
