@@ -19,6 +19,7 @@ import functools
 import gzip
 import io
 import json
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +34,8 @@ __all__ = ["PEER_COLUMNS", "Status", "layout_text", "layout_mines", "save_peer_b
 PEER_COLUMNS = ["board", "generator", "sample", "status", "click_x", "click_y", "seconds", "note", "layout"]
 
 
-class Status:
-    """What became of one board a peer was asked for."""
+class Status(StrEnum):
+    """What became of one board a peer was asked for, as the file spells it."""
 
     MADE = "made"
     FAILED = "failed"
@@ -125,8 +126,7 @@ def load_peer_boards(path: Path) -> dict:
     for line, row in enumerate(reader, start=2):
         where = f"{path}: line {line}"
         spec = sizes.get(row["board"])
-        if spec is None or not row["generator"] or row["status"] not in (
-                Status.MADE, Status.FAILED, Status.UNTRIED) or not row["sample"].isdigit():
+        if spec is None or not row["generator"] or row["status"] not in set(Status) or not row["sample"].isdigit():
             raise InputError(f"{where}: unknown board, generator, status or sample")
         entry = {"status": row["status"], "note": row["note"], "seconds": None, "click": None, "mines": None}
         if row["status"] == Status.MADE:
