@@ -792,23 +792,28 @@ _SETTINGS = {"centre, with the total": "centre, total", "centre, without the tot
 def _generators_bias(results: Path) -> str:
     """Every no-guess generator against uniform no-guess boards of its own setting:
     boards made, mean 3BV and its difference from the reference with the
-    Kolmogorov--Smirnov p-value, and the border density ratio with its interval."""
+    Kolmogorov--Smirnov p-value, and the border density ratio with its interval; each
+    board size a heading row, so that the nine columns fit the text width."""
     summary = {(r["board"], r["method"]): r for r in read_table(results, "noguess_bias/summary.csv")}
-    rows = _labelled(read_table(results, "noguess_bias/tests.csv"))
-    body = []
-    for original, r in zip(read_table(results, "noguess_bias/tests.csv"), rows):
+    raw = read_table(results, "noguess_bias/tests.csv")
+    body, breaks = [], set()
+    for i, (original, r) in enumerate(zip(raw, _labelled(raw))):
+        if i == 0 or raw[i - 1]["board"] != original["board"]:
+            if body:
+                breaks.add(len(body) - 1)
+            body.append([f"\\multicolumn{{8}}{{@{{}}l}}{{\\emph{{{_tex(r['board'])}}}}}"])
         made, reference = summary[original["board"], r["method"]], summary[original["board"], r["reference"]]
         measured = r["diff_3bv"] != ""
-        body.append([_tex(r["board"]), _tex(r["method"]), _SETTINGS.get(made["setting"], _tex(made["setting"])),
+        body.append([_tex(r["method"].removeprefix("ms ")), _SETTINGS.get(made["setting"], _tex(made["setting"])),
                      f"{render(made['k'], 'int')}/{render(made['n'], 'int')}",
                      render(made["mean_3bv"], "dec1") if measured else "---", render(reference["mean_3bv"], "dec1"),
                      render(r["diff_3bv"], "signed1") if measured else "---",
                      _significant(Decimal(r["ks_3bv_p"]), 2) if measured else "---",
                      f"{render(made['border_density_ratio'], 'dec2')} [{render(made['border_ratio_low'], 'dec2')}, "
                      f"{render(made['border_ratio_high'], 'dec2')}]" if measured else "---"])
-    return "\\setlength{\\tabcolsep}{3pt}\n" + _tabular(
-        "lllrrrrrc", ["board", "generator", "setting", "made", "3BV", "uniform", "difference", "KS $p$",
-                      "border ratio [95\\%]"], body, _breaks(rows, "board"))
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
+        "@{}llrrrrrc@{}", ["generator", "setting", "made", "3BV", "uniform", "change", "KS $p$",
+                          "border ratio [95\\%]"], body, breaks)
 
 
 #: How the player comparison's starts read in the paper.
