@@ -88,6 +88,10 @@ class Number:
 
 
 _P4 = {"p": "dec4", "low": "dec4", "high": "dec4"}
+#: Two players on the same boards: each one's rate with its Wilson interval, the boards
+#: only one of them won, and the paired difference (mscsp minus the peer).
+_HEAD_TO_HEAD = {"n": "int", **{f"{who}_{c}": "pct2" for who in ("mscsp", "java") for c in ("p", "low", "high")},
+                 "mscsp_only": "int", "java_only": "int", "diff": "pp2", "low": "pp2", "high": "pp2"}
 _PCT = {"p": "pct1", "low": "pct1", "high": "pct1", "n": "int", "k": "int"}
 
 #: What the prose quotes of each results table.
@@ -132,6 +136,14 @@ SOURCES = [
     Source("speed/summary.csv", ("comparison", "corpus", "stage"),
            {"n": "int", "mscsp_ms": "sig2", "peer_ms": "sig2", "ratio": "sig2", "mscsp_wins": "int",
             "peer_wins": "int", "diff": "pp2", "low": "pp2", "high": "pp2", "limit_ms": "int"}),
+    Source("headtohead/summary.csv", ("start",), _HEAD_TO_HEAD),
+    Source("headtohead_tu/summary.csv", ("start",), _HEAD_TO_HEAD),
+    Source("noguess_bias/summary.csv", ("board", "method"),
+           {"n": "int", "k": "int", "mean_3bv": "dec1", "border_density_ratio": "dec2", "border_ratio_low": "dec2",
+            "border_ratio_high": "dec2"}),
+    Source("noguess_bias/tests.csv", ("board", "method"),
+           {"diff_3bv": "signed1", "ks_3bv_p": "sig2", "diff_border": "signed2", "ks_border_p": "sig2"}),
+    Source("noguess_uniform/census.csv", ("setting", "method"), {"p_value": "sig2", "chi2": "dec1", "df": "int"}),
 ]
 
 #: Phrases the prose takes from the statistics rather than typing them: (file, row
@@ -146,6 +158,8 @@ VERDICTS = [
     ("first_click/fit.csv", (), "p", "vs-alpha", "verdict"),
     ("speed/summary.csv", ("comparison", "corpus", "stage"), "diff", "vs-zero", "verdict"),
     ("speed/summary.csv", ("comparison", "corpus", "stage"), "ratio", "vs-one", "pace"),
+    ("headtohead/summary.csv", ("start",), "diff", "vs-zero", "verdict"),
+    ("headtohead_tu/summary.csv", ("start",), "diff", "vs-zero", "verdict"),
 ]
 
 
@@ -292,6 +306,18 @@ def mixed_revisions(results: Path = RESULTS) -> list[str]:
 COUNTS = [
     ("first_click/rows", "first_click/summary.csv", ()),
     ("first_click/covers", "first_click/summary.csv", (("covers_exact", "True"),)),
+    ("noguess_uniform/census/settings", "noguess_uniform/census.csv", (("method", "chain"),)),
+]
+
+#: The least and the largest value of a column over the rows a selector picks, quoted
+#: as a range: (key, file, row selector, column, style, ``min`` or ``max``).
+EXTREMES = [
+    ("noguess_uniform/census/chain/p_value_min", "noguess_uniform/census.csv", (("method", "chain"),), "p_value",
+     "sig2", "min"),
+    ("noguess_uniform/census/chain/p_value_max", "noguess_uniform/census.csv", (("method", "chain"),), "p_value",
+     "sig2", "max"),
+    ("noguess_uniform/census/perturb/p_value_max", "noguess_uniform/census.csv", (("method", "perturb"),),
+     "p_value", "sig2", "max"),
 ]
 
 
@@ -476,6 +502,14 @@ def numbers(results: Path = RESULTS) -> list[Number]:
         rows = read_table(results, file)
         count = sum(all(r.get(c) == v for c, v in selector) for r in rows)
         out.append(Number(key, file, selector, "#count", "int", render(str(count), "int")))
+    for key, file, selector, column, style, which in EXTREMES:
+        values = [r[column] for r in read_table(results, file)
+                  if all(r.get(c) == v for c, v in selector) and r.get(column, "") != ""]
+        if not values:
+            raise InputError(f"{Path(results) / file}: no rows with {dict(selector)}; run `mscsp reproduce`")
+        # compared as decimals, so the quoted cell is the CSV's own text
+        pick = (min if which == "min" else max)(values, key=Decimal)
+        out.append(Number(key, file, selector, f"#{which}:{column}", style, render(pick, style)))
     return out
 
 
@@ -750,6 +784,38 @@ def _noguess_bias(results: Path) -> str:
                                "border ratio [95\\%]"], body, breaks)
 
 
+#: Each generator's own setting as the bias table names it (the caption says what each means).
+_SETTINGS = {"centre, with the total": "centre, total", "centre, without the total": "centre, no total",
+             "random click, with the total": "random, total"}
+
+
+def _generators_bias(results: Path) -> str:
+    """Every no-guess generator against uniform no-guess boards of its own setting:
+    boards made, mean 3BV and its difference from the reference with the
+    Kolmogorov--Smirnov p-value, and the border density ratio with its interval; each
+    board size a heading row, so that the nine columns fit the text width."""
+    summary = {(r["board"], r["method"]): r for r in read_table(results, "noguess_bias/summary.csv")}
+    raw = read_table(results, "noguess_bias/tests.csv")
+    body, breaks = [], set()
+    for i, (original, r) in enumerate(zip(raw, _labelled(raw))):
+        if i == 0 or raw[i - 1]["board"] != original["board"]:
+            if body:
+                breaks.add(len(body) - 1)
+            body.append([f"\\multicolumn{{8}}{{@{{}}l}}{{\\emph{{{_tex(r['board'])}}}}}"])
+        made, reference = summary[original["board"], r["method"]], summary[original["board"], r["reference"]]
+        measured = r["diff_3bv"] != ""
+        body.append([_tex(r["method"].removeprefix("ms ")), _SETTINGS.get(made["setting"], _tex(made["setting"])),
+                     f"{render(made['k'], 'int')}/{render(made['n'], 'int')}",
+                     render(made["mean_3bv"], "dec1") if measured else "---", render(reference["mean_3bv"], "dec1"),
+                     render(r["diff_3bv"], "signed1") if measured else "---",
+                     _significant(Decimal(r["ks_3bv_p"]), 2) if measured else "---",
+                     f"{render(made['border_density_ratio'], 'dec2')} [{render(made['border_ratio_low'], 'dec2')}, "
+                     f"{render(made['border_ratio_high'], 'dec2')}]" if measured else "---"])
+    return "\\setlength{\\tabcolsep}{4pt}\n" + _tabular(
+        "@{}llrrrrrc@{}", ["generator", "setting", "made", "3BV", "uniform", "change", "KS $p$",
+                          "border ratio [95\\%]"], body, breaks)
+
+
 #: How the player comparison's starts read in the paper.
 _STARTS = {"expert-modern": "modern Expert", "expert-classic": "classic Expert", "beginner-22": "Beginner (2,2)",
            "beginner-33": "Beginner (3,3)", "intermediate-22": "Intermediate (2,2)",
@@ -851,6 +917,7 @@ TABLES = {
     "consistency.tex": _consistency,
     "noguess_cost.tex": _noguess,
     "noguess_bias.tex": _noguess_bias,
+    "generators_bias.tex": _generators_bias,
     "speed.tex": _speed,
     "speed_exact.tex": _speed_exact,
     "runs.tex": _runs,
