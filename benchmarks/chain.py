@@ -31,7 +31,7 @@ from mscsp.play.noguess import generate_no_guess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from uniform import _row  # noqa: E402  (the same WxH/M rows as benchmarks/uniform.py)
+from uniform import _p90, _row  # noqa: E402  (the same rows and p90 as benchmarks/uniform.py)
 
 DEFAULT_ROWS = "30x16/130,30x16/170"
 
@@ -49,10 +49,6 @@ def _board(spec: Spec, child: np.random.SeedSequence, compiled: bool):
         return board, time.thread_time() - started
     finally:
         NoGuessChain._compiled = saved
-
-
-def _p90(values: list[float]) -> float:
-    return sorted(values)[max(0, int(0.9 * len(values)) - 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
