@@ -475,7 +475,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def _cmd_paper(args: argparse.Namespace) -> int:
-    from .experiments import paper
+    from .experiments import layout, paper
 
     written = paper.write_generated(results=args.results)
     sys.stderr.write(f"mscsp paper: wrote {len(written)} files to {written[0].parent}/\n")
@@ -486,6 +486,8 @@ def _cmd_paper(args: argparse.Namespace) -> int:
     except paper.TexMissing as exc:
         sys.stderr.write(f"mscsp paper: no PDF: {exc}\n")
         return paper.TEX_MISSING
+    for line in layout.warnings(pdf, paper.PAPER / "build" / "mscsp.aux"):
+        sys.stderr.write(f"mscsp paper: warning: {line}\n")
     sys.stdout.write(f"{pdf}\n")
     return 0
 

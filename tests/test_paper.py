@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from mscsp.experiments import paper
+from mscsp.experiments import layout, paper
 from mscsp.errors import InputError
 
 PAPER, RESULTS = REPO / "paper", REPO / "results"
@@ -460,6 +460,39 @@ def test_a_pass_left_one_run_behind_is_finished(generated):
                    encoding="utf-8")
     paper.build_pdf(work)
     assert "Rerun to get" not in log.read_text(encoding="utf-8", errors="replace")
+
+
+_NO_TEX_OR_POPPLER = (shutil.which("latexmk") is None or shutil.which("pdflatex") is None
+                      or shutil.which("pdftoppm") is None)
+
+
+@pytest.mark.skipif(_NO_TEX_OR_POPPLER, reason="latexmk, pdflatex or pdftoppm (poppler-utils) is not installed")
+def test_no_page_is_more_than_a_quarter_blank_but_before_a_section(generated):
+    work = generated.parent
+    pdf = paper.build_pdf(work)
+    pages = layout.pages(pdf, work / "build" / "mscsp.aux")
+    assert len(pages) >= 10
+    assert [p for p in pages if p.blank > 0.25 and not p.ends_section] == []
+
+
+@pytest.mark.skipif(_NO_TEX_OR_POPPLER, reason="latexmk, pdflatex or pdftoppm (poppler-utils) is not installed")
+def test_a_half_empty_page_inside_a_section_is_found_and_one_before_a_section_is_not(tmp_path):
+    lines = "\n\n".join(f"Line {i} of the text." for i in range(22))
+    (tmp_path / "t.tex").write_text(
+        "\\documentclass{article}\\pagestyle{plain}\\begin{document}\n"
+        f"\\section{{One}}\n{lines}\n\\newpage\n"       # page 1: half a page, then a break
+        f"{lines}\n\n{lines}\n\n"                         # page 2: full
+        f"{lines}\n\\newpage\n\\section{{Two}}\n{lines}\n"  # page 3: half, before section Two on page 4
+        "\\end{document}\n", encoding="utf-8")
+    for _ in range(2):  # the second pass writes the sections' pages to the .aux
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", "t.tex"], cwd=tmp_path, capture_output=True,
+                       check=True)
+    pages = layout.pages(tmp_path / "t.pdf", tmp_path / "t.aux")
+    assert len(pages) == 4
+    assert pages[0].blank > 0.4 and not pages[0].ends_section
+    assert pages[1].blank < 0.1
+    assert pages[2].blank > 0.25 and pages[2].ends_section and pages[3].ends_section
+    assert [p.number for p in layout.too_blank(tmp_path / "t.pdf", tmp_path / "t.aux")] == [1]
 
 
 #: The fields each entry type needs here (BibTeX's required fields, plus pages and

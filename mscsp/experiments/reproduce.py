@@ -87,6 +87,10 @@ def paper(out: str) -> int:
     except write_up.TexMissing as exc:
         sys.stderr.write(f"== paper: {len(written)} files written to paper/generated/; no PDF: {exc}\n")
         return 0
+    from .layout import warnings
+
+    for line in warnings(pdf, write_up.PAPER / "build" / "mscsp.aux"):
+        sys.stderr.write(f"== paper: warning: {line}\n")
     sys.stderr.write(f"== paper: written to {pdf}\n")
     return 0
 
