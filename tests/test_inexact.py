@@ -21,7 +21,7 @@ from mscsp.analysis import Inexact, Survey, inexact_answers
 from mscsp.analysis.counting import pipeline, probabilities
 from mscsp.board import PRESETS, Spec
 from mscsp.budget import DEFAULT_STATE_LIMIT, Budget
-from mscsp.errors import BudgetExceeded, Resource
+from mscsp.errors import BudgetExceeded, InputError, Resource
 from mscsp.experiments import winrate
 from mscsp.experiments.runner import Chunk
 from mscsp.game import Game
@@ -153,3 +153,44 @@ def test_rows_of_chunks_without_the_tally_leave_the_columns_empty():
     old = {"n": 2, "k": 1, "guesses": 3, "seconds": 0.1, "guess_seconds": 0.0, "guess_histogram": [0, 1, 1] + [0] * 8}
     summary, _ = winrate._rows([winrate.Unit("old", params, 2)], [old])
     assert summary.loc[0, ["inexact_games", "rounded", "estimated"]].isna().all()
+
+
+@pytest.mark.parametrize("policy", ["+progress", "+lookahead", "+endgame"])
+def test_a_rung_above_least_p_refuses_estimates_a_click_away_and_they_are_tallied(policy, monkeypatch):
+    # a position whose own count is exact, every position a click away counted with no table
+    board = generate(Spec(9, 9, 10), "safe", (0, 0), seed=2)
+    seen = []
+    play_game(Game.from_board(board, record=False), board.click,
+              guess=lambda position, k: seen.append(position) or choose(position, "least-p"))
+    position = next(p for p in seen if _has_frontier(p))
+    count = survey_module.count_components
+
+    def counted(pos, **kwargs):
+        return count(pos, **kwargs) if pos is position else count(pos, **{**kwargs, "state_limit": 0})
+
+    monkeypatch.setattr(survey_module, "count_components", counted)
+    monkeypatch.setattr(survey_module, "tally_by_label", lambda *args, **kwargs: None)
+    before = inexact_answers()
+    assert Survey(position).probabilities.exact
+    with pytest.raises(InputError, match="need an exact count"):
+        choose(position, policy)
+    assert (inexact_answers() - before).estimated >= 1
+
+
+def test_the_exactness_benchmark_watches_and_puts_every_function_back(capsys):
+    import mscsp.analysis.counting as counting_package
+    import mscsp.play.loop as loop
+    from mscsp.play import fastplay
+
+    originals = [pipeline._exact_tally, pipeline.search, pipeline.sweep, pipeline.choose_order, fastplay.resume,
+                 loop.deduce, counting_package.forced_cells]
+    module = benchmark("exactness")
+    assert module.main(["--games", "3", "--size", "beginner", "--policy", "least-p"]) == 0
+    rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines() if line.startswith("| opening")
+            or line.startswith("| safe")]
+    assert len(rows) == 2 and all(row[1] == "3" for row in rows)
+    assert [pipeline._exact_tally, pipeline.search, pipeline.sweep, pipeline.choose_order, fastplay.resume,
+            loop.deduce, counting_package.forced_cells] == originals
+    with pytest.raises(SystemExit) as exit_:
+        module.main(["--games", "0"])
+    assert exit_.value.code == 2

@@ -33,8 +33,9 @@ floating point with proven bounds, or estimated by sampling
 (:mod:`mscsp.analysis.counting`). ``rounded`` and ``estimated`` count such analyses
 by kind (:class:`~mscsp.play.loop.GameRecord`), ``inexact_games`` the games with at
 least one. ``least-p`` then guesses from the rounded values or the estimates; the
-rungs above it need the position's own count exact, and a game of theirs stops
-with an error where it is not.
+rungs above it compare exact values only, and a game of theirs stops with an
+InputError where the count of its position, or of a position a click away that
+they weigh, is not exact.
 
 Since the rungs play the same boards, the paired table sets each rung against the
 one below it, and the top rung against the bottom one, game by game on the boards
