@@ -231,7 +231,8 @@ class GameRecord:
     as (x, y), in the order they were clicked. ``rounded`` and ``estimated`` count
     the game's analyses whose probabilities were not exact, by kind (see
     :class:`mscsp.analysis.Inexact`): 0 and 0 when every number the game read was
-    an exact fraction."""
+    an exact fraction. They are read off the process's tally, so games played at
+    once in threads of one process would share them."""
 
     won: bool
     guesses: int
@@ -267,8 +268,8 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
     >>> from mscsp.board import Spec
     >>> board = generate(Spec(9, 9, 10), "opening", (4, 4), seed=1)
     >>> record = play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
-    >>> record.safe_cells, record.won in (True, False)
-    (71, True)
+    >>> record.safe_cells, record.won in (True, False), record.exact
+    (71, True, True)
     """
 
     started = time.perf_counter()
