@@ -51,6 +51,7 @@ def test_quick_run_writes_results_and_does_not_depend_on_jobs(module, tmp_path):
     assert TIMING.isdisjoint(summary.columns)
     if module is winrate:
         _check_paired(pd.read_csv(one / "paired.csv"), summary)
+        _check_inexact(summary, pd.read_csv(one / "optimum.csv"))
     if (one / "timings.csv").exists():
         # the timing columns, one row per summary row, found by the summary's own columns
         timings = pd.read_csv(one / "timings.csv")
@@ -74,6 +75,17 @@ def _check_paired(paired, summary):
         assert r.n == min(mine.n, theirs.n) == r.both + r.policy_only + r.against_only + r.neither
         assert (r.both + r.policy_only, r.both + r.against_only) == (mine.k, theirs.k)
         assert r.diff == pytest.approx((mine.k - theirs.k) / r.n) and r.low <= r.diff <= r.high
+
+
+def _check_inexact(summary, optimum):
+    """The columns of analyses that were not exact: whole counts that add up. The
+    quick boards reach no fallback: every game and policy counted exactly."""
+    columns = ["inexact_games", "rounded", "estimated"]
+    assert all(pd.api.types.is_integer_dtype(summary[c]) for c in columns)
+    assert ((0 <= summary["inexact_games"]) & (summary["inexact_games"] <= summary["n"])).all()
+    assert (summary["inexact_games"] <= summary["rounded"] + summary["estimated"]).all()
+    assert ((summary["inexact_games"] == 0) == (summary["rounded"] + summary["estimated"] == 0)).all()
+    assert summary[columns].to_numpy().sum() == 0 and optimum["inexact"].sum() == 0
 
 
 def test_an_interrupted_run_resumes_to_the_same_table(tmp_path, monkeypatch):

@@ -34,7 +34,7 @@ from itertools import combinations
 from math import comb
 from operator import attrgetter
 
-from ..errors import BudgetExceeded, InconsistentError
+from ..errors import BudgetExceeded, InconsistentError, InputError
 from ..position import Mark, Position
 from .constraints import (
     Constraint,
@@ -141,9 +141,20 @@ class Survey:
 
     def least_two_pairs(self) -> tuple[int, tuple[int, int] | None, tuple[int, int] | None]:
         """:meth:`least_two` with the two probabilities as unreduced ``(numerator,
-        denominator)`` pairs."""
+        denominator)`` pairs.
+
+        Raises
+        ------
+        InputError
+            When the count is not exact (a part of the frontier past its budget):
+            estimates make no pairs, and a policy weighing the positions a click away
+            compares exact values only.
+        """
         if self._weighed is None:
             probs = self.probabilities
+            if not probs.exact:
+                raise InputError("the least probabilities after a click need an exact count, and this "
+                                 f"position's is not: {probs.reason}")
             two = TwoLeast((q.numerator, q.denominator, 1) for q in probs.by_index.values() if q is not None)
             return probs.layouts or 0, two.first, two.second
         parts, total = self._weighed

@@ -23,6 +23,20 @@ on every start side by side with this player).
 Rows give the share of games won with its Wilson 95% interval, the mean number of
 guesses (clicks without proof after the first), and the time per game and per guess
 (in the timing files). ``--headline`` sets the games of the best policy on Expert.
+
+Three columns say how exact the games' analyses were. A guess reads the mine
+probabilities of a :class:`~mscsp.analysis.Survey`, counted exactly (Python
+integers and fractions) while every part of the frontier fits the counting budget
+(tables of at most :data:`mscsp.budget.DEFAULT_STATE_LIMIT`, 200,000, entries and the
+default memory; no deadline); a part that does not is counted by the programme in
+floating point with proven bounds, or estimated by sampling
+(:mod:`mscsp.analysis.counting`). ``rounded`` and ``estimated`` count such analyses
+by kind (:class:`~mscsp.play.loop.GameRecord`), ``inexact_games`` the games with at
+least one. ``least-p`` then guesses from the rounded values or the estimates; the
+rungs above it compare exact values only, and a game of theirs stops with an
+InputError where the count of its position, or of a position a click away that
+they weigh, is not exact.
+
 Since the rungs play the same boards, the paired table sets each rung against the
 one below it, and the top rung against the bottom one, game by game on the boards
 both played: the difference in the share won with Newcombe's paired 95% interval
@@ -31,7 +45,8 @@ because most games end alike.
 
 The optimum table plays every layout of small boards exactly
 (:mod:`mscsp.play.optimum`): the best win probability any player can reach, and
-each policy's exact win probability on the same boards, so the gaps are exact.
+each policy's exact win probability on the same boards, so the gaps are exact; its
+``inexact`` column counts the policies' analyses whose probabilities were not.
 
     python experiments/winrate.py --samples 20000 --headline 100000 --seed 42 --jobs 2 --out results/winrate
 """
@@ -46,6 +61,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..analysis import inexact_answers
 from ..board import PRESETS, Spec
 from ..game import Game
 from ..play.loop import play_game
@@ -92,6 +108,8 @@ HEADLINE = 100_000
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
+#: The columns that count the analyses whose probabilities were not exact (see the module docstring).
+INEXACT = ["inexact_games", "rounded", "estimated"]
 
 
 def _record(size: str, rule: str, field: str):
@@ -108,7 +126,8 @@ def _board_seeds(chunk: Chunk) -> list[np.random.SeedSequence]:
 def _games(chunk: Chunk) -> dict:
     p = chunk.params
     spec = Spec(**p["spec"])
-    out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_seconds": 0.0, "guess_histogram": [0] * 11}
+    out = {"n": 0, "k": 0, "guesses": 0, "seconds": 0.0, "guess_seconds": 0.0, "guess_histogram": [0] * 11,
+           "tallied": 0, "inexact_games": 0, "rounded": 0, "estimated": 0}
     won = []  # game by game, so that two policies can be compared on the same boards
     for ss in _board_seeds(chunk):
         board = generate(spec, p["rule"], tuple(p["click"]), np.random.Generator(np.random.PCG64(ss)))
@@ -119,6 +138,11 @@ def _games(chunk: Chunk) -> dict:
         out["seconds"] += record.seconds
         out["guess_seconds"] += record.guess_seconds
         out["guess_histogram"][min(record.guesses, 10)] += 1
+        # chunks of an older run, resumed, lack these keys: ``tallied`` tells them apart
+        out["tallied"] += 1
+        out["inexact_games"] += not record.exact
+        out["rounded"] += record.rounded
+        out["estimated"] += record.estimated
         won.append("1" if record.won else "0")
     out["won"] = "".join(won)
     return out
@@ -129,10 +153,12 @@ def _optimum(chunk: Chunk) -> dict:
     spec, rule, click = Spec(**p["spec"]), p["rule"], tuple(p["click"])
     best = optimal_play(spec, rule, click, time_limit=None)
     out = {"layouts": best.layouts, "optimum": best.wins, "optimum_seconds": best.seconds}
+    inexact = inexact_answers()  # the policies' analyses (the optimum itself lists layouts)
     for policy in POLICIES:
         played = policy_play(spec, rule, click, lambda position, policy=policy: choose(position, policy),
                              time_limit=None)
         out[policy] = played.wins
+    out["inexact"] = (inexact_answers() - inexact).total
     return out
 
 
@@ -170,15 +196,19 @@ def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataF
                 row[policy] = float(Fraction(t[policy], t["layouts"]))
                 row[f"gap {policy}"] = float(Fraction(t["optimum"] - t[policy], t["layouts"]))
             row["optimum_wins"] = t["optimum"]
+            row["inexact"] = t.get("inexact")  # None from a chunk of an older run
             small.append(row)
             continue
         n, k = t["n"], t["k"]
+        # every game's analyses tallied, or the columns stay empty (chunks of an older run)
+        tallied = t.get("tallied", 0) == n
         rows.append(summary_row(
             p["size"], spec, p["rule"], (x, y), n, k, policy=p["policy"],
             mean_guesses=t["guesses"] / n, games_without_guess=t["guess_histogram"][0],
             record=_record(p["size"], p["rule"], "rate"), record_player=_record(p["size"], p["rule"], "player"),
             record_source=_record(p["size"], p["rule"], "source"),
             record_margin=_record(p["size"], p["rule"], "margin"),
+            **{key: t[key] if tallied else None for key in INEXACT},
             ms_per_game=1e3 * t["seconds"] / n,
             ms_per_guess=1e3 * t["guess_seconds"] / t["guesses"] if t["guesses"] else None,
         ))
@@ -258,17 +288,20 @@ def main(argv: list[str] | None = None) -> int:
     paired = _paired(units, won)
     df, timing = split_timings(df, KEYS, TIMING)
     cols = ["board", "rule", "click_x", "click_y", "policy", "n", "k", "p", "low", "high", "mean_guesses",
-            "games_without_guess", "record"]
+            "games_without_guess", *INEXACT, "record"]
     pcols = ["board", "rule", "policy", "against", "n", "policy_only", "against_only", "diff", "low", "high"]
-    gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES)]
+    gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES), "inexact"]
     md = "\n".join([
         "# Win rates along the policy ladder\n",
         f"{args.samples} games per row, {args.headline} for `{BEST}` on Expert (seed {args.seed}); every policy "
         "plays the same boards of a start. Deduction: complete (SAT and exact counting) with the mine total; "
         "guesses: the policy of the row (see `mscsp.play.policies`). `p` is the share of games won, "
         "`low`/`high` its Wilson 95% interval; `mean_guesses` counts the clicks made without proof after the "
-        "first click. `record`: the strongest published player's win rate on that start (below; `record_player` "
-        "and `record_source` in `summary.csv`).\n",
+        "first click. `inexact_games` counts the games in which some analysis was not exact, `rounded` and "
+        "`estimated` those analyses by kind: probabilities from the counting programme in floating point with "
+        "proven bounds, or from sampling estimates (or no number, where even they failed); while the two are "
+        "0, every probability the player compared was an exact fraction. `record`: the strongest published "
+        "player's win rate on that start (below; `record_player` and `record_source` in `summary.csv`).\n",
         markdown_table(df, columns=cols),
         "\nRecords: " + "; ".join(f"{size} {rule}: {100 * r.rate:g}%"
                                   + (f" +/- {100 * r.margin:g}%" if r.margin else "") + f", {r.player} ({r.source})"
@@ -288,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         "\n## The exact optimum on small boards\n",
         "Every layout played (first click in the corner): `optimum` is the best win probability any player can "
         "reach; each policy's column is its exact win probability on the same layouts, and `gap` the "
-        "difference.\n",
+        "difference; `inexact` counts the policies' analyses whose probabilities were not exact (0: every "
+        "comparison was between exact fractions).\n",
         markdown_table(small, columns=gaps),
         "\n![win rates](winrate.png)\n",
     ])

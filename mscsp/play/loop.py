@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis import Propagator, SolverName, Survey, deduce
+from ..analysis import Propagator, SolverName, Survey, deduce, inexact_answers
 from ..budget import Budget
 from ..game import Game, Status
 from ..position import Mark, Position
@@ -228,7 +228,11 @@ class Deducer:
 class GameRecord:
     """How one played game went: ``seconds`` in all, ``guess_seconds`` of them
     spent by the policy choosing its guesses, and ``guessed`` the guesses' cells
-    as (x, y), in the order they were clicked."""
+    as (x, y), in the order they were clicked. ``rounded`` and ``estimated`` count
+    the game's analyses whose probabilities were not exact, by kind (see
+    :class:`mscsp.analysis.Inexact`): 0 and 0 when every number the game read was
+    an exact fraction. They are read off the process's tally, so games played at
+    once in threads of one process would share them."""
 
     won: bool
     guesses: int
@@ -237,6 +241,13 @@ class GameRecord:
     seconds: float
     guess_seconds: float = 0.0
     guessed: tuple[tuple[int, int], ...] = ()
+    rounded: int = 0
+    estimated: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Whether every analysis of the game was exact."""
+        return not (self.rounded or self.estimated)
 
 
 def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
@@ -257,11 +268,12 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
     >>> from mscsp.board import Spec
     >>> board = generate(Spec(9, 9, 10), "opening", (4, 4), seed=1)
     >>> record = play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
-    >>> record.safe_cells, record.won in (True, False)
-    (71, True)
+    >>> record.safe_cells, record.won in (True, False), record.exact
+    (71, True, True)
     """
 
     started = time.perf_counter()
+    inexact = inexact_answers()  # the process's tally: the game's own is the difference
     solver = SolverName.parse(solver)
     game._reveal_index(game.geometry.cell(click, "click"))
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
@@ -296,5 +308,7 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         opened = game._reveal_index(best)
         if game.status is Status.PLAYING and deducer is not None:
             deducer._opened_index(opened)
+    inexact = inexact_answers() - inexact
     return GameRecord(game.status is Status.WON, len(guessed), game.opened_count - (game.status is Status.LOST),
-                      layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed))
+                      layout.safe_count, time.perf_counter() - started, guessing, tuple(guessed), inexact.rounded,
+                      inexact.estimated)

@@ -43,7 +43,7 @@ from .exact.combine import Group, Probabilities, Tally
 from .exact.listing import list_layouts, list_walled
 from .exact.search import COMPILED as COMPILED_SEARCH
 from .exact.sweep import StateLimit
-from .outcomes import EstimateFailure, GaveUp, NoEstimate, NoTotalModel
+from .outcomes import EstimateFailure, GaveUp, Inexact, NoEstimate, NoTotalModel, inexact_answers
 from .pipeline import Counts, count_components, count_layouts, forced_cells, probabilities, tally_by_label, tally_component
 
 __all__ = [
@@ -56,6 +56,8 @@ __all__ = [
     "GaveUp",
     "NoEstimate",
     "EstimateFailure",
+    "Inexact",
+    "inexact_answers",
     "Counts",
     "StateLimit",
     "tally_component",

@@ -3,7 +3,9 @@
 How layouts are weighed without a mine total (:class:`NoTotalModel`), why a count is
 not exact (:class:`GaveUp`) and why no estimate could be made either
 (:class:`NoEstimate`, :class:`EstimateFailure`). A leaf: the counting stages return
-these values, and the reports and pages print them.
+these values, and the reports and pages print them. It also keeps the process's
+tally of answers that were not exact, by kind (:func:`inexact_answers`), which a play
+loop reads before and after a game to say how many of its analyses fell back.
 
 Examples
 --------
@@ -22,7 +24,7 @@ from fractions import Fraction
 
 from ...errors import Resource
 
-__all__ = ["NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate"]
+__all__ = ["NoTotalModel", "GaveUp", "EstimateFailure", "NoEstimate", "Inexact", "inexact_answers"]
 
 
 @dataclass(frozen=True)
@@ -169,3 +171,76 @@ class GaveUp:
         if self.estimate_failed:
             text += f"; no estimate either: {self.estimate_failed}"
         return text
+
+
+@dataclass(frozen=True)
+class Inexact:
+    """How many answers of counting were not exact, by kind.
+
+    An answer is one set of probabilities made from a position's tallies
+    (:meth:`mscsp.analysis.Counts.probabilities`); it is not exact when some part of
+    the frontier could not be counted within its budget.
+
+    Attributes
+    ----------
+    rounded : int
+        Answers from the counting programme in floating point
+        (:mod:`~mscsp.analysis.counting.rounded`): every probability within proven
+        bounds, no layout count claimed exact.
+    estimated : int
+        Answers from the sampling estimates (sequential Monte Carlo or the layout
+        chains, 95% intervals), or with no number for some cells where even they
+        could not be made.
+
+    Examples
+    --------
+    >>> later, earlier = Inexact(rounded=3, estimated=1), Inexact(rounded=1)
+    >>> later - earlier
+    Inexact(rounded=2, estimated=1)
+    >>> (later - earlier).total, bool(Inexact())
+    (3, False)
+    """
+
+    rounded: int = 0
+    estimated: int = 0
+
+    @property
+    def total(self) -> int:
+        """Answers that were not exact, of either kind."""
+        return self.rounded + self.estimated
+
+    def __bool__(self) -> bool:
+        return bool(self.rounded or self.estimated)
+
+    def __sub__(self, other: "Inexact") -> "Inexact":
+        return Inexact(self.rounded - other.rounded, self.estimated - other.estimated)
+
+
+#: The process's tally of answers that were not exact: [rounded, estimated]. A list
+#: bumped only on the fallback paths, so the exact path pays nothing for it.
+_INEXACT = [0, 0]
+
+
+def inexact_answers() -> Inexact:
+    """The answers of counting that were not exact since this process started.
+
+    A caller takes the difference of two readings around a computation (a game,
+    a position): the count of its analyses that fell back, by kind. The tally is
+    the process's own: worker processes each keep theirs.
+
+    Examples
+    --------
+    >>> from mscsp.analysis.counting import probabilities
+    >>> from mscsp.position import parse_position
+    >>> before = inexact_answers()
+    >>> exact = probabilities(parse_position("mines: 1\\n.1...\\n"))
+    >>> estimated = probabilities(parse_position("mines: 2\\n.2.\\n...\\n"), state_limit=0, samples=200)
+    >>> inexact_answers() - before
+    Inexact(rounded=0, estimated=1)
+    """
+    return Inexact(*_INEXACT)
+
+
+def _note_inexact(rounded: bool) -> None:
+    """Count one answer that was not exact (by the counting pipeline)."""
+    _INEXACT[0 if rounded else 1] += 1

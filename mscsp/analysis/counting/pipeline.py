@@ -45,7 +45,7 @@ from .montecarlo.smc import Estimate, rest_of_board, smc_estimate
 from .exact.listing import list_layouts, list_walled
 from .montecarlo.mcmc import chain_estimate
 from .exact.order import Order, choose_order
-from .outcomes import EstimateFailure, GaveUp, NoEstimate, NoTotalModel
+from .outcomes import EstimateFailure, GaveUp, NoEstimate, NoTotalModel, _note_inexact
 from .exact.quick import quick_probabilities
 from .rounded import METHOD as _ROUNDED_METHOD
 from .rounded import Declined, rounded_estimate
@@ -557,6 +557,7 @@ def _estimated(system: ConstraintSystem, problems: dict, exact_tallies: list[Tal
         est, smc = _estimate(system, parts, [comp for comp, _ in gave_up], rest, weights, samples, seed, est_budget,
                              extra)
     proven = bool(est.details.get("rounded"))  # the rounded count's bounds, not a sample's
+    _note_inexact(proven)
     cells: dict[int, Fraction | float | None] = {}
     intervals: dict[int, tuple[float, float]] = {}
     model = None
@@ -619,6 +620,7 @@ def _not_estimated(system: ConstraintSystem, problems: dict, exact_tallies: list
     """Probabilities when a part that gave up was not even built: no number for its
     cells, nor (with a total, which couples them) for any cell outside the exact parts."""
     failed = NoEstimate(EstimateFailure.NOT_BUILT)
+    _note_inexact(False)
     cells: dict[int, Fraction | float | None] = {}
     model = None
     if system.remaining is None:
