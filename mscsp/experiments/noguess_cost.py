@@ -287,10 +287,12 @@ def _figure(rings: pd.DataFrame):
     at the width the paper prints it (:mod:`mscsp.experiments.figures`)."""
     from .figures import figure
 
-    labels = [lab for lab in ("beginner", "intermediate", "expert") if (rings["board"] == lab).any()]
+    # the three classic sizes and the densest board compared, where even retry boards lean to the border
+    labels = [lab for lab in ("beginner", "intermediate", "expert", "30x16/130") if (rings["board"] == lab).any()]
     methods = ("uniform", "retry", "perturb")
-    fig, axes = figure(WIDTH, 2.3, ncols=max(1, len(labels)), sharey=True, squeeze=False)
-    axes = axes[0]
+    fig, axes = figure(WIDTH, 2.0 * ((len(labels) + 1) // 2) + 0.4, nrows=(len(labels) + 1) // 2,
+                       ncols=min(2, len(labels)), sharey=True, squeeze=False)
+    axes = axes.ravel()
     for ax, label in zip(axes, labels):
         part = rings[rings["board"] == label]
         ax.axhline(1.0, color="grey", linestyle=":", linewidth=0.8, label="mines spread uniformly")
@@ -301,10 +303,14 @@ def _figure(rings: pd.DataFrame):
                         fmt="o", markersize=3.5, capsize=1.5, elinewidth=0.8, color=f"C{j}",
                         label=f"{method}")
         first = part.iloc[0]
-        ax.set_title(f"{label} {first['width']}\u00d7{first['height']}/{first['mines']}")
+        size = f"{first['width']}\u00d7{first['height']}/{first['mines']}"
+        ax.set_title(size if label.startswith(str(first["width"])) else f"{label} {size}")
         ax.set_xticks(sorted(part["distance"].unique()))
         ax.set_xlabel("distance to the edge")
-    axes[0].set_ylabel("mine density / uniform")
+    for ax in axes[len(labels):]:
+        ax.axis("off")
+    for ax in axes[::2]:
+        ax.set_ylabel("mine density / uniform")
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), columnspacing=1.2, handlelength=1.5)
     return fig
