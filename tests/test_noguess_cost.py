@@ -58,3 +58,36 @@ def test_the_interval_follows_the_mean():
 def test_a_board_without_interior_cells_is_refused():
     with pytest.raises(ValueError, match="no interior cell"):
         border_ratio([1], Spec(4, 4, 2), (1, 1))
+
+
+@pytest.mark.parametrize("spec,click", [(Spec(9, 9, 10), (4, 4)), (Spec(30, 16, 99), (15, 8)), (Spec(5, 4, 3), (0, 0))])
+def test_edge_distance_is_the_least_step_count_off_the_board(spec, click):
+    from mscsp.experiments.noguess_cost import edge_distance
+
+    ring = edge_distance(spec, click)
+    cx, cy = click
+    for y in range(spec.height):
+        for x in range(spec.width):
+            if max(abs(x - cx), abs(y - cy)) <= 1:  # the opening rule's free cells
+                expected = -1
+            else:  # straight steps to leave the board, less one
+                expected = min(x + 1, y + 1, spec.width - x, spec.height - y) - 1
+            assert ring[y * spec.width + x] == expected, (x, y)
+
+
+def test_every_mine_lies_in_one_ring(tmp_path):
+    """In the quick run's ring table the densities times the ring sizes add up to the
+    mine total on every method's boards, and the rings to the cells the rule allows."""
+    import pandas as pd
+
+    from mscsp.experiments import noguess_cost
+
+    assert noguess_cost.main(["--quick", "--out", str(tmp_path), "--jobs", "1"]) == 0
+    rings = pd.read_csv(tmp_path / "rings.csv")
+    assert set(rings["method"]) == {"uniform", "retry", "perturb"}
+    for (board, method), part in rings.groupby(["board", "method"]):
+        spec = Spec(int(part["width"].iloc[0]), int(part["height"].iloc[0]), int(part["mines"].iloc[0]))
+        assert part["cells"].sum() == spec.width * spec.height - 9
+        assert (part["density"] * part["cells"]).sum() == pytest.approx(spec.mines)
+        assert ((part["low"] <= part["density"]) & (part["density"] <= part["high"])).all()
+    assert (tmp_path / "mine_frequency.pdf").is_file()

@@ -111,13 +111,12 @@ def _rows(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
 
 
 def _figure(df: pd.DataFrame):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """The share finished by each solver, a panel per rule and click, at the paper's
+    full width (:mod:`mscsp.experiments.figures`)."""
+    from .figures import decimal_labels, figure
 
     clicks = [c for c in ("centre", "corner") if (df["click"] == c).any()]
-    fig, axes = plt.subplots(len(clicks), 2, figsize=(11, 3.4 * len(clicks) + 0.6), sharey=True, squeeze=False)
+    fig, axes = figure(1.0, 2.0 * len(clicks) + 0.45, nrows=len(clicks), ncols=2, sharey=True, squeeze=False)
     floor = 3e-4  # a log axis, so that Expert's rates of a few per thousand are seen; 0 is drawn at the floor
     labels = [label for label, _, _ in SOLVERS]
     width = 0.16
@@ -130,19 +129,20 @@ def _figure(df: pd.DataFrame):
                 p = np.maximum(part["p"].to_numpy(), floor)
                 low = np.maximum(part["low"].to_numpy(), floor)
                 ax.bar(xs, p - floor, width, bottom=floor, label=label, color=f"C{i}",
-                       yerr=[p - low, np.maximum(part["high"].to_numpy() - p, 0)], capsize=2)
+                       yerr=[p - low, np.maximum(part["high"].to_numpy() - p, 0)], capsize=1.5,
+                       error_kw={"elinewidth": 0.8, "capthick": 0.8})
                 for x, value in zip(xs, part["p"]):
                     if value == 0:
-                        ax.text(x, floor * 1.15, "0", ha="center", va="bottom", fontsize=8)
+                        ax.text(x, floor * 1.15, "0", ha="center", va="bottom")
             ax.set_yscale("log")
             ax.set_ylim(floor, 1.0)
-            ax.set_xticks(np.arange(len(SIZES)), SIZES, fontsize=10)
-            ax.set_title(f"rule {rule}, {click} click", fontsize=12)
-        axes[row][0].set_ylabel("share finished (log scale)", fontsize=10)
+            decimal_labels(ax.yaxis)
+            ax.set_xticks(np.arange(len(SIZES)), SIZES)
+            ax.set_title(f"rule {rule}, {click} click")
+        axes[row][0].set_ylabel("share finished")
     handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="lower center", ncol=len(labels), fontsize=10, frameon=False)
-    fig.suptitle("Boards finished without a guess, by solver (Wilson 95% intervals)", fontsize=12)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.legend(handles, names, loc="outside lower center", ncol=len(labels), handlelength=1.2,
+               columnspacing=1.2)
     return fig
 
 

@@ -35,6 +35,8 @@ SIZES = [10, 20, 30, 50]
 RATIOS = [3.0, 4.0, 4.26, 4.5, 5.5]
 QUICK_SIZES = [5, 8]
 CHUNK = 2
+#: The paper prints the two figures side by side, each this share of the line width.
+HALF = 0.49
 #: What names a row of the summary, and the columns that depend on the machine.
 KEYS = ["board", "variables", "clauses", "ratio"]
 TIMING = ["mean_compile_s", "mean_decide_s", "max_decide_s", "mean_direct_ms"]
@@ -114,38 +116,33 @@ def _rows(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
 
 def _figure(df: pd.DataFrame):
     """The share satisfiable against the clause ratio, one line per formula size."""
-    import matplotlib
+    from .figures import figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5.5, 4))
+    fig, ax = figure(HALF, 2.4)
     for n, part in df.groupby("variables"):
         ax.errorbar(part["ratio"], part["p"], yerr=[part["p"] - part["low"], part["high"] - part["p"]],
-                    marker="o", capsize=3, label=f"{n} variables")
+                    marker="o", capsize=2, elinewidth=0.8, label=f"{n} variables")
     ax.axvline(4.26, color="grey", linestyle=":", label="threshold 4.26")
     ax.set_xlabel("clauses / variables")
-    ax.set_ylabel("share satisfiable (Wilson 95%)")
-    ax.legend(fontsize=9)
+    ax.set_ylabel("share satisfiable")
+    ax.legend(handlelength=1.5, borderaxespad=0.3)
     return fig
 
 
 def _timing_figure(timing: pd.DataFrame):
     """Seconds to decide the compiled board against a SAT call on the formula, at
     the threshold ratio 4.26 (``timings.png``: it plots times)."""
-    import matplotlib
+    from .figures import decimal_labels, figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5.5, 4))
+    fig, ax = figure(HALF, 2.4)
     at = timing[timing["ratio"] == 4.26].sort_values("variables")
     ax.plot(at["variables"], at["mean_decide_s"], marker="o", label="decide the compiled board")
     ax.plot(at["variables"], at["mean_direct_ms"] / 1e3, marker="s", label="SAT on the formula")
     ax.set_yscale("log")
+    decimal_labels(ax.yaxis)
     ax.set_xlabel("variables (ratio 4.26)")
     ax.set_ylabel("seconds per formula")
-    ax.legend(fontsize=8)
+    ax.legend(handlelength=1.5, borderaxespad=0.3)
     return fig
 
 

@@ -115,23 +115,28 @@ def _rows(units: list[Unit], counts: list[dict]) -> pd.DataFrame:
 
 
 def _maps(extra_boards: dict[str, Spec]) -> tuple[pd.DataFrame, dict]:
-    """Per-cell exact opening odds for every rule and size; summary and figures."""
-    import matplotlib
+    """Per-cell exact opening odds for every rule and size; summary and figures.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    Each figure is the paper's full width (:mod:`mscsp.experiments.figures`), its
+    three panels on one colour scale that ends at the largest value drawn.
+    """
+    from matplotlib.lines import Line2D
+
+    from .figures import LINEWIDTH_IN, figure
 
     rows = []
     figures = {}
     for size, spec in extra_boards.items():
         g = spec.geometry
-        fig, axes = plt.subplots(1, len(RULES), figsize=(4.2 * len(RULES), 3.2 * max(1, g.height / g.width) + 0.6))
-        for ax, rule in zip(axes, RULES):
+        grids, stars = {}, {}
+        for rule in RULES:
             m = opening_map(g, spec.mines, rule)
-            values = np.array([float(p) for p in m.values()]).reshape(g.height, g.width)  # row order
+            grids[rule] = np.array([float(p) for p in m.values()]).reshape(g.height, g.width)  # row order
             bx, by = max(m, key=lambda xy: (m[xy], -g.index(*xy)))  # ties to the first in row order
             wx, wy = min(m, key=lambda xy: (m[xy], g.index(*xy)))
             best_cell, worst_cell = (bx, by), (wx, wy)
+            # every cell that shares the best odds is starred, not the first of a tie
+            stars[rule] = [xy for xy in m if m[xy] == m[best_cell]]
             kostka = KOSTKA.get(size, (None, None))
             rows.append({
                 "board": size, "width": spec.width, "height": spec.height, "mines": spec.mines, "rule": rule,
@@ -140,22 +145,26 @@ def _maps(extra_boards: dict[str, Spec]) -> tuple[pd.DataFrame, dict]:
                 "centre": float(m[(spec.width // 2, spec.height // 2)]),
                 "kostka_min": kostka[0], "kostka_max": kostka[1],
             })
-            im = ax.imshow(values, cmap="viridis", vmin=0, vmax=max(0.6, values.max()))
-            ax.set_title(f"{rule} rule", fontsize=12)
+        top = max(float(v.max()) for v in grids.values())
+        # three panels and a colour bar across the line width; the panel height follows the board
+        panel = (LINEWIDTH_IN - 1.3) / len(RULES)
+        fig, axes = figure(1.0, panel * g.height / g.width + 0.95, ncols=len(RULES), sharey=True)
+        for ax, rule in zip(axes, RULES):
+            im = ax.imshow(grids[rule], cmap="viridis", vmin=0, vmax=top)
+            ax.set_title(f"{rule} rule")
             step = 5 if max(g.width, g.height) > 10 else 2
             ax.set_xticks(range(0, g.width, step))
             ax.set_yticks(range(0, g.height, step))
-            ax.tick_params(labelsize=9)
-            ax.set_xlabel("column x", fontsize=10)
-            # every cell that shares the best odds is starred, not the first of a tie
-            ties = [xy for xy in m if m[xy] == m[best_cell]]
-            ax.plot([x for x, _ in ties], [y for _, y in ties], linestyle="none", marker="*", color="white",
-                    markeredgecolor="black", markeredgewidth=0.5, markersize=11)
-        axes[0].set_ylabel("row y", fontsize=10)
-        fig.suptitle(f"{size} {spec.width}\u00d7{spec.height}/{spec.mines}: chance that the first click "
-                     "opens a region (\u2605 the best cells)", fontsize=12)
-        bar = fig.colorbar(im, ax=axes, shrink=0.8)
-        bar.set_label("P(first click opens)", fontsize=10)
+            ax.set_xlabel("column x")
+            ax.plot([x for x, _ in stars[rule]], [y for _, y in stars[rule]], linestyle="none", marker="*",
+                    color="white", markeredgecolor="black", markeredgewidth=0.5, markersize=8)
+        axes[0].set_ylabel("row y")
+        bar = fig.colorbar(im, ax=axes, shrink=0.9, pad=0.02)
+        bar.set_label("P(first click opens)")
+        bar.set_ticks(np.arange(0, top + 1e-9, 0.1))
+        star = Line2D([], [], linestyle="none", marker="*", color="white", markeredgecolor="black",
+                      markeredgewidth=0.5, markersize=8)
+        fig.legend([star], ["the cells with the best odds"], loc="outside lower center")
         figures[f"opening_map_{size}"] = fig
     return pd.DataFrame(rows), figures
 

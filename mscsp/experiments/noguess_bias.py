@@ -476,10 +476,9 @@ def _tables(units: list[Unit], totals: list[dict], reference: str, seed: int):
 def _figures(units: list[Unit], totals: list[dict], reference: str) -> dict:
     """One figure a board size: a row a setting, its reference's mine frequency per
     cell, then each generator's beside its difference from the reference."""
-    import matplotlib
+    from .figures import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()  # the figures' font, as in every experiment
 
     figures = {}
     for label in dict.fromkeys(u.params["label"] for u in units):

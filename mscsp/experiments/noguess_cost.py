@@ -9,7 +9,8 @@ the share generated within the time limit (Wilson 95%), seconds per accepted boa
 
 Perturbation changes the distribution of boards. On sizes where retries are cheap
 enough to sample the uniform distribution, the experiment compares the two: the
-per-cell mine frequency maps (figure) and the distribution of 3BV
+mine density by distance to the edge (figure; single cells are too few
+to show it) and the distribution of 3BV
 (:func:`mscsp.metrics.bbbv`) — mean with its interval, median and the two-sample
 Kolmogorov–Smirnov distance with its p-value — and the mine density on the border
 against the interior. Beside them, boards drawn by the first-click rule alone
@@ -66,6 +67,8 @@ RULE = FirstClickRule.OPENING
 #: Baseline boards per board size, as a multiple of --samples: they cost almost nothing,
 #: and a tight baseline shows the border measure reads 1 on uniform boards.
 UNIFORM_SHARE = 5.0
+#: The paper prints the figure at this share of its line width.
+WIDTH = 0.85
 
 
 def _click(spec: Spec) -> tuple[int, int]:
@@ -122,13 +125,32 @@ def border_ratio(border_mines: list[int], spec: Spec, click: tuple[int, int],
     return ratio(mean), ratio(low), ratio(high)
 
 
+def edge_distance(spec: Spec, click: tuple[int, int], rule: FirstClickRule = RULE) -> np.ndarray:
+    """Each cell's distance to the nearest edge of the board (flat; 0 on the border),
+    and -1 on the cells ``rule`` keeps free of mines for ``click``, as
+    :func:`border_cells` leaves them out.
+
+    Examples
+    --------
+    >>> ring = edge_distance(Spec(9, 9, 10), (4, 4))
+    >>> np.bincount(ring[ring >= 0]).tolist()  # the opening covers the rings 3 and 4
+    [32, 24, 16]
+    """
+    ys, xs = np.divmod(np.arange(spec.width * spec.height), spec.width)
+    ring = np.minimum(np.minimum(xs, spec.width - 1 - xs), np.minimum(ys, spec.height - 1 - ys))
+    ring[list(rule.excluded(spec.geometry, spec.geometry.cell(click)))] = -1
+    return ring
+
+
 def _work(chunk: Chunk) -> dict:
     p = chunk.params
     spec = Spec(**p["spec"])
     click = _click(spec)
     border, _ = border_cells(spec, click)
+    ring = edge_distance(spec, click)
+    rings = int(ring.max()) + 1
     seconds, attempts, perturbations, values, borders, failures = [], [], [], [], [], 0
-    mine_sum = np.zeros(spec.width * spec.height, dtype=np.int64)
+    by_ring = []
     for ss in sample_seeds(chunk):
         started = time.perf_counter()
         rng = np.random.default_rng(ss)
@@ -146,20 +168,17 @@ def _work(chunk: Chunk) -> dict:
         perturbations.append(moved)
         values.append(bbbv(layout))
         borders.append(int(layout.mines[border].sum()))
-        mine_sum += layout.mines
+        by_ring.append(np.bincount(ring[layout.mines & (ring >= 0)], minlength=rings).tolist())
     return {"seconds": seconds, "attempts": attempts, "perturbations": perturbations, "bbbv": values,
-            "border": borders, "failures": failures, "mines": mine_sum.tolist()}
+            "border": borders, "rings": by_ring, "failures": failures}
 
 
 def _combine(parts: list[dict]) -> dict:
-    out = {"seconds": [], "attempts": [], "perturbations": [], "bbbv": [], "border": [], "failures": 0}
-    mines = None
+    out = {"seconds": [], "attempts": [], "perturbations": [], "bbbv": [], "border": [], "rings": [], "failures": 0}
     for p in parts:
-        for key in ("seconds", "attempts", "perturbations", "bbbv", "border"):
+        for key in ("seconds", "attempts", "perturbations", "bbbv", "border", "rings"):
             out[key] += p[key]
         out["failures"] += p["failures"]
-        mines = np.array(p["mines"]) if mines is None else mines + np.array(p["mines"])
-    out["mines"] = mines
     return out
 
 
@@ -232,41 +251,90 @@ def _tables(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.Dat
     return summary, pd.DataFrame(bias)
 
 
-def _figure(units: list[Unit], totals: list[dict]):
-    import matplotlib
+def _rings(units: list[Unit], totals: list[dict]) -> pd.DataFrame:
+    """Mine density by distance to the edge, for every size on which the methods are
+    compared: per method and ring (:func:`edge_distance`) the mean share of the
+    ring's cells that hold a mine, with its standard error and 95% interval over the
+    boards, and the same relative to mines spread uniformly over the cells the rule
+    allows (1 in expectation for uniform boards)."""
+    rows = []
+    by_key = {(u.params["label"], u.params["method"]): (u, t) for u, t in zip(units, totals)}
+    for (label, method), (unit, t) in by_key.items():
+        arms = [(m, by_key.get((label, m))) for m in ("uniform", "retry", "perturb")]
+        if method != "uniform" or not all(arm and len(arm[1]["rings"]) > 1 for _, arm in arms):
+            continue
+        spec = Spec(**unit.params["spec"])
+        ring = edge_distance(spec, _click(spec))
+        uniform = spec.mines / int((ring >= 0).sum())
+        for m, (_, a) in arms:
+            counts = np.array(a["rings"], dtype=float)
+            for d in range(counts.shape[1]):
+                cells = int((ring == d).sum())
+                if not cells:
+                    continue  # a ring the opening covers whole
+                density = counts[:, d] / cells
+                mean, low, high = mean_interval(density)
+                rows.append({"board": label, "width": spec.width, "height": spec.height, "mines": spec.mines,
+                             "method": m, "distance": d, "cells": cells, "boards": len(density),
+                             "density": mean, "se": standard_error(density), "low": low, "high": high,
+                             "relative": mean / uniform, "relative_low": low / uniform,
+                             "relative_high": high / uniform})
+    return pd.DataFrame(rows)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    labels = [lab for lab in ("beginner", "intermediate", "expert")
-              if any(u.params["label"] == lab for u in units)]
+def _figure(rings: pd.DataFrame):
+    """The mine density of each ring of cells relative to uniform, a panel per size,
+    at the width the paper prints it (:mod:`mscsp.experiments.figures`)."""
+    from .figures import figure
+
+    # the three classic sizes and the densest board compared, where even retry boards lean to the border
+    labels = [lab for lab in ("beginner", "intermediate", "expert", "30x16/130") if (rings["board"] == lab).any()]
     methods = ("uniform", "retry", "perturb")
-    found = {(u.params["label"], u.params["method"]): (u, t) for u, t in zip(units, totals) if t["seconds"]}
-    freqs = {}
-    for key, (u, t) in found.items():
-        if key[0] in labels:
-            spec = Spec(**u.params["spec"])
-            freqs[key] = t["mines"].reshape(spec.height, spec.width) / len(t["seconds"])
-    # one colour scale for every panel, so that panels can be compared by eye
-    top = max([0.35, *(float(f.max()) for f in freqs.values())])
-    fig, axes = plt.subplots(len(labels), 3, figsize=(10, 1.2 + 2.4 * len(labels)), squeeze=False,
-                             layout="constrained")
-    image = None
-    for row, label in enumerate(labels):
-        for col, method in enumerate(methods):
-            ax = axes[row][col]
-            if (label, method) not in freqs:
-                ax.axis("off")
-                continue
-            image = ax.imshow(freqs[(label, method)], cmap="magma", vmin=0, vmax=top)
-            n = len(found[(label, method)][1]["seconds"])
-            ax.set_title(f"{label}, {method} ({n:,} boards)", fontsize=11)
-            ax.set_xticks([])
-            ax.set_yticks([])
-    if image is not None:
-        bar = fig.colorbar(image, ax=axes, shrink=0.8, label="share of boards with a mine on the cell")
-        bar.ax.tick_params(labelsize=10)
+    fig, axes = figure(WIDTH, 2.0 * ((len(labels) + 1) // 2) + 0.4, nrows=(len(labels) + 1) // 2,
+                       ncols=min(2, len(labels)), sharey=True, squeeze=False)
+    axes = axes.ravel()
+    for ax, label in zip(axes, labels):
+        part = rings[rings["board"] == label]
+        ax.axhline(1.0, color="grey", linestyle=":", linewidth=0.8, label="mines spread uniformly")
+        for j, method in enumerate(methods):
+            arm = part[part["method"] == method]
+            ax.errorbar(arm["distance"] + (j - 1) * 0.2, arm["relative"],
+                        yerr=[arm["relative"] - arm["relative_low"], arm["relative_high"] - arm["relative"]],
+                        fmt="o", markersize=3.5, capsize=1.5, elinewidth=0.8, color=f"C{j}",
+                        label=f"{method}")
+        first = part.iloc[0]
+        size = f"{first['width']}\u00d7{first['height']}/{first['mines']}"
+        ax.set_title(size if label.startswith(str(first["width"])) else f"{label} {size}")
+        ax.set_xticks(sorted(part["distance"].unique()))
+        ax.set_xlabel("distance to the edge")
+    for ax in axes[len(labels):]:
+        ax.axis("off")
+    for ax in axes[::2]:
+        ax.set_ylabel("mine density / uniform")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncol=len(names), columnspacing=1.2, handlelength=1.5)
     return fig
+
+
+def _rings_text(rings: pd.DataFrame, samples: int) -> str:
+    """The section of ``README.md`` on :func:`_rings`, its standard errors stated."""
+    if not len(rings):
+        return "(no pair of methods on the same board)\n"
+    p = float(rings["density"].mean())
+    arms = rings[rings["method"] != "uniform"]
+    return "\n".join([
+        f"One cell's mine frequency from {samples} boards has a standard error near "
+        f"sqrt(p(1 - p)/{samples}) = {(p * (1 - p) / samples) ** 0.5:.3f} at p = {p:.2f}, as large as the shifts "
+        "in question, so the cells are pooled by their distance to the nearest edge (0: the border), "
+        "without the cells the first-click rule keeps free. `density` is the mean share of a ring's cells "
+        "holding a mine, `se` its standard error over the boards and `low`/`high` its 95% interval; "
+        "`relative` divides them by the mines per allowed cell, 1 in expectation for uniform boards "
+        f"(`mine_frequency.png`). The retry and perturbation rows have standard errors from "
+        f"{arms['se'].min():.4f} to {arms['se'].max():.4f}.\n",
+        markdown_table(rings, columns=["board", "method", "distance", "cells", "boards", "density", "se",
+                                       "relative", "relative_low", "relative_high"], digits=4),
+        "![mine density by distance to the edge](mine_frequency.png)\n",
+    ])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = run_units(NAME, units, _work, args, CHUNK, "board")
     totals = [_combine(p) for p in parts]
     summary, bias = _tables(units, totals)
+    rings = _rings(units, totals)
     summary, timing = split_timings(summary, KEYS, TIMING)
     cols = ["board", "method", "n", "k", "p", "low", "high", "mean_attempts", "se_attempts", "mean_perturbations",
             "se_perturbations", "mean_3bv", "se_3bv", "border_density_ratio", "border_ratio_low", "border_ratio_high"]
@@ -298,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         "two-sample Kolmogorov–Smirnov distance between the retry and perturbation 3BV distributions, "
         "`ks_p_3bv` its asymptotic p-value (conservative: 3BV values tie).\n",
         markdown_table(bias, digits=3) if len(bias) else "(no pair of methods on the same board)\n",
+        "\n## Mine density by distance to the edge\n",
+        _rings_text(rings, args.samples),
     ])
     timing_md = "\n".join([
         "# No-guess generation: timings\n",
@@ -308,6 +379,6 @@ def main(argv: list[str] | None = None) -> int:
     if len(bias):
         print(markdown_table(bias, digits=3), end="")
     print(markdown_table(timing, digits=4), end="")
-    finish(out, NAME, args, {"summary": summary, "bias": bias}, md, started,
-           {"mine_frequency": _figure(units, totals)}, timings=Timings(timing, timing_md))
+    finish(out, NAME, args, {"summary": summary, "bias": bias, "rings": rings}, md, started,
+           {"mine_frequency": _figure(rings)} if len(rings) else None, timings=Timings(timing, timing_md))
     return 0

@@ -255,10 +255,9 @@ def tv_floor(n: int, k: int) -> float:
 
 
 def _figures(maps: dict, curves: dict, label: str) -> dict:
-    import matplotlib
+    from .figures import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()  # the figures' font, as in every experiment
 
     figures = {}
     settings = sorted({k[0] for k in maps})

@@ -209,17 +209,23 @@ def _png(fig) -> bytes:
     """A figure as PNG bytes that depend only on what it draws: no software version
     in the metadata, so a rerun (or another matplotlib release with the same
     rendering) gives the same bytes."""
+    from .figures import bbox_inches
+
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=120, bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(buffer, format="png", dpi=120, bbox_inches=bbox_inches(fig), metadata={"Software": None})
     return buffer.getvalue()
 
 
 def _pdf(fig) -> bytes:
     """A figure as vector PDF bytes that depend only on what it draws: no creation
     date and no software version in the metadata, so a rerun gives the same bytes
-    (the paper in ``paper/`` includes these)."""
+    (the paper in ``paper/`` includes these). A figure drawn at its printed width
+    (:func:`mscsp.experiments.figures.figure`) keeps its size; any other is cropped
+    to what it draws."""
+    from .figures import bbox_inches
+
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="pdf", bbox_inches="tight",
+    fig.savefig(buffer, format="pdf", bbox_inches=bbox_inches(fig),
                 metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None})
     return buffer.getvalue()
 

@@ -318,6 +318,9 @@ EXTREMES = [
      "sig2", "max"),
     ("noguess_uniform/census/perturb/p_value_max", "noguess_uniform/census.csv", (("method", "perturb"),),
      "p_value", "sig2", "max"),
+    # the standard errors of the pooled mine densities of Fig. mine-frequency
+    *((f"noguess_cost/rings/{arm}/se_{which}", "noguess_cost/rings.csv", (("method", arm),), "se", "dec3", which)
+      for arm in ("retry", "perturb") for which in ("min", "max")),
 ]
 
 

@@ -239,32 +239,34 @@ def _paired(units: list[Unit], won: list[str]) -> pd.DataFrame:
 
 
 def _figure(df: pd.DataFrame):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """The share of games won by each policy, a panel per size, at the paper's full
+    width (:mod:`mscsp.experiments.figures`)."""
     from matplotlib.lines import Line2D
 
-    fig, axes = plt.subplots(1, len(SIZES), figsize=(12, 4.2))
+    from .figures import figure
+
+    fig, axes = figure(1.0, 2.75, ncols=len(SIZES))
+    records = []
     for ax, size in zip(axes, SIZES):
         for j, (rule, _) in enumerate(STARTS):
             part = df[(df["board"] == size) & (df["rule"] == rule)]
             xs = np.arange(len(part)) + (j - 0.5) * 0.3
             ax.errorbar(xs, 100 * part["p"], yerr=[100 * (part["p"] - part["low"]), 100 * (part["high"] - part["p"])],
-                        fmt="o", capsize=3, label=f"{rule} start")
+                        fmt="o", capsize=2, elinewidth=0.8, color=f"C{j}", label=f"{rule} start")
             record = RECORDS.get((size, rule))
             if record is not None:
                 ax.axhline(100 * record.rate, color=f"C{j}", linestyle="--", linewidth=0.8)
-        ax.set_xticks(np.arange(len(POLICIES)), POLICIES, rotation=30, fontsize=10)
-        ax.set_title(size, fontsize=12)
-        ax.set_ylabel("games won (%)", fontsize=10)
-    # the legend goes below the panels, where it hides no marker
+                records.append(rule)
+        ax.set_xticks(np.arange(len(POLICIES)), POLICIES, rotation=35, ha="right", rotation_mode="anchor")
+        ax.set_title(size)
+    axes[0].set_ylabel("games won (%)")
+    # the legend goes below the panels, where it hides no marker; a dashed line per start that has a record
     handles, labels = axes[0].get_legend_handles_labels()
-    handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=0.8))
-    labels.append("Hill's published record on that start")
-    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=10, frameon=False)
-    fig.suptitle("Win rate along the policy ladder (Wilson 95% intervals)", fontsize=12)
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    for j, (rule, _) in enumerate(STARTS):
+        if rule in records:
+            handles.append(Line2D([], [], color=f"C{j}", linestyle="--", linewidth=0.8))
+            labels.append(f"Hill\u2019s published record, {rule} start")
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, columnspacing=1.5)
     return fig
 
 
