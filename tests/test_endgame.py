@@ -18,7 +18,7 @@ from mscsp.board import PRESETS, Spec
 from mscsp.errors import BudgetExceeded, InconsistentError, InputError
 from mscsp.game import Game
 from mscsp.play import endgame, policies
-from mscsp.play.endgame import solve_endgame, solve_walled
+from mscsp.play.endgame import solve_endgame, solve_from, solve_walled
 from mscsp.play.loop import play_game
 from mscsp.play.optimum import optimal_play, policy_play
 from mscsp.play.policies import choose
@@ -266,3 +266,52 @@ def test_click_wins_leaves_out_what_it_had_no_time_for():
     position = parse_position("mines: 3\n1...\n2...\n....\n")
     assert endgame.click_wins(position, time_limit=0.0) == {}
     assert len(endgame.click_wins(position)) == 10
+
+
+# -- the search that weighs a given move first (the +deep rung) ---------------------------
+
+def _solve_from_both(position, cell, **options):
+    """solve_from's answer compiled, then in Python: (cell, wins, states, complete) or None."""
+    answers = []
+    for compiled in (endgame._endgame, None):
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(endgame, "_endgame", compiled)
+            end = solve_from(position, cell, **options)
+            answers.append(None if end is None else (end.cell, end.wins, end.states, end.complete))
+    return answers
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=7, allow_wrong=False), nodes=st.sampled_from([None, 1, 3, 10, 40]),
+       pick=st.integers(0, 6))
+def test_a_cut_off_search_plays_only_a_move_proven_better_than_the_first(position, nodes, pick):
+    layouts = _endgame_layouts(position)
+    if layouts is None:
+        return
+    covered = np.flatnonzero(position.covered).tolist()
+    if any(all(c not in lay for lay in layouts) for c in covered):
+        return  # a cell safe in every layout is opened, not guessed
+    can_be_safe = [c for c in covered if any(c not in lay for lay in layouts)]
+    first = can_be_safe[pick % len(can_be_safe)]
+    g = position.geometry
+    end = solve_from(position, g.coords(first), layout_limit=10**6, node_limit=nodes)
+    best = _expectimax(position, layouts)
+    if end is None:  # nothing proven better: only when cut off, or when no guess can win
+        assert nodes is not None or best == 0
+        return
+    played = _expectimax(position, layouts, first=end.cell_index)
+    assert end.probability == played  # the move's wins are exact, complete or not
+    if end.complete:
+        assert played == best
+    else:
+        assert end.cell_index != first and played > _expectimax(position, layouts, first=first)
+    if endgame.COMPILED:
+        fast, slow = _solve_from_both(position, g.coords(first), layout_limit=10**6, node_limit=nodes)
+        assert fast == slow
+
+
+def test_the_first_move_must_be_one_to_guess():
+    with pytest.raises(InputError, match="cannot be safe"):
+        solve_from(parse_position("mines: 1\n.1F\n"), (2, 0))
+    with pytest.raises(InputError, match="safe in every layout"):
+        solve_from(parse_position("mines: 1\n.1..\n"), (0, 0))

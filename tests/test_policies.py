@@ -50,6 +50,9 @@ def test_the_move_depends_on_the_position_not_the_layout(policy):
     # two layouts that look the same after the first click: the move must be the same
     spec = Spec(5, 5, 4)
     seen = {}
+    # +deep's own budget takes seconds a move on the first guess here (a million states);
+    # a smaller one is cut off there too, which is the path to check
+    options = {"endgame_nodes": 20_000} if policy == "+deep" else {}
     for seed in range(40):
         game = Game.deferred(spec, "safe", seed)
         game.reveal((0, 0))
@@ -57,7 +60,7 @@ def test_the_move_depends_on_the_position_not_the_layout(policy):
             continue
         position = game.position()
         key = (position.grid.tobytes(), position.mines)
-        move = choose(position, policy)
+        move = choose(position, policy, **options)
         assert move in position.covered_xy
         if key in seen:
             assert seen[key] == move
@@ -456,3 +459,59 @@ def test_the_living_least_is_the_safest_cell_that_can_show_two_numbers(position)
                 shows[c].add(numbers[c])
     living = [p for p, c in ranked[:LIVING_LOOK] if len(shows[c]) > 1]
     assert _living_least(survey, ranked) == (living[0] if living else ranked[0][0])
+
+
+# -- +deep: the endgame with a larger search ----------------------------------------------
+
+@pytest.mark.parametrize("spec,nodes", [(Spec(4, 4, 4), 300), (Spec(4, 4, 3), 1000)])
+def test_deep_plays_the_optimum_where_the_endgames_budget_falls_short(spec, nodes):
+    # every layout played from the corner: with this few states a move +endgame falls
+    # back on its heuristic and loses games the optimum wins; +deep, with its own
+    # budget, is optimal play itself
+    best = optimal_play(spec, "safe", (0, 0)).wins
+    short = policy_play(spec, "safe", (0, 0), lambda p: choose(p, "+endgame", endgame_nodes=nodes)).wins
+    deep = policy_play(spec, "safe", (0, 0), lambda p: choose(p, "+deep")).wins
+    assert short < best and deep == best
+
+
+def test_deep_cut_off_plays_a_guess_proven_better_than_the_heuristics():
+    from mscsp.play import policies
+    from mscsp.play.endgame import click_wins
+    from mscsp.position import parse_position
+
+    position = parse_position("mines: 4\n01...\n13...\n.....\n.....\n")
+    wins = click_wins(position, node_limit=None)  # each click's exact win chance
+    heuristic = policies.move(position, "+fifty").cell
+    assert wins[heuristic] < max(wins.values())
+    # +endgame out of states plays the heuristic's guess
+    assert policies.move(position, "+endgame", endgame_nodes=800).cell == heuristic
+    cut = policies.move(position, "+deep", endgame_nodes=800)
+    assert cut.rung is Policy.DEEP and not cut.endgame.complete
+    assert cut.endgame.probability == wins[cut.cell] > wins[heuristic]
+    # nothing proven better within the budget: the heuristic's guess stands
+    assert policies.move(position, "+deep", endgame_nodes=100).cell == heuristic
+    whole = policies.move(position, "+deep")
+    assert whole.rung is Policy.DEEP and whole.endgame.complete
+    assert whole.endgame.probability == max(wins.values())
+    # below its layout trigger the rung below decides
+    assert policies.move(position, "+deep", endgame_layouts=10).rung is Policy.LOOKAHEAD
+
+
+def test_deep_is_a_rung_above_the_endgame_that_every_tool_accepts():
+    from mscsp.play import policies
+    from mscsp.position import parse_position
+
+    assert Policy.parse("+deep") is Policy.DEEP and Policy.DEEP >= Policy.ENDGAME
+    assert not Policy.ENDGAME >= Policy.DEEP
+    fifty = parse_position("mines: 1\n.1.\n")
+    move = policies.move(fifty, "+deep")
+    assert move.rung is Policy.DEEP and move.endgame.probability == Fraction(1, 2)
+    # the walled-off pair is solved on its own when the whole is not searched
+    walled = policies.move(fifty, "+deep", endgame_layouts=0)
+    assert walled.rung is Policy.FIFTY and walled.walled == ((0, 0), (2, 0))
+    players = benchmark("players")
+    assert players.main(["--games", "2", "--warmup", "0", "--only", "beginner-22", "--policy", "+deep"]) == 0
+    paired = benchmark("paired")
+    row = paired.compare(paired.Version(paired.TREE, "+endgame"), paired.Version(paired.TREE, "+deep"),
+                         ["beginner-safe"], 4, 0, 5, 1, 4)[0]
+    assert row["games"] == 4 and row["b_wins"] - row["a_wins"] == row["b_only"] - row["a_only"]

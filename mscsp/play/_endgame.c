@@ -218,9 +218,12 @@ static i64 sum_parts(Search *s, const Set *set, int cell, i64 alpha, int *done) 
     return bound;
 }
 
-/* the best guess's W (exact, *exact = 1, when above alpha) and its column in *best */
+/* the best guess's W (exact, *exact = 1, when above alpha) and its column in *best;
+ * column ``first`` (>= 0, at the root only) is tried before the others, so that when
+ * the budget runs out *best holds the best column fully searched: ``first`` itself,
+ * or one proven better */
 static i64 best_guess(Search *s, const Set *set, int n, const int *covered, const int *mines, int ncov, i64 alpha,
-                      int *exact, int *best) {
+                      int first, int *exact, int *best) {
     u64 *block = scratch(s);
     if (!block) return 0;
     int *order = covered_of(s, block) + 2 * ((size_t)s->cols + 1);
@@ -233,6 +236,13 @@ static i64 best_guess(Search *s, const Set *set, int n, const int *covered, cons
         }
         order[j] = i;
     }
+    for (int t = 0; first >= 0 && t < ncov; t++) {
+        if (covered[order[t]] != first) continue;
+        int moved = order[t];
+        for (; t > 0; t--) order[t] = order[t - 1];
+        order[0] = moved;
+        break;
+    }
     i64 value = 0, ceiling = 0;
     *exact = 0;
     *best = -1;
@@ -241,6 +251,7 @@ static i64 best_guess(Search *s, const Set *set, int n, const int *covered, cons
         i64 bound = n - mines[i], need = alpha > value ? alpha : value;
         if (bound <= need) {
             if (bound > ceiling) ceiling = bound;
+            if (first >= 0 && t == 0) continue; /* out of order: the rest may still beat it */
             break; /* so does every cell after this one */
         }
         int done;
@@ -295,29 +306,35 @@ static i64 wins(Search *s, const Set *set, i64 alpha) {
     if (safe >= 0) /* free information: a cell safe in every layout */
         value = sum_parts(s, set, safe, alpha, &exact);
     else
-        value = best_guess(s, set, n, covered, mines, ncov, alpha, &exact, &best);
+        value = best_guess(s, set, n, covered, mines, ncov, alpha, -1, &exact, &best);
     if (s->failed) return 0;
     make_key(s, first); /* the recursion wrote its own keys there */
     store(s, value, exact);
     return value;
 }
 
-/* best_move(mines, numbers, rows, cols, node_limit, seconds) -> (status, column, wins, states)
+/* best_move(mines, numbers, rows, cols, node_limit, seconds[, first]) -> (status, column, wins, states)
  *
  * mines and numbers are rows x cols bytes (row-major); node_limit < 0 and seconds < 0
  * mean no limit. status 0: the move is (column, wins); 1: out of states; 2: out of
- * time. */
+ * time. With first >= 0 and no column safe in every layout, the guess at column first
+ * is searched before the others; out of states or time, (column, wins) is then the
+ * best guess fully searched (first, or one that wins more), column -1 if none was. */
 static PyObject *best_move(PyObject *self, PyObject *args) {
     Py_buffer mb, nb;
-    int rows, cols;
+    int rows, cols, first = -1;
     long long node_limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*iiLd", &mb, &nb, &rows, &cols, &node_limit, &seconds)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*iiLd|i", &mb, &nb, &rows, &cols, &node_limit, &seconds, &first)) return NULL;
     PyObject *result = NULL;
     Search s;
     memset(&s, 0, sizeof s);
     if (rows <= 0 || cols <= 0 || mb.len != (Py_ssize_t)rows * cols || nb.len != (Py_ssize_t)rows * cols) {
         PyErr_SetString(PyExc_ValueError, "best_move: the arrays do not match rows x cols");
+        goto out;
+    }
+    if (first >= cols) {
+        PyErr_SetString(PyExc_ValueError, "best_move: first is not a column");
         goto out;
     }
     const uint8_t *m = mb.buf;
@@ -380,7 +397,7 @@ static PyObject *best_move(PyObject *self, PyObject *args) {
         cell = safe;
         won = sum_parts(&s, &all, safe, -1, &exact);
     } else {
-        won = best_guess(&s, &all, rows, covered, mines, cols, -1, &exact, &cell);
+        won = best_guess(&s, &all, rows, covered, mines, cols, -1, first, &exact, &cell);
     }
     free(everything);
     free(covered);
@@ -409,7 +426,7 @@ out:
 
 static PyMethodDef methods[] = {
     {"best_move", best_move, METH_VARARGS,
-     "best_move(mines, numbers, rows, cols, node_limit, seconds) -> (status, column, wins, states)"},
+     "best_move(mines, numbers, rows, cols, node_limit, seconds[, first]) -> (status, column, wins, states)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_endgame",

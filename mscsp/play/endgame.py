@@ -47,7 +47,8 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 #: searched in Python, with the same moves.
 COMPILED = _endgame is not None
 
-__all__ = ["COMPILED", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "click_wins", "solve_endgame", "solve_walled"]
+__all__ = ["COMPILED", "DEEP_LAYOUTS", "DEEP_NODES", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "click_wins",
+           "solve_endgame", "solve_from", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly (David
 #: Hill's solvers start their exact search below 1,000 solutions too): it narrows the
@@ -58,6 +59,14 @@ ENDGAME_LAYOUTS = 1000
 #: layouts over twenty covered cells, on the small boards, need 20,000 to 170,000 (see
 #: docs/decisions.md, "Endgame state budget: 50,000").
 ENDGAME_NODES = 50000
+#: Layouts at most for which the ``+deep`` rung (:mod:`mscsp.play.policies`) solves the
+#: rest of the game exactly: a stronger player for more CPU a game, the default top
+#: rung ``+endgame`` keeping :data:`ENDGAME_LAYOUTS` (see docs/decisions.md, "A deeper
+#: endgame rung: +deep").
+DEEP_LAYOUTS = 5000
+#: Knowledge states the ``+deep`` rung's search may visit for one move; cut off, it still
+#: plays a move the search proved better than the heuristic's (:func:`solve_from`).
+DEEP_NODES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,10 @@ class Endgame:
         How many of them the optimal strategy wins from here.
     states : int
         Knowledge states searched.
+    complete : bool
+        Whether the search finished; when it did not (:func:`solve_from`), ``cell`` is
+        a move proven better than the one weighed first, ``wins`` what it wins with
+        optimal play after, which the optimum may exceed.
     """
 
     position: Position
@@ -83,6 +96,7 @@ class Endgame:
     layouts: int
     wins: int
     states: int
+    complete: bool = True
 
     @property
     def cell_index(self) -> int:
@@ -128,6 +142,80 @@ def solve_endgame(position: Position, *, layout_limit: int = ENDGAME_LAYOUTS,
         raise InconsistentError("no layout satisfies the clues together with the mine total", (),
                                 uses_total=True)
     return _best_move(position, cells, mines, deadline, node_limit)
+
+
+def solve_from(position: Position, cell: tuple[int, int], *, layout_limit: int = DEEP_LAYOUTS,
+               node_limit: int | None = DEEP_NODES, survey: Survey | None = None) -> Endgame | None:
+    """The exact search with the guess at ``cell`` weighed first: the optimal move, or,
+    cut off, a better one than ``cell`` if the search proved one.
+
+    The guesses are weighed one by one, ``cell`` first and then the others safest first,
+    each to its exact win count unless it cannot beat the best so far. When the state
+    budget runs out, every guess weighed in full is exact, so one that beat ``cell`` is
+    a better move than ``cell`` whatever the rest of the search would have found (David
+    Hill's solvers likewise play the best move of an unfinished search when it beats
+    the heuristic's).
+
+    Parameters
+    ----------
+    position : Position
+        What the player sees, with the mine total and no covered cell safe in every layout.
+    cell : (int, int)
+        The move to beat: a covered cell that is not a mine in every layout.
+    layout_limit, node_limit : int, int or None
+        As for :func:`solve_endgame`.
+    survey : Survey, optional
+        As for :func:`solve_endgame`.
+
+    Returns
+    -------
+    Endgame or None
+        The optimal move (``complete`` True) when the search finished; cut off, the
+        best move it proved better than ``cell`` (``complete`` False), or None when it
+        proved none.
+
+    Raises
+    ------
+    BudgetExceeded
+        When more than ``layout_limit`` layouts remain.
+    InputError
+        When the mine total is unknown, some covered cell is safe in every layout, or
+        ``cell`` is not a covered cell that can be safe.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 2\\n.1..\\n....\\n")
+    >>> end = solve_from(pos, (1, 1), node_limit=None)
+    >>> end.complete, end.cell, end.probability
+    (True, (0, 0), Fraction(3, 10))
+    >>> end = solve_from(pos, (1, 1), node_limit=40)
+    >>> end.complete, end.cell, end.probability
+    (False, (0, 0), Fraction(3, 10))
+    >>> solve_from(pos, (1, 1), node_limit=20) is None
+    True
+
+    [1,1] wins one game in five. Cut off at 40 states, the search has already proved
+    that [0,0] wins more (here it is the optimum, which the search did not get to
+    prove); at 20 it has proved nothing better, and the caller keeps its move.
+    """
+    g = position.geometry
+    cells, mines = list_layouts(position, limit=layout_limit, system=_system(survey))
+    cells = tuple(cells)
+    if not len(mines):
+        raise InconsistentError("no layout satisfies the clues together with the mine total", (),
+                                uses_total=True)
+    first = g.cell(cell, "cell")
+    column = cells.index(first) if first in cells else -1
+    if column < 0 or mines[:, column].all():
+        raise InputError(f"cell {cell} cannot be safe: it is not covered, or a mine in every layout")
+    if not mines.any(axis=0).all():
+        raise InputError("some covered cell is safe in every layout: open it")
+    numbers = _numbers(position, cells, mines)
+    found, wins, states, complete = _search_first(mines, numbers, node_limit, column)
+    if found is None or (not complete and found == column):
+        return None
+    return Endgame(position, g.coords(cells[found]), len(mines), wins, states, complete)
 
 
 def solve_walled(position: Position, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]], *,
@@ -260,6 +348,37 @@ def _click_wins(position: Position, walled: tuple[int, ...] | list[int] | None =
         if safe.any():
             wins[c] = Fraction(won, total)
     return wins
+
+
+def _search_first(mines: np.ndarray, numbers: np.ndarray, node_limit: int | None,
+                  first: int) -> tuple[int | None, int, int, bool]:
+    """The root's guesses searched column ``first`` first, the others safest first (no
+    column is safe in every layout): ``(column, wins, states, complete)``, the column
+    the best guess fully searched (None when none was), compiled when built."""
+    if _endgame is not None:
+        status, column, wins, states = _endgame.best_move(
+            np.ascontiguousarray(mines, dtype=np.uint8).tobytes(), np.ascontiguousarray(numbers, dtype=np.uint8).tobytes(),
+            len(mines), mines.shape[1], -1 if node_limit is None else node_limit, -1.0, first)
+        return (None if column < 0 else column), wins, states, status == 0
+    search = SmallSearch(mines, numbers, node_limit=node_limit)
+    everything = search.everything()
+    covered, mine_count = search.covered(everything, ())
+    order = sorted(range(len(covered)), key=mine_count.__getitem__)  # stable: safest, then leftmost
+    order.remove(covered.index(first))
+    total, value, best = search.count(everything), 0, None
+    # the compiled root loop (best_guess) with ``first`` moved to the front
+    for t, i in enumerate([covered.index(first)] + order):
+        if total - mine_count[i] <= value:  # a guess wins at most where it is safe
+            if t == 0:
+                continue
+            break  # so does every cell after this one
+        try:
+            won, done = search.sum_parts(everything, (), covered[i], None, value)
+        except BudgetExceeded:
+            return best, value, len(search.memo), False
+        if done:
+            value, best = won, covered[i]
+    return best, value, len(search.memo), True
 
 
 def _system(survey: Survey | None):

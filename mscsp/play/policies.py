@@ -46,6 +46,13 @@ one below for what it does not decide:
     move of exact expectimax over all of them (:mod:`mscsp.play.endgame`), optimal
     from there on; and the guess ``+fifty`` takes inside a walled-off set is the
     set's own exact optimum (:func:`~mscsp.play.endgame.solve_walled`).
+``+deep``
+    ``+endgame`` with a larger exact search, for more CPU a game: from
+    :data:`~mscsp.play.endgame.DEEP_LAYOUTS` layouts, with
+    :data:`~mscsp.play.endgame.DEEP_NODES` knowledge states a move. The search weighs
+    the move ``+endgame``'s heuristic would play (without the endgame) first, and
+    when it runs out of states it still plays a guess it proved to win more than that
+    one (:func:`~mscsp.play.endgame.solve_from`), as David Hill's solvers do.
 
 A number ``v`` at a candidate cell ``c`` is weighed by the layouts of the position
 with ``c`` opened showing ``v``, counted by the same engine, so every comparison is
@@ -78,12 +85,15 @@ from ..analysis import Survey
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
 from .endgame import (
+    DEEP_LAYOUTS,
+    DEEP_NODES,
     ENDGAME_LAYOUTS,
     ENDGAME_NODES,
     Endgame,
     _click_wins,
     _solve_walled,
     solve_endgame,
+    solve_from,
 )
 from .pseudo import INFLUENCE_SCALE, _fifty_influence, _pseudo_fifties
 
@@ -115,6 +125,7 @@ class Policy(Choice, what="policy"):
     LOOKAHEAD = "+lookahead"
     FIFTY = "+fifty"
     ENDGAME = "+endgame"
+    DEEP = "+deep"
 
     def __ge__(self, other: "Policy") -> bool:
         order = list(Policy)
@@ -312,7 +323,9 @@ class Move:
 
     ``rung`` is the rung whose own rule chose the cell (a safe cell, when there is
     one, counts as ``least-p``'s); ``endgame`` is the exact search's answer when
-    ``+endgame`` decided, with the win probability the click gives. When the search
+    ``+endgame`` or ``+deep`` decided, with the win probability the click gives (when
+    ``+deep``'s search was cut off, ``endgame.complete`` is False and the probability
+    is that of its move, proven better than the heuristic's). When the search
     played a walled-off set alone (:func:`~mscsp.play.endgame.solve_walled`),
     ``walled`` holds its cells (``(x, y)``, like every cell here), and the
     answer's layouts and win probability are the set's own. When ``+fifty`` took a guess that was due, ``walled`` holds
@@ -355,7 +368,7 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
     ----------
     position : Position
         What the player sees, with nothing left to prove (proven mines may be flagged).
-    policy : {'least-p', '+progress', '+lookahead', '+fifty', '+endgame'}
+    policy : {'least-p', '+progress', '+lookahead', '+fifty', '+endgame', '+deep'}
     candidates : int
         (``+lookahead`` and above) how many of the safest cells next to a number are
         weighed at least, and (``+progress`` and above) how many kinds of cell away
@@ -368,9 +381,13 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
         The position's survey, when the caller has one (its probabilities and
         tallies are then not counted again).
     endgame_layouts, endgame_nodes : int, int or None
-        (``+endgame``) the exact search runs when at most this many layouts remain,
-        visiting at most this many knowledge states (past them the rung below
-        decides; a state budget keeps the moves the same on every machine).
+        (``+endgame`` and ``+deep``) the exact search runs when at most this many
+        layouts remain, visiting at most this many knowledge states (past them the
+        rung below decides; a state budget keeps the moves the same on every
+        machine). By default the rung's own: :data:`~mscsp.play.endgame.ENDGAME_LAYOUTS`
+        and :data:`~mscsp.play.endgame.ENDGAME_NODES` for ``+endgame``,
+        :data:`~mscsp.play.endgame.DEEP_LAYOUTS` and :data:`~mscsp.play.endgame.DEEP_NODES`
+        for ``+deep``.
     rank : bool
         Also return the cells weighed, with their values, in ``Move.candidates``
         (see :func:`rank`). The cell chosen is the same; the rung's early stops are
@@ -395,15 +412,23 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
                 None if pseudo is None else tuple(map(g.coords, pseudo)), listed)
 
 
+#: The default of :func:`move`'s ``endgame_layouts`` and ``endgame_nodes``: the rung's own.
+_RUNG = object()
+
+
 def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
                 tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
-                endgame_layouts: int = ENDGAME_LAYOUTS, endgame_nodes: int | None = ENDGAME_NODES,
-                rank: bool = False, time_limit: float | None = None,
+                endgame_layouts=_RUNG, endgame_nodes=_RUNG, rank: bool = False, time_limit: float | None = None,
                 second_weight: Fraction = SECOND_WEIGHT) -> tuple:
     """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
     pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
     candidates already named by ``(x, y)``."""
     policy = Policy.parse(policy)
+    deep = policy >= Policy.DEEP
+    if endgame_layouts is _RUNG:
+        endgame_layouts = DEEP_LAYOUTS if deep else ENDGAME_LAYOUTS
+    if endgame_nodes is _RUNG:
+        endgame_nodes = DEEP_NODES if deep else ENDGAME_NODES
     survey = Survey(position) if survey is None else survey
     probs = survey.probabilities
     if policy is Policy.LEAST_P:  # estimates will do: proven cells are exact either way
@@ -425,7 +450,18 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
     if ranked[0][0] == 0:
         safe = tuple(Candidate(position.geometry.coords(c), p) for p, c in ranked if p == 0) if rank else ()
         return ranked[0][1], Policy.LEAST_P, None, None, None, safe
-    if policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
+    better = None  # +deep: a move its cut-off search proved better than the heuristic's
+    if deep and probs.layouts <= endgame_layouts:
+        heuristic = _move_index(position, Policy.FIFTY, candidates=candidates, tolerance=tolerance, survey=survey,
+                                second_weight=second_weight)[0]
+        end = solve_from(position, position.geometry.coords(heuristic), layout_limit=endgame_layouts,
+                         node_limit=endgame_nodes, survey=survey)
+        if end is not None and end.complete:
+            listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
+                      if rank else ())
+            return end.cell_index, Policy.DEEP, end, None, None, listed
+        better = end  # a walled-off set's exact optimum, when it is found, is better still
+    elif policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
         try:
             end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes, survey=survey)
             listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
@@ -454,7 +490,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                                        survey=survey)
                     listed = (_by_wins(survey, probs.by_index, end, cells, endgame_layouts, endgame_nodes, time_limit)
                               if rank else ())
-                    return end.cell_index, Policy.ENDGAME, end, cells, None, listed
+                    return end.cell_index, Policy.DEEP if deep else Policy.ENDGAME, end, cells, None, listed
                 except BudgetExceeded:
                     pass
             pool = sorted(cells, key=lambda c: (probs.by_index[c], c))
@@ -470,6 +506,10 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                 living = _living_least(survey, ranked)
                 if living != ranked[0][0]:
                     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living)
+    if better is not None:
+        listed = (_by_wins(survey, probs.by_index, better, None, endgame_layouts, endgame_nodes, time_limit)
+                  if rank else ())
+        return better.cell_index, Policy.DEEP, better, None, None, listed
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
     return cell, rung, None, walled, pseudo, _first(position.geometry.coords(cell), weighed)
 
