@@ -4,8 +4,8 @@ Each game is played from its first click by :func:`mscsp.play.loop.play_game`: e
 cell the complete solver proves (with the mine total) is opened or flagged; when
 nothing is certain, a guessing policy of :mod:`mscsp.play.policies` picks the click
 from the position alone. The ablation table plays every rung of the ladder
-(``least-p``, ``+progress``, ``+lookahead``, ``+fifty``, ``+endgame``) on the same
-boards (a board's seed depends on its start and number, not on the policy), for
+(``least-p``, ``+progress``, ``+lookahead``, ``+fifty``, ``+endgame`` and the
+stronger, slower ``+deep``) on the same boards (a board's seed depends on its start and number, not on the policy), for
 Beginner, Intermediate and Expert with two starts:
 
 - ``opening`` rule, click at (3,3): the modern start, on which the strongest
