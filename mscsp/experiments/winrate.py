@@ -105,6 +105,10 @@ SMALL = [(4, 4, 3, "safe"), (4, 4, 4, "safe"), (4, 4, 4, "opening"), (5, 5, 4, "
          (5, 5, 5, "opening"), (5, 5, 4, "safe"), (6, 6, 5, "opening"), (6, 6, 6, "opening"), (6, 6, 5, "safe")]
 #: Games of the best policy on Expert, per start, unless --headline says otherwise.
 HEADLINE = 100_000
+#: Rungs that play only this share of ``--samples`` on Expert: ``+deep`` takes about
+#: four times ``+endgame``'s CPU a game there, and the whole of ``mscsp reproduce``
+#: must stay within an hour on two cores (a ``--quick`` run plays every rung alike).
+EXPERT_SHARE = {Policy.DEEP.value: Fraction(1, 4)}
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
@@ -173,6 +177,8 @@ def _units(samples: int, headline: int, quick: bool) -> list[Unit]:
         for s, (rule, click) in enumerate(STARTS):
             for policy in POLICIES:
                 n = headline if size == "expert" and policy == BEST else samples
+                if size == "expert" and policy in EXPERT_SHARE and not quick:
+                    n = max(1, int(samples * EXPERT_SHARE[policy]))
                 units.append(Unit(f"{size}/{rule}/{click[0]},{click[1]}/{policy}",
                                   {"kind": "games", "spec": spec.__dict__, "size": size, "rule": rule,
                                    "click": click, "policy": policy, "start": SIZES.index(size) * 10 + s}, n))
@@ -295,7 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     gaps = ["board", "mines", "rule", "layouts", "optimum", *POLICIES, *(f"gap {p}" for p in POLICIES), "inexact"]
     md = "\n".join([
         "# Win rates along the policy ladder\n",
-        f"{args.samples} games per row, {args.headline} for `{BEST}` on Expert (seed {args.seed}); every policy "
+        f"{args.samples} games per row, {args.headline} for `{BEST}` on Expert"
+        + "".join(f", {max(1, int(args.samples * share))} for `{p}` there" for p, share in EXPERT_SHARE.items()
+                  if not args.quick)
+        + f" (seed {args.seed}); every policy "
         "plays the same boards of a start. Deduction: complete (SAT and exact counting) with the mine total; "
         "guesses: the policy of the row (see `mscsp.play.policies`). `p` is the share of games won, "
         "`low`/`high` its Wilson 95% interval; `mean_guesses` counts the clicks made without proof after the "
