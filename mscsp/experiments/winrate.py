@@ -38,7 +38,8 @@ InputError where the count of its position, or of a position a click away that
 they weigh, is not exact.
 
 Since the rungs play the same boards, the paired table sets each rung against the
-one below it, and the top rung against the bottom one, game by game on the boards
+one below it, and the default top rung (``+endgame``, which plays every board of the
+other rungs) against the bottom one, game by game on the boards
 both played: the difference in the share won with Newcombe's paired 95% interval
 (:func:`mscsp.stats.paired_difference`), far narrower than two rows' intervals,
 because most games end alike.
@@ -222,11 +223,11 @@ def _rows(units: list[Unit], totals: list[dict]) -> tuple[pd.DataFrame, pd.DataF
 
 
 def _paired(units: list[Unit], won: list[str]) -> pd.DataFrame:
-    """Each rung against the rung below and the top rung against the bottom one, on
+    """Each rung against the rung below and the default top rung against the bottom one, on
     the boards both played (the first ``min(n)`` of the start)."""
     games = {(u.params["size"], u.params["rule"], u.params["policy"]): w
              for u, w in zip(units, won) if u.params["kind"] == "games"}
-    pairs = [*zip(POLICIES[1:], POLICIES[:-1]), (POLICIES[-1], POLICIES[0])]
+    pairs = [*zip(POLICIES[1:], POLICIES[:-1]), (BEST, POLICIES[0])]
     rows = []
     for size in SIZES:
         spec = PRESETS[size]
@@ -321,8 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         "\n## Each rung against the one below, on the same boards\n",
         "Game by game on the boards both policies played (the first `n` of the start): `policy_only` and "
         "`against_only` count the games only one of them won, `diff` is the difference in the share of games "
-        "won, and `low`/`high` its paired 95% interval (Newcombe, 1998); the last row of a start sets the top "
-        "rung against the bottom one.\n",
+        "won, and `low`/`high` its paired 95% interval (Newcombe, 1998); the last row of a start sets the default "
+        f"top rung, `{BEST}`, against the bottom one.\n",
         markdown_table(paired, columns=pcols),
         "\n`+progress` weighs only the cells within the tolerance (1/20) of the least mine probability. It "
         "used to weigh the six safest cells next to the numbers however risky, so that its progress term "
