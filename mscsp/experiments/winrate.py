@@ -110,6 +110,11 @@ HEADLINE = 100_000
 #: four times ``+endgame``'s CPU a game there, and the whole of ``mscsp reproduce``
 #: must stay within an hour on two cores (a ``--quick`` run plays every rung alike).
 EXPERT_SHARE = {Policy.DEEP.value: Fraction(1, 4)}
+
+
+def _expert_games(policy: str, samples: int) -> int:
+    """Games of ``policy`` on Expert in a full run, where it is in :data:`EXPERT_SHARE`."""
+    return max(1, int(samples * EXPERT_SHARE[policy]))
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
@@ -179,7 +184,7 @@ def _units(samples: int, headline: int, quick: bool) -> list[Unit]:
             for policy in POLICIES:
                 n = headline if size == "expert" and policy == BEST else samples
                 if size == "expert" and policy in EXPERT_SHARE and not quick:
-                    n = max(1, int(samples * EXPERT_SHARE[policy]))
+                    n = _expert_games(policy, samples)
                 units.append(Unit(f"{size}/{rule}/{click[0]},{click[1]}/{policy}",
                                   {"kind": "games", "spec": spec.__dict__, "size": size, "rule": rule,
                                    "click": click, "policy": policy, "start": SIZES.index(size) * 10 + s}, n))
@@ -303,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     md = "\n".join([
         "# Win rates along the policy ladder\n",
         f"{args.samples} games per row, {args.headline} for `{BEST}` on Expert"
-        + "".join(f", {max(1, int(args.samples * share))} for `{p}` there" for p, share in EXPERT_SHARE.items()
+        + "".join(f", {_expert_games(p, args.samples)} for `{p}` there" for p in EXPERT_SHARE
                   if not args.quick)
         + f" (seed {args.seed}); every policy "
         "plays the same boards of a start. Deduction: complete (SAT and exact counting) with the mine total; "
