@@ -1,4 +1,4 @@
-"""mscsp's counting against real model counters: pyganak (exact) and pyapproxmc (approximate).
+"""mscsp's counting against real model counters: pyganak and D4 (exact), pyapproxmc (approximate).
 
 The positions are the hard ones of ``benchmarks/stress.py`` (lattices of clues, a strip,
 a board compiled from a 12-variable formula), the sample ``long_frontier.txt`` and a
@@ -11,15 +11,21 @@ counter is given the same question — how many layouts fit — as it expects it
   DIMACS export (``mscsp solve --dimacs``: clues in the binomial encoding, the total in
   the complete solver's own totalizers, their outputs defined), projected on the cell
   variables;
+- D4 (the decision-DNNF compiler and counter of Lagniez and Marquis 2017, "An improved
+  decision-DNNF compiler", IJCAI 2017, 667-673; PyPI ``d4solver``, imported as ``py_d4``):
+  the same CNF, projected on the cell variables. Its Python clause list takes no
+  projection, so the CNF goes through a DIMACS file whose ``c p show`` line names the
+  cells, which D4 reads as the projection set (it would count over every variable
+  without one, the same number here since every auxiliary is defined by the cells);
 - pyapproxmc (ApproxMC 4, PyPI ``pyapproxmc``): the same CNF, with its default
   (epsilon 0.8, delta 0.2) guarantee, projected on the cell variables.
 
 Each run is a fresh process with a deadline (``--timeout``); counts must agree with
-mscsp's exactly (Ganak) or within the (1 + epsilon) factor (ApproxMC). Needs
-``pip install pyganak pyapproxmc`` (benchmark-only dependencies).
+mscsp's exactly (Ganak, D4) or within the (1 + epsilon) factor (ApproxMC). Needs
+``pip install pyganak d4solver pyapproxmc`` (benchmark-only dependencies).
 
     python benchmarks/counters.py --timeout 60
-    python benchmarks/counters.py --no-approxmc --only "strip 1500x2" --json counts.json
+    python benchmarks/counters.py --no-approxmc --no-d4 --only "strip 1500x2" --json counts.json
 """
 
 from __future__ import annotations
@@ -102,6 +108,40 @@ def _run_ganak(text: str, total: bool, queue) -> None:
     queue.put((time.perf_counter() - started, count))
 
 
+def _run_d4(text: str, total: bool, queue) -> None:
+    import os
+    import tempfile
+
+    import py_d4
+
+    clauses, top, cells = _cnf(text, total)
+    if not top:
+        # D4 dies of a floating-point exception on a formula without variables
+        raise ValueError("D4 needs at least one variable: the position has no covered cell")
+    # the projection reaches D4 only through a DIMACS file's "c p show" line
+    fd, path = tempfile.mkstemp(prefix="mscsp-d4-", suffix=".cnf")
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(f"p cnf {top} {len(clauses)}\nc p show {' '.join(map(str, cells))} 0\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+    # D4 prints its statistics on the process's standard output, where the table goes
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        started = time.perf_counter()
+        solver = py_d4.Solver(path)
+        os.unlink(path)  # read by now: a counter killed at its deadline leaves no file behind
+        count = int(solver.count().getIntResult())
+        elapsed = time.perf_counter() - started
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+        if os.path.exists(path):
+            os.unlink(path)
+    queue.put((elapsed, count))
+
+
 def _run_approxmc(text: str, total: bool, queue) -> None:
     import pyapproxmc
 
@@ -130,10 +170,15 @@ def _timed(target, text: str, total: bool, timeout: float):
     return queue.get()
 
 
+def _agree(same: bool | None) -> str:
+    return "-" if same is None else ("yes" if same else "NO")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a counter may take on one position")
-    parser.add_argument("--no-approxmc", action="store_true", help="run mscsp and Ganak only")
+    parser.add_argument("--no-approxmc", action="store_true", help="leave ApproxMC out")
+    parser.add_argument("--no-d4", action="store_true", help="leave D4 out")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these positions only (names as printed)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
@@ -147,26 +192,30 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"no position named {unknown[0]!r}; the names are {', '.join(map(repr, positions))}")
         positions = {name: text for name, text in positions.items() if name in args.only}
-    print(f"{'position':22} {'total':5} | {'mscsp s':>9} | {'ganak s':>9} {'agree':>5} | {'approxmc s':>10} "
-          f"{'within':>6}")
+    print(f"{'position':22} {'total':5} | {'mscsp s':>9} | {'ganak s':>9} {'agree':>5} | {'d4 s':>9} {'agree':>5} | "
+          f"{'approxmc s':>10} {'within':>6}")
     found = []
+
+    def fmt(s):
+        return f"{s:9.3f}" if isinstance(s, float) else f"{str(s):>9}"
+
     for name, text in positions.items():
         for total in (True, False) if "mines:" in text else (False,):
             m_s, m_n = _timed(_run_mscsp, text, total, args.timeout)
             g_s, g_n = _timed(_run_ganak, text, total, args.timeout)
+            d_s, d_n = (None, "skipped") if args.no_d4 else _timed(_run_d4, text, total, args.timeout)
             a_s, a_n = (None, "skipped") if args.no_approxmc else _timed(_run_approxmc, text, total, args.timeout)
+            g_agree = None if g_s is None or m_s is None else g_n == m_n
+            d_agree = None if d_s is None or m_s is None else d_n == m_n
             found.append({"position": name, "total": total, "mscsp_s": m_s, "ganak_s": g_s,
-                          "ganak": None if g_s is not None else g_n, "agree": None if g_s is None or m_s is None
-                          else g_n == m_n, "approxmc_s": a_s})
-
-            def fmt(s):
-                return f"{s:9.3f}" if isinstance(s, float) else f"{str(s):>9}"
-
-            agree = "-" if g_s is None or m_s is None else ("yes" if g_n == m_n else "NO")
+                          "ganak": None if g_s is not None else g_n, "agree": g_agree,
+                          "d4_s": d_s, "d4": None if d_s is not None else d_n, "d4_agree": d_agree,
+                          "approxmc_s": a_s})
             within = "-" if a_s is None or m_s is None or not m_n else (
                 "yes" if m_n / 1.8 <= a_n <= m_n * 1.8 else "no")
             print(f"{name:22} {'yes' if total else 'no':5} | {fmt(m_s if m_s is not None else m_n)} | "
-                  f"{fmt(g_s if g_s is not None else g_n)} {agree:>5} | "
+                  f"{fmt(g_s if g_s is not None else g_n)} {_agree(g_agree):>5} | "
+                  f"{fmt(d_s if d_s is not None else d_n)} {_agree(d_agree):>5} | "
                   f"{fmt(a_s if a_s is not None else a_n):>10} {within:>6}", flush=True)
     if args.json:
         args.json.write_text(json.dumps({"timeout": args.timeout, "rows": found}, indent=1) + "\n", encoding="utf-8")

@@ -125,3 +125,45 @@ def test_a_model_counter_counts_the_layouts_of_stalled_expert_positions():
         checked += 1
     assert checked >= 3
 
+
+
+@pytest.mark.parametrize("use_total", [True, False])
+@pytest.mark.parametrize("text", [
+    "mines: 4\n1....\n.2...\n...1.\n.....\n",
+    "mines: 3\nF1..\n.2..\n....\n",  # a flag, so the total left to place is 2
+    "mines: 5\n..1..\n.....\n2...1\n.....\n",
+])
+def test_d4_in_the_counters_benchmark_counts_the_layouts(text, use_total):
+    """benchmarks/counters.py's D4 runner, in its own process as the benchmark runs it:
+    its projected count is the number of layouts enumeration finds (cells far from
+    every clue included, each free without the total)."""
+    pytest.importorskip("py_d4")
+    from conftest import benchmark
+
+    counters = benchmark("counters")
+    seconds, count = counters._timed(counters._run_d4, text, use_total, 60.0)
+    assert seconds is not None, count
+    assert count == brute_force(parse_position(text), use_total=use_total)["count"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_positions(max_covered=9), st.booleans())
+def test_d4_projected_count_of_the_export_is_the_layout_count(position, use_total):
+    import queue
+
+    pytest.importorskip("py_d4")
+    from conftest import benchmark
+
+    from mscsp.position import format_position
+
+    counters = benchmark("counters")
+    expected = brute_force(position, use_total=use_total)["count"]
+    if position.covered.sum() == 0:
+        return  # no variable, which D4 cannot take (the runner says so)
+    found = queue.SimpleQueue()
+    try:
+        counters._run_d4(format_position(position), use_total, found)
+    except InconsistentError:
+        assert expected == 0
+        return
+    assert found.get()[1] == expected
