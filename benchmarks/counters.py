@@ -15,8 +15,9 @@ counter is given the same question — how many layouts fit — as it expects it
   decision-DNNF compiler", IJCAI 2017, 667-673; PyPI ``d4solver``, imported as ``py_d4``):
   the same CNF, projected on the cell variables. Its Python clause list takes no
   projection, so the CNF goes through a DIMACS file whose ``c p show`` line names the
-  cells, which D4 reads as the projection set (it would count over every variable
-  without one, the same number here since every auxiliary is defined by the cells);
+  cells, which D4 reads as the projection set. Without the total the cells are all
+  the variables and the file has no such line: the plain count is the projected one
+  (see ``docs/decisions.md``, "D4 projects only past the cells");
 - pyapproxmc (ApproxMC 4, PyPI ``pyapproxmc``): the same CNF, with its default
   (epsilon 0.8, delta 0.2) guarantee, projected on the cell variables.
 
@@ -118,10 +119,14 @@ def _run_d4(text: str, total: bool, queue) -> None:
     if not top:
         # D4 dies of a floating-point exception on a formula without variables
         raise ValueError("D4 needs at least one variable: the position has no covered cell")
-    # the projection reaches D4 only through a DIMACS file's "c p show" line
+    # the projection reaches D4 only through a DIMACS file's "c p show" line; a line
+    # naming every variable would change no count but send D4 down its slower
+    # projected search (docs/decisions.md, "D4 projects only past the cells")
     fd, path = tempfile.mkstemp(prefix="mscsp-d4-", suffix=".cnf")
     with os.fdopen(fd, "w", encoding="ascii") as out:
-        out.write(f"p cnf {top} {len(clauses)}\nc p show {' '.join(map(str, cells))} 0\n")
+        out.write(f"p cnf {top} {len(clauses)}\n")
+        if len(cells) < top:
+            out.write(f"c p show {' '.join(map(str, cells))} 0\n")
         out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
     # D4 prints its statistics on the process's standard output, where the table goes
     saved = os.dup(1)
