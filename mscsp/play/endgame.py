@@ -60,10 +60,11 @@ ENDGAME_LAYOUTS = 1000
 #: docs/decisions.md, "Endgame state budget: 50,000").
 ENDGAME_NODES = 50000
 #: The bound of David Hill's density rule: his solvers also search exactly when
-#: ``layouts * density**3`` is at most this, ``density`` the share of the undecided
-#: cells that are safe, so late positions with few safe cells (small trees) are searched
+#: ``layouts * density**3`` is at most this, ``density`` the share of safe cells among
+#: those left (here the undecided cells), so late positions with few safe cells (small trees) are searched
 #: from more layouts. The policies apply it only when asked (``endgame_density`` of
-#: :func:`mscsp.play.policies.move`).
+#: :func:`mscsp.play.policies.move`; see docs/decisions.md, "Hill's density trigger
+#: for the endgame").
 ENDGAME_DENSITY = 250
 #: Layouts at most for which the ``+deep`` rung (:mod:`mscsp.play.policies`) solves the
 #: rest of the game exactly: a stronger player for more CPU a game, the default top
