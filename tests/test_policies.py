@@ -246,6 +246,38 @@ def test_endgame_plays_a_walled_off_set_exactly_when_the_board_is_too_big():
     assert policies.move(pos, "+endgame", endgame_layouts=0).rung is Policy.FIFTY
 
 
+def test_the_density_rule_starts_the_endgame_past_its_layout_count():
+    from mscsp.play import policies
+    from mscsp.play.endgame import click_wins
+    from mscsp.position import parse_position
+
+    # [0,0] is a proven mine (the 1 at [0,1] has no other covered neighbour); [2,0] and
+    # [2,1] hold one mine, the 8 cells right of them the other 5: 2 * C(8,5) = 112
+    # layouts. 11 covered cells, 7 mines: 4 safe among the 10 undecided cells
+    for text in ("mines: 7\n.2.....\n12.....\n", "mines: 7\nF2.....\n12.....\n"):
+        pos = parse_position(text)
+        assert brute_force(pos)["count"] == 112
+        # 112 * (4/10)**3 = 7.168: the rule holds from 8; counting the proven mine among
+        # the cells (4/11) it would hold from 6 (112 * 64 / 1331 = 5.38)
+        assert policies._dense_enough(112, 4, 10, 8) and not policies._dense_enough(112, 4, 10, 7)
+        assert policies._safe_cells(pos) == 4
+        on = policies.move(pos, "+endgame", endgame_layouts=100, endgame_density=8)
+        assert on.rung is Policy.ENDGAME and on.endgame.layouts == 112 and on.endgame.complete
+        wins = click_wins(pos, layout_limit=10**6, node_limit=None)
+        assert on.endgame.probability == max(wins.values()) == wins[on.cell]
+        for density in (None, 7):  # off, or a bound the position misses
+            off = policies.move(pos, "+endgame", endgame_layouts=100, endgame_density=density)
+            assert off.rung is not Policy.ENDGAME and off.endgame is None
+        # a search the rule starts that runs out of states falls back like any other
+        short = policies.move(pos, "+endgame", endgame_layouts=100, endgame_density=8, endgame_nodes=1)
+        assert short.rung is not Policy.ENDGAME and short.endgame is None
+        assert short.cell == policies.move(pos, "+fifty").cell
+        # +deep follows the same rule
+        assert policies.move(pos, "+deep", endgame_layouts=100).rung is not Policy.DEEP
+        deep = policies.move(pos, "+deep", endgame_layouts=100, endgame_density=8)
+        assert deep.rung is Policy.DEEP and deep.endgame.probability == max(wins.values())
+
+
 def test_the_web_explanation_says_why_a_fifty_guess_is_due():
     from mscsp.web.jobs import solver_move
 

@@ -47,8 +47,8 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 #: searched in Python, with the same moves.
 COMPILED = _endgame is not None
 
-__all__ = ["COMPILED", "DEEP_LAYOUTS", "DEEP_NODES", "Endgame", "ENDGAME_LAYOUTS", "ENDGAME_NODES", "click_wins",
-           "solve_endgame", "solve_from", "solve_walled"]
+__all__ = ["COMPILED", "DEEP_LAYOUTS", "DEEP_NODES", "Endgame", "ENDGAME_DENSITY", "ENDGAME_LAYOUTS", "ENDGAME_NODES",
+           "click_wins", "solve_endgame", "solve_from", "solve_walled"]
 
 #: Layouts at most for which a policy solves the rest of the game exactly (David
 #: Hill's solvers start their exact search below 1,000 solutions too): it narrows the
@@ -59,6 +59,13 @@ ENDGAME_LAYOUTS = 1000
 #: layouts over twenty covered cells, on the small boards, need 20,000 to 170,000 (see
 #: docs/decisions.md, "Endgame state budget: 50,000").
 ENDGAME_NODES = 50000
+#: The bound of David Hill's density rule: his solvers also search exactly when
+#: ``layouts * density**3`` is at most this, ``density`` the share of safe cells among
+#: those left (here the undecided cells), so late positions with few safe cells (small trees) are searched
+#: from more layouts. The policies apply it only when asked (``endgame_density`` of
+#: :func:`mscsp.play.policies.move`; see docs/decisions.md, "Hill's density trigger
+#: for the endgame").
+ENDGAME_DENSITY = 250
 #: Layouts at most for which the ``+deep`` rung (:mod:`mscsp.play.policies`) solves the
 #: rest of the game exactly: a stronger player for more CPU a game, the default top
 #: rung ``+endgame`` keeping :data:`ENDGAME_LAYOUTS` (see docs/decisions.md, "A deeper

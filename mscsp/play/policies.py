@@ -388,6 +388,15 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
         and :data:`~mscsp.play.endgame.ENDGAME_NODES` for ``+endgame``,
         :data:`~mscsp.play.endgame.DEEP_LAYOUTS` and :data:`~mscsp.play.endgame.DEEP_NODES`
         for ``+deep``.
+    endgame_density : int or None
+        (``+endgame`` and ``+deep``) the exact search also runs, past
+        ``endgame_layouts``, when ``layouts * density**3 <= endgame_density``, ``density``
+        the share of the undecided cells (covered, neither proven safe nor a proven mine,
+        flagged or not) that are safe, compared exactly; David Hill's solvers search
+        such positions, whose trees are small because few cells are safe (their value
+        :data:`~mscsp.play.endgame.ENDGAME_DENSITY`). A search it starts that runs out of
+        states falls back like any other. None (the default) keeps the layout count
+        alone.
     rank : bool
         Also return the cells weighed, with their values, in ``Move.candidates``
         (see :func:`rank`). The cell chosen is the same; the rung's early stops are
@@ -418,8 +427,8 @@ _RUNG = object()
 
 def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
                 tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
-                endgame_layouts=_RUNG, endgame_nodes=_RUNG, rank: bool = False, time_limit: float | None = None,
-                second_weight: Fraction = SECOND_WEIGHT) -> tuple:
+                endgame_layouts=_RUNG, endgame_nodes=_RUNG, endgame_density: int | None = None, rank: bool = False,
+                time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT) -> tuple:
     """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
     pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
     candidates already named by ``(x, y)``."""
@@ -450,21 +459,25 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
     if ranked[0][0] == 0:
         safe = tuple(Candidate(position.geometry.coords(c), p) for p, c in ranked if p == 0) if rank else ()
         return ranked[0][1], Policy.LEAST_P, None, None, None, safe
+    searched = endgame_layouts  # the layouts the whole-board search may list
+    if (policy >= Policy.ENDGAME and endgame_density is not None and probs.layouts > endgame_layouts
+            and _dense_enough(probs.layouts, _safe_cells(position), len(ranked), endgame_density)):
+        searched = probs.layouts
     better = None  # +deep: a move its cut-off search proved better than the heuristic's
-    if deep and probs.layouts <= endgame_layouts:
+    if deep and probs.layouts <= searched:
         heuristic = _move_index(position, Policy.FIFTY, candidates=candidates, tolerance=tolerance, survey=survey,
                                 second_weight=second_weight)[0]
-        end = solve_from(position, position.geometry.coords(heuristic), layout_limit=endgame_layouts,
+        end = solve_from(position, position.geometry.coords(heuristic), layout_limit=searched,
                          node_limit=endgame_nodes, survey=survey)
         if end is not None and end.complete:
-            listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
+            listed = (_by_wins(survey, probs.by_index, end, None, searched, endgame_nodes, time_limit)
                       if rank else ())
             return end.cell_index, Policy.DEEP, end, None, None, listed
         better = end  # a walled-off set's exact optimum, when it is found, is better still
-    elif policy >= Policy.ENDGAME and probs.layouts <= endgame_layouts:
+    elif policy >= Policy.ENDGAME and probs.layouts <= searched:
         try:
-            end = solve_endgame(position, layout_limit=endgame_layouts, node_limit=endgame_nodes, survey=survey)
-            listed = (_by_wins(survey, probs.by_index, end, None, endgame_layouts, endgame_nodes, time_limit)
+            end = solve_endgame(position, layout_limit=searched, node_limit=endgame_nodes, survey=survey)
+            listed = (_by_wins(survey, probs.by_index, end, None, searched, endgame_nodes, time_limit)
                       if rank else ())
             return end.cell_index, Policy.ENDGAME, end, None, None, listed
         except BudgetExceeded:
@@ -507,11 +520,36 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                 if living != ranked[0][0]:
                     pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living)
     if better is not None:
-        listed = (_by_wins(survey, probs.by_index, better, None, endgame_layouts, endgame_nodes, time_limit)
+        listed = (_by_wins(survey, probs.by_index, better, None, searched, endgame_nodes, time_limit)
                   if rank else ())
         return better.cell_index, Policy.DEEP, better, None, None, listed
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
     return cell, rung, None, walled, pseudo, _first(position.geometry.coords(cell), weighed)
+
+
+def _safe_cells(position: Position) -> int:
+    """The safe cells among those not yet revealed: every covered or flagged cell that
+    is not one of the mine total's mines (the flags the player placed are proven mines)."""
+    return position.covered_count + position.flag_count - position.mines
+
+
+def _dense_enough(layouts: int, safe: int, undecided: int, limit: int) -> bool:
+    """Whether ``layouts * (safe / undecided)**3 <= limit``, in integers: the density rule
+    of :func:`move`'s ``endgame_density``.
+
+    Examples
+    --------
+    >>> _dense_enough(2000, 5, 20, 250), _dense_enough(20000, 10, 20, 250)
+    (True, False)
+
+    A quarter of the cells safe weighs 2000 layouts as 2000 / 64 = 31.25; half of them
+    weighs 20000 as 2500. At 2000 layouts and half the cells safe, 2000 / 8 = 250
+    exactly: the rule holds at 250 and fails at 249.
+
+    >>> _dense_enough(2000, 10, 20, 250), _dense_enough(2000, 10, 20, 249)
+    (True, False)
+    """
+    return layouts * safe**3 <= limit * undecided**3
 
 
 def _ranked(cells: dict[int, Fraction]) -> list[tuple[Fraction, int]]:
