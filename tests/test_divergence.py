@@ -1,8 +1,11 @@
-"""``benchmarks/divergence.py`` on a hand-made games table, against hand-counted answers."""
+"""``benchmarks/divergence.py`` on a hand-made games table, against hand-counted answers,
+and its replay against the closed form of the classic Expert start."""
 
 from __future__ import annotations
 
+import gzip
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -11,30 +14,35 @@ from conftest import benchmark
 div = benchmark("divergence")
 
 # start, board, mscsp_won, java_won, mscsp_guesses, java_guesses; the comment says where
-# the sequences first differ, counted by hand
+# the sequences first differ (from 0) and who alone won, counted by hand
 ROWS = [
-    ("expert-classic", 0, 1, 0, "29,0;5,5", "0,15;29,0"),  # 1st, mscsp only
-    ("expert-classic", 1, 0, 1, "29,0", "0,15;29,0;4,4"),  # 1st, Hill only
-    ("expert-classic", 2, 0, 1, "29,0;1,1", "0,15"),  # 1st, Hill only
-    ("expert-classic", 3, 1, 0, "3,2;7,7", "0,3"),  # 1st, mscsp only
-    ("expert-classic", 4, 1, 0, "29,0;1,3", "29,0;3,1;9,9"),  # 2nd, mscsp only
-    ("expert-classic", 5, 0, 1, "1,1;2,2;3,3", "1,1;2,2;4,4"),  # 3rd, Hill only
-    ("expert-classic", 6, 0, 1, "1,1;2,2;3,3;4,4;5,5", "1,1;2,2;3,3;4,4;6,6"),  # 5th: 4+, Hill only
+    ("expert-classic", 0, 1, 0, "29,0;5,5", "0,15;29,0"),  # 0, mscsp only
+    ("expert-classic", 1, 0, 1, "29,0", "0,15;29,0;4,4"),  # 0, Hill only
+    ("expert-classic", 2, 0, 1, "29,0;1,1", "0,15"),  # 0, Hill only
+    ("expert-classic", 3, 1, 0, "3,2;7,7", "0,3"),  # 0, mscsp only
+    ("expert-classic", 4, 1, 0, "29,0;1,3", "29,0;3,1;9,9"),  # 1, mscsp only
+    ("expert-classic", 5, 0, 1, "1,1;2,2;3,3", "1,1;2,2;4,4"),  # 2, Hill only
+    ("expert-classic", 6, 0, 1, "1,1;2,2;3,3;4,4;5,5", "1,1;2,2;3,3;4,4;6,6"),  # 4: 3+, Hill only
     ("expert-classic", 7, 1, 1, "29,0", "0,15"),  # both won: not counted
-    ("expert-classic", 8, 0, 0, "29,0", "0,15"),  # both lost: not counted
+    ("expert-classic", 8, 0, 0, "29,0", "0,15"),  # 0, both lost
     ("expert-classic", 9, 1, 0, "-", "0,3"),  # a prefix: same guesses, mscsp only
-    ("expert-modern", 0, 1, 0, "1,1;2,2;3,3;4,4", "1,1;2,2;3,3;5,5"),  # 4th: 4+, mscsp only
+    ("expert-classic", 10, 0, 0, "1,1;2,2", "1,1;2,2"),  # same guesses, both lost
+    ("expert-classic", 11, 0, 1, "1,1;2,2;3,3;4,4", "1,1;2,2;3,3;5,5"),  # 3: 3+, Hill only
+    ("expert-modern", 0, 1, 0, "1,1;2,2;3,3;4,4", "1,1;2,2;3,3;5,5"),  # 3: 3+, mscsp only
     ("expert-modern", 1, 1, 1, "-", "-"),  # both won
 ]
+HEADER = "start,board,mscsp_won,java_won,mscsp_guesses,java_guesses"
+
+
+def write(path, rows, header=HEADER):
+    lines = [header] + [f'{s},{b},{m},{j},"{mg}","{jg}"' for s, b, m, j, mg, jg in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 @pytest.fixture
 def games(tmp_path):
-    path = tmp_path / "games.csv"
-    lines = ["start,board,mscsp_won,java_won,mscsp_guesses,java_guesses"]
-    lines += [f'{s},{b},{m},{j},"{mg}","{jg}"' for s, b, m, j, mg, jg in ROWS]
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write(tmp_path / "games.csv", ROWS)
 
 
 def test_first_difference_by_hand():
@@ -42,61 +50,120 @@ def test_first_difference_by_hand():
     assert div.first_difference("1,1;2,2;3,3", "1,1;2,2;4,4") == 2
     assert div.first_difference("-", "0,3") is None
     assert div.first_difference("1,1;2,2", "1,1;2,2") is None
+    assert div.first_difference("1,1;2,2", "1,1") is None
 
 
-def test_stage_table_by_hand(games):
-    table = div.by_stage(div.discordant(div.read_games(games)))
-    got = {(r.start, r[1]): (r[2], r[3], r[4]) for r in table.itertuples(index=False)}
+def test_distribution_by_hand(games):
+    table = div.distribution(div.classify(div.read_games(games)))
+    got = {(r.start, r[1]): tuple(r)[2:] for r in table.itertuples(index=False)}
+    # columns: boards, 0, 1, 2, 3+, same guesses
     assert got == {
-        ("expert-classic", "1st"): (2, 2, 0),
-        ("expert-classic", "2nd"): (1, 0, 1),
-        ("expert-classic", "3rd"): (0, 1, -1),
-        ("expert-classic", "4+"): (0, 1, -1),
-        ("expert-classic", "same guesses"): (1, 0, 1),
-        ("expert-classic", "all"): (4, 4, 0),
-        ("expert-modern", "1st"): (0, 0, 0),
-        ("expert-modern", "2nd"): (0, 0, 0),
-        ("expert-modern", "3rd"): (0, 0, 0),
-        ("expert-modern", "4+"): (1, 0, 1),
+        ("expert-modern", "Hill only"): (0, "0", "0", "0", "0", "0"),
+        ("expert-modern", "mscsp only"): (1, "0 (0.0%)", "0 (0.0%)", "0 (0.0%)", "1 (100.0%)", "0 (0.0%)"),
+        ("expert-modern", "both lost"): (0, "0", "0", "0", "0", "0"),
+        ("expert-classic", "Hill only"): (5, "2 (40.0%)", "0 (0.0%)", "1 (20.0%)", "2 (40.0%)", "0 (0.0%)"),
+        ("expert-classic", "mscsp only"): (4, "2 (50.0%)", "1 (25.0%)", "0 (0.0%)", "0 (0.0%)", "1 (25.0%)"),
+        ("expert-classic", "both lost"): (2, "1 (50.0%)", "0 (0.0%)", "0 (0.0%)", "0 (0.0%)", "1 (50.0%)"),
+    }
+
+
+def test_net_by_index_by_hand(games):
+    table = div.net_by_index(div.classify(div.read_games(games)))
+    got = {(r.start, r.index): (r[2], r[3], r[4]) for r in table.itertuples(index=False)}
+    # (Hill only, mscsp only, Hill only minus mscsp only)
+    assert got == {
+        ("expert-classic", "0"): (2, 2, 0),
+        ("expert-classic", "1"): (0, 1, -1),
+        ("expert-classic", "2"): (1, 0, 1),
+        ("expert-classic", "3+"): (2, 0, 2),
+        ("expert-classic", "same guesses"): (0, 1, -1),
+        ("expert-classic", "all"): (5, 4, 1),
+        ("expert-modern", "0"): (0, 0, 0),
+        ("expert-modern", "1"): (0, 0, 0),
+        ("expert-modern", "2"): (0, 0, 0),
+        ("expert-modern", "3+"): (0, 1, -1),
         ("expert-modern", "same guesses"): (0, 0, 0),
-        ("expert-modern", "all"): (1, 0, 1),
+        ("expert-modern", "all"): (0, 1, -1),
     }
 
 
 def test_cell_pairs_by_hand(games):
-    d = div.discordant(div.read_games(games))
+    d = div.classify(div.read_games(games))
     first = div.top_pairs(d, "expert-classic", 0)
+    # (mscsp cell, Hill cell, boards, Hill only, mscsp only, net); the both-lost board 8 left out
     assert [tuple(r) for r in first.itertuples(index=False)] == [
-        ("29,0", "0,15", 3, 1, 2, -1),
-        ("3,2", "0,3", 1, 1, 0, 1),
+        ("29,0", "0,15", 3, 2, 1, 1),
+        ("3,2", "0,3", 1, 0, 1, -1),
     ]
-    second = div.top_pairs(d, "expert-classic", 1)
-    assert [tuple(r) for r in second.itertuples(index=False)] == [("1,3", "3,1", 1, 1, 0, 1)]
-
-
-def test_stage_at_the_first_guess_of_the_classic_start():
-    # board 2 of the classic start (seed 1): the safe corner (0, 0) shows a number and
-    # opens nothing more, so before guess 0 one cell is open, no mine is known, and the
-    # layouts are those of its three neighbours times those of the other 476 cells
-    h2h = div._headtohead()
-    board = h2h.deal(h2h.BY_NAME["expert-classic"], 1, 2)
-    mines = board.layout.mines.reshape(16, 30)
-    n = int(mines[0, 1] + mines[1, 0] + mines[1, 1])
-    assert n > 0
-    row = div.stage_at("expert-classic", 2, 0, "29,0")
-    assert row["replayed"] and row["open"] == 1 and row["mines left"] == 99
-    assert row["log10 layouts"] == pytest.approx(math.log10(math.comb(3, n) * math.comb(476, 99 - n)))
 
 
 def test_main_prints_the_tables(games, capsys):
-    assert div.main(["--games", str(games), "--sample", "0"]) == 0
+    assert div.main([str(games)]) == 0
     out = capsys.readouterr().out
-    assert "| expert-classic | 1st | 2 | 2 | 0 |" in out
-    assert "| 29,0 | 0,15 | 3 | 1 | 2 | -1 |" in out
+    assert "| expert-classic | 3+ | 2 | 0 | 2 |" in out
+    assert "| expert-classic | Hill only | 5 | 2 (40.0%) |" in out
+    # boards 5 and after: Hill only at 2, 3+, 3+; mscsp only the same guesses (board 9)
+    assert div.main([str(games), "--from-board", "5", "--starts", "expert-classic"]) == 0
+    out = capsys.readouterr().out
+    assert "| expert-classic | all | 3 | 1 | 2 |" in out and "expert-modern" not in out
 
 
-def test_bad_input_exits_2(tmp_path, capsys):
+@pytest.mark.parametrize("content, message", [
+    (None, "no games table"),
+    ("start,board\nexpert-classic,0\n", "lacks the column(s) mscsp_won"),
+    (HEADER + '\nexpert-classic,0,2,0,"-","-"\n', "row 2: mscsp_won is '2'"),
+    (HEADER + '\nexpert-classic,0,1,0,"-","3;4"\n', "row 2: java_guesses is '3;4'"),
+    (b"\x1f\x8b\x08\x00garbage", "not a readable CSV table"),
+])
+def test_bad_file_exits_2(tmp_path, capsys, content, message):
+    path = tmp_path / "games.csv.gz"
+    if isinstance(content, str):
+        path.write_bytes(gzip.compress(content.encode()))
+    elif content is not None:
+        path.write_bytes(content)
     with pytest.raises(SystemExit) as exit:
-        div.main(["--games", str(tmp_path / "missing.csv.gz")])
+        div.main([str(path)])
     assert exit.value.code == 2
-    assert "no games table" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def corner_number(board: int) -> int:
+    """The number the safe corner (0, 0) of classic Expert board ``board`` shows, from
+    the hidden layout."""
+    h2h = div._headtohead()
+    mines = h2h.deal(h2h.BY_NAME["expert-classic"], 1, board).layout.mines.reshape(16, 30)
+    return int(mines[0, 1] + mines[1, 0] + mines[1, 1])
+
+
+def test_replay_against_the_closed_form_of_the_corner():
+    # board 2 of the classic start: the corner shows n > 0 and opens nothing more, so
+    # the layouts are C(3, n) C(476, 99 - n), its three neighbours hold a mine with
+    # probability n/3 and every other covered cell (99 - n)/476
+    n = corner_number(2)
+    assert n > 0
+    row = div.replay_at("expert-classic", 2, 0, "29,0", "0,15")
+    assert row["reproduced"] and row["open"] == 1 and row["covered"] == 479
+    assert row["layouts"] == math.comb(3, n) * math.comb(476, 99 - n)
+    assert row["p mscsp"] == row["p Hill"] == Fraction(99 - n, 476)
+    assert row["Hill is"] == "as safe" and row["same kind"]
+    assert not row["mscsp frontier"] and not row["Hill frontier"]
+    row = div.replay_at("expert-classic", 2, 0, "29,0", "1,1")
+    assert row["p Hill"] == Fraction(n, 3) and row["Hill frontier"] and not row["same kind"]
+    assert row["Hill is"] == ("less safe" if Fraction(n, 3) > Fraction(99 - n, 476) else "safer")
+
+
+def test_replay_summary_through_main(tmp_path, capsys):
+    boards = [b for b in range(3, 40) if corner_number(b) > 0][:2]
+    rows = [("expert-classic", boards[0], 0, 1, "29,0", "0,15"),  # Hill only, a cell as safe
+            ("expert-classic", boards[1], 1, 0, "29,0", "1,1")]  # mscsp only, Hill's cell n/3 > (99-n)/476
+    path = write(tmp_path / "games.csv", rows)
+    cases = tmp_path / "cases.csv"
+    assert div.main([str(path), "--replay", "1", "--seed", "0", "--cases", str(cases)]) == 0
+    out = capsys.readouterr().out
+    assert "| expert-classic | Hill only | 1 | 1 | 0 |" in out  # boards, as safe, less safe
+    assert "| expert-classic | mscsp only | 1 | 0 | 1 |" in out
+    # net by situation: (Hill only, mscsp only, Hill only minus mscsp only)
+    assert "| expert-classic | both off, one kind (a tie) | 1 | 0 | 1 |" in out
+    assert "| expert-classic | mscsp off, Hill on; Hill less safe | 0 | 1 | -1 |" in out
+    assert cases.read_text().count("\n") == 3
