@@ -124,7 +124,8 @@ def read_games(path: Path) -> pd.DataFrame:
     for column in ("mscsp_won", "java_won"):
         bad = ~games[column].isin(["0", "1"])
         if bad.any():
-            raise GamesError(f"{path} row {int(np.argmax(bad)) + 2}: {column} is {games[column][bad].iloc[0]!r}, not 0 or 1")
+            raise GamesError(f"{path} row {int(np.argmax(bad)) + 2}: {column} is {games[column][bad].iloc[0]!r}, "
+                             "not 0 or 1")
     bad = ~games["board"].str.fullmatch(r"\d+")
     if bad.any():
         raise GamesError(f"{path} row {int(np.argmax(bad)) + 2}: board is {games['board'][bad].iloc[0]!r}")
@@ -188,8 +189,8 @@ def top_pairs(d: pd.DataFrame, start: str, k: int, top: int = 10) -> pd.DataFram
     minus mscsp only)."""
     s = d[(d["start"] == start) & (d["k"] == k) & (d["class"] != "both lost")]
     t = (s.assign(h=s["class"] == "Hill only", m=s["class"] == "mscsp only")
-         .groupby(["mscsp_cell", "hill_cell"]).agg(boards=("h", "size"), hill_only=("h", "sum"), mscsp_only=("m", "sum"))
-         .reset_index())
+         .groupby(["mscsp_cell", "hill_cell"])
+         .agg(boards=("h", "size"), hill_only=("h", "sum"), mscsp_only=("m", "sum")).reset_index())
     t["net"] = t["hill_only"] - t["mscsp_only"]
     t = t.sort_values(["boards", "mscsp_cell", "hill_cell"], ascending=[False, True, True]).head(top)
     return t.rename(columns={"mscsp_cell": "mscsp cell", "hill_cell": "Hill cell", "hill_only": "Hill only",
