@@ -139,6 +139,8 @@ SOURCES = [
             "peer_wins": "int", "diff": "pp2", "low": "pp2", "high": "pp2", "limit_ms": "int"}),
     Source("headtohead/summary.csv", ("start",), _HEAD_TO_HEAD),
     Source("headtohead_tu/summary.csv", ("start",), _HEAD_TO_HEAD),
+    Source("headtohead_deep/summary.csv", ("start",), _HEAD_TO_HEAD),
+    Source("headtohead_deep/timings.csv", ("start",), {"mscsp_ms": "dec1", "java_ms": "dec1"}),
     Source("noguess_bias/summary.csv", ("board", "method"),
            {"n": "int", "k": "int", "mean_3bv": "dec1", "border_density_ratio": "dec2", "border_ratio_low": "dec2",
             "border_ratio_high": "dec2"}),
@@ -161,6 +163,7 @@ VERDICTS = [
     ("speed/summary.csv", ("comparison", "corpus", "stage"), "ratio", "vs-one", "pace"),
     ("headtohead/summary.csv", ("start",), "diff", "vs-zero", "verdict"),
     ("headtohead_tu/summary.csv", ("start",), "diff", "vs-zero", "verdict"),
+    ("headtohead_deep/summary.csv", ("start",), "diff", "vs-zero", "verdict"),
 ]
 
 
