@@ -121,7 +121,9 @@ COLUMN_FIRST = False
 #: to the numbers on the board's edge (fewer than eight neighbours) within the
 #: tolerance the pool admits beyond its own. David Hill's solver often guesses at an
 #: edge or corner where mscsp's pool holds interior cells only (see docs/decisions.md,
-#: "Where the classic deficit to Hill sits").
+#: "Where the classic deficit to Hill sits"). Off by default: within the tolerance such
+#: cells are almost always in the pool already (see docs/decisions.md, "Edge and corner
+#: cells in the pool").
 EDGE_CANDIDATES = 0
 
 
