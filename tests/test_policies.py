@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -547,3 +548,60 @@ def test_deep_is_a_rung_above_the_endgame_that_every_tool_accepts():
     row = paired.compare(paired.Version(paired.TREE, "+endgame"), paired.Version(paired.TREE, "+deep"),
                          ["beginner-safe"], 4, 0, 5, 1, 4)[0]
     assert row["games"] == 4 and row["b_wins"] - row["a_wins"] == row["b_only"] - row["a_only"]
+
+
+def test_edge_candidates_admit_an_edge_cell_the_pool_leaves_out():
+    # two interior 1s give 16 cells next to the numbers at 1/8; the pair of 1s on the
+    # left edge gives its outer cells (0,4), (0,7) and (1,4), (1,7) a chance just
+    # within the tolerance, but the pool's cap of twice ``candidates`` is full first
+    from mscsp.play.policies import _on_edge, _pool, rank
+
+    rows = ["............"] * 9
+    rows[2] = "...1...1...."
+    rows[5] = rows[6] = "1..........."
+    position = parse_position("mines: 20\n" + "\n".join(rows) + "\n")
+    g = position.geometry
+    survey = Survey(position)
+    ranked = _ranked(survey.probabilities.by_index)
+    frontier = survey.system.frontier
+    # the closed form: 82 cells touch no number; the edge pair holds one mine in one of
+    # the two cells it shares (2 ways) or one in each of its two outer pairs (4 ways,
+    # (0,4) the mine in 2), the interior 1s one mine each
+    free, mines = 82, 20
+    outer = Fraction(2 * comb(free, mines - 4), 2 * comb(free, mines - 3) + 4 * comb(free, mines - 4))
+    assert ranked[0][0] == Fraction(1, 8) and Fraction(1, 8) < outer <= Fraction(1, 8) + Fraction(1, 20)
+    assert survey.probabilities.by_index[g.index(0, 4)] == outer
+    safer = [c for p, c in ranked if c in frontier and p < outer]
+    assert len(safer) == 16
+
+    def on_edge(cell):
+        x, y = g.coords(cell)
+        return x in (0, g.width - 1) or y in (0, g.height - 1)
+
+    today = _pool(position, frontier, ranked, 6, Fraction(1, 20))
+    assert today == _pool(position, frontier, ranked, 6, Fraction(1, 20), edges=0)
+    assert len(today) == 12 and set(today) <= set(safer)
+    wider = _pool(position, frontier, ranked, 6, Fraction(1, 20), edges=4)
+    added = set(wider) - set(today)
+    assert added == {g.index(0, 4), g.index(0, 7)}  # (1,4) and (1,7) are interior
+    assert all(on_edge(c) and _on_edge(g, c) for c in added)
+    assert set(_pool(position, frontier, ranked, 6, Fraction(1, 20), edges=1)) - set(today) == {g.index(0, 4)}
+    # 0.17 is not within 1/25 of 1/8
+    assert _pool(position, frontier, ranked, 6, Fraction(1, 25), edges=4) == today
+    # the option reaches the pool the look-ahead weighs
+    for policy in ("+lookahead", "+endgame"):
+        weighed = {c.cell for c in rank(position, policy, edge_candidates=4)}
+        assert {(0, 4), (0, 7)} <= weighed
+        assert not {(0, 4), (0, 7)} & {c.cell for c in rank(position, policy, edge_candidates=0)}
+
+
+def test_a_corner_and_an_edge_cell_are_on_the_edge_and_an_inner_cell_is_not():
+    from mscsp.board import Geometry
+    from mscsp.play.policies import _on_edge
+
+    g = Geometry(5, 4)
+    for x in range(5):
+        for y in range(4):
+            assert _on_edge(g, g.index(x, y)) == (x in (0, 4) or y in (0, 3)), (x, y)
+    assert _on_edge(g, g.index(0, 0)) and _on_edge(g, g.index(4, 3))  # corners
+    assert _on_edge(g, g.index(2, 0)) and not _on_edge(g, g.index(2, 1))

@@ -82,6 +82,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..analysis import Survey
+from ..board import Geometry
 from ..errors import BudgetExceeded, Choice, InconsistentError, InputError
 from ..position import Mark, Position
 from .endgame import (
@@ -115,6 +116,15 @@ SECOND_WEIGHT = Fraction(1, 5)
 #: the corner's number is then (0, 15), Hill's, rather than (29, 0). Off by default
 #: (see docs/decisions.md, "Hill's column-first corner").
 COLUMN_FIRST = False
+
+#: The default of :func:`move`'s ``edge_candidates``: how many of the safest cells next
+#: to the numbers on the board's edge (fewer than eight neighbours) within the
+#: tolerance the pool admits beyond its own. David Hill's solver often guesses at an
+#: edge or corner where mscsp's pool holds interior cells only (see docs/decisions.md,
+#: "Where the classic deficit to Hill sits"). Off by default: within the tolerance such
+#: cells are almost always in the pool already (see docs/decisions.md, "Edge and corner
+#: cells in the pool").
+EDGE_CANDIDATES = 0
 
 
 class Policy(Choice, what="policy"):
@@ -408,6 +418,11 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
         (``+lookahead`` and above) the weight of the second-best next click in the
         value of each number a cell can show (:meth:`Outcome.blended_safety`); 0
         weighs the best next click alone.
+    edge_candidates : int
+        (``+lookahead`` and above) also weigh up to this many of the safest cells next
+        to the numbers on the board's edge (with fewer than eight neighbours: edges and
+        corners) within ``tolerance`` of the least probability that the pool does not
+        hold already; 0 adds none. By default :data:`EDGE_CANDIDATES`.
 
     Raises
     ------
@@ -428,7 +443,8 @@ _RUNG = object()
 def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, candidates: int = 6,
                 tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
                 endgame_layouts=_RUNG, endgame_nodes=_RUNG, endgame_density: int | None = None, rank: bool = False,
-                time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT) -> tuple:
+                time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT,
+                edge_candidates: int = EDGE_CANDIDATES) -> tuple:
     """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
     pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
     candidates already named by ``(x, y)``."""
@@ -466,7 +482,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
     better = None  # +deep: a move its cut-off search proved better than the heuristic's
     if deep and probs.layouts <= searched:
         heuristic = _move_index(position, Policy.FIFTY, candidates=candidates, tolerance=tolerance, survey=survey,
-                                second_weight=second_weight)[0]
+                                second_weight=second_weight, edge_candidates=edge_candidates)[0]
         end = solve_from(position, position.geometry.coords(heuristic), layout_limit=searched,
                          node_limit=endgame_nodes, survey=survey)
         if end is not None and end.complete:
@@ -483,7 +499,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
         except BudgetExceeded:
             pass  # too many states: the rung below decides
     weighed: list[Candidate] | None = [] if rank else None
-    pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance)
+    pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, edges=edge_candidates)
     if policy is Policy.PROGRESS:
         # progress is no reason to take more risk than the tolerance: early positions are
         # small and a risky cell often shows progress (see docs/decisions.md, "+progress
@@ -518,7 +534,8 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                 # dead cells are passed over: the tolerance is measured from the safest living one
                 living = _living_least(survey, ranked)
                 if living != ranked[0][0]:
-                    pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living)
+                    pool = _pool(position, survey.system.frontier, ranked, candidates, tolerance, least=living,
+                                 edges=edge_candidates)
     if better is not None:
         listed = (_by_wins(survey, probs.by_index, better, None, searched, endgame_nodes, time_limit)
                   if rank else ())
@@ -663,13 +680,14 @@ def _living_least(survey: Survey, ranked: list[tuple[Fraction, int]], limit: int
 
 
 def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Fraction, int]], candidates: int,
-          tolerance: Fraction, least: Fraction | None = None) -> list[int]:
+          tolerance: Fraction, least: Fraction | None = None, edges: int = 0) -> list[int]:
     """The cells worth weighing, safest first: next to the numbers, the ``candidates``
     safest and those within ``tolerance`` of ``least`` (the least probability unless
-    given; twice ``candidates`` at most); away from them, where every cell has one
-    probability, one cell of each kind (by how many covered neighbours it has, and
-    how many of them are next to a number), fewest covered neighbours first, when
-    that probability qualifies.
+    given; twice ``candidates`` at most), and up to ``edges`` more of the safest on
+    the board's edge (fewer than eight neighbours) within that tolerance; away from
+    them, where every cell has one probability, one cell of each kind (by how many
+    covered neighbours it has, and how many of them are next to a number), fewest
+    covered neighbours first, when that probability qualifies.
 
     Hill's solvers weigh every cell away from the numbers when fewer than 30 are left,
     and admit the cells next to the numbers whose chance of being safe is at least nine
@@ -680,6 +698,12 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     frontier = set(frontier)
     near = [(p, c) for i, (p, c) in enumerate(ranked) if c in frontier]
     pool = [pc for i, pc in enumerate(near) if i < candidates or (pc[0] <= least + tolerance and i < 2 * candidates)]
+    if edges > 0 and len(near) > len(pool):
+        # in a crowded frontier the cap can leave out every edge cell within the
+        # tolerance, where Hill's solver often guesses and wins (docs/decisions.md,
+        # "Where the classic deficit to Hill sits"); the pool is a prefix of ``near``
+        g = position.geometry
+        pool += [pc for pc in near[len(pool):] if pc[0] <= least + tolerance and _on_edge(g, pc[1])][:edges]
     away = [pc for pc in ranked if pc[1] not in frontier]
     if away and (away[0][0] <= least + tolerance or len(pool) < candidates):
         g = position.geometry
@@ -696,6 +720,20 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
             kinds.setdefault((n, f), pc)
         pool += [kinds[k] for k in sorted(kinds)[:candidates]]
     return [c for _, c in sorted(pool)]
+
+
+def _on_edge(geometry: Geometry, cell: int) -> bool:
+    """Whether ``cell`` (flat) has fewer than eight neighbours: on the board's edge or
+    in a corner (or beside a hole).
+
+    Examples
+    --------
+    >>> from mscsp.board import Geometry
+    >>> g = Geometry(4, 3)
+    >>> [_on_edge(g, g.index(x, y)) for x, y in ((0, 0), (2, 0), (1, 1), (3, 1))]
+    [True, True, False, True]
+    """
+    return bool(geometry.degree[cell] < 8)
 
 
 def _progress(survey: Survey, pool: list[int], weighed: list[Candidate] | None = None) -> int:
