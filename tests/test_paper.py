@@ -206,9 +206,10 @@ def test_a_small_ratio_of_times_is_never_a_zero(generated):
     value = Decimal(ratio.numerator) / Decimal(ratio.denominator)
     expected = str(value.quantize(Decimal(1).scaleb(value.adjusted() - 1), rounding=ROUND_HALF_UP))
     label = "layout count, no total" if row["stage"] == "without total" else "layout count"
-    corpus = row["corpus"].replace("x", "$\\times$", 1) if re.search(r"\d+x\d+", row["corpus"]) else row["corpus"]
     exact = _cells((generated / "speed_exact.tex").read_text(encoding="utf-8"))
-    assert [c[4] for c in exact if c[0] == label and c[1] == corpus] == [expected]
+    # the table's corpus back to the CSV's, as the next test reads it
+    assert [c[4] for c in exact if c[0] == label
+            and c[1].replace("$\\times$", "x").replace("\\", "") == row["corpus"]] == [expected]
 
 
 def test_the_counting_table_shows_every_position_with_and_without_its_total(generated):

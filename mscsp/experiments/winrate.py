@@ -110,16 +110,16 @@ HEADLINE = 100_000
 #: four times ``+endgame``'s CPU a game there, and the whole of ``mscsp reproduce``
 #: must stay within an hour on two cores (a ``--quick`` run plays every rung alike).
 EXPERT_SHARE = {Policy.DEEP.value: Fraction(1, 4)}
-
-
-def _expert_games(policy: str, samples: int) -> int:
-    """Games of ``policy`` on Expert in a full run, where it is in :data:`EXPERT_SHARE`."""
-    return max(1, int(samples * EXPERT_SHARE[policy]))
 CHUNK = 25
 KEYS = ["board", "rule", "click_x", "click_y", "policy"]
 TIMING = ["ms_per_game", "ms_per_guess"]
 #: The columns that count the analyses whose probabilities were not exact (see the module docstring).
 INEXACT = ["inexact_games", "rounded", "estimated"]
+
+
+def _expert_games(policy: str, samples: int) -> int:
+    """Games of ``policy`` on Expert in a full run, where it is in :data:`EXPERT_SHARE`."""
+    return max(1, int(samples * EXPERT_SHARE[policy]))
 
 
 def _record(size: str, rule: str, field: str):
