@@ -10,8 +10,11 @@ won, the difference with its 95% interval, and CPU milliseconds per game.
 
 A version is a source tree (``--a`` and ``--b``: a checkout or ``git worktree`` of
 mscsp with its extensions built, default this one) and a policy (``--policy-a`` and
-``--policy-b``, default ``+endgame``), so the same command compares two revisions of
-the code, two rungs of the ladder, or both. Each version plays in processes of its
+``--policy-b``, default ``+endgame``) with its options (``--options-a`` and
+``--options-b``: ``name=value`` pairs of :func:`mscsp.play.policies.move`'s keyword
+arguments, integers and fractions such as ``1/100`` read as numbers), so the same
+command compares two revisions of the code, two rungs of the ladder, two settings of
+one, or all of these. Each version plays in processes of its
 own (``PYTHONPATH`` set to its tree), ``--jobs`` at a time, the games split into
 chunks; game ``i`` of a start is dealt from ``SeedSequence(seed, spawn_key=(crc32(start),
 i))`` under the start's rule and first click, so the boards do not depend on the
@@ -20,6 +23,7 @@ version, the chunking or the number of jobs.
     git worktree add /tmp/base HEAD~1 && (cd /tmp/base && python setup.py -q build_ext --inplace)
     python benchmarks/paired.py --a /tmp/base --games 2000 --jobs 2
     python benchmarks/paired.py --policy-a least-p --policy-b +progress --starts expert-classic --games 500
+    python benchmarks/paired.py --options-b rollouts=32 --games 2000 --jobs 2
 
 Each start costs about ``games`` x (CPU ms per game of both versions); a modern
 Expert game of ``+endgame`` takes some 20 ms.
@@ -52,9 +56,10 @@ STARTS = {
 }
 
 
-def play_chunk(start: str, policy: str, seed: int, first: int, count: int) -> dict:
+def play_chunk(start: str, policy: str, seed: int, first: int, count: int, options: dict | None = None) -> dict:
     """Games ``first .. first + count - 1`` of ``start`` with the mscsp importable
-    here: one character per game (``1`` won), and the process's CPU seconds."""
+    here: one character per game (``1`` won), and the process's CPU seconds.
+    ``options`` (values as :func:`parse_options` gives them) go to the policy."""
     import numpy as np
 
     from mscsp.board import PRESETS
@@ -70,25 +75,65 @@ def play_chunk(start: str, policy: str, seed: int, first: int, count: int) -> di
     for i in range(first, first + count):
         ss = np.random.SeedSequence(seed, spawn_key=(key, i))
         board = generate(spec, rule, click, np.random.Generator(np.random.PCG64(ss)))
-        record = play_game(Game.from_board(board, record=False), board.click, policy=policy)
+        extra = {"options": _numbers(options)} if options else {}
+        record = play_game(Game.from_board(board, record=False), board.click, policy=policy, **extra)
         won.append("1" if record.won else "0")
     return {"won": "".join(won), "cpu": time.process_time() - began}
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``name=value`` pairs as a dict of strings (made numbers in the playing process,
+    by :func:`_numbers`); SystemExit on a pair without ``=``.
+
+    >>> parse_options(["rollouts=32", "rollout_margin=1/100"])
+    {'rollouts': '32', 'rollout_margin': '1/100'}
+    """
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.isidentifier():
+            raise SystemExit(f"paired.py: an option is name=value, not {pair!r}")
+        out[name] = value
+    return out
+
+
+def _numbers(options: dict[str, str]) -> dict:
+    """Option values as numbers where they are: ``32`` an int, ``1/100`` a Fraction.
+
+    >>> _numbers({"rollouts": "32", "rollout_margin": "1/100", "name": "x"})
+    {'rollouts': 32, 'rollout_margin': Fraction(1, 100), 'name': 'x'}
+    """
+    from fractions import Fraction
+
+    out: dict = {}
+    for name, value in options.items():
+        try:
+            out[name] = int(value)
+        except ValueError:
+            try:
+                out[name] = Fraction(value)
+            except ValueError:
+                out[name] = value
+    return out
 
 
 @dataclass(frozen=True)
 class Version:
     tree: Path
     policy: str
+    options: tuple[tuple[str, str], ...] = ()
 
     def label(self) -> str:
-        return f"{self.policy} @ {self.tree}"
+        extra = "".join(f" {k}={v}" for k, v in self.options)
+        return f"{self.policy}{extra} @ {self.tree}"
 
 
 def _run(version: Version, start: str, seed: int, first: int, count: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(version.tree))
     # the driver is this file, imported from its own folder; mscsp comes from the version's tree
     code = (f"import sys, json; sys.path.insert(1, {str(HERE)!r}); import paired; "
-            f"print(json.dumps(paired.play_chunk({start!r}, {version.policy!r}, {seed}, {first}, {count})))")
+            f"print(json.dumps(paired.play_chunk({start!r}, {version.policy!r}, {seed}, {first}, {count}, "
+            f"{dict(version.options)!r})))")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(version.tree), capture_output=True,
                          text=True)
     if out.returncode:
@@ -144,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", type=Path, default=TREE, help="source tree of version b (default: this one)")
     parser.add_argument("--policy-a", default="+endgame")
     parser.add_argument("--policy-b", default="+endgame")
+    parser.add_argument("--options-a", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="keyword arguments of mscsp.play.policies.move for version a")
+    parser.add_argument("--options-b", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="keyword arguments of mscsp.play.policies.move for version b")
     parser.add_argument("--starts", nargs="+", choices=list(STARTS), default=["expert-modern", "expert-classic"])
     parser.add_argument("--games", type=int, default=500, help="games per start and version (default 500)")
     parser.add_argument("--first", type=int, default=0, help="number of the first game (default 0)")
@@ -157,9 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     for tree in (args.a, args.b):
         if not (tree / "mscsp" / "__init__.py").is_file():
             parser.error(f"{tree} is not an mscsp source tree (no mscsp/__init__.py)")
-    a, b = Version(args.a.resolve(), args.policy_a), Version(args.b.resolve(), args.policy_b)
+    a = Version(args.a.resolve(), args.policy_a, tuple(parse_options(args.options_a).items()))
+    b = Version(args.b.resolve(), args.policy_b, tuple(parse_options(args.options_b).items()))
     if a == b:
-        parser.error("the two versions are the same tree and policy: give --a/--b or --policy-a/--policy-b")
+        parser.error("the two versions are the same tree, policy and options: give --a/--b, "
+                     "--policy-a/--policy-b or --options-a/--options-b")
     rows = compare(a, b, args.starts, args.games, args.first, args.seed, args.jobs, args.chunk)
     sys.stdout.write(_table(rows, a, b))
     if args.json:

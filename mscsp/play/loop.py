@@ -252,7 +252,8 @@ class GameRecord:
 
 def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = SolverName.SAT,
               use_total: bool = True, time_limit: float = 30.0, policy: "Policy | str" = "least-p",
-              guess: Callable[[Position, int], tuple[int, int]] | None = None) -> GameRecord:
+              guess: Callable[[Position, int], tuple[int, int]] | None = None,
+              options: dict | None = None) -> GameRecord:
     """Play to the end: the first click ``(x, y)``, then proofs, and the policy's
     guess when stuck.
 
@@ -260,7 +261,8 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
     position only. The first click is not counted as a guess. ``guess``, when
     given, is asked instead of the policy: ``guess(position, k)`` is the cell
     ``(x, y)`` of guess ``k`` (from 0), so an experiment can force some guesses and
-    leave the rest to the policy (``benchmarks/forced.py``).
+    leave the rest to the policy (``benchmarks/forced.py``). ``options`` are passed
+    to the policy (see :func:`mscsp.play.policies.move`).
 
     Examples
     --------
@@ -301,8 +303,8 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         if guess is not None:
             best = game.geometry.cell(guess(position, len(guessed)), "guess")
         else:
-            best = (_choose_index(position, policy) if stalled is None
-                    else _choose_index(position, policy, survey=stalled))
+            best = (_choose_index(position, policy, **(options or {})) if stalled is None
+                    else _choose_index(position, policy, survey=stalled, **(options or {})))
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game._reveal_index(best)
