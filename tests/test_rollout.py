@@ -176,3 +176,20 @@ def test_paired_benchmark_passes_options_to_the_policy():
     assert calls and set(calls) == {4}
     with pytest.raises(SystemExit):
         module.parse_options(["rollouts"])
+
+
+def test_rollout_benchmark_scores_choices_by_the_reference(capsys):
+    """benchmarks/rollouts.py: a choice is scored by the reference estimate against the
+    look-ahead's (the first cell), and --quick runs end to end."""
+    module = benchmark("rollouts")
+    rows = [{"cells": [5, 6, 7], "reference": [10, 20, 5], "picks": [1, 2]},
+            {"cells": [1, 2], "reference": [8, 8], "picks": [0, 0]}]
+    s = module.summary(rows, 40)
+    # position 1: reference prefers 6; the picks score (20-10)/40 and (5-10)/40
+    # position 2: a tie, the look-ahead's cell is the reference's choice
+    assert s["agree"] == pytest.approx(3 / 4)
+    assert s["gain"][0] == pytest.approx(((0.25 - 0.125) / 2 + 0) / 2)
+    assert s["best_gain"][0] == pytest.approx((0.25 + 0) / 2)
+    assert module.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# beginner-safe:") and "| 8 | 2 |" in out
