@@ -118,7 +118,8 @@ SECOND_WEIGHT = Fraction(1, 5)
 COLUMN_FIRST = False
 
 #: The default of :func:`move`'s ``rollouts``: how many sampled layouts each close
-#: candidate is played out on (:mod:`mscsp.play.rollout`); 0, the default, plays none.
+#: candidate is played out on (:mod:`mscsp.play.rollout`); 0, the default, plays none
+#: (see docs/decisions.md, "Rollouts where the look-ahead hesitates").
 ROLLOUTS = 0
 
 #: The default of :func:`move`'s ``rollout_margin``: candidates whose look-ahead value
