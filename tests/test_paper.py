@@ -34,8 +34,9 @@ ALLOWED = {"95\\%", "4.26", "39.616", "40.06", "25\\%", "91.25\\%", "75.94\\%", 
            "78.122", "81.79", "78.22",
            # the search players' READMEs: minesolve by depth, Tu et al.'s public solver (PSEQ, PSEQ-D256)
            "39.00\\%", "40.27\\%", "40.68\\%", "40.80\\%", "39.61\\%", "52.79\\%", "40.04\\%", "53.45\\%",
-           # a trial of docs/decisions.md, quoted with its entry: the earlier +progress's loss
-           "3.2",
+           # trials of docs/decisions.md, quoted with their entries: the earlier +progress's
+           # loss, and rollouts' paired games
+           "3.2", "0.60", "1.54", "1.60", "3.87", "0.67",
            # the exact count's cost, kept with the oracle of tests/test_rounded.py
            "3.3",
            # the head-to-head's earlier run and both runs pooled, quoted from README.md (not in results/)
