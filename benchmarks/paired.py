@@ -12,7 +12,9 @@ A version is a source tree (``--a`` and ``--b``: a checkout or ``git worktree`` 
 mscsp with its extensions built, default this one) and a policy (``--policy-a`` and
 ``--policy-b``, default ``+endgame``) with its options (``--options-a`` and
 ``--options-b``: ``name=value`` pairs of :func:`mscsp.play.policies.move`'s keyword
-arguments, integers and fractions such as ``1/100`` read as numbers), so the same
+arguments, integers and fractions such as ``1/100`` read as numbers; ``rollouts=K``,
+with ``rollout_margin``, ``rollout_width`` and ``rollout_seed``, plays the guesses of
+:func:`mscsp.play.rollout.rollout_move` on ``K`` layouts instead), so the same
 command compares two revisions of the code, two rungs of the ladder, two settings of
 one, or all of these. Each version plays in processes of its
 own (``PYTHONPATH`` set to its tree), ``--jobs`` at a time, the games split into
@@ -70,12 +72,12 @@ def play_chunk(start: str, policy: str, seed: int, first: int, count: int, optio
     preset, rule, click = STARTS[start]
     spec = PRESETS[preset]
     key = zlib.crc32(start.encode())
+    extra = _guessing(policy, _numbers(options or {}))
     won = []
     began = time.process_time()
     for i in range(first, first + count):
         ss = np.random.SeedSequence(seed, spawn_key=(key, i))
         board = generate(spec, rule, click, np.random.Generator(np.random.PCG64(ss)))
-        extra = {"options": _numbers(options)} if options else {}
         record = play_game(Game.from_board(board, record=False), board.click, policy=policy, **extra)
         won.append("1" if record.won else "0")
     return {"won": "".join(won), "cpu": time.process_time() - began}
@@ -115,6 +117,23 @@ def _numbers(options: dict[str, str]) -> dict:
             except ValueError:
                 out[name] = value
     return out
+
+
+def _guessing(policy: str, options: dict) -> dict:
+    """``play_game``'s keyword arguments for a policy's options: ``rollouts`` (and the
+    ``rollout_*`` options beside it) as :func:`mscsp.play.rollout.rollout_guess`, the rest
+    as the policy's own."""
+    rolled = {k: options.pop(k) for k in list(options) if k == "rollouts" or k.startswith("rollout_")}
+    extra: dict = {"options": options} if options else {}
+    if rolled.get("rollouts"):
+        from mscsp.play.rollout import rollout_guess
+
+        names = {"rollouts": "samples", "rollout_margin": "margin", "rollout_width": "width", "rollout_seed": "seed"}
+        unknown = set(rolled) - set(names)
+        if unknown or options:
+            raise SystemExit(f"paired.py: rollouts take no options but {', '.join(sorted(names))}")
+        extra = {"guess": rollout_guess(policy, **{names[k]: v for k, v in rolled.items()})}
+    return extra
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """How close rollouts over a few sampled layouts come to the choice many layouts make.
 
-``move(..., rollouts=K)`` (:mod:`mscsp.play.rollout`) plays the close candidates of a
+:func:`mscsp.play.rollout.rollout_move` with ``samples=K`` plays the close candidates of a
 position out on ``K`` layouts drawn from those the position admits and takes the one
 that wins most. With the exact value of each candidate that choice could not be worse
 than the look-ahead's; with ``K`` layouts it is partly chance. This script measures how
@@ -73,9 +73,9 @@ def collect(start: str, seed: int, games: int, limit: int, margin) -> tuple[list
     rollout.rollout_wins = keep
     played = 0
     try:
+        guess = rollout.rollout_guess("+endgame", samples=1, margin=margin)
         for board in _boards(start, seed, games):
-            play_game(Game.from_board(board, record=False), board.click, policy="+endgame",
-                      options={"rollouts": 1, "rollout_margin": margin})
+            play_game(Game.from_board(board, record=False), board.click, guess=guess)
             played += 1
             if len(found) >= limit:
                 break

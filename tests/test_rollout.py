@@ -15,8 +15,8 @@ from strategies import small_positions
 
 from mscsp.analysis import Survey
 from mscsp.errors import InputError
-from mscsp.play.policies import Policy, move, rank
-from mscsp.play.rollout import _below, position_seed, rollout_wins, sample_layouts
+from mscsp.play.policies import move, rank
+from mscsp.play.rollout import _below, close_candidates, position_seed, rollout_move, rollout_wins, sample_layouts
 from mscsp.position import parse_position
 from mscsp.stats import chi2_sf
 
@@ -131,28 +131,36 @@ def test_rollouts_take_the_close_candidate_that_wins_most(monkeypatch):
         return wins
 
     monkeypatch.setattr(rollout, "rollout_wins", spy)
-    rolled = move(position, "+fifty", rollouts=8, rollout_margin=Fraction(1, 50))
+    rolled = rollout_move(position, "+fifty", samples=8, margin=Fraction(1, 50))
     (cells, wins), = calls
     g = position.geometry
     close = {g.cell(xy) for xy, v in values.items() if best - v <= Fraction(1, 50)}
     assert set(cells) <= close and len(cells) == min(3, len(close)) >= 2
+    assert cells == close_candidates(position, "+fifty", margin=Fraction(1, 50))
     assert g.cell(move(position, "+fifty").cell) == cells[0]  # the look-ahead's choice first
-    assert g.cell(rolled.cell) == cells[wins.index(max(wins))]
-    assert rolled.rung is Policy.LOOKAHEAD
+    assert g.cell(rolled) == cells[wins.index(max(wins))]
 
 
 def test_the_same_position_and_seed_give_the_same_rolled_out_move():
-    moves = {move(parse_position(EARLY), "+fifty", rollouts=8, rollout_margin=Fraction(1, 50)).cell
-             for _ in range(2)}
+    moves = {rollout_move(parse_position(EARLY), "+fifty", samples=8, margin=Fraction(1, 50)) for _ in range(2)}
     assert len(moves) == 1
 
 
-EARLY = "mines: 12\n" + "\n".join(["." * 8] * 3 + ["...12..."] + ["." * 8] * 4) + "\n"
-
-
-def test_no_rollouts_is_the_plain_policy():
+def test_a_zero_margin_plays_out_exact_ties_only_and_the_endgame_is_never_rolled_out():
     position = parse_position(EARLY)
-    assert move(position, "+fifty", rollouts=0).cell == move(position, "+fifty").cell
+    g = position.geometry
+    values = {g.cell(c.cell): c.lookahead for c in rank(position, "+fifty")}
+    best = max(values.values())
+    tied = close_candidates(position, "+fifty", margin=Fraction(0))
+    assert tied[0] == g.cell(move(position, "+fifty").cell)
+    assert sorted(tied) == sorted(c for c, v in values.items() if v == best)
+    small = parse_position("mines: 1\n...\n")  # 3 layouts: the exact endgame decides
+    assert move(small, "+endgame").rung.value == "+endgame"
+    assert close_candidates(small, "+endgame") == [small.geometry.cell(move(small, "+endgame").cell)]
+    assert rollout_move(small, "+endgame") == move(small, "+endgame").cell
+
+
+EARLY = "mines: 12\n" + "\n".join(["." * 8] * 3 + ["...12..."] + ["." * 8] * 4) + "\n"
 
 
 def test_paired_benchmark_passes_options_to_the_policy():

@@ -117,19 +117,6 @@ SECOND_WEIGHT = Fraction(1, 5)
 #: (see docs/decisions.md, "Hill's column-first corner").
 COLUMN_FIRST = False
 
-#: The default of :func:`move`'s ``rollouts``: how many sampled layouts each close
-#: candidate is played out on (:mod:`mscsp.play.rollout`); 0, the default, plays none
-#: (see docs/decisions.md, "Rollouts where the look-ahead hesitates").
-ROLLOUTS = 0
-
-#: The default of :func:`move`'s ``rollout_margin``: candidates whose look-ahead value
-#: is within this of the best one's are played out.
-ROLLOUT_MARGIN = Fraction(1, 100)
-
-#: The default of :func:`move`'s ``rollout_width``: at most this many candidates, best
-#: first, are played out.
-ROLLOUT_WIDTH = 3
-
 #: The default of :func:`move`'s ``edge_candidates``: how many of the safest cells next
 #: to the numbers on the board's edge (fewer than eight neighbours) within the
 #: tolerance the pool admits beyond its own. David Hill's solver often guesses at an
@@ -436,22 +423,6 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
         to the numbers on the board's edge (with fewer than eight neighbours: edges and
         corners) within ``tolerance`` of the least probability that the pool does not
         hold already; 0 adds none. By default :data:`EDGE_CANDIDATES`.
-    rollouts : int
-        (``+lookahead`` and above, where the look-ahead decides) when more than one
-        living candidate's look-ahead value is within ``rollout_margin`` of the best,
-        play the ``rollout_width`` best of them out, each on the same ``rollouts``
-        layouts drawn uniformly from those the position admits, with ``policy`` itself
-        (without rollouts) after the click, and take the one that wins most (the
-        look-ahead's order breaks ties): :mod:`mscsp.play.rollout`. The layouts are
-        drawn from :func:`~mscsp.play.rollout.position_seed` of the position and
-        ``rollout_seed``, so a position always gets the same move. 0 (the default,
-        :data:`ROLLOUTS`) plays none.
-    rollout_margin : Fraction
-        See ``rollouts``; by default :data:`ROLLOUT_MARGIN`.
-    rollout_width : int
-        See ``rollouts``; by default :data:`ROLLOUT_WIDTH`.
-    rollout_seed : int
-        See ``rollouts``.
 
     Raises
     ------
@@ -473,9 +444,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                 tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
                 endgame_layouts=_RUNG, endgame_nodes=_RUNG, endgame_density: int | None = None, rank: bool = False,
                 time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT,
-                edge_candidates: int = EDGE_CANDIDATES, rollouts: int = ROLLOUTS,
-                rollout_margin: Fraction = ROLLOUT_MARGIN, rollout_width: int = ROLLOUT_WIDTH,
-                rollout_seed: int = 0) -> tuple:
+                edge_candidates: int = EDGE_CANDIDATES) -> tuple:
     """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
     pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
     candidates already named by ``(x, y)``."""
@@ -572,34 +541,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                   if rank else ())
         return better.cell_index, Policy.DEEP, better, None, None, listed
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
-    if rollouts and rung is Policy.LOOKAHEAD:
-        cell = _rolled_out(survey, pool, skip_dead, second_weight, cell, policy, rollouts, rollout_margin,
-                           rollout_width, rollout_seed)
     return cell, rung, None, walled, pseudo, _first(position.geometry.coords(cell), weighed)
-
-
-def _rolled_out(survey: Survey, pool: list[int], skip_dead: bool, second_weight: Fraction, cell: int,
-                policy: Policy, samples: int, margin: Fraction, width: int, seed: int) -> int:
-    """``cell``, the look-ahead's choice, or the close candidate that wins most when
-    played out (see :func:`move`'s ``rollouts``)."""
-    from .rollout import position_seed, rollout_wins, sample_layouts
-
-    weighed: list[Candidate] = []
-    _lookahead(survey, pool, skip_dead, weighed, second_weight)
-    living = [w for w in weighed if not (skip_dead and w.dead)]
-    if len(living) < 2:
-        return cell
-    best = living[0].lookahead
-    close = [w for w in living if best - w.lookahead <= margin][:width]
-    if len(close) < 2:
-        return cell
-    g = survey.position.geometry
-    # the look-ahead's own choice first, so that a tie keeps it
-    cells = [cell] + [c for c in (g.cell(w.cell) for w in close) if c != cell]
-    layouts = sample_layouts(survey, samples, position_seed(survey.position, seed))
-    wins = rollout_wins(survey.position, cells, layouts, policy)
-    most = max(wins)
-    return cells[wins.index(most)]
 
 
 def _safe_cells(position: Position) -> int:

@@ -14,6 +14,13 @@ compiled deduction loop and the base policy at each stall, on a game that holds 
 *sampled* layout, never the real one. The player's own game is not read: the position
 and the mine total are all the sampler sees.
 
+:func:`rollout_move` plays out the close candidates of a policy's look-ahead (those
+whose value is within a margin of the best), where the look-ahead decides;
+:func:`rollout_guess` makes it the ``guess`` of :func:`~mscsp.play.loop.play_game`, so a
+whole game can be played with it. It sits above the loop and the policies, which it
+uses both, rather than inside the ladder: it is a trial, not a rung (see
+docs/decisions.md, "Rollouts where the look-ahead hesitates").
+
 Examples
 --------
 >>> from mscsp.analysis import Survey
@@ -26,6 +33,8 @@ Examples
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
@@ -35,8 +44,17 @@ from ..errors import InputError
 from ..game import Game, Status
 from ..position import Mark, Position
 from ..sampling import as_generator
+from .loop import play_game
+from .policies import Policy, move
 
-__all__ = ["sample_layouts", "rollout_wins", "position_seed"]
+__all__ = ["sample_layouts", "rollout_wins", "position_seed", "close_candidates", "rollout_move", "rollout_guess",
+           "MARGIN", "WIDTH"]
+
+#: Candidates whose look-ahead value is within this of the best one's are played out.
+MARGIN = Fraction(1, 100)
+
+#: At most this many candidates, best first, are played out.
+WIDTH = 3
 
 
 def _below(bitgen: np.random.BitGenerator, bound: int) -> int:
@@ -154,8 +172,6 @@ def rollout_wins(position: Position, cells: list[int], layouts: np.ndarray, poli
     An end cell, when safe, shows which of the other two holds the mine; the middle
     one, when safe, shows a 1 whichever it is, and a 50/50 is left.
     """
-    from .loop import play_game  # the loop imports the policies, which import this module
-
     geometry = position.geometry
     grid = np.asarray(position.grid).ravel()
     revealed = (grid >= 0).astype(np.uint8).tobytes()
@@ -168,7 +184,79 @@ def rollout_wins(position: Position, cells: list[int], layouts: np.ndarray, poli
             game._adopt_proven(revealed, flagged)
             if game.status is Status.WON:
                 raise InputError("the position is already won")
-            # the base policy without rollouts of its own, whatever the defaults say
-            record = play_game(game, geometry.coords(cell), policy=policy, options={"rollouts": 0})
+            record = play_game(game, geometry.coords(cell), policy=policy)
             wins[k] += record.won
     return wins
+
+
+def close_candidates(position: Position, policy: Policy | str = Policy.ENDGAME, *, margin: Fraction = MARGIN,
+                     width: int = WIDTH, survey: Survey | None = None) -> list[int]:
+    """The flat cells a rollout would play out in ``position``: where ``policy``'s
+    look-ahead decides, its choice first, then the other living candidates (those that
+    can show more than one number, from ``+fifty`` up) whose look-ahead value is within
+    ``margin`` of the best, ``width`` at most in all; just the policy's cell where fewer
+    than two are that close or another rule decides.
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 3\\n.....\\n.....\\n..1..\\n")
+    >>> [pos.geometry.coords(c) for c in close_candidates(pos, "+lookahead", margin=Fraction(1, 50))]
+    [(0, 2), (2, 1)]
+    """
+    policy = Policy.parse(policy)
+    chosen = move(position, policy, rank=True, survey=survey)
+    g = position.geometry
+    cell = g.cell(chosen.cell)
+    if chosen.rung is not Policy.LOOKAHEAD or not chosen.candidates:
+        return [cell]
+    living = [c for c in chosen.candidates if not (policy >= Policy.FIFTY and c.dead)]
+    if not living:
+        return [cell]
+    best = max(c.lookahead for c in living)
+    close = [g.cell(c.cell) for c in living if best - c.lookahead <= margin]
+    return ([cell] + [c for c in close if c != cell])[:width]
+
+
+def rollout_move(position: Position, policy: Policy | str = Policy.ENDGAME, *, samples: int = 32,
+                 margin: Fraction = MARGIN, width: int = WIDTH, seed: int = 0,
+                 survey: Survey | None = None) -> tuple[int, int]:
+    """``policy``'s move in ``position``, ``(x, y)``, or, where its look-ahead hesitates
+    (:func:`close_candidates` gives more than one cell), the close candidate that wins
+    most when each is played out by ``policy`` on the same ``samples`` layouts, drawn
+    from :func:`position_seed` of the position and ``seed`` (ties keep the look-ahead's
+    choice).
+
+    Examples
+    --------
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 3\\n.....\\n.....\\n..1..\\n")
+    >>> rollout_move(pos, "+lookahead", samples=20, margin=Fraction(1, 50)) in [(0, 2), (2, 1)]
+    True
+    """
+    survey = Survey(position) if survey is None else survey
+    cells = close_candidates(position, policy, margin=margin, width=width, survey=survey)
+    g = position.geometry
+    if len(cells) < 2:
+        return g.coords(cells[0])
+    layouts = sample_layouts(survey, samples, position_seed(position, seed))
+    wins = rollout_wins(position, cells, layouts, policy)
+    return g.coords(cells[wins.index(max(wins))])
+
+
+def rollout_guess(policy: Policy | str = Policy.ENDGAME, **options) -> Callable[[Position, int], tuple[int, int]]:
+    """:func:`rollout_move` as the ``guess`` of :func:`~mscsp.play.loop.play_game`:
+    ``guess(position, k)`` is the rollout move of ``policy`` with ``options``.
+
+    Examples
+    --------
+    >>> from mscsp.board import PRESETS
+    >>> from mscsp.game import Game
+    >>> from mscsp.rules import generate
+    >>> board = generate(PRESETS["beginner"], "safe", (0, 0), seed=3)
+    >>> record = play_game(Game.from_board(board, record=False), board.click,
+    ...                    guess=rollout_guess("+endgame", samples=4))
+    >>> record.won in (True, False)
+    True
+    """
+    return lambda position, k: rollout_move(position, policy, **options)
