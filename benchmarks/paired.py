@@ -58,26 +58,33 @@ STARTS = {
 }
 
 
-def play_chunk(start: str, policy: str, seed: int, first: int, count: int, options: dict | None = None) -> dict:
-    """Games ``first .. first + count - 1`` of ``start`` with the mscsp importable
-    here: one character per game (``1`` won), and the process's CPU seconds.
-    ``options`` (values as :func:`parse_options` gives them) go to the policy."""
+def boards(start: str, seed: int, first: int, count: int):
+    """The boards of games ``first .. first + count - 1`` of ``start``, one at a time,
+    dealt by the mscsp importable here."""
     import numpy as np
 
     from mscsp.board import PRESETS
-    from mscsp.game import Game
-    from mscsp.play.loop import play_game
     from mscsp.rules import generate
 
     preset, rule, click = STARTS[start]
     spec = PRESETS[preset]
     key = zlib.crc32(start.encode())
+    for i in range(first, first + count):
+        ss = np.random.SeedSequence(seed, spawn_key=(key, i))
+        yield generate(spec, rule, click, np.random.Generator(np.random.PCG64(ss)))
+
+
+def play_chunk(start: str, policy: str, seed: int, first: int, count: int, options: dict | None = None) -> dict:
+    """Games ``first .. first + count - 1`` of ``start`` with the mscsp importable
+    here: one character per game (``1`` won), and the process's CPU seconds.
+    ``options`` (values as :func:`parse_options` gives them) go to the policy."""
+    from mscsp.game import Game
+    from mscsp.play.loop import play_game
+
     extra = _guessing(policy, _numbers(options or {}))
     won = []
     began = time.process_time()
-    for i in range(first, first + count):
-        ss = np.random.SeedSequence(seed, spawn_key=(key, i))
-        board = generate(spec, rule, click, np.random.Generator(np.random.PCG64(ss)))
+    for board in boards(start, seed, first, count):
         record = play_game(Game.from_board(board, record=False), board.click, policy=policy, **extra)
         won.append("1" if record.won else "0")
     return {"won": "".join(won), "cpu": time.process_time() - began}

@@ -32,26 +32,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-
-
-def _boards(start: str, seed: int, games: int):
-    """The boards of ``paired.py``'s games ``0 .. games - 1`` of ``start``."""
-    import numpy as np
-    from paired import STARTS
-
-    from mscsp.board import PRESETS
-    from mscsp.rules import generate
-
-    preset, rule, click = STARTS[start]
-    key = zlib.crc32(start.encode())
-    for i in range(games):
-        ss = np.random.SeedSequence(seed, spawn_key=(key, i))
-        yield generate(PRESETS[preset], rule, click, np.random.Generator(np.random.PCG64(ss)))
 
 
 def collect(start: str, seed: int, games: int, limit: int, margin) -> tuple[list, int]:
@@ -59,6 +43,8 @@ def collect(start: str, seed: int, games: int, limit: int, margin) -> tuple[list
     games (which the collection leaves as they are: the look-ahead's choice is played),
     the games played to find them, and the positions those games held (the last game
     may hold more than ``limit`` asks for)."""
+    from paired import boards
+
     import mscsp.play.rollout as rollout
     from mscsp.game import Game
     from mscsp.play.loop import play_game
@@ -74,7 +60,7 @@ def collect(start: str, seed: int, games: int, limit: int, margin) -> tuple[list
     played = 0
     try:
         guess = rollout.rollout_guess("+endgame", samples=1, margin=margin)
-        for board in _boards(start, seed, games):
+        for board in boards(start, seed, 0, games):
             play_game(Game.from_board(board, record=False), board.click, guess=guess)
             played += 1
             if len(found) >= limit:
