@@ -41,7 +41,7 @@ import numpy as np
 from ..analysis import Survey
 from ..board import Layout
 from ..errors import InputError
-from ..game import Game, Status
+from ..game import Game
 from ..position import Mark, Position
 from ..sampling import as_generator
 from .loop import play_game
@@ -173,17 +173,18 @@ def rollout_wins(position: Position, cells: list[int], layouts: np.ndarray, poli
     one, when safe, shows a 1 whichever it is, and a 50/50 is left.
     """
     geometry = position.geometry
+    unopened = position.covered_count + position.flag_count
     grid = np.asarray(position.grid).ravel()
     revealed = (grid >= 0).astype(np.uint8).tobytes()
     flagged = (grid == Mark.FLAG).astype(np.uint8).tobytes()
     wins = [0] * len(cells)
     for row in layouts:
+        if int(row.sum()) == unopened:  # every safe cell of this layout is open already
+            raise InputError("the position is already won")
         layout = Layout(geometry, row)
         for k, cell in enumerate(cells):
             game = Game(layout, record=False)
             game._adopt_proven(revealed, flagged)
-            if game.status is Status.WON:
-                raise InputError("the position is already won")
             record = play_game(game, geometry.coords(cell), policy=policy)
             wins[k] += record.won
     return wins
@@ -205,10 +206,15 @@ def close_candidates(position: Position, policy: Policy | str = Policy.ENDGAME, 
     [(0, 2), (2, 1)]
     """
     policy = Policy.parse(policy)
-    chosen = move(position, policy, rank=True, survey=survey)
+    survey = Survey(position) if survey is None else survey
     g = position.geometry
+    plain = move(position, policy, survey=survey)
+    if plain.rung is not Policy.LOOKAHEAD:
+        # ranked, an endgame move would also search every other cell's win probability
+        return [g.cell(plain.cell)]
+    chosen = move(position, policy, rank=True, survey=survey)  # the same cell, every value complete
     cell = g.cell(chosen.cell)
-    if chosen.rung is not Policy.LOOKAHEAD or not chosen.candidates:
+    if not chosen.candidates:
         return [cell]
     living = [c for c in chosen.candidates if not (policy >= Policy.FIFTY and c.dead)]
     if not living:
