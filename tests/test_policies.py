@@ -20,7 +20,18 @@ from mscsp.board import Layout, Spec
 from mscsp.errors import InputError
 from mscsp.game import Game
 from mscsp.play.optimum import optimal_play, policy_play
-from mscsp.play.policies import LIVING_LOOK, SECOND_WEIGHT, Policy, _choose_index, _living_least, _ranked, choose, outcomes
+from mscsp.play.policies import (
+    LIVING_LOOK,
+    SECOND_WEIGHT,
+    Policy,
+    _choose_index,
+    _living_least,
+    _ranked,
+    _roomy,
+    choose,
+    move,
+    outcomes,
+)
 from mscsp.play.pseudo import fifty_influence
 from mscsp.position import Mark, parse_position
 
@@ -76,6 +87,10 @@ def test_policies_refuse_what_they_cannot_weigh():
         choose(parse_position("mines: 1\n1F\n"), "least-p")
     with pytest.raises(InputError, match="unknown policy"):
         choose(parse_position("mines: 1\n1.\n.."), "best")
+    # without the total the cells away from the 1 have no probability to weigh
+    with pytest.raises(InputError, match="needs the mine total"):
+        choose(parse_position("1...\n....\n....\n"), "+lookahead")
+    assert choose(parse_position("1...\n....\n....\n"), "least-p") in {(x, y) for x in range(4) for y in range(3)}
 
 
 @pytest.mark.parametrize("spec,rule,click", [(Spec(4, 4, 3), "safe", (0, 0)), (Spec(4, 4, 4), "opening", (0, 0))])
@@ -605,3 +620,57 @@ def test_a_corner_and_an_edge_cell_are_on_the_edge_and_an_inner_cell_is_not():
             assert _on_edge(g, g.index(x, y)) == (x in (0, 4) or y in (0, 3)), (x, y)
     assert _on_edge(g, g.index(0, 0)) and _on_edge(g, g.index(4, 3))  # corners
     assert _on_edge(g, g.index(2, 0)) and not _on_edge(g, g.index(2, 1))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(position=small_positions(max_covered=30), data=st.data())
+def test_roomy_cells_are_those_whose_area_is_large_enough(position, data):
+    # the oracle: connected components of the open cells, two of them joined when they
+    # touch or share a revealed neighbour, counted by scipy rather than a flood fill
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    g = position.geometry
+    covered = np.flatnonzero(position.covered).tolist()
+    mined = set(data.draw(st.sets(st.sampled_from(covered)))) if covered else set()
+    open_cells = [c for c in covered if c not in mined]
+    threshold = data.draw(st.integers(1, 12))
+    index = {c: i for i, c in enumerate(open_cells)}
+    rows, cols = [], []
+    for c in open_cells:
+        for n in g.neighbours(c):
+            if n in index:
+                rows.append(index[c]), cols.append(index[n])
+            elif position.revealed[n]:
+                for k in g.neighbours(n):
+                    if k in index:
+                        rows.append(index[c]), cols.append(index[k])
+    n = len(open_cells)
+    if n == 0:
+        return
+    _, label = connected_components(coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)), directed=False)
+    size = np.bincount(label)
+    asked = data.draw(st.lists(st.sampled_from(open_cells), unique=True))
+    probabilities = {c: Fraction(1) if c in mined else Fraction(0) for c in covered}
+    assert _roomy(position, probabilities, asked, threshold) == [c for c in asked if size[label[index[c]]] >= threshold]
+
+
+@pytest.mark.parametrize("room, pocket", [(0, True), (6, True), (7, False), (8, False)])
+def test_room_passes_over_a_walled_in_area_while_a_larger_one_is_left(room, pocket):
+    # a wall of flags leaves 6 covered cells on the left and 15 on the right; without
+    # the rule the look-ahead guesses the left corner
+    pos = parse_position("mines: 5\n..F.....\n..F.....\n..F.....\n")
+    m = move(pos, "+fifty", room=room)
+    assert m.rung is Policy.LOOKAHEAD
+    assert (m.cell == (0, 0)) is pocket and (m.cell[0] < 2) is pocket
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=small_positions(max_covered=10, allow_wrong=False))
+def test_room_changes_nothing_when_every_area_or_none_is_large_enough(position):
+    try:
+        base = choose(position, "+fifty")
+    except InputError:
+        return
+    assert choose(position, "+fifty", room=1) == base
+    assert choose(position, "+fifty", room=position.geometry.area + 1) == base

@@ -257,12 +257,22 @@ def _machine(run: dict) -> str:
     True
     >>> "the last invocation took 12.5 s" in _machine({"wall_seconds": 12.5, "resume": True})
     True
+
+    A run that plays nothing (one that reads other folders) has no workers nor wall time
+    to name:
+
+    >>> line = _machine({"cpus": 2, "platform": "Linux", "python": "3.11.7", "play_loop": "compiled",
+    ...                  "jobs": None, "wall_seconds": None, "finished_utc": "2026-12-06T17:00:24+00:00"})
+    >>> "None" in line, line.rstrip().endswith("finished 2026-12-06T17:00:24+00:00 (`run.json`).")
+    (False, True)
     """
-    took = (f"the last invocation took {run.get('wall_seconds')} s, reusing the chunks earlier ones had "
-            "kept (`--resume`)" if run.get("resume") else f"the run took {run.get('wall_seconds')} s")
+    seconds = run.get("wall_seconds")
+    took = ("" if seconds is None else
+            f"; the last invocation took {seconds} s, reusing the chunks earlier ones had kept (`--resume`)"
+            if run.get("resume") else f"; the run took {seconds} s")
+    jobs = "" if run.get("jobs") is None else f" with {run.get('jobs')} worker processes"
     return (f"\nMeasured on {run.get('cpus')} CPUs ({run.get('platform')}, Python {run.get('python')}, "
-            f"play loop {run.get('play_loop')}) with {run.get('jobs')} worker processes, finished "
-            f"{run.get('finished_utc')}; {took} (`run.json`).\n")
+            f"play loop {run.get('play_loop')}){jobs}, finished {run.get('finished_utc')}{took} (`run.json`).\n")
 
 
 def write_results(

@@ -126,6 +126,12 @@ COLUMN_FIRST = False
 #: cells in the pool").
 EDGE_CANDIDATES = 0
 
+#: The default of :func:`move`'s ``room``: in the open game, pass over the candidates
+#: in a small covered area (fewer than this many cells, see :func:`_roomy`) while one in
+#: a larger area is left, as David Hill's solvers do (his space threshold, 8). 0 (the
+#: default) passes over none.
+ROOM = 0
+
 
 class Policy(Choice, what="policy"):
     """The rungs of the guessing ladder (see the module docstring), weakest first."""
@@ -423,6 +429,10 @@ def move(position: Position, policy: Policy | str = Policy.LEAST_P, **options) -
         to the numbers on the board's edge (with fewer than eight neighbours: edges and
         corners) within ``tolerance`` of the least probability that the pool does not
         hold already; 0 adds none. By default :data:`EDGE_CANDIDATES`.
+    room : int
+        (``+lookahead`` and above, where the look-ahead decides) weigh only the
+        candidates in a covered area of at least this many cells (:func:`_roomy`)
+        while there is one; 0 weighs them all. By default :data:`ROOM`.
 
     Raises
     ------
@@ -444,7 +454,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                 tolerance: Fraction = Fraction(1, 20), survey: Survey | None = None,
                 endgame_layouts=_RUNG, endgame_nodes=_RUNG, endgame_density: int | None = None, rank: bool = False,
                 time_limit: float | None = None, second_weight: Fraction = SECOND_WEIGHT,
-                edge_candidates: int = EDGE_CANDIDATES) -> tuple:
+                edge_candidates: int = EDGE_CANDIDATES, room: int = ROOM) -> tuple:
     """:func:`move` in the engines' flat indices: ``(cell, rung, endgame, walled,
     pseudo, candidates)``, the cells of ``walled`` and ``pseudo`` flat, the
     candidates already named by ``(x, y)``."""
@@ -469,6 +479,9 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
         return best, Policy.LEAST_P, None, None, None, listed[:candidates]
     if not probs.exact or probs.layouts is None:
         raise InputError(f"policy {policy.value!r} needs exact probabilities")
+    if probs.model is not None and None in probs.by_index.values():
+        raise InputError(f"policy {policy.value!r} needs the mine total: without it the cells away from the "
+                         "numbers have no probability")
     ranked = _ranked(probs.by_index)
     if not ranked:
         raise InputError("no covered cell can be clicked")
@@ -482,7 +495,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
     better = None  # +deep: a move its cut-off search proved better than the heuristic's
     if deep and probs.layouts <= searched:
         heuristic = _move_index(position, Policy.FIFTY, candidates=candidates, tolerance=tolerance, survey=survey,
-                                second_weight=second_weight, edge_candidates=edge_candidates)[0]
+                                second_weight=second_weight, edge_candidates=edge_candidates, room=room)[0]
         end = solve_from(position, position.geometry.coords(heuristic), layout_limit=searched,
                          node_limit=endgame_nodes, survey=survey)
         if end is not None and end.complete:
@@ -540,6 +553,10 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
         listed = (_by_wins(survey, probs.by_index, better, None, searched, endgame_nodes, time_limit)
                   if rank else ())
         return better.cell_index, Policy.DEEP, better, None, None, listed
+    if room and rung is Policy.LOOKAHEAD:
+        roomy = _roomy(position, probs.by_index, pool, room)
+        if roomy:  # a small area's guess can wait: what the rest of the board shows may settle it
+            pool = roomy
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
     return cell, rung, None, walled, pseudo, _first(position.geometry.coords(cell), weighed)
 
@@ -720,6 +737,54 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
             kinds.setdefault((n, f), pc)
         pool += [kinds[k] for k in sorted(kinds)[:candidates]]
     return [c for _, c in sorted(pool)]
+
+
+def _roomy(position: Position, probabilities: dict, cells: list[int], threshold: int) -> list[int]:
+    """The cells of ``cells`` (flat) in a covered area of at least ``threshold`` cells.
+
+    An area grows from a cell to the covered cells next to it that are not proven
+    mines (``probabilities`` 1, or flagged), and over one revealed cell: to the open
+    cells next to a revealed neighbour, so a thin wall of numbers does not split it
+    (David Hill's space counter, with his threshold 8, defers a guess in a smaller area).
+
+    Examples
+    --------
+    >>> from mscsp.analysis import Survey
+    >>> from mscsp.position import parse_position
+    >>> pos = parse_position("mines: 3\\n.001....\\n0001....\\n0001....\\n0001....\\n")
+    >>> probs = Survey(pos).probabilities.by_index
+    >>> g = pos.geometry
+    >>> [g.coords(c) for c in _roomy(pos, probs, [g.index(0, 0), g.index(5, 1)], 8)]  # (0, 0) is walled in
+    [(5, 1)]
+    """
+    g = position.geometry
+    open_ = position.covered.copy()
+    open_[[c for c, p in probabilities.items() if p == 1]] = False
+    revealed = position.revealed
+    large: set[int] = set()
+    small: set[int] = set()
+    for start in cells:
+        if start in large or start in small:
+            continue
+        seen, queue, found = {start}, [start], False
+        i = 0
+        while i < len(queue) and not found:
+            for n in g.neighbours(queue[i]):
+                steps = g.neighbours(n) if revealed[n] else (n,)
+                for k in steps:
+                    if open_[k] and k not in seen:
+                        if k in large:
+                            found = True
+                            break
+                        seen.add(k)
+                        queue.append(k)
+                if found:
+                    break
+            if len(queue) >= threshold:
+                found = True
+            i += 1
+        (large if found else small).update(seen)
+    return [c for c in cells if c in large]
 
 
 def _on_edge(geometry: Geometry, cell: int) -> bool:
