@@ -264,7 +264,10 @@ def test_reproduce_stops_with_its_workers_on_a_signal_and_keeps_finished_chunks(
     out = tmp_path / "r"
     argv = [sys.executable, "-m", "mscsp", "reproduce", "--quick", "--jobs", "2", "--only", "winrate",
             "--out", str(out)]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # a shell without job control starts background commands with Ctrl-C ignored, and a
+    # Python started so never sees it: the run gets the default, as from a terminal
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers: list[int] = []
     try:
         deadline = time.monotonic() + 60
