@@ -5,8 +5,9 @@ on the same layouts, and every way must find the same number of wins:
 
 - ``plain``: one safe cell opened at a time, no symmetry (the baseline);
 - ``batch``: every cell safe in all layouts opened in one step;
-- ``batch+symmetry``: and mirror images of a state sharing one memo entry (the
-  default of ``optimal_play``).
+- ``batch+symmetry``: and mirror images of a state sharing one memo entry;
+- ``batch+symmetry+few``: and sets of one or two layouts valued without a search
+  (the default of ``optimal_play``).
 
 Prints seconds and states per way and the speed-up over the baseline.
 
@@ -23,12 +24,13 @@ from mscsp.board import Spec
 from mscsp.play.optimum import _start
 from mscsp.rules import FirstClickRule
 
-WAYS = {"plain": (False, False), "batch": (True, False), "batch+symmetry": (True, True)}
+WAYS = {"plain": (False, False, False), "batch": (True, False, False), "batch+symmetry": (True, True, False),
+        "batch+symmetry+few": (True, True, True)}
 
 
-def _solve(spec: Spec, rule: FirstClickRule, batch: bool, symmetric: bool) -> tuple[int, int, float]:
+def _solve(spec: Spec, rule: FirstClickRule, batch: bool, symmetric: bool, few: bool) -> tuple[int, int, float]:
     started = time.perf_counter()
-    search = _start(spec, rule, 0, None, symmetric, batch)
+    search = _start(spec, rule, 0, None, symmetric, batch, few)
     wins = search.from_click(0)
     return wins, len(search.memo), time.perf_counter() - started
 
@@ -50,7 +52,7 @@ def main(argv=None) -> int:
         base = results["plain"][2]
         print(f"{text}: {wins.pop()} wins")
         for name, (_, states, seconds) in results.items():
-            print(f"  {name:15s} {seconds:8.2f} s  {states:>10,} states  x{base / seconds:5.2f}")
+            print(f"  {name:20s} {seconds:8.2f} s  {states:>10,} states  x{base / seconds:5.2f}")
     return 0
 
 

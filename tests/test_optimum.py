@@ -130,6 +130,25 @@ def test_the_search_shortcuts_change_no_value(capsys):
     assert f"3x3/2/safe: {wins} wins" in out
 
 
+@pytest.mark.parametrize("spec,rule,click", [(Spec(4, 4, 4), "safe", (0, 0)), (Spec(5, 4, 4), "opening", (0, 0)),
+                                             (Spec(4, 4, 5), "safe", (1, 2)), (Spec(5, 3, 3), "safe", (2, 1))])
+def test_sets_of_one_or_two_layouts_are_valued_as_searching_them_does(spec, rule, click):
+    # the same search with and without the shortcut, for the optimum and for two
+    # policies: least probability, and one that clicks the last covered cell (it
+    # would lose a layout where the shortcut assumed a safe guess)
+    from mscsp.play.optimum import _begin, _deep_recursion, _flat, _start
+
+    last = lambda position: position.covered_xy[-1]  # noqa: E731
+    rule, cell = _begin(spec, rule, click)
+    for chooser in (None, _least_probability, last):
+        wins = []
+        for few in (False, True):
+            search = _start(spec, rule, cell, None, chooser is None, True, few)
+            with _deep_recursion():
+                wins.append(search.from_click(cell, _flat(chooser)))
+        assert wins[0] == wins[1], (chooser, wins)
+
+
 @pytest.mark.parametrize("spec,rule,policy", [(Spec(4, 4, 4), "opening", "least-p"),
                                               (Spec(4, 4, 4), "safe", "+lookahead"),
                                               (Spec(4, 4, 3), "safe", "least-p")])
