@@ -32,6 +32,11 @@ layout is known and won; two are won both when a cell safe in both shows a
 different number in each, and one otherwise, since every guess is then safe in one
 of them only (:meth:`Search.settle`).
 
+One module, not several: the whole-board search, its bit-set form for the
+endgame (:class:`SmallSearch`) and the three questions asked of it (the optimum, a
+policy's value, a policy's regrets) share one recursion, its memo and its private
+helpers; apart, each would import the others' internals.
+
 This is exhaustive search in the spirit of the small-board analyses of optimal
 Minesweeper play. Measured on one core: 6x6 with 6 mines and an opening in the
 corner (906,192 layouts) takes about 110 s for the optimum and 20-45 s a policy;
