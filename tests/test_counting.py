@@ -404,6 +404,43 @@ def test_the_least_risk_after_a_click_is_what_brute_force_finds(position, data):
         assert (two if two[0] else (0, None, None)) == _two_least_by_brute_force(position, cell, number)
 
 
+@given(position=small_positions(max_covered=12), data=st.data())
+def test_surveys_sharing_a_cache_across_mine_totals_count_as_brute_force(position, data):
+    """A game's guesses share one cache of tallies while flags change the mines left
+    (its keys drop the number when it cannot cut a tally): each survey's layouts,
+    probabilities and look-ahead are still brute force's, whatever totals came before."""
+    from mscsp.analysis import Survey
+    from mscsp.position import Position
+
+    covered = np.flatnonzero(position.covered).tolist()
+    if not covered or position.mines is None:
+        return
+    cell = data.draw(st.sampled_from(covered))
+    totals = data.draw(st.lists(st.integers(0, len(covered) + 1), min_size=2, max_size=4))
+    cache: dict = {}
+    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
+    flags, hidden = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
+    for total in totals:
+        at = Position(position.geometry, position.grid, total + int(position.flagged.sum()))
+        truth = brute_force(at)
+        try:
+            survey = Survey(at, cache=cache)
+            layouts = survey.probabilities.layouts
+        except InconsistentError:
+            assert truth["count"] == 0
+            continue
+        assert layouts == truth["count"]
+        if not layouts:
+            continue
+        assert survey.probabilities.by_index == _expected(at, truth)
+        for number in range(flags, flags + hidden + 1):
+            try:
+                two = survey.least_two_after(position.geometry.coords(cell), number)
+            except InconsistentError:
+                two = (0, None, None)
+            assert (two if two[0] else (0, None, None)) == _two_least_by_brute_force(at, cell, number)
+
+
 def _two_least_by_brute_force(position, cell, number):
     """Layouts and the two least mine probabilities of cells that are not certain mines
     (the second the least again when two cells share it), by enumeration."""

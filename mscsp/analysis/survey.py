@@ -45,6 +45,7 @@ from .constraints import (
     opened_system,
 )
 from .counting import Counts, Probabilities, count_components, tally_by_label
+from .counting.pipeline import cached_remaining
 from .counting.exact.combine import (
     OneChanging,
     TwoLeast,
@@ -61,6 +62,8 @@ _COVERED, _FLAG = Mark.COVERED.value, Mark.FLAG.value
 
 #: What :meth:`Survey._tallies_by_number` gives when no number has a layout.
 _NO_LAYOUT = ("no layout",)
+#: What the cache holds for a look-ahead's equations too large for one search.
+_TOO_BIG = ("too big",)
 _clue = attrgetter("clue")
 
 
@@ -89,6 +92,7 @@ class Survey:
         self._by_number: dict[int, tuple | None] = {}  # per opened cell, the tallies for every number
         self._free_weighed: dict[tuple[int, int], tuple] = {}  # see least_after
         self._after: dict[tuple[int, int], tuple] = {}  # (cell, number) -> _least_two_after_pairs
+        self._unchanging: dict[tuple, OneChanging] = {}  # see _tallies_by_number
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -218,8 +222,9 @@ class Survey:
         free = self._free
         if free is None:
             return self._opened_index(cell, number).least_two_pairs()
-        neighbours = list(self.position.geometry.neighbours(cell))
-        around = self.position.grid[neighbours].tolist()
+        neighbours = self.position.geometry.neighbours(cell)
+        grid = self._grid
+        around = [grid[c] for c in neighbours]
         covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
         k, m = len(covered), number - around.count(_FLAG)
         if not 0 <= m <= k:
@@ -275,18 +280,36 @@ class Survey:
                     con = Constraint(rest, con.count, con.clue)
                 equations.append(con)
         equations.sort(key=_clue)
-        part = ConstraintSystem(system.position, tuple(equations), (), system.remaining)
-        by_count = tally_by_label(part, tuple(range(len(equations))), equations.index(label))
+        equations = tuple(equations)
+        at = equations.index(label)
+        # the same equations come back at later guesses of a game, whose surveys share
+        # the cache (the label's count is a placeholder: the key is the same for every count)
+        key = ("by label", at, cached_remaining(system.remaining, equations), equations)
+        by_count = self.cache.get(key)
         if by_count is None:
+            part = ConstraintSystem(system.position, equations, (), system.remaining)
+            by_count = self.cache[key] = tally_by_label(part, tuple(range(len(equations))), at) or _TOO_BIG
+        if by_count is _TOO_BIG:
             return None
         if not any(by_count):
             return _NO_LAYOUT
-        changed = set(touched)
-        others = [t for k, t in enumerate(self.counts.tallies) if k not in changed]
         free = self._free
         unconstrained = len(free) - (cell in free) - sum(c in free for c in covered)
         length = len(next(t for t in by_count if t is not None).ways)
-        return OneChanging(others, length, unconstrained, system.remaining), by_count
+        # the cells of one component change the same components: the rest is weighed once
+        fixed = self._unchanging.get((tuple(touched), length, unconstrained))
+        if fixed is None:
+            changed = set(touched)
+            others = [t for k, t in enumerate(self.counts.tallies) if k not in changed]
+            fixed = self._unchanging[tuple(touched), length, unconstrained] = OneChanging(
+                others, length, unconstrained, system.remaining)
+        return fixed, by_count
+
+    @cached_property
+    def _grid(self) -> list[int]:
+        """The position's grid as a list: a look-ahead reads the cells round each
+        candidate, a few at a time, and a list reads them quicker than an array."""
+        return self.position.grid.tolist()
 
     @cached_property
     def _component_of_equation(self) -> list[int]:

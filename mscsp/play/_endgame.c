@@ -40,8 +40,11 @@ typedef struct {
     u64 *mine_bits;         /* cols x words */
     u64 *shows;             /* cols x 9 x words */
     uint8_t *opened;        /* cols */
+    int *stack;             /* the opened columns, in the order they were opened */
     uint16_t *can_show;     /* cols: the numbers a column shows in some layout, as bits */
-    uint8_t *key;           /* cols: the key being looked up */
+    uint8_t *key;           /* cols: the key being looked up; 0 at every column not opened */
+    u64 key_hash;           /* its hash: the xor of zobrist[c * 10 + key[c]] over the opened columns */
+    u64 *zobrist;           /* cols x 10 random words */
     /* scratch for each depth (the columns opened so far), allocated when the depth is
      * first reached, not per state: the parts of a click, the covered columns and their
      * mine counts, a guess order */
@@ -54,6 +57,7 @@ typedef struct {
     size_t cap, count;
     uint8_t *keys, *used, *exact;
     i64 *values;
+    u64 *hashes; /* each used slot's key hash: growing the memo rehashes no key */
 } Search;
 
 /* the scratch block of the current depth: 9 x words parts, then 2 x (cols + 1) ints for
@@ -96,22 +100,27 @@ static int count_and(const Set *a, const u64 *b) {
     return n;
 }
 
-/* the state's key: per column 0 when covered, one more than its number when open */
+/* the state's key: per column 0 when covered, one more than its number when open,
+ * and its hash. Only the opened columns are written: the others are kept 0 (a column
+ * is cleared when it is closed again), so a key costs the depth, not the columns. */
 static void make_key(Search *s, int layout) {
     const uint8_t *row = s->numbers + (size_t)layout * s->cols;
-    for (int c = 0; c < s->cols; c++) s->key[c] = s->opened[c] ? (uint8_t)(row[c] + 1) : 0;
+    u64 h = 0;
+    for (int d = 0; d < s->n_opened; d++) {
+        int c = s->stack[d];
+        uint8_t v = (uint8_t)(row[c] + 1);
+        s->key[c] = v;
+        h ^= s->zobrist[(size_t)c * 10 + v];
+    }
+    s->key_hash = h;
 }
 
-static size_t hash_key(const Search *s, const uint8_t *key) {
-    u64 h = 1469598103934665603ULL;
-    for (int c = 0; c < s->cols; c++) h = (h ^ key[c]) * 1099511628211ULL;
-    return (size_t)(h ^ (h >> 29));
-}
-
-/* the slot holding s->key, or the empty slot where it would go */
-static size_t find_slot(const Search *s, const uint8_t *key) {
-    size_t mask = s->cap - 1, i = hash_key(s, key) & mask;
-    while (s->used[i] && memcmp(s->keys + i * (size_t)s->cols, key, (size_t)s->cols) != 0) i = (i + 1) & mask;
+/* the slot holding the key (of hash h), or the empty slot where it would go; the hash
+ * places a key, never decides a lookup, so the search is the same whatever it is */
+static size_t find_slot(const Search *s, const uint8_t *key, u64 h) {
+    size_t mask = s->cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
+    while (s->used[i] && (s->hashes[i] != h || memcmp(s->keys + i * (size_t)s->cols, key, (size_t)s->cols) != 0))
+        i = (i + 1) & mask;
     return i;
 }
 
@@ -119,25 +128,30 @@ static int grow(Search *s) {
     size_t old_cap = s->cap, cols = (size_t)s->cols;
     uint8_t *old_keys = s->keys, *old_used = s->used, *old_exact = s->exact;
     i64 *old_values = s->values;
+    u64 *old_hashes = s->hashes;
     s->cap = old_cap ? old_cap * 2 : 1024;
     s->keys = malloc(s->cap * cols + 1);
     s->used = calloc(s->cap, 1);
     s->exact = malloc(s->cap);
     s->values = malloc(s->cap * sizeof(i64));
-    if (!s->keys || !s->used || !s->exact || !s->values) {
-        free(s->keys); free(s->used); free(s->exact); free(s->values);
-        s->keys = old_keys; s->used = old_used; s->exact = old_exact; s->values = old_values; s->cap = old_cap;
+    s->hashes = malloc(s->cap * sizeof(u64));
+    if (!s->keys || !s->used || !s->exact || !s->values || !s->hashes) {
+        free(s->keys); free(s->used); free(s->exact); free(s->values); free(s->hashes);
+        s->keys = old_keys; s->used = old_used; s->exact = old_exact; s->values = old_values; s->hashes = old_hashes;
+        s->cap = old_cap;
         return -1;
     }
     for (size_t i = 0; i < old_cap; i++) {
         if (!old_used[i]) continue;
-        size_t j = find_slot(s, old_keys + i * cols);
+        size_t mask = s->cap - 1, j = (size_t)(old_hashes[i] ^ (old_hashes[i] >> 29)) & mask;
+        while (s->used[j]) j = (j + 1) & mask; /* the keys are distinct: no comparison */
         memcpy(s->keys + j * cols, old_keys + i * cols, cols);
         s->used[j] = 1;
         s->exact[j] = old_exact[i];
         s->values[j] = old_values[i];
+        s->hashes[j] = old_hashes[i];
     }
-    free(old_keys); free(old_used); free(old_exact); free(old_values);
+    free(old_keys); free(old_used); free(old_exact); free(old_values); free(old_hashes);
     return 0;
 }
 
@@ -146,10 +160,11 @@ static void store(Search *s, i64 value, int exact) {
         s->failed = OUT_OF_MEMORY;
         return;
     }
-    size_t i = find_slot(s, s->key);
+    size_t i = find_slot(s, s->key, s->key_hash);
     if (!s->used[i]) {
         memcpy(s->keys + i * (size_t)s->cols, s->key, (size_t)s->cols);
         s->used[i] = 1;
+        s->hashes[i] = s->key_hash;
         s->count++;
     }
     s->values[i] = value;
@@ -201,7 +216,7 @@ static i64 sum_parts(Search *s, const Set *set, int cell, i64 alpha, int *done) 
         }
     }
     s->opened[cell] = 1;
-    s->n_opened++;
+    s->stack[s->n_opened++] = cell;
     *done = 1;
     for (int i = 0; i < k; i++) {
         i64 rest = bound - cnt[order[i]];
@@ -214,6 +229,7 @@ static i64 sum_parts(Search *s, const Set *set, int cell, i64 alpha, int *done) 
         }
     }
     s->opened[cell] = 0;
+    s->key[cell] = 0;
     s->n_opened--;
     return bound;
 }
@@ -279,7 +295,7 @@ static i64 wins(Search *s, const Set *set, i64 alpha) {
     if (s->n_opened == s->safe_total) return n;
     int first = first_bit(set);
     make_key(s, first);
-    size_t slot = find_slot(s, s->key);
+    size_t slot = find_slot(s, s->key, s->key_hash);
     if (s->used[slot] && (s->exact[slot] || s->values[slot] <= alpha)) return s->values[slot];
     s->nodes++;
     if (s->node_limit >= 0 && s->nodes > s->node_limit) {
@@ -359,14 +375,23 @@ static PyObject *best_move(PyObject *self, PyObject *args) {
     s.opened = calloc((size_t)cols, 1);
     s.can_show = calloc((size_t)cols, sizeof(uint16_t));
     s.key = calloc((size_t)cols, 1);
+    s.stack = calloc((size_t)cols + 1, sizeof(int));
+    s.zobrist = malloc(sizeof(u64) * 10 * (size_t)cols);
     s.scratch = calloc((size_t)cols + 1, sizeof(void *));
     u64 *everything = calloc((size_t)s.words, sizeof(u64));
     int *covered = malloc(sizeof(int) * 2 * ((size_t)cols + 1));
-    if (!s.mine_bits || !s.shows || !s.opened || !s.can_show || !s.key || !s.scratch || !everything || !covered || grow(&s) != 0) {
+    if (!s.mine_bits || !s.shows || !s.opened || !s.can_show || !s.key || !s.stack || !s.zobrist || !s.scratch || !everything || !covered || grow(&s) != 0) {
         free(everything);
         free(covered);
         PyErr_NoMemory();
         goto out;
+    }
+    u64 z = 0x9E3779B97F4A7C15ULL; /* splitmix64: the same words on every run */
+    for (size_t i = 0; i < 10 * (size_t)cols; i++) {
+        u64 x = (z += 0x9E3779B97F4A7C15ULL);
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+        s.zobrist[i] = x ^ (x >> 31);
     }
     int layout_mines = 0;
     for (int c = 0; c < cols; c++) layout_mines += m[c] != 0;
@@ -412,6 +437,8 @@ out:
     free(s.opened);
     free(s.can_show);
     free(s.key);
+    free(s.stack);
+    free(s.zobrist);
     if (s.scratch)
         for (int d = 0; d <= cols; d++) free(s.scratch[d]);
     free(s.scratch);
@@ -419,6 +446,7 @@ out:
     free(s.used);
     free(s.exact);
     free(s.values);
+    free(s.hashes);
     PyBuffer_Release(&mb);
     PyBuffer_Release(&nb);
     return result;

@@ -104,6 +104,10 @@ class _Rules:
 #: DP states allowed when counting decides a stall of a play loop (past them, SAT decides).
 STALL_STATES = 20_000
 
+#: Component tallies a game keeps for its guesses before it starts afresh (a bound on
+#: memory for games of thousands of guesses; an Expert game keeps a few hundred).
+TALLIES_KEPT = 4096
+
 
 class Deducer:
     """Open what a solver proves, flag what it proves a mine, until it is stuck.
@@ -281,6 +285,9 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
     layout = game.layout()  # placed by the first click; only the compiled loop's game part reads it
     deducer = None  # the Python loop, from the first stall the compiled one cannot finish
     guessing, guessed = 0.0, []
+    # the components' tallies by their equations, shared by the game's guesses: a
+    # click changes a few components, and the others are not counted again
+    tallies: dict = {}
     while game.status is Status.PLAYING:
         if deducer is None:
             # the same closure of sound deduction the Python loop reaches (see mscsp.play.fastplay)
@@ -303,8 +310,10 @@ def play_game(game: Game, click: tuple[int, int], *, solver: SolverName | str = 
         if guess is not None:
             best = game.geometry.cell(guess(position, len(guessed)), "guess")
         else:
-            best = (_choose_index(position, policy, **(options or {})) if stalled is None
-                    else _choose_index(position, policy, survey=stalled, **(options or {})))
+            if len(tallies) > TALLIES_KEPT:
+                tallies.clear()
+            survey = Survey(position, cache=tallies) if stalled is None else stalled
+            best = _choose_index(position, policy, survey=survey, **(options or {}))
         guessing += time.perf_counter() - asked
         guessed.append(game.geometry.coords(best))
         opened = game._reveal_index(best)

@@ -96,7 +96,9 @@ from .endgame import (
     solve_endgame,
     solve_from,
 )
-from .pseudo import INFLUENCE_SCALE, _fifty_influence, _pseudo_fifties
+from .pseudo import INFLUENCE_SCALE, _fifty_influences, _pseudo_fifties
+
+_FLAG, _COVERED = int(Mark.FLAG), int(Mark.COVERED)
 
 __all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable"]
 
@@ -215,8 +217,9 @@ def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int,
     """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
     probabilities as unreduced pairs (:meth:`Survey._least_two_after_pairs`)."""
     position = survey.position
-    around = position.grid[list(position.geometry.neighbours(cell))].tolist()
-    flags, covered = around.count(Mark.FLAG.value), around.count(Mark.COVERED.value)
+    grid = survey._grid
+    around = [grid[c] for c in position.geometry.neighbours(cell)]
+    flags, covered = around.count(_FLAG), around.count(_COVERED)
     for v in range(flags, flags + covered + 1):
         try:
             layouts, least, second = survey._least_two_after_pairs(cell, v)
@@ -849,11 +852,10 @@ def _credits(survey: Survey, pool: list[int]) -> dict[int, Fraction]:
     if all(c in frontier for c in pool if probs.by_index[c] == least):
         return {}
     credits = {}
-    for c in pool:
-        if c not in frontier and probs.by_index[c] != 1:
-            influence = _fifty_influence(survey, c)
-            if influence:
-                credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
+    away = [c for c in pool if c not in frontier and probs.by_index[c] != 1]
+    for c, influence in zip(away, _fifty_influences(survey, away)):
+        if influence:
+            credits[c] = 1 + INFLUENCE_SCALE * influence / (probs.layouts * (1 - probs.by_index[c]))
     return credits
 
 

@@ -38,7 +38,9 @@ those twin layouts already hold.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 
 from ..analysis import Survey
 from ..board import NEIGHBOUR_OFFSETS
@@ -79,6 +81,8 @@ PLACEMENTS = tuple(
     for mines, safes, walls in PATTERNS for ox, oy in mines)
 
 _UNDECIDED, _MINE, _BLOCKED = 0, 1, 2  # what a cell can be in a structure
+_UNREAD = 3  # a covered cell whose state is not yet read
+_COVERED, _FLAG, _HOLE = int(Mark.COVERED), int(Mark.FLAG), int(Mark.HOLE)
 
 #: A structure needing more than this many walls that are not yet proven mines is
 #: not counted (each count is a full one; such structures almost never qualify).
@@ -118,14 +122,11 @@ def pseudo_fifties(survey: Survey) -> list[tuple[int, int]]:
 
 def _pseudo_fifties(survey: Survey) -> list[int]:
     """:func:`pseudo_fifties` as flat indices, ascending, for the policies."""
-    position, probs, system = survey.position, survey.probabilities, survey.system
+    probs, system = survey.probabilities, survey.system
     if system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("pseudo-50/50s need exact counts with the mine total")
-    g = position.geometry
-    width, height = g.width, g.height
-    mask = g.mask.tolist()
     p = probs.by_index
-    state_of = _states(survey)
+    board = _Board(survey)
 
     component = survey._component_of
     # Cells away from the numbers are interchangeable: while they outnumber the mines
@@ -135,22 +136,16 @@ def _pseudo_fifties(survey: Survey) -> list[int]:
     loose = len(free) - system.remaining
     # a structure's safe side holds two cells at most, so with more room than that
     # only cells next to the numbers can qualify
-    candidates = sorted(c for c in (p if loose <= 2 else component) if c in p and state_of(c) == _UNDECIDED)
+    candidates = sorted(c for c in (p if loose <= 2 else component)
+                        if c in p and board.state(board.padded(c), c) == _UNDECIDED)
 
-    found: set[int] = set()
+    found: list[int] = []
     given: dict[int, dict | None] = {}  # t -> the probabilities with t a mine
     for t in candidates:
-        tx, ty = t % width, t // width
         pt = p[t]
-        for placement in PLACEMENTS:
-            if t in found:
-                break
-            laid = _lay(placement, tx, ty, width, height, mask, state_of)
-            if laid is None:
-                continue
-            mines, safes, missing = laid
+        k = component.get(t)
+        for _, mines, safes, missing in board.lay_all(t):
             tied = missing + [m for m in mines if m != t]
-            k = component.get(t)
             if (k is None or any(component.get(c) != k for c in tied)) and loose - sum(
                     c in free for c in safes) > 0:
                 continue
@@ -158,8 +153,9 @@ def _pseudo_fifties(survey: Survey) -> list[int]:
             if any(p[c] < pt for c in tied) or any(p[c] > 1 - pt for c in safes):
                 continue
             if _implied(survey, t, mines + missing, safes, given):
-                found.add(t)
-    return sorted(found)
+                found.append(t)
+                break
+    return found
 
 
 #: The share of a cell's potential 50/50 layouts credited to clicking it now
@@ -214,87 +210,129 @@ def fifty_influence(survey: Survey, cell: tuple[int, int]) -> int:
 
 
 def _fifty_influence(survey: Survey, cell: int) -> int:
-    """:func:`fifty_influence` by flat index, for the policies."""
+    """:func:`fifty_influence` by flat index."""
+    return _fifty_influences(survey, [cell])[0]
+
+
+def _fifty_influences(survey: Survey, cells: list[int]) -> list[int]:
+    """:func:`fifty_influence` of each flat cell of ``cells``, for the policies: the
+    board's structure states are read once for them all."""
     probs = survey.probabilities
     if survey.system.remaining is None or probs.layouts is None or not probs.exact:
         raise InputError("the 50/50 influence needs exact counts with the mine total")
-    if cell not in probs.by_index:
-        raise InputError(f"cell {list(survey.position.geometry.coords(cell))} is not a covered cell of the position")
-    g = survey.position.geometry
-    mask = g.mask.tolist()
-    state_of = _states(survey)
-    tx, ty = cell % g.width, cell // g.width
-    across = down = square = 0
-    for placement in PLACEMENTS:
-        laid = _lay(placement, tx, ty, g.width, g.height, mask, state_of)
-        if laid is None:
-            continue
-        mines, safes, missing = laid
-        n = survey._layouts_with(mines + missing, safes)
-        if len(mines) == 2:
-            square = max(square, n)
-        elif placement[1][0][1] == 0:  # the safe side in the same row
-            across = max(across, n)
-        else:
-            down = max(down, n)
-    mine = probs.layouts * probs.by_index[cell]
-    return int(min(across + down + square, mine, probs.layouts - mine))
-
-
-def _states(survey: Survey):
-    """A reader of what each cell can be in a structure: undecided, a wall that is
-    already a mine, or neither (a number, a proven safe cell: no structure there),
-    worked out for the cells a structure looks at only, once each (most of a board
-    never is)."""
-    grid, p = survey.position.grid.tolist(), survey.probabilities.by_index
-    state: dict[int, int] = {}
-    covered, flag = int(Mark.COVERED), int(Mark.FLAG)
-    # the cells of one group share one Fraction object: each is read once, not per cell
-    by_value: dict[int, int] = {}
-
-    def state_of(c: int) -> int:
-        s = state.get(c)
-        if s is None:
-            v, q = grid[c], p.get(c)
-            if v == covered and q is not None:
-                s = by_value.get(id(q))
-                if s is None:
-                    s = by_value[id(q)] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+    board = _Board(survey)
+    out = []
+    for cell in cells:
+        if cell not in probs.by_index:
+            raise InputError(f"cell {list(survey.position.geometry.coords(cell))} is not a covered cell of the position")
+        across = down = square = 0
+        for kind, mines, safes, missing in board.lay_all(cell):
+            n = survey._layouts_with(mines + missing, safes)
+            if kind == _SQUARE:
+                square = max(square, n)
+            elif kind == _ACROSS:
+                across = max(across, n)
             else:
-                s = _MINE if v == flag else _BLOCKED
-            state[c] = s
+                down = max(down, n)
+        mine = probs.layouts * probs.by_index[cell]
+        out.append(int(min(across + down + square, mine, probs.layouts - mine)))
+    return out
+
+
+#: The kinds of structure of a placement, for :func:`fifty_influence`.
+_ACROSS, _DOWN, _SQUARE = 0, 1, 2
+
+#: How far a placement reaches from its cell ``t``: a square's walls lie up to two
+#: cells away.
+_REACH = 2
+
+
+class _Board:
+    """What each cell of a position can be in a structure: undecided, a wall that is
+    already a mine, or neither (a number, a proven safe cell: no structure there), on
+    the board widened by :data:`_REACH` cells of wall all round, so that a placement
+    is a set of fixed flat offsets with no bounds to check (off the board and in a
+    hole a cell is a wall, as a mine is, and never undecided). A covered cell's state
+    is read from its probability when a structure first looks at it: most cells of
+    a board never are."""
+
+    __slots__ = ("states", "width", "offsets", "_by_index", "_by_value")
+
+    def __init__(self, survey: Survey):
+        g = survey.position.geometry
+        w, h = g.width, g.height
+        wide = self.width = w + 2 * _REACH
+        grid = survey._grid
+        states = [_MINE] * (wide * (h + 2 * _REACH))
+        for y in range(h):
+            at = (y + _REACH) * wide + _REACH
+            states[at:at + w] = [_UNREAD if v == _COVERED else _MINE if v == _FLAG or v == _HOLE else _BLOCKED
+                                 for v in grid[y * w:(y + 1) * w]]
+        self.states = states
+        self.offsets = _offsets(w)
+        self._by_index = survey.probabilities.by_index
+        self._by_value: dict[int, int] = {}  # the cells of a group share one Fraction: read once
+
+    def padded(self, cell: int) -> int:
+        """A flat cell's index on the widened board."""
+        w = self.width - 2 * _REACH
+        return (cell // w + _REACH) * self.width + cell % w + _REACH
+
+    def state(self, at: int, cell: int) -> int:
+        """The state of ``cell``, at ``at`` on the widened board."""
+        s = self.states[at]
+        if s == _UNREAD:
+            q = self._by_index.get(cell)
+            if q is None:
+                s = _BLOCKED
+            else:
+                s = self._by_value.get(id(q))
+                if s is None:
+                    s = self._by_value[id(q)] = _MINE if q == 1 else (_UNDECIDED if q else _BLOCKED)
+            self.states[at] = s
         return s
 
-    return state_of
+    def lay_all(self, t: int) -> Iterator[tuple[int, list[int], list[int], list[int]]]:
+        """Each placement of :data:`PLACEMENTS` that can be laid over ``t`` on its mine
+        side, in their order, as ``(kind, mines, safes, missing)`` (flat indices;
+        ``missing``: the walls not yet mines). A placement is passed over when a cell
+        of either side is not undecided, a wall is open or proven safe, or more than
+        :data:`MAX_MISSING` walls are not yet mines."""
+        states, state = self.states, self.state
+        at = self.padded(t)
+        for kind, nmines, inside, walls in self.offsets:
+            for wide, narrow in inside:
+                s = states[at + wide]
+                if s != _UNDECIDED and (s != _UNREAD or state(at + wide, t + narrow) != _UNDECIDED):
+                    break
+            else:
+                missing: list[int] = []
+                for wide, narrow in walls:
+                    s = states[at + wide]
+                    if s == _UNREAD:
+                        s = state(at + wide, t + narrow)
+                    if s == _MINE:
+                        continue
+                    if s == _BLOCKED or len(missing) == MAX_MISSING:
+                        break
+                    missing.append(t + narrow)
+                else:
+                    cells = [t + narrow for _, narrow in inside]
+                    yield kind, cells[:nmines], cells[nmines:], missing
 
 
-def _lay(placement, tx: int, ty: int, width: int, height: int, mask: list[bool], state_of):
-    """A placement of :data:`PLACEMENTS` laid at ``(tx, ty)``: its mine side, its safe
-    side and its walls that are not yet mines (flat indices), or None when a cell of
-    either side is not undecided, a wall is open or proven safe, or more than
-    :data:`MAX_MISSING` walls are not yet mines."""
-    mine_rel, safe_rel, walls_rel = placement
-    inside = []
-    for rx, ry in mine_rel + safe_rel:
-        x, y = tx + rx, ty + ry
-        if not (0 <= x < width and 0 <= y < height) or state_of(y * width + x) != _UNDECIDED:
-            return None  # off the board or in a hole (never undecided), or decided
-        inside.append(y * width + x)
-    missing = []
-    for rx, ry in walls_rel:
-        x, y = tx + rx, ty + ry
-        if not (0 <= x < width and 0 <= y < height) or not mask[y * width + x]:
-            continue  # off the board or in a hole: a wall
-        c = y * width + x
-        s = state_of(c)
-        if s == _MINE:
-            continue  # a mine already: a wall
-        if s == _BLOCKED:
-            return None
-        missing.append(c)
-    if len(missing) > MAX_MISSING:
-        return None
-    return inside[:len(mine_rel)], inside[len(mine_rel):], missing
+@lru_cache(maxsize=None)
+def _offsets(width: int) -> tuple:
+    """:data:`PLACEMENTS` as flat offsets on a board ``width`` cells wide: per placement
+    its kind, its number of mines, and its cells (mine side, then safe side) and its
+    walls as ``(offset on the widened board, offset on the board)`` pairs."""
+    wide = width + 2 * _REACH
+    out = []
+    for mines, safes, walls in PLACEMENTS:
+        kind = _SQUARE if len(mines) == 2 else _ACROSS if safes[0][1] == 0 else _DOWN
+        out.append((kind, len(mines), tuple((ry * wide + rx, ry * width + rx) for rx, ry in mines + safes),
+                    tuple((ry * wide + rx, ry * width + rx) for rx, ry in walls)))
+    return tuple(out)
 
 
 def _implied(survey: Survey, t: int, mines: list[int], safes: list[int], given: dict) -> bool:

@@ -28,7 +28,7 @@ from ...budget import DEFAULT_STATE_LIMIT, Budget, give_back
 from ...errors import BudgetExceeded, InconsistentError, InputError
 from ...position import Position
 from .. import constraints as _constraints
-from ..constraints import ConstraintSystem, build_constraints
+from ..constraints import Constraint, ConstraintSystem, build_constraints
 from .exact.combine import (
     Group,
     Probabilities,
@@ -270,8 +270,27 @@ class Counts:
 
 def _cache_key(counter: str, remaining: int | None, density: Fraction | None, system: ConstraintSystem,
                comp: tuple[int, ...]) -> tuple:
-    """A component's key in a cache of tallies: its clue equations and what weighs them."""
-    return counter, remaining, density, tuple(system.constraints[e] for e in comp)
+    """A component's key in a cache of tallies: its clue equations and what weighs them.
+
+    The mines left cut a tally's mine-count polynomial only when they are fewer than
+    its cells; with at least as many as its equations' cells, the key says so instead
+    of the number, so that a game's positions share the tally as flags are added."""
+    equations = tuple(system.constraints[e] for e in comp)
+    return counter, cached_remaining(remaining, equations), density, equations
+
+
+def cached_remaining(remaining: int | None, equations: tuple[Constraint, ...]) -> int | str | None:
+    """The mines left as a cache key of tallies of ``equations`` holds them: the number
+    when it is fewer than the equations' cells (it then cuts the mine-count
+    polynomial), otherwise :data:`AMPLE`, so that the positions of a game share
+    tallies as flags are added."""
+    if remaining is not None and remaining >= sum(len(con.cells) for con in equations):
+        return AMPLE
+    return remaining
+
+
+#: The mines left in a cache key when they cannot cut the tally (:func:`cached_remaining`).
+AMPLE = "ample"
 
 
 def count_components(
