@@ -450,6 +450,12 @@ def test_the_cells_ranked_by_group_are_the_cells_sorted(values, rng):
     for c in rng.sample(range(200), len(values) * 2):
         cells[c] = rng.choice(objects) if objects and rng.random() < 0.7 else Fraction(rng.randint(0, 4), 4)
     assert _ranked(cells) == sorted((p, c) for c, p in cells.items() if p != 1)
+    # and read off the groups counting gives, cells in any order within a group
+    groups: dict[int, tuple[list[int], Fraction]] = {}
+    for c, p in cells.items():
+        groups.setdefault(id(p), ([], p))[0].append(c)
+    listed = [(tuple(rng.sample(members, len(members))), p) for members, p in groups.values()]
+    assert _ranked(cells, listed) == sorted((p, c) for c, p in cells.items() if p != 1)
 
 
 def test_forced_benchmark_plays_on_from_the_other_players_cell(tmp_path, capsys):

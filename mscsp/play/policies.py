@@ -486,7 +486,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
     if probs.model is not None and None in probs.by_index.values():
         raise InputError(f"policy {policy.value!r} needs the mine total: without it the cells away from the "
                          "numbers have no probability")
-    ranked = _ranked(probs.by_index)
+    ranked = _ranked(probs.by_index, probs.groups)
     if not ranked:
         raise InputError("no covered cell can be clicked")
     if ranked[0][0] == 0:
@@ -590,20 +590,26 @@ def _dense_enough(layouts: int, safe: int, undecided: int, limit: int) -> bool:
     return layouts * safe**3 <= limit * undecided**3
 
 
-def _ranked(cells: dict[int, Fraction]) -> list[tuple[Fraction, int]]:
+def _ranked(cells: dict[int, Fraction], groups=None) -> list[tuple[Fraction, int]]:
     """``sorted((p, c) for c, p in cells.items() if p != 1)``, comparing each group's
     probability once: the cells of a group share one Fraction object, and there are
-    a few groups to a board of hundreds of cells."""
-    groups: dict[int, tuple[Fraction, list[int]]] = {}
-    for c, p in cells.items():
-        group = groups.get(id(p))
-        if group is None:
-            groups[id(p)] = (p, [c])
-        else:
-            group[1].append(c)
+    a few groups to a board of hundreds of cells. ``groups``, the ``(cells,
+    probability)`` pairs of :attr:`~mscsp.analysis.counting.Probabilities.groups`
+    when counting gave them, spares finding the groups cell by cell."""
+    if groups is None:
+        by_id: dict[int, tuple[Fraction, list[int]]] = {}
+        for c, p in cells.items():
+            group = by_id.get(id(p))
+            if group is None:
+                by_id[id(p)] = (p, [c])
+            else:
+                group[1].append(c)
+        shared = list(by_id.values())
+    else:
+        shared = [(p, members) for members, p in groups]
     out: list[tuple[Fraction, int]] = []
     last, merged = None, []
-    for p, members in sorted(groups.values(), key=lambda pm: pm[0]):
+    for p, members in sorted(shared, key=lambda pm: pm[0]):
         if last is not None and p == last:  # equal values held by different objects
             merged.extend(members)
             continue
@@ -735,11 +741,11 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
         covered = np.append(position.covered, False)[rows]
         on_frontier = np.zeros(g.area + 1, dtype=bool)
         on_frontier[list(frontier)] = True
-        kinds: dict[tuple[int, int], tuple[Fraction, int]] = {}
-        for pc, n, f in zip(away, covered.sum(axis=1).tolist(),
-                            (covered & on_frontier[rows]).sum(axis=1).tolist()):
-            kinds.setdefault((n, f), pc)
-        pool += [kinds[k] for k in sorted(kinds)[:candidates]]
+        # a cell's kind (covered neighbours, those of them next to a number) as one key
+        # that sorts as the pair does; the first cell of each kind, kinds in key order
+        kinds = covered.sum(axis=1) * 16 + (covered & on_frontier[rows]).sum(axis=1)
+        firsts = np.unique(kinds, return_index=True)[1]
+        pool += [away[i] for i in firsts[:candidates].tolist()]
     return [c for _, c in sorted(pool)]
 
 
@@ -763,7 +769,15 @@ def _roomy(position: Position, probabilities: dict, cells: list[int], threshold:
     """
     g = position.geometry
     open_ = position.covered.copy()
-    open_[[c for c, p in probabilities.items() if p == 1]] = False
+    ones: dict[int, bool] = {}  # the cells of a group share one Fraction: compared once
+    mined = []
+    for c, p in probabilities.items():
+        one = ones.get(id(p))
+        if one is None:
+            one = ones[id(p)] = p == 1
+        if one:
+            mined.append(c)
+    open_[mined] = False
     revealed = position.revealed
     large: set[int] = set()
     small: set[int] = set()
