@@ -51,9 +51,10 @@ from .counting.exact.combine import (
     TwoLeast,
     as_fraction,
     poly_mul,
+    suffix_products,
     total_layouts,
     ways_by_count,
-    with_total,
+    weigh_total,
 )
 
 __all__ = ["Survey"]
@@ -93,6 +94,8 @@ class Survey:
         self._free_weighed: dict[tuple[int, int], tuple] = {}  # see least_after
         self._after: dict[tuple[int, int], tuple] = {}  # (cell, number) -> _least_two_after_pairs
         self._unchanging: dict[tuple, OneChanging] = {}  # see _tallies_by_number
+        self._free_layouts: dict[tuple[int, int], int] = {}  # see _layouts_with
+        self._around: dict[int, tuple[list[int], int, bool]] = {}  # see _neighbourhood
 
     # -- what is built once -------------------------------------------------------------
     @cached_property
@@ -222,20 +225,18 @@ class Survey:
         free = self._free
         if free is None:
             return self._opened_index(cell, number).least_two_pairs()
-        neighbours = self.position.geometry.neighbours(cell)
-        grid = self._grid
-        around = [grid[c] for c in neighbours]
-        covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
-        k, m = len(covered), number - around.count(_FLAG)
+        covered, flags, away = self._neighbourhood(cell)
+        k, m = len(covered), number - flags
         if not 0 <= m <= k:
             return self._opened_index(cell, number).least_two_pairs()
         system = self.system
-        if cell in free and all(c in free for c in covered):
+        if away:
             # cells with as many covered neighbours weigh the rest of the board alike
             rest = self._free_weighed.get((k, m))
             if rest is None:
-                parts, total = with_total(self.counts.tallies, (0,) * (len(system.unconstrained) - k - 1),
-                                          system.remaining - m, strict=False)
+                components, suffix = self._weighing
+                parts, total = weigh_total(components, (0,) * (len(system.unconstrained) - k - 1),
+                                           system.remaining - m, strict=False, suffix=suffix)
                 two = TwoLeast((num, den, len(cells)) for cells, num, den in parts)
                 rest = self._free_weighed[k, m] = (total, two.first, two.second)
             total, least, second = rest
@@ -251,6 +252,22 @@ class Survey:
             raise InconsistentError("no layout shows this number here", ())
         total, two = found[0].least_two_pairs(found[1][m])
         return total, two.first, two.second
+
+    def _neighbourhood(self, cell: int) -> tuple[list[int], int, bool]:
+        """The covered neighbours of ``cell`` (flat), how many flags it touches, and
+        whether it and its covered neighbours are all away from the numbers (with
+        exact tallies weighed with the total), worked out once a cell: a look-ahead
+        asks about every number the cell can show."""
+        found = self._around.get(cell)
+        if found is None:
+            neighbours = self.position.geometry.neighbours(cell)
+            grid = self._grid
+            around = [grid[c] for c in neighbours]
+            covered = [c for c, v in zip(neighbours, around) if v == _COVERED]
+            free = self._free
+            away = free is not None and cell in free and all(c in free for c in covered)
+            found = self._around[cell] = (covered, around.count(_FLAG), away)
+        return found
 
     def _tallies_by_number(self, cell: int, covered: list[int]) -> tuple | None:
         """For :meth:`least_after`: the weighing of every number ``cell`` (whose covered
@@ -304,6 +321,14 @@ class Survey:
             fixed = self._unchanging[tuple(touched), length, unconstrained] = OneChanging(
                 others, length, unconstrained, system.remaining)
         return fixed, by_count
+
+    @cached_property
+    def _weighing(self) -> tuple[list, list[list[int]]]:
+        """The tallies as :func:`~mscsp.analysis.counting.exact.combine.weigh_total`
+        takes them, with their suffix products: a look-ahead weighs them with many
+        totals (a cell away from the numbers, for each number it can show)."""
+        components = [(t.ways, tuple(zip((g.cells for g in t.groups), t.mines))) for t in self.counts.tallies]
+        return components, suffix_products(components)
 
     @cached_property
     def _grid(self) -> list[int]:
@@ -397,9 +422,14 @@ class Survey:
         free = self._free
         if free is not None:
             if all(c in free for c in mines) and all(c in free for c in safes):
-                left = self.system.remaining - len(mines)
-                room = len(free) - len(mines) - len(safes)
-                return total_layouts(self._frontier_ways, room, left)
+                # the count depends on how many cells are fixed each way, not which
+                sizes = (len(mines), len(safes))
+                found = self._free_layouts.get(sizes)
+                if found is None:
+                    left = self.system.remaining - len(mines)
+                    room = len(free) - len(mines) - len(safes)
+                    found = self._free_layouts[sizes] = total_layouts(self._frontier_ways, room, left)
+                return found
             system = conditioned_system(self.system, tuple(mines), tuple(safes))
             if system is None:
                 return 0

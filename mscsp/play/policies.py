@@ -98,8 +98,6 @@ from .endgame import (
 )
 from .pseudo import INFLUENCE_SCALE, _fifty_influences, _pseudo_fifties
 
-_FLAG, _COVERED = int(Mark.FLAG), int(Mark.COVERED)
-
 __all__ = ["Policy", "choose", "move", "rank", "Candidate", "Move", "outcomes", "Outcome", "unavoidable"]
 
 
@@ -216,11 +214,8 @@ def _each_outcome(survey: Survey, cell: int) -> Iterator[Outcome]:
 def _each_pair(survey: Survey, cell: int) -> Iterator[tuple[int, int, tuple[int, int] | None, tuple[int, int] | None]]:
     """:func:`_each_outcome` as ``(number, layouts, least, second)`` with the two
     probabilities as unreduced pairs (:meth:`Survey._least_two_after_pairs`)."""
-    position = survey.position
-    grid = survey._grid
-    around = [grid[c] for c in position.geometry.neighbours(cell)]
-    flags, covered = around.count(_FLAG), around.count(_COVERED)
-    for v in range(flags, flags + covered + 1):
+    covered, flags, _ = survey._neighbourhood(cell)
+    for v in range(flags, flags + len(covered) + 1):
         try:
             layouts, least, second = survey._least_two_after_pairs(cell, v)
         except InconsistentError:
@@ -558,7 +553,7 @@ def _move_index(position: Position, policy: Policy | str = Policy.LEAST_P, *, ca
                   if rank else ())
         return better.cell_index, Policy.DEEP, better, None, None, listed
     if room and rung is Policy.LOOKAHEAD:
-        roomy = _roomy(position, probs.by_index, pool, room)
+        roomy = _roomy(position, _mined(probs), pool, room)
         if roomy:  # a small area's guess can wait: what the rest of the board shows may settle it
             pool = roomy
     cell = _lookahead(survey, pool, skip_dead, weighed, second_weight)
@@ -749,11 +744,11 @@ def _pool(position: Position, frontier: tuple[int, ...], ranked: list[tuple[Frac
     return [c for _, c in sorted(pool)]
 
 
-def _roomy(position: Position, probabilities: dict, cells: list[int], threshold: int) -> list[int]:
+def _roomy(position: Position, mined, cells: list[int], threshold: int) -> list[int]:
     """The cells of ``cells`` (flat) in a covered area of at least ``threshold`` cells.
 
     An area grows from a cell to the covered cells next to it that are not proven
-    mines (``probabilities`` 1, or flagged), and over one revealed cell: to the open
+    mines (in ``mined``, flat cells, or flagged), and over one revealed cell: to the open
     cells next to a revealed neighbour, so a thin wall of numbers does not split it
     (David Hill's space counter, with his threshold 8, defers a guess in a smaller area).
 
@@ -764,20 +759,13 @@ def _roomy(position: Position, probabilities: dict, cells: list[int], threshold:
     >>> pos = parse_position("mines: 3\\n.001....\\n0001....\\n0001....\\n0001....\\n")
     >>> probs = Survey(pos).probabilities.by_index
     >>> g = pos.geometry
-    >>> [g.coords(c) for c in _roomy(pos, probs, [g.index(0, 0), g.index(5, 1)], 8)]  # (0, 0) is walled in
+    >>> mined = [c for c, p in probs.items() if p == 1]
+    >>> [g.coords(c) for c in _roomy(pos, mined, [g.index(0, 0), g.index(5, 1)], 8)]  # (0, 0) is walled in
     [(5, 1)]
     """
     g = position.geometry
     open_ = position.covered.copy()
-    ones: dict[int, bool] = {}  # the cells of a group share one Fraction: compared once
-    mined = []
-    for c, p in probabilities.items():
-        one = ones.get(id(p))
-        if one is None:
-            one = ones[id(p)] = p == 1
-        if one:
-            mined.append(c)
-    open_[mined] = False
+    open_[list(mined)] = False
     revealed = position.revealed
     large: set[int] = set()
     small: set[int] = set()
@@ -803,6 +791,22 @@ def _roomy(position: Position, probabilities: dict, cells: list[int], threshold:
             i += 1
         (large if found else small).update(seen)
     return [c for c in cells if c in large]
+
+
+def _mined(probs) -> list[int]:
+    """The cells (flat) that are mines in every layout: read off counting's groups of
+    cells when it gave them (a few to a board), each probability compared once."""
+    if probs.groups is not None:
+        return [c for cells, p in probs.groups if p == 1 for c in cells]
+    ones: dict[int, bool] = {}  # the cells of a group share one Fraction
+    out = []
+    for c, p in probs.by_index.items():
+        one = ones.get(id(p))
+        if one is None:
+            one = ones[id(p)] = p == 1
+        if one:
+            out.append(c)
+    return out
 
 
 def _on_edge(geometry: Geometry, cell: int) -> bool:

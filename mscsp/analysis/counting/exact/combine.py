@@ -383,13 +383,17 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
 
 
 def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
-                strict: bool = True) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
+                strict: bool = True, suffix: list[list[int]] | None = None
+                ) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
     """:func:`with_total` on plain values: ``components`` holds each component's
     ``(ways, groups)``, ``groups`` its ``(cells, mines)`` pairs (a group's cells and its
-    row of the tally)."""
+    row of the tally). ``suffix``, the components' suffix products
+    (:func:`suffix_products`), spares a caller that weighs the same components with
+    many totals the products each time."""
     u = len(unconstrained)
     parts: list[tuple[tuple[int, ...], int, int]] = []
-    suffix = _suffixes([ways for ways, _ in components])
+    if suffix is None:
+        suffix = _suffixes([ways for ways, _ in components])
     every = suffix[0]
 
     # Ways to place the rest among the u unconstrained cells when the frontier holds j
@@ -544,6 +548,11 @@ def _products(polynomials: list) -> tuple[list[list[int]], list[list[int]]]:
     for ways in polynomials:
         prefix.append(poly_mul(prefix[-1], list(ways)))
     return prefix, _suffixes(polynomials)
+
+
+def suffix_products(components) -> list[list[int]]:
+    """The suffix products :func:`weigh_total` takes, of its ``components``."""
+    return _suffixes([ways for ways, _ in components])
 
 
 def _suffixes(polynomials: list) -> list[list[int]]:
