@@ -458,6 +458,39 @@ def test_the_cells_ranked_by_group_are_the_cells_sorted(values, rng):
     assert _ranked(cells, listed) == sorted((p, c) for c, p in cells.items() if p != 1)
 
 
+def test_instruction_benchmark_hashes_the_guesses_of_the_paired_games():
+    """benchmarks/instructions.py: its driver plays the games benchmarks/paired.py
+    deals (the same wins) and hashes their guesses the same way each time, and its
+    reading of callgrind's report finds the count (or refuses without one)."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from mscsp.game import Game
+    from mscsp.play.loop import play_game
+
+    module = benchmark("instructions")
+    paired = benchmark("paired")
+
+    def run(count):
+        code = module._driver("beginner-safe", "+endgame", 5, 0, count)
+        out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(module.TREE)},
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+
+    first, again, fewer = run(6), run(6), run(5)
+    assert first == again and len(first) == 64 and fewer != first
+    h = hashlib.sha256()
+    for board in paired.boards("beginner-safe", 5, 0, 6):
+        record = play_game(Game.from_board(board, record=False), board.click, policy="+endgame")
+        h.update(repr((record.won, record.guessed)).encode())
+    assert h.hexdigest() == first
+    assert module.collected("==1== Collected : 12\n==1== Collected : 345\n") == 345
+    with pytest.raises(SystemExit):
+        module.collected("valgrind: command failed")
+
+
 def test_forced_benchmark_plays_on_from_the_other_players_cell(tmp_path, capsys):
     """benchmarks/forced.py: games where the guesses part are replayed from the other
     cell (here a made-up other player who clicks a far corner first), and the classic
