@@ -55,6 +55,7 @@ from .counting.exact.combine import (
     total_layouts,
     ways_by_count,
     weigh_total,
+    weighing_input,
 )
 
 __all__ = ["Survey"]
@@ -327,7 +328,7 @@ class Survey:
         """The tallies as :func:`~mscsp.analysis.counting.exact.combine.weigh_total`
         takes them, with their suffix products: a look-ahead weighs them with many
         totals (a cell away from the numbers, for each number it can show)."""
-        components = [(t.ways, tuple(zip((g.cells for g in t.groups), t.mines))) for t in self.counts.tallies]
+        components = weighing_input(self.counts.tallies)
         return components, suffix_products(components)
 
     @cached_property

@@ -378,8 +378,13 @@ def with_total(tallies: list[Tally], unconstrained: tuple[int, ...], remaining: 
         When no layout meets the total (with ``strict``; otherwise the layouts are 0
         and every denominator too).
     """
-    return weigh_total([(t.ways, tuple(zip((g.cells for g in t.groups), t.mines))) for t in tallies],
-                       unconstrained, remaining, strict=strict)
+    return weigh_total(weighing_input(tallies), unconstrained, remaining, strict=strict)
+
+
+def weighing_input(tallies: list[Tally]) -> list:
+    """The tallies as :func:`weigh_total` takes them: each one's ``(ways, groups)``,
+    ``groups`` its ``(cells, mines)`` pairs."""
+    return [(t.ways, tuple(zip((g.cells for g in t.groups), t.mines))) for t in tallies]
 
 
 def weigh_total(components, unconstrained: tuple[int, ...], remaining: int, *,
