@@ -591,20 +591,9 @@ def _ranked(cells: dict[int, Fraction], groups=None) -> list[tuple[Fraction, int
     a few groups to a board of hundreds of cells. ``groups``, the ``(cells,
     probability)`` pairs of :attr:`~mscsp.analysis.counting.Probabilities.groups`
     when counting gave them, spares finding the groups cell by cell."""
-    if groups is None:
-        by_id: dict[int, tuple[Fraction, list[int]]] = {}
-        for c, p in cells.items():
-            group = by_id.get(id(p))
-            if group is None:
-                by_id[id(p)] = (p, [c])
-            else:
-                group[1].append(c)
-        shared = list(by_id.values())
-    else:
-        shared = [(p, members) for members, p in groups]
     out: list[tuple[Fraction, int]] = []
     last, merged = None, []
-    for p, members in sorted(shared, key=lambda pm: pm[0]):
+    for p, members in sorted(_shared(cells, groups), key=lambda pm: pm[0]):
         if last is not None and p == last:  # equal values held by different objects
             merged.extend(members)
             continue
@@ -614,6 +603,22 @@ def _ranked(cells: dict[int, Fraction], groups=None) -> list[tuple[Fraction, int
     if last is not None and last != 1:
         out.extend((last, c) for c in sorted(merged))
     return out
+
+
+def _shared(cells: dict[int, Fraction], groups=None) -> list[tuple[Fraction, list[int]]]:
+    """The cells by the probability they share, ``(probability, cells)`` pairs: read
+    off counting's ``groups`` when given, else found by the Fraction object each cell
+    holds (the cells of a group share one)."""
+    if groups is not None:
+        return [(p, members) for members, p in groups]
+    by_id: dict[int, tuple[Fraction, list[int]]] = {}
+    for c, p in cells.items():
+        group = by_id.get(id(p))
+        if group is None:
+            by_id[id(p)] = (p, [c])
+        else:
+            group[1].append(c)
+    return list(by_id.values())
 
 
 def rank(position: Position, policy: Policy | str = Policy.ENDGAME, **options) -> list[Candidate]:
@@ -794,19 +799,9 @@ def _roomy(position: Position, mined, cells: list[int], threshold: int) -> list[
 
 
 def _mined(probs) -> list[int]:
-    """The cells (flat) that are mines in every layout: read off counting's groups of
-    cells when it gave them (a few to a board), each probability compared once."""
-    if probs.groups is not None:
-        return [c for cells, p in probs.groups if p == 1 for c in cells]
-    ones: dict[int, bool] = {}  # the cells of a group share one Fraction
-    out = []
-    for c, p in probs.by_index.items():
-        one = ones.get(id(p))
-        if one is None:
-            one = ones[id(p)] = p == 1
-        if one:
-            out.append(c)
-    return out
+    """The cells (flat) that are mines in every layout, each group's probability
+    compared once (:func:`_shared`)."""
+    return [c for p, members in _shared(probs.by_index, probs.groups) if p == 1 for c in members]
 
 
 def _on_edge(geometry: Geometry, cell: int) -> bool:
